@@ -1,0 +1,164 @@
+// One flat, reusable record of a decoded packet. The reader/decoder fills the same instance for
+// every packet (reset() then set what the packet has), so the hot path allocates nothing: numbers
+// live in plain properties, IPv6 addresses in preallocated word arrays, strings such as countries
+// and data-center names as interned byte arrays shared by every packet.
+//
+// `present` says which groups of fields the packet has; a field whose group bit is clear is
+// *absent* in the Rules-language sense (every comparison false except `!=`).
+//
+// Addresses: IPv4 as an unsigned 32-bit number (a.b.c.d = a<<24|b<<16|c<<8|d, kept >>> 0);
+// IPv6 as four unsigned 32-bit words, most significant first.
+
+/** Bits of PacketRecord.present: which groups of fields the packet has. */
+export const Has = {
+  /** ip.src, ip.dst, ip.proto, ip.len, ip.ttl and the raw `ip` bytes */
+  IP: 1 << 0,
+  /** ip.hdr_len (IPv4 only: the IHL, in 32-bit words) */
+  IP_HDR_LEN: 1 << 1,
+  /** ip.opt.type (IPv4 with options) */
+  IP_OPT: 1 << 2,
+  /** tcp.srcport, tcp.dstport, tcp.flags and its flag booleans, tcpSeq/tcpAck/tcpWindow, raw `tcp` */
+  TCP: 1 << 3,
+  /** udp.srcport, udp.dstport, raw `udp` */
+  UDP: 1 << 4,
+  /** icmp.type, icmp.code, raw `icmp` (ICMP and ICMPv6) */
+  ICMP: 1 << 5,
+  SRC_COUNTRY: 1 << 6,
+  DST_COUNTRY: 1 << 7,
+  SRC_ASN: 1 << 8,
+  DST_ASN: 1 << 9,
+  COLO_NAME: 1 << 10,
+  COLO_REGION: 1 << 11,
+  /** sip: the UDP/TCP payload parses as a SIP request or response line */
+  SIP: 1 << 12,
+} as const;
+
+/** TCP flag bits as in the TCP header's flags byte (tcp.flags). */
+export const TcpFlag = {
+  FIN: 0x01,
+  SYN: 0x02,
+  RST: 0x04,
+  PSH: 0x08,
+  ACK: 0x10,
+  URG: 0x20,
+  ECE: 0x40,
+  CWR: 0x80,
+} as const;
+
+const EMPTY = new Uint8Array(0);
+
+export class PacketRecord {
+  /** 1-based frame number, as Wireshark numbers frames */
+  frame = 0;
+  /** capture timestamp: whole seconds since the epoch, and nanoseconds within the second */
+  tsSec = 0;
+  tsNsec = 0;
+  /** link type of the interface the packet came from (pcap LINKTYPE_* number) */
+  linkType = 0;
+  /** captured bytes of the whole frame; a view that is valid only until the next packet is read */
+  data: Uint8Array = EMPTY;
+  capLen = 0;
+  origLen = 0;
+
+  /** Has.* bits */
+  present = 0;
+
+  /** 4 or 6 when Has.IP; 0 otherwise */
+  ipVersion = 0;
+  src4 = 0;
+  dst4 = 0;
+  readonly src6 = new Uint32Array(4);
+  readonly dst6 = new Uint32Array(4);
+  /** IANA protocol number of the transport (after IPv6 extension headers); ip.proto is its keyword */
+  proto = 0;
+  /** ip.len: total length from the IP header (IPv6: payload length + 40) */
+  ipLen = 0;
+  /** ip.ttl (IPv6: hop limit) */
+  ttl = 0;
+  /** ip.hdr_len: IPv4 IHL in 32-bit words */
+  hdrLen = 0;
+  /** ip.opt.type: first byte of the IPv4 options */
+  optType = 0;
+  /** fragment offset in bytes (0 for the first or an unfragmented packet) and the MF flag */
+  fragOffset = 0;
+  moreFragments = false;
+  /** byte offsets in `data`: the IP header start, end of the IP packet as captured, transport start and end */
+  l3Off = 0;
+  l3End = 0;
+  l4Off = 0;
+  l4End = 0;
+
+  /** transport ports: tcp.* when Has.TCP, udp.* when Has.UDP */
+  srcPort = 0;
+  dstPort = 0;
+  /** tcp.flags: the flags byte (FIN..CWR); the NS bit is not part of it */
+  tcpFlags = 0;
+  tcpSeq = 0;
+  tcpAck = 0;
+  tcpWindow = 0;
+  /** transport payload length in bytes (from the headers, not the captured length) */
+  payloadLen = 0;
+
+  icmpType = 0;
+  icmpCode = 0;
+
+  /** interned two-letter country codes (uppercase ASCII) */
+  srcCountry: Uint8Array = EMPTY;
+  dstCountry: Uint8Array = EMPTY;
+  srcAsn = 0;
+  dstAsn = 0;
+  /** interned data-center name (e.g. "sfo06") and region (e.g. "WNAM") */
+  coloName: Uint8Array = EMPTY;
+  coloRegion: Uint8Array = EMPTY;
+  sip = false;
+
+  /**
+   * Why decoding stopped early, or '' if the packet decoded fully. Always one of the constant
+   * strings in capture/notes.ts (so setting it allocates nothing); fields decoded before the
+   * problem stay set.
+   */
+  note = '';
+
+  /** Clears everything a packet sets, keeping the preallocated buffers. */
+  reset(): void {
+    this.present = 0;
+    this.ipVersion = 0;
+    this.src4 = 0;
+    this.dst4 = 0;
+    this.src6.fill(0);
+    this.dst6.fill(0);
+    this.proto = 0;
+    this.ipLen = 0;
+    this.ttl = 0;
+    this.hdrLen = 0;
+    this.optType = 0;
+    this.fragOffset = 0;
+    this.moreFragments = false;
+    this.l3Off = 0;
+    this.l3End = 0;
+    this.l4Off = 0;
+    this.l4End = 0;
+    this.srcPort = 0;
+    this.dstPort = 0;
+    this.tcpFlags = 0;
+    this.tcpSeq = 0;
+    this.tcpAck = 0;
+    this.tcpWindow = 0;
+    this.payloadLen = 0;
+    this.icmpType = 0;
+    this.icmpCode = 0;
+    this.srcCountry = EMPTY;
+    this.dstCountry = EMPTY;
+    this.srcAsn = 0;
+    this.dstAsn = 0;
+    this.coloName = EMPTY;
+    this.coloRegion = EMPTY;
+    this.sip = false;
+    this.note = '';
+  }
+
+  /** Time of the packet in seconds, as a float (for reports; not for arithmetic on long captures). */
+  time(): number {
+    return this.tsSec + this.tsNsec / 1e9;
+  }
+}
