@@ -1,0 +1,44 @@
+// How a compiled expression reads a packet. The Rules language does not know what a packet is:
+// whoever compiles an expression passes a Binding that maps each scheme field to an accessor over
+// its own packet type P (the firewall binds PacketRecord in firewall/binding.ts; tests bind plain
+// objects). Accessors return plain numbers or preallocated/interned arrays, so evaluation
+// allocates nothing. `has` false means the field is absent for this packet.
+
+export type FieldType = 'Bool' | 'Int' | 'Ip' | 'Bytes';
+
+export interface BoolAccess<P> {
+  type: 'Bool';
+  has(p: P): boolean;
+  get(p: P): boolean;
+}
+
+export interface IntAccess<P> {
+  type: 'Int';
+  has(p: P): boolean;
+  get(p: P): number;
+}
+
+export interface IpAccess<P> {
+  type: 'Ip';
+  has(p: P): boolean;
+  /** 4 or 6 */
+  family(p: P): number;
+  /** the IPv4 address as an unsigned 32-bit number (when family is 4) */
+  v4(p: P): number;
+  /** the IPv6 address as four unsigned 32-bit words, most significant first (when family is 6) */
+  v6(p: P): Uint32Array;
+}
+
+/** A byte-string value is bytes(p)[start(p) .. end(p)), so views need no allocation. */
+export interface BytesAccess<P> {
+  type: 'Bytes';
+  has(p: P): boolean;
+  bytes(p: P): Uint8Array;
+  start(p: P): number;
+  end(p: P): number;
+}
+
+export type FieldAccess<P> = BoolAccess<P> | IntAccess<P> | IpAccess<P> | BytesAccess<P>;
+
+/** Accessors by Rules-language field name. */
+export type Binding<P> = Readonly<Record<string, FieldAccess<P>>>;
