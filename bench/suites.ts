@@ -1,0 +1,5 @@
+// The benchmark suites `npm run bench` runs, in order. Each module exports `suite: BenchSuite`.
+import type { BenchSuite } from './types.js';
+
+export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
+];
