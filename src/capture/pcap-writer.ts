@@ -101,8 +101,8 @@ class StreamSink implements Sink {
 
 /** A classic pcap file being written: open, write records in order, close. */
 export class PcapWriter {
-  private buf = new Uint8Array(CHUNK);
-  private view = new DataView(this.buf.buffer);
+  private buf: Uint8Array = new Uint8Array(CHUNK);
+  private view: DataView = new DataView(this.buf.buffer);
   private used = 0;
   private closed = false;
   private readonly nanosecond: boolean;
