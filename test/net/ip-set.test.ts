@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { IpSet, IpSetBuilder } from '../../src/net/ip-set.js';
+import { compareIPv6 } from '../../src/net/ipv6.js';
+
+const MAX4 = 0xffffffff;
+const addr4 = fc.oneof(fc.constant(0), fc.constant(MAX4), fc.integer({ min: 0, max: MAX4 }), fc.integer({ min: 0, max: 64 }), fc.integer({ min: MAX4 - 64, max: MAX4 }));
+const range4 = fc.tuple(addr4, addr4).map(([a, b]) => (a <= b ? [a, b] : [b, a]) as [number, number]);
+
+const word = fc.oneof(fc.constant(0), fc.constant(1), fc.constant(0xffffffff), fc.constant(0xfffffffe), fc.integer({ min: 0, max: 0xffffffff }));
+// few distinct leading words so that ranges overlap, touch and nest often
+const addr6 = fc.tuple(fc.constantFrom(0, 1, 0xffffffff), fc.constantFrom(0, 0xffffffff), word, word).map((t) => Uint32Array.from(t));
+const range6 = fc.tuple(addr6, addr6).map(([a, b]) => (compareIPv6(a, b) <= 0 ? [a, b] : [b, a]) as [Uint32Array, Uint32Array]);
+
+function naive6(ranges: Array<[Uint32Array, Uint32Array]>, p: Uint32Array): boolean {
+  return ranges.some(([lo, hi]) => compareIPv6(lo, p) <= 0 && compareIPv6(p, hi) <= 0);
+}
+
+function next6(a: Uint32Array): Uint32Array {
+  const r = Uint32Array.from(a);
+  for (let i = 3; i >= 0; i--) {
+    r[i] = (r[i] + 1) >>> 0;
+    if (r[i] !== 0) break;
+  }
+  return r;
+}
+
+function prev6(a: Uint32Array): Uint32Array {
+  const r = Uint32Array.from(a);
+  for (let i = 3; i >= 0; i--) {
+    r[i] = (r[i] - 1) >>> 0;
+    if (r[i] !== 0xffffffff) break;
+  }
+  return r;
+}
+
+describe('IpSet v4', () => {
+  it('agrees with a linear scan over the ranges, at random probes and at every range edge', () => {
+    fc.assert(
+      fc.property(fc.array(range4, { maxLength: 40 }), fc.array(addr4, { maxLength: 40 }), (ranges, probes) => {
+        const b = new IpSetBuilder();
+        for (const [lo, hi] of ranges) b.addRange4(lo, hi);
+        const set = b.build();
+        const edges = ranges.flatMap(([lo, hi]) => [lo - 1, lo, hi, hi + 1]).filter((x) => x >= 0 && x <= MAX4);
+        for (const p of [...probes, ...edges, 0, MAX4]) {
+          const expected = ranges.some(([lo, hi]) => lo <= p && p <= hi);
+          if (set.has4(p) !== expected) return false;
+        }
+        return set.ranges4 <= ranges.length;
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('merges overlapping and adjacent ranges, keeps gaps', () => {
+    const set = new IpSetBuilder().addRange4(10, 20).addRange4(21, 30).addRange4(15, 25).addRange4(32, 40).build();
+    expect(set.ranges4).toBe(2);
+    expect([9, 10, 30, 31, 32, 40, 41].map((v) => set.has4(v))).toEqual([false, true, true, false, true, true, false]);
+  });
+
+  it('handles the whole space and its edges', () => {
+    const all = new IpSetBuilder().addPrefix4(0, 0).build();
+    expect(all.ranges4).toBe(1);
+    expect([all.has4(0), all.has4(MAX4), all.has4(-1)]).toEqual([true, true, true]);
+    const ends = new IpSetBuilder().addRange4(0, 0).addRange4(MAX4, MAX4).build();
+    expect([ends.has4(0), ends.has4(1), ends.has4(MAX4 - 1), ends.has4(MAX4)]).toEqual([true, false, false, true]);
+  });
+
+  it('masks host bits of prefixes and accepts signed 32-bit numbers', () => {
+    const set = new IpSetBuilder().addPrefix4(0xc0000201 | 0, 24).build();
+    expect(set.has4(0xc00002ff | 0)).toBe(true);
+    expect(set.has4(0xc0000300)).toBe(false);
+  });
+
+  it('refuses a reversed range or a bad prefix length', () => {
+    expect(() => new IpSetBuilder().addRange4(5, 4)).toThrow(RangeError);
+    expect(() => new IpSetBuilder().addPrefix4(0, 33)).toThrow(RangeError);
+    expect(() => new IpSetBuilder().addPrefix6(new Uint32Array(4), -1)).toThrow(RangeError);
+  });
+
+  it('builds a 100,000-prefix set whose members and non-members are right', () => {
+    const b = new IpSetBuilder();
+    const starts: number[] = [];
+    let x = 0x12345678;
+    for (let i = 0; i < 100_000; i++) {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      const start = (x & 0xffffff00) >>> 0;
+      starts.push(start);
+      b.addPrefix4(start, 24);
+    }
+    const set = b.build();
+    expect(set.ranges4).toBeGreaterThan(90_000);
+    for (const s of starts.slice(0, 2000)) expect(set.has4(s + 255)).toBe(true);
+    const sorted = [...new Set(starts)].sort((a, b) => a - b);
+    let gaps = 0;
+    for (let i = 1; i < sorted.length && gaps < 2000; i++) {
+      if (sorted[i] - sorted[i - 1] > 256) {
+        expect(set.has4(sorted[i - 1] + 256)).toBe(false);
+        gaps++;
+      }
+    }
+    expect(gaps).toBe(2000);
+  });
+});
+
+describe('IpSet v6', () => {
+  it('agrees with a linear scan over the ranges, at random probes and at every range edge', () => {
+    fc.assert(
+      fc.property(fc.array(range6, { maxLength: 30 }), fc.array(addr6, { maxLength: 30 }), (ranges, probes) => {
+        const b = new IpSetBuilder();
+        for (const [lo, hi] of ranges) b.addRange6(lo, hi);
+        const set = b.build();
+        const zero = new Uint32Array(4);
+        const max = Uint32Array.of(MAX4, MAX4, MAX4, MAX4);
+        const edges = ranges.flatMap(([lo, hi]) => [prev6(lo), lo, hi, next6(hi)]);
+        for (const p of [...probes, ...edges, zero, max]) {
+          if (set.has6(p) !== naive6(ranges, p)) return false;
+        }
+        return set.ranges6 <= ranges.length;
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('merges ranges that touch across a word boundary', () => {
+    const set = new IpSetBuilder()
+      .addRange6(Uint32Array.of(0, 0, 0, 0), Uint32Array.of(0, 0, 0, MAX4))
+      .addRange6(Uint32Array.of(0, 0, 1, 0), Uint32Array.of(0, 0, 1, 5))
+      .build();
+    expect(set.ranges6).toBe(1);
+    expect(set.has6(Uint32Array.of(0, 0, 1, 5))).toBe(true);
+    expect(set.has6(Uint32Array.of(0, 0, 1, 6))).toBe(false);
+  });
+
+  it('covers prefixes exactly, whatever the length', () => {
+    fc.assert(
+      fc.property(addr6, fc.integer({ min: 0, max: 128 }), addr6, (a, len, probe) => {
+        const set = new IpSetBuilder().addPrefix6(a, len).build();
+        const bitsEqual = (x: Uint32Array, y: Uint32Array) => {
+          for (let i = 0; i < len; i++) {
+            const s = 31 - (i & 31);
+            if (((x[i >> 5] >>> s) & 1) !== ((y[i >> 5] >>> s) & 1)) return false;
+          }
+          return true;
+        };
+        return set.has6(probe) === bitsEqual(a, probe) && set.has6(a);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keeps families apart', () => {
+    const set = new IpSetBuilder().addPrefix4(0, 0).build();
+    expect(set.has6(new Uint32Array(4))).toBe(false);
+    expect(IpSet.EMPTY.has4(0)).toBe(false);
+    expect(IpSet.EMPTY.has6(new Uint32Array(4))).toBe(false);
+    expect([IpSet.EMPTY.ranges4, IpSet.EMPTY.ranges6]).toEqual([0, 0]);
+  });
+});
