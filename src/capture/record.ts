@@ -55,8 +55,16 @@ export class PacketRecord {
   tsNsec = 0;
   /** link type of the interface the packet came from (pcap LINKTYPE_* number) */
   linkType = 0;
-  /** captured bytes of the whole frame; a view that is valid only until the next packet is read */
+  /**
+   * The buffer holding the frame: the frame's captured bytes are data[dataOff, dataOff + capLen).
+   * The reader points `data` at its whole read buffer rather than slicing out each frame (a slice
+   * allocates), so `data` is valid only until the next packet is read, and every offset below
+   * (l3Off, l4Off, ...) is absolute into `data`, not relative to the frame.
+   */
   data: Uint8Array = EMPTY;
+  /** where the frame starts in `data` */
+  dataOff = 0;
+  /** captured length of the frame */
   capLen = 0;
   origLen = 0;
 
@@ -82,7 +90,7 @@ export class PacketRecord {
   /** fragment offset in bytes (0 for the first or an unfragmented packet) and the MF flag */
   fragOffset = 0;
   moreFragments = false;
-  /** byte offsets in `data`: the IP header start, end of the IP packet as captured, transport start and end */
+  /** absolute byte offsets in `data`: the IP header start, end of the IP packet as captured, transport start and end */
   l3Off = 0;
   l3End = 0;
   l4Off = 0;

@@ -1,0 +1,18 @@
+// One frame into the reusable PacketRecord: clear what the previous packet set, point the record at
+// the frame's bytes (no copy, no slice) and decode from the link layer up.
+import type { PacketRecord } from '../record.js';
+import { decodeLink } from './link.js';
+
+/**
+ * Decodes the frame data[off, off + capLen) of link type `linkType` into rec. Sets linkType, data,
+ * dataOff, capLen and every decoded field; frame, timestamps and origLen are left to the caller.
+ */
+export function decodeFrameAt(rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number): void {
+  rec.reset();
+  const end = Math.max(off, Math.min(off + capLen, data.length));
+  rec.linkType = linkType;
+  rec.data = data;
+  rec.dataOff = off;
+  rec.capLen = end - off;
+  decodeLink(rec, linkType, data, off, end);
+}

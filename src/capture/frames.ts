@@ -1,0 +1,56 @@
+// What the format parsers share: numbering frames, decoding each into the one reused record and
+// handing it to the caller, and collecting file-level warnings (bounded, so a file corrupt in a
+// million places cannot fill memory with messages).
+import { decodeFrameAt } from './decode/frame.js';
+import type { PacketRecord } from './record.js';
+
+const MAX_WARNINGS = 100;
+
+export class FrameSink {
+  /** frames delivered so far; the next frame's number is frames + 1 */
+  frames = 0;
+  readonly warnings: string[] = [];
+  private dropped = 0;
+
+  constructor(private readonly rec: PacketRecord, private readonly onPacket: (rec: PacketRecord) => void) {}
+
+  emit(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, tsSec: number, tsNsec: number): void {
+    const rec = this.rec;
+    decodeFrameAt(rec, linkType, data, off, capLen);
+    rec.frame = ++this.frames;
+    rec.tsSec = tsSec;
+    rec.tsNsec = tsNsec;
+    rec.origLen = origLen;
+    this.onPacket(rec);
+  }
+
+  warn(message: string): void {
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(message);
+    else this.dropped++;
+  }
+
+  /** The warnings, with a last line counting those left out. */
+  allWarnings(): string[] {
+    return this.dropped === 0 ? this.warnings : [...this.warnings, `${this.dropped} more warnings not shown`];
+  }
+}
+
+/** What a format parser does with the bytes the reader has buffered. */
+export interface FormatParser {
+  /**
+   * Consumes the complete records in buf[start, end) (buf[0] is byte `base` of the capture) and
+   * returns the offset of the first byte it did not consume.
+   */
+  parse(buf: Uint8Array, view: DataView, start: number, end: number, base: number): number;
+  /** bytes the record at the returned offset needs before parse can go on */
+  readonly needed: number;
+  /** true once the parser found damage it cannot read past; the rest of the file is ignored */
+  readonly stopped: boolean;
+  /** Called at the end of the data with the bytes parse could not consume (a cut-off last record). */
+  finish(leftover: number, base: number): void;
+  readonly format: 'pcap' | 'pcapng';
+  readonly linkTypes: number[];
+}
+
+/** Largest record or block accepted: bigger lengths are taken as damage, which keeps memory bounded. */
+export const MAX_RECORD = 64 << 20;

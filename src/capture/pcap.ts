@@ -1,0 +1,75 @@
+// Classic libpcap files: a 24-byte file header (magic, version, snap length, link type) and then
+// records of a 16-byte header (seconds, fraction, captured and original length) plus the bytes.
+// The magic gives the byte order (whichever the writing host used) and the fraction's unit
+// (0xa1b2c3d4 microseconds, 0xa1b23c4d nanoseconds).
+//
+// A record header is all a parser has to find the next record, so an impossible captured length
+// ends the read there (with a warning); everything before it has been delivered.
+import { CaptureError } from './capture-error.js';
+import { type FormatParser, type FrameSink, MAX_RECORD } from './frames.js';
+
+const MAGIC_USEC = 0xa1b2c3d4;
+const MAGIC_NSEC = 0xa1b23c4d;
+export const PCAP_FILE_HEADER = 24;
+const RECORD_HEADER = 16;
+
+/** True when the first four bytes are a classic pcap magic in either byte order. */
+export function isPcapMagic(view: DataView): boolean {
+  const m = view.getUint32(0, false);
+  const s = view.getUint32(0, true);
+  return m === MAGIC_USEC || m === MAGIC_NSEC || s === MAGIC_USEC || s === MAGIC_NSEC;
+}
+
+class PcapParser implements FormatParser {
+  readonly format = 'pcap';
+  needed = RECORD_HEADER;
+  stopped = false;
+  readonly linkTypes: number[];
+
+  constructor(
+    private readonly sink: FrameSink,
+    private readonly little: boolean,
+    private readonly nanoFactor: number,
+    private readonly linkType: number,
+  ) {
+    this.linkTypes = [linkType];
+  }
+
+  parse(buf: Uint8Array, view: DataView, start: number, end: number, base: number): number {
+    const little = this.little;
+    let p = start;
+    while (end - p >= RECORD_HEADER) {
+      const capLen = view.getUint32(p + 8, little);
+      if (capLen > MAX_RECORD) {
+        this.sink.warn(`bad record length ${capLen} at byte ${base + p} (frame ${this.sink.frames + 1}); the rest of the file is ignored`);
+        this.stopped = true;
+        return p;
+      }
+      if (end - p - RECORD_HEADER < capLen) {
+        this.needed = RECORD_HEADER + capLen;
+        return p;
+      }
+      this.sink.emit(this.linkType, buf, p + RECORD_HEADER, capLen, view.getUint32(p + 12, little),
+        view.getUint32(p, little), view.getUint32(p + 4, little) * this.nanoFactor);
+      p += RECORD_HEADER + capLen;
+    }
+    this.needed = RECORD_HEADER;
+    return p;
+  }
+
+  finish(leftover: number, base: number): void {
+    if (leftover > 0) this.sink.warn(`truncated final record at byte ${base} (frame ${this.sink.frames + 1})`);
+  }
+}
+
+/** Reads the file header (at least PCAP_FILE_HEADER bytes in view) and returns the record parser. */
+export function pcapParser(path: string, view: DataView, sink: FrameSink): FormatParser {
+  const little = view.getUint32(0, true) === MAGIC_USEC || view.getUint32(0, true) === MAGIC_NSEC;
+  const magic = view.getUint32(0, little);
+  const major = view.getUint16(4, little);
+  const minor = view.getUint16(6, little);
+  if (major !== 2) throw new CaptureError(`${path}: unsupported pcap version ${major}.${minor}`);
+  // the top bits of the link-type field carry FCS information, not the link type
+  const linkType = view.getUint32(20, little) & 0xffff;
+  return new PcapParser(sink, little, magic === MAGIC_NSEC ? 1 : 1000, linkType);
+}
