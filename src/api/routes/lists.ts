@@ -1,0 +1,178 @@
+// Account IP lists (`/accounts/ID/rules/lists`): the named lists rule expressions use as `$name`.
+// As the vendor: list CRUD; items listed with cursor pagination, added (an array body), replaced
+// (PUT) and deleted by id, each of those three answering `{operation_id}` for a bulk operation
+// whose status is then readable. The mock completes every operation before it answers, so the
+// status is always `completed`. Adding an address already in the list updates its comment.
+// A list used by a rule cannot be deleted (the rule would stop compiling).
+import { CONFLICTS, findConflicts } from '../../config/checks.js';
+import { listsReferenced } from '../../config/references.js';
+import { arrayOf, createSchema, LIMITS, LIST, LIST_ITEM, patchSchema } from '../../config/resources.js';
+import type { JsonSchema } from '../../config/schema.js';
+import type { AccountList, ListItem } from '../../config/snapshot.js';
+import { formatCidr, parseCidr } from '../../net/cidr.js';
+import { ok } from '../envelope.js';
+import { ApiError } from '../errors.js';
+import { hexId, timestamp } from '../ids.js';
+import type { AccountState, StoredList } from '../state.js';
+import { accountOf, bodyOf, findById, ordered, param, queryOf, withBody, type Obj, type RouteContext } from './common.js';
+
+const MAX_OPERATIONS = 100;
+const DEFAULT_ITEMS_PER_PAGE = 25;
+const MAX_ITEMS_PER_PAGE = 1000;
+
+const DELETE_ITEMS: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items'],
+  properties: {
+    items: arrayOf({ type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string' } } }),
+  },
+};
+
+function referencingRules(state: AccountState, name: string): Array<{ ruleset: string; rule: string }> {
+  const out: Array<{ ruleset: string; rule: string }> = [];
+  for (const rs of state.rulesets) {
+    for (const rule of rs.rules) if (listsReferenced(rule.expression).includes(name)) out.push({ ruleset: rs.id, rule: rule.ref ?? rule.id ?? '' });
+  }
+  return out;
+}
+
+function present(state: AccountState, list: StoredList): AccountList {
+  const { items, ...rest } = list;
+  return ordered(LIST, { ...rest, num_items: items.length, num_referencing_filters: referencingRules(state, list.name).length });
+}
+
+function recordOperation(state: AccountState): { operation_id: string } {
+  const op = { id: hexId(), status: 'completed' as const, completed: timestamp() };
+  state.operations.push(op);
+  if (state.operations.length > MAX_OPERATIONS) state.operations.splice(0, state.operations.length - MAX_OPERATIONS);
+  return { operation_id: op.id };
+}
+
+const canonical = (ip: string): string => formatCidr(parseCidr(ip));
+
+/** Adds (or updates the comment of) each item; throws before changing anything if over the limit. */
+function upsert(list: StoredList, incoming: readonly ListItem[]): void {
+  const index = new Map(list.items.map((item, i) => [canonical(item.ip), i]));
+  const fresh = new Set(incoming.map((i) => canonical(i.ip)).filter((k) => !index.has(k)));
+  if (list.items.length + fresh.size > LIMITS.itemsPerList) {
+    throw new ApiError('limit_exceeded', `a list holds at most ${LIMITS.itemsPerList} items (it has ${list.items.length}, the request adds ${fresh.size})`);
+  }
+  for (const item of incoming) {
+    const key = canonical(item.ip);
+    const now = timestamp();
+    const at = index.get(key);
+    if (at === undefined) {
+      index.set(key, list.items.length);
+      list.items.push(ordered(LIST_ITEM, { id: hexId(), ...item, created_on: now, modified_on: now }));
+    } else {
+      const existing = list.items[at];
+      list.items[at] = ordered(LIST_ITEM, { ...existing, comment: item.comment ?? existing.comment, modified_on: now });
+    }
+  }
+  list.modified_on = timestamp();
+}
+
+function itemsPage(list: StoredList, query: Record<string, string | undefined>): { result: ListItem[]; info: unknown } {
+  const perPageText = query.per_page ?? String(DEFAULT_ITEMS_PER_PAGE);
+  if (!/^[1-9][0-9]{0,6}$/.test(perPageText) || Number(perPageText) > MAX_ITEMS_PER_PAGE) {
+    throw new ApiError('invalid_query', `per_page: must be a whole number from 1 to ${MAX_ITEMS_PER_PAGE} (got ${JSON.stringify(perPageText)})`);
+  }
+  const perPage = Number(perPageText);
+  let start = 0;
+  if (query.cursor !== undefined) {
+    const decoded = Buffer.from(query.cursor, 'base64url').toString('utf8');
+    if (!/^(0|[1-9][0-9]*)$/.test(decoded)) throw new ApiError('invalid_query', `cursor: ${JSON.stringify(query.cursor)} is not a cursor this API returned`);
+    start = Number(decoded);
+  }
+  const search = query.search;
+  const items = search === undefined ? list.items : list.items.filter((i) => i.ip.startsWith(search));
+  const result = items.slice(start, start + perPage);
+  const cursors: Record<string, string> = {};
+  if (start + perPage < items.length) cursors.after = Buffer.from(String(start + perPage)).toString('base64url');
+  if (start > 0) cursors.before = Buffer.from(String(Math.max(0, start - perPage))).toString('base64url');
+  return { result, info: { cursors } };
+}
+
+/** Registers the list routes under `{prefix}/accounts/:account/rules/lists`. */
+export function registerListRoutes({ app, store }: RouteContext, prefix: string): void {
+  const base = `${prefix}/accounts/:account/rules/lists`;
+  const listOf = (state: AccountState, id: string) => findById(state.lists, id, 'list');
+  const mutate = <B>(fn: (state: AccountState, list: StoredList, body: B) => unknown) => async (req: Parameters<typeof accountOf>[0]) => {
+    const account = accountOf(req);
+    const state = await store.state(account);
+    const result = fn(state, listOf(state, param(req, 'id')), bodyOf<B>(req));
+    await store.commit(account);
+    return ok(result);
+  };
+
+  app.get(base, async (req) => {
+    const state = await store.state(accountOf(req));
+    return ok(state.lists.map((l) => present(state, l)));
+  });
+  app.post(base, withBody(createSchema(LIST)), async (req) => {
+    const account = accountOf(req);
+    const state = await store.state(account);
+    const body = bodyOf<AccountList>(req);
+    const conflicts = findConflicts(CONFLICTS.list, [body as unknown as Obj], () => [], state.lists.map((l) => ({ item: l as unknown as Obj, label: `list ${l.id}` })));
+    if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
+    const now = timestamp();
+    const list: StoredList = { id: hexId(), ...body, created_on: now, modified_on: now, items: [] };
+    state.lists.push(list);
+    await store.commit(account);
+    return ok(present(state, list));
+  });
+  app.get(`${base}/bulk_operations/:operation`, async (req) => {
+    const id = param(req, 'operation');
+    return ok(findById((await store.state(accountOf(req))).operations, id, 'bulk operation'));
+  });
+  app.get(`${base}/:id`, async (req) => {
+    const state = await store.state(accountOf(req));
+    return ok(present(state, listOf(state, param(req, 'id'))));
+  });
+  app.put(`${base}/:id`, withBody(patchSchema(LIST)), mutate<Partial<AccountList>>((state, list, body) => {
+    if (body.description !== undefined) list.description = body.description;
+    list.modified_on = timestamp();
+    return present(state, list);
+  }));
+  app.delete(`${base}/:id`, mutate<undefined>((state, list) => {
+    const users = referencingRules(state, list.name);
+    if (users.length > 0) {
+      const { ruleset, rule } = users[0];
+      throw new ApiError('conflict', `list "${list.name}" is used by rule ${JSON.stringify(rule)} of ruleset ${ruleset}${users.length > 1 ? ` and ${users.length - 1} more` : ''}; change those rules first`);
+    }
+    state.lists.splice(state.lists.indexOf(list), 1);
+    return { id: list.id };
+  }));
+
+  app.get(`${base}/:id/items`, async (req) => {
+    const { result, info } = itemsPage(listOf(await store.state(accountOf(req)), param(req, 'id')), queryOf(req));
+    return ok(result, info);
+  });
+  app.get(`${base}/:id/items/:item`, async (req) => {
+    return ok(findById(listOf(await store.state(accountOf(req)), param(req, 'id')).items, param(req, 'item'), 'list item'));
+  });
+  const itemsBody = withBody(arrayOf(createSchema(LIST_ITEM), LIMITS.itemsPerList));
+  app.post(`${base}/:id/items`, itemsBody, mutate<ListItem[]>((state, list, body) => {
+    upsert(list, body);
+    return recordOperation(state);
+  }));
+  app.put(`${base}/:id/items`, itemsBody, mutate<ListItem[]>((state, list, body) => {
+    const replaced: StoredList = { ...list, items: [] };
+    upsert(replaced, body);
+    list.items = replaced.items;
+    list.modified_on = replaced.modified_on;
+    return recordOperation(state);
+  }));
+  app.delete(`${base}/:id/items`, withBody(DELETE_ITEMS), mutate<{ items: Array<{ id: string }> }>((state, list, body) => {
+    const ids = new Set(list.items.map((i) => i.id));
+    const unknown = body.items.map((item, i) => ({ item, i })).filter(({ item }) => !ids.has(item.id));
+    if (unknown.length > 0) {
+      throw ApiError.fromIssues(unknown.map(({ item, i }) => ({ path: ['items', i, 'id'], kind: 'not_found', message: `no item with id ${JSON.stringify(item.id)} in this list` })));
+    }
+    const gone = new Set(body.items.map((i) => i.id));
+    list.items = list.items.filter((i) => !gone.has(i.id as string));
+    list.modified_on = timestamp();
+    return recordOperation(state);
+  }));
+}

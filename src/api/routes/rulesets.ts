@@ -1,0 +1,196 @@
+// Rulesets of the network-firewall phase: create, list, get, replace (PUT), delete (204, empty
+// body), the phase entry point (GET/PUT `…/rulesets/phases/{phase}/entrypoint`, `edge_transit` or
+// the vendor's `magic_transit`), single-rule add/patch/delete with `position`, and versions. Rule
+// changes answer with the complete ruleset, as the vendor's do. Phases are stored in the canonical
+// spelling (`edge_transit`) whatever spelling the client used.
+import { CONFLICTS, findConflicts, VOCABULARY } from '../../config/checks.js';
+import { unknownListIssues } from '../../config/references.js';
+import { createSchema, LIMITS, patchSchema, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
+import { parseWithSchema, type JsonSchema } from '../../config/schema.js';
+import type { Ruleset, RulesetRule } from '../../config/snapshot.js';
+import { ok } from '../envelope.js';
+import { ApiError } from '../errors.js';
+import { hexId, timestamp } from '../ids.js';
+import {
+  commitVersion, nextVersion, placeRule, presentRuleset, rulesetAt, settleRules, versionSummaries, type Position,
+} from '../rulesets.js';
+import type { AccountState, StoredRuleset } from '../state.js';
+import { accountOf, bodyOf, findById, param, withBody, type Obj, type RouteContext } from './common.js';
+
+const POSITION: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { before: { type: 'string' }, after: { type: 'string' }, index: { type: 'integer', minimum: 1 } },
+};
+
+function withPosition(schema: JsonSchema): JsonSchema {
+  return { ...schema, properties: { ...schema.properties, position: POSITION } };
+}
+
+const PHASE_SCHEMA = RULESET.fields.phase.schema;
+
+function canonicalPhase(text: string): string {
+  const { value, issues } = parseWithSchema(PHASE_SCHEMA, text, VOCABULARY, ['phase']);
+  if (issues.length > 0) throw new ApiError('not_found', `no such phase: ${issues[0].message}`);
+  return value as string;
+}
+
+function entryPoint(state: AccountState, phase: string): StoredRuleset | undefined {
+  return state.rulesets.find((r) => r.kind === 'root' && r.phase === phase);
+}
+
+function requireEntryPoint(state: AccountState, phaseText: string): StoredRuleset {
+  const phase = canonicalPhase(phaseText);
+  const rs = entryPoint(state, phase);
+  if (!rs) throw new ApiError('not_found', `phase ${phase} has no entry point ruleset`);
+  return rs;
+}
+
+function checkRules(state: AccountState, rules: RulesetRule[]): void {
+  const at = (i: number) => ['rules', i];
+  const issues = [...findConflicts(CONFLICTS.ruleId, rules as unknown as Obj[], at), ...findConflicts(CONFLICTS.ruleRef, rules as unknown as Obj[], at)];
+  if (issues.length > 0) throw ApiError.fromIssues(issues);
+  const unknown = unknownListIssues(rules, new Set(state.lists.map((l) => l.name)), ['rules']);
+  if (unknown.length > 0) throw ApiError.fromIssues(unknown);
+}
+
+function create(state: AccountState, body: Ruleset): StoredRuleset {
+  const conflicts = findConflicts(CONFLICTS.rootRuleset, [body as unknown as Obj], () => [], state.rulesets.map((r) => ({ item: r as unknown as Obj, label: `ruleset ${r.id}` })));
+  if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
+  const now = timestamp();
+  const rules = settleRules(body.rules ?? [], [], '1', now);
+  checkRules(state, rules);
+  const rs: StoredRuleset = {
+    id: hexId(), name: body.name, description: body.description, kind: body.kind, version: '1', last_updated: now, phase: body.phase, rules, history: [],
+  };
+  if (rs.description === undefined) delete rs.description;
+  state.rulesets.push(rs);
+  return rs;
+}
+
+/** PUT: replaces the rules (and the description when sent); name, kind and phase cannot change. */
+function replace(state: AccountState, rs: StoredRuleset, body: Partial<Ruleset>): void {
+  for (const key of ['name', 'kind', 'phase'] as const) {
+    if (body[key] !== undefined && body[key] !== rs[key]) {
+      throw new ApiError('invalid_value', `${key}: cannot be changed (is ${JSON.stringify(rs[key])}, got ${JSON.stringify(body[key])})`, `/${key}`);
+    }
+  }
+  const version = nextVersion(rs);
+  const now = timestamp();
+  const rules = settleRules(body.rules ?? [], rs.rules, version, now);
+  checkRules(state, rules);
+  commitVersion(rs, { description: body.description, rules }, version, now);
+}
+
+function addRule(state: AccountState, rs: StoredRuleset, body: RulesetRule & { position?: Position }): void {
+  const { position, ...rule } = body;
+  if (rule.id !== undefined) throw new ApiError('invalid_value', 'id: is assigned by the server', '/id');
+  if (rs.rules.length >= LIMITS.rulesPerRuleset) {
+    throw new ApiError('limit_exceeded', `a ruleset holds at most ${LIMITS.rulesPerRuleset} rules`);
+  }
+  const version = nextVersion(rs);
+  const now = timestamp();
+  const [settled] = settleRules([rule], [], version, now);
+  const rules = placeRule(rs.rules, settled, position);
+  checkRules(state, rules);
+  commitVersion(rs, { rules }, version, now);
+}
+
+function patchRule(state: AccountState, rs: StoredRuleset, ruleId: string, body: Partial<RulesetRule> & { position?: Position }): void {
+  const old = findById(rs.rules, ruleId, 'rule');
+  const { position, ...changes } = body;
+  const merged: Obj = { ...old, ...changes };
+  if (changes.action !== undefined && changes.action !== old.action && changes.action_parameters === undefined) delete merged.action_parameters;
+  const { value, issues } = parseWithSchema(storedSchema(RULESET_RULE), merged, VOCABULARY);
+  if (issues.length > 0) throw ApiError.fromIssues(issues);
+  const version = nextVersion(rs);
+  const now = timestamp();
+  const [settled] = settleRules([value as RulesetRule], rs.rules, version, now);
+  const rules = placeRule(rs.rules.map((r) => (r.id === ruleId ? settled : r)), settled, position ?? { index: rs.rules.indexOf(old) + 1 });
+  checkRules(state, rules);
+  commitVersion(rs, { rules }, version, now);
+}
+
+function deleteRule(rs: StoredRuleset, ruleId: string): void {
+  const old = findById(rs.rules, ruleId, 'rule');
+  commitVersion(rs, { rules: rs.rules.filter((r) => r !== old) }, nextVersion(rs), timestamp());
+}
+
+function version(rs: StoredRuleset, v: string): Ruleset {
+  const found = rulesetAt(rs, v);
+  if (!found) throw new ApiError('not_found', `ruleset ${rs.id} has no version ${JSON.stringify(v)}`);
+  return found;
+}
+
+/** Registers the ruleset routes under `{prefix}/accounts/:account/rulesets`. */
+export function registerRulesetRoutes({ app, store }: RouteContext, prefix: string): void {
+  const base = `${prefix}/accounts/:account/rulesets`;
+  const byId = async (req: Parameters<typeof accountOf>[0]) => findById((await store.state(accountOf(req))).rulesets, param(req, 'id'), 'ruleset');
+  const change = <B>(fn: (state: AccountState, rs: StoredRuleset, body: B, ruleId: string) => void) => async (req: Parameters<typeof accountOf>[0]) => {
+    const account = accountOf(req);
+    const state = await store.state(account);
+    const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
+    fn(state, rs, bodyOf<B>(req), param(req, 'rule'));
+    await store.commit(account);
+    return ok(presentRuleset(rs));
+  };
+
+  app.post(base, withBody(createSchema(RULESET)), async (req) => {
+    const account = accountOf(req);
+    const rs = create(await store.state(account), bodyOf<Ruleset>(req));
+    await store.commit(account);
+    return ok(presentRuleset(rs));
+  });
+  app.get(base, async (req) => {
+    const list = (await store.state(accountOf(req))).rulesets.map((rs) => {
+      const { rules: _rules, ...summary } = presentRuleset(rs);
+      return summary;
+    });
+    return ok(list, { count: list.length, per_page: list.length });
+  });
+  app.get(`${base}/:id`, async (req) => ok(presentRuleset(await byId(req))));
+  app.put(`${base}/:id`, withBody(patchSchema(RULESET)), change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
+  app.delete(`${base}/:id`, async (req, reply) => {
+    const account = accountOf(req);
+    const state = await store.state(account);
+    const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
+    state.rulesets.splice(state.rulesets.indexOf(rs), 1);
+    await store.commit(account);
+    return reply.code(204).send();
+  });
+
+  app.post(`${base}/:id/rules`, withBody(withPosition(createSchema(RULESET_RULE))), change<RulesetRule & { position?: Position }>((state, rs, body) => addRule(state, rs, body)));
+  app.patch(`${base}/:id/rules/:rule`, withBody(withPosition(patchSchema(RULESET_RULE))), change<Partial<RulesetRule> & { position?: Position }>((state, rs, body, rule) => patchRule(state, rs, rule, body)));
+  app.delete(`${base}/:id/rules/:rule`, change<undefined>((_state, rs, _body, rule) => deleteRule(rs, rule)));
+
+  app.get(`${base}/:id/versions`, async (req) => ok(versionSummaries(await byId(req))));
+  app.get(`${base}/:id/versions/:version`, async (req) => ok(version(await byId(req), param(req, 'version'))));
+
+  const phaseBase = `${base}/phases/:phase/entrypoint`;
+  app.get(phaseBase, async (req) => ok(presentRuleset(requireEntryPoint(await store.state(accountOf(req)), param(req, 'phase')))));
+  app.put(phaseBase, withBody(patchSchema(RULESET)), async (req) => {
+    const account = accountOf(req);
+    const state = await store.state(account);
+    const phase = canonicalPhase(param(req, 'phase'));
+    const body = bodyOf<Partial<Ruleset>>(req);
+    if (body.phase !== undefined && body.phase !== phase) {
+      throw new ApiError('invalid_value', `phase: the body says ${JSON.stringify(body.phase)} but the path says ${JSON.stringify(phase)}`, '/phase');
+    }
+    const existing = entryPoint(state, phase);
+    let rs: StoredRuleset;
+    if (existing) {
+      replace(state, existing, body);
+      rs = existing;
+    } else {
+      const { value, issues } = parseWithSchema(createSchema(RULESET), { name: 'default', kind: 'root', ...body, phase }, VOCABULARY);
+      if (issues.length > 0) throw ApiError.fromIssues(issues);
+      rs = create(state, value as Ruleset);
+    }
+    await store.commit(account);
+    return ok(presentRuleset(rs));
+  });
+  app.get(`${phaseBase}/versions`, async (req) => ok(versionSummaries(requireEntryPoint(await store.state(accountOf(req)), param(req, 'phase')))));
+  app.get(`${phaseBase}/versions/:version`, async (req) => {
+    return ok(version(requireEntryPoint(await store.state(accountOf(req)), param(req, 'phase')), param(req, 'version')));
+  });
+}

@@ -1,0 +1,146 @@
+// Rules that span more than one field or more than one object: an action that needs parameters,
+// and names that must be unique (a prefix listed twice, two rules for the same region, two root
+// rulesets in one phase, two rules with one ref). The same conflict rules serve the snapshot loader
+// (duplicates inside one file) and the API (an incoming object against what the account holds),
+// so a file that loads is a file the API accepts.
+import { formatCidr, parseCidr } from '../net/cidr.js';
+import { FORMATS } from './formats.js';
+import { unknownListIssues } from './references.js';
+import { dottedPath, type Issue, type JsonPath, type ObjectCheck, type Vocabulary } from './schema.js';
+
+type Obj = Record<string, unknown>;
+
+/** A uniqueness rule over a collection: the key of an item (undefined = not constrained). */
+export interface Conflict {
+  /** the field an issue points at */
+  field: string;
+  key(item: Obj): string | undefined;
+  /** `other` says where the earlier item is (a snapshot path, or an id in the API) */
+  message(key: string, other: string): string;
+}
+
+function canonicalCidr(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return formatCidr(parseCidr(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The uniqueness rules, by collection. */
+export const CONFLICTS = {
+  prefix: {
+    field: 'prefix',
+    key: (p) => canonicalCidr(p.prefix),
+    message: (k, other) => `${k} is already a protected prefix (${other})`,
+  },
+  allowlist: {
+    field: 'prefix',
+    key: (p) => canonicalCidr(p.prefix),
+    message: (k, other) => `${k} is already in the allowlist (${other})`,
+  },
+  protectionRule: {
+    field: 'name',
+    key: (r) => (typeof r.scope === 'string' && typeof r.name === 'string' ? `${r.scope} "${r.name.toLowerCase()}"` : undefined),
+    message: (k, other) => `a rule for scope ${k} already exists (${other})`,
+  },
+  list: {
+    field: 'name',
+    key: (l) => (typeof l.name === 'string' ? l.name : undefined),
+    message: (k, other) => `a list named "${k}" already exists (${other})`,
+  },
+  listItem: {
+    field: 'ip',
+    key: (i) => canonicalCidr(i.ip),
+    message: (k, other) => `${k} is already in the list (${other})`,
+  },
+  rootRuleset: {
+    field: 'phase',
+    key: (r) => (r.kind === 'root' && typeof r.phase === 'string' ? r.phase : undefined),
+    message: (k, other) => `phase ${k} already has a root ruleset (${other}); change that one instead`,
+  },
+  ruleRef: {
+    field: 'ref',
+    key: (r) => (typeof r.ref === 'string' ? r.ref : typeof r.id === 'string' ? r.id : undefined),
+    message: (k, other) => `ref "${k}" is already used by ${other}`,
+  },
+  ruleId: {
+    field: 'id',
+    key: (r) => (typeof r.id === 'string' ? r.id : undefined),
+    message: (k, other) => `id ${k} is already used by ${other}`,
+  },
+} satisfies Record<string, Conflict>;
+
+/**
+ * Issues for every item of `items` whose key repeats the key of an earlier item, or of one of
+ * `existing` (already stored: each with a label such as `id 1234`). `pathOf(i)` is item i's path.
+ */
+export function findConflicts(
+  conflict: Conflict,
+  items: readonly Obj[],
+  pathOf: (index: number) => JsonPath,
+  existing: ReadonlyArray<{ item: Obj; label: string }> = [],
+): Issue[] {
+  const seen = new Map<string, string>();
+  for (const { item, label } of existing) {
+    const key = conflict.key(item);
+    if (key !== undefined && !seen.has(key)) seen.set(key, label);
+  }
+  const issues: Issue[] = [];
+  items.forEach((item, i) => {
+    const key = conflict.key(item);
+    if (key === undefined) return;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      issues.push({ path: [...pathOf(i), conflict.field], kind: 'conflict', message: conflict.message(key, other) });
+    } else seen.set(key, dottedPath(pathOf(i)));
+  });
+  return issues;
+}
+
+const rulesetRule: ObjectCheck = (rule, path) => {
+  const params = rule.action_parameters;
+  if (rule.action === 'skip' && params === undefined) {
+    return [{ path: [...path, 'action_parameters'], kind: 'required', message: 'is required for action "skip" (use {"ruleset":"current"})' }];
+  }
+  if (rule.action !== 'skip' && params !== undefined) {
+    return [{ path: [...path, 'action_parameters'], kind: 'invalid_value', message: `is only used with action "skip" (got action ${JSON.stringify(rule.action)})` }];
+  }
+  return [];
+};
+
+const ruleset: ObjectCheck = (value, path) => {
+  const rules = (value.rules ?? []) as Obj[];
+  const at = (i: number): JsonPath => [...path, 'rules', i];
+  return [...findConflicts(CONFLICTS.ruleId, rules, at), ...findConflicts(CONFLICTS.ruleRef, rules, at)];
+};
+
+const snapshot: ObjectCheck = (value, path) => {
+  const issues: Issue[] = [];
+  const each = (key: string, conflict: Conflict, items: unknown, base: JsonPath = [...path, key]): void => {
+    if (Array.isArray(items)) issues.push(...findConflicts(conflict, items as Obj[], (i) => [...base, i]));
+  };
+  each('prefixes', CONFLICTS.prefix, value.prefixes);
+  each('allowlist', CONFLICTS.allowlist, value.allowlist);
+  for (const component of ['syn_protection', 'tcp_flow_protection']) {
+    const c = value[component] as Obj | undefined;
+    if (c) each('rules', CONFLICTS.protectionRule, c.rules, [...path, component, 'rules']);
+  }
+  each('rulesets', CONFLICTS.rootRuleset, value.rulesets);
+  each('lists', CONFLICTS.list, value.lists);
+  ((value.lists ?? []) as Obj[]).forEach((list, i) => each('items', CONFLICTS.listItem, list.items, [...path, 'lists', i, 'items']));
+  if (Array.isArray(value.lists)) {
+    const names = new Set((value.lists as Obj[]).map((l) => l.name as string));
+    ((value.rulesets ?? []) as Obj[]).forEach((rs, i) => {
+      issues.push(...unknownListIssues((rs.rules ?? []) as Obj[], names, [...path, 'rulesets', i, 'rules']));
+    });
+  }
+  return issues;
+};
+
+/** The formats and object checks of the configuration schemas. */
+export const VOCABULARY: Vocabulary = {
+  formats: FORMATS,
+  checks: { 'ruleset-rule': rulesetRule, ruleset, snapshot },
+};

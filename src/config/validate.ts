@@ -1,0 +1,38 @@
+// A configuration snapshot from any source (a file, an export, a test) checked against the same
+// resource schemas the API enforces, and normalised the way the API stores objects: defaults
+// filled (sensitivities medium, rules enabled...), vendor spellings mapped to canonical ones
+// (phase magic_transit -> edge_transit). Every problem is reported, each with its JSON path, so a
+// broken file is fixed in one pass rather than one error at a time.
+import { CliError } from '../cli/errors.js';
+import { VOCABULARY } from './checks.js';
+import { SNAPSHOT_SCHEMA } from './resources.js';
+import { dottedPath, parseWithSchema, type Issue } from './schema.js';
+import type { Snapshot } from './snapshot.js';
+
+const MAX_LISTED = 20;
+
+/** A snapshot that does not validate; `issues` holds every problem, the message lists them. */
+export class SnapshotError extends CliError {
+  constructor(readonly issues: Issue[], readonly source?: string) {
+    super(formatIssues(issues, source));
+    this.name = 'SnapshotError';
+  }
+}
+
+/** `source: path: message` per issue, one per line (an expression error keeps its own lines). */
+export function formatIssues(issues: readonly Issue[], source?: string): string {
+  const prefix = source ? `${source}: ` : '';
+  const lines = issues.slice(0, MAX_LISTED).map((i) => `${prefix}${dottedPath(i.path)}: ${i.message.replace(/\n$/, '')}`);
+  if (issues.length > MAX_LISTED) lines.push(`${prefix}... and ${issues.length - MAX_LISTED} more problems`);
+  return lines.join('\n');
+}
+
+/**
+ * Validates and normalises a parsed snapshot document; throws SnapshotError naming every problem
+ * (`source` prefixes each line, e.g. the file name).
+ */
+export function validateSnapshot(value: unknown, source?: string): Snapshot {
+  const { value: normalised, issues } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
+  if (issues.length > 0) throw new SnapshotError(issues, source);
+  return normalised as Snapshot;
+}
