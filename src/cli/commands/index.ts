@@ -1,7 +1,13 @@
 // The subcommands, in the order `edgesim --help` lists them. Each module exports `register`.
 import type { Command } from 'commander';
 import { register as about } from './about.js';
+import { register as serve } from './serve.js';
+import { register as exportSnapshot } from './export.js';
+import { register as importSnapshot } from './import.js';
 
 export const commands: Array<(program: Command) => void> = [
+  serve,
+  exportSnapshot,
+  importSnapshot,
   about,
 ];

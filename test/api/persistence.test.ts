@@ -1,0 +1,102 @@
+// Durability: state survives a clean restart and a crash (SIGKILL of the real `edgesim serve`
+// process right after acknowledged writes), concurrent writers lose nothing, --in-memory keeps
+// nothing, and a damaged state file is reported rather than silently replaced.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { CONDITIONS } from '../../src/api/errors.js';
+import { BIN } from '../helpers/cli.js';
+import { call, cfg, start, tempDir } from './helpers.js';
+
+function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (url) => resolve({ child, url }));
+    child.once('exit', (code) => reject(new Error(`edgesim serve exited with ${code}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+describe('persistence', () => {
+  it('50 parallel creates all survive a restart', async () => {
+    const data = tempDir();
+    const first = await start({ data });
+    const created = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+      call('POST', `${cfg(first.url, 'acct')}/allowlist`, { prefix: `198.51.100.${i}`, comment: `entry ${i}`, enabled: i % 2 === 0 })));
+    expect(created.map((r) => r.status)).toEqual(Array(50).fill(200));
+    await first.close();
+
+    const second = await start({ data });
+    const listed = await call('GET', `${cfg(second.url, 'acct')}/allowlist?per_page=100`);
+    expect(listed.body.result).toHaveLength(50);
+    expect(new Set(listed.body.result.map((e: { prefix: string }) => e.prefix))).toEqual(new Set(created.map((r) => r.body.result.prefix)));
+    await second.close();
+    expect(readdirSync(data)).toEqual(['acct.json']); // one file per account, no temporary files left
+  });
+
+  it('acknowledged writes survive a crash (SIGKILL) of edgesim serve', async () => {
+    const data = tempDir();
+    const { child, url } = await serve(['--data', data]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+    const base = cfg(url, 'crash');
+    await call('PATCH', `${base}/tcp_protection_status`, { enabled: true });
+    const writes = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      call('POST', `${base}/syn_protection/filters`, { expression: `tcp.dstport == ${1000 + i}`, mode: 'monitoring' })));
+    expect(writes.every((w) => w.status === 200)).toBe(true);
+    const rs = await call('POST', `${url}/accounts/crash/rulesets`, { name: 'r', kind: 'root', phase: 'edge_transit', rules: [{ action: 'block', expression: 'udp.dstport == 53' }] });
+    child.kill('SIGKILL');
+    expect((await exited(child)).signal).toBe('SIGKILL');
+
+    const again = await serve(['--data', data]);
+    const filters = await call('GET', `${cfg(again.url, 'crash')}/syn_protection/filters?per_page=100`);
+    expect(filters.body.result.map((f: { id: string }) => f.id).sort()).toEqual(writes.map((w) => w.body.result.id).sort());
+    expect((await call('GET', `${cfg(again.url, 'crash')}/tcp_protection_status`)).body.result).toEqual({ enabled: true });
+    expect((await call('GET', `${again.url}/accounts/crash/rulesets/${rs.body.result.id}`)).body.result).toEqual(rs.body.result);
+    again.child.kill('SIGTERM');
+    expect(await exited(again.child)).toEqual({ code: 0, signal: null });
+  });
+
+  it('--in-memory writes nothing and forgets on restart', async () => {
+    const cwd = tempDir();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--in-memory'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+    expect((await call('POST', `${cfg(url, 'mem')}/prefixes`, { prefix: '10.0.0.0/8' })).status).toBe(200);
+    child.kill('SIGINT');
+    expect((await exited(child)).code).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+
+    const mem = await start();
+    expect((await call('GET', `${cfg(mem.url, 'mem')}/prefixes`)).body.result).toEqual([]);
+    await mem.close();
+  });
+
+  it('a damaged state file is a 500 naming the file; other accounts keep working', async () => {
+    const data = tempDir();
+    writeFileSync(path.join(data, 'broken.json'), '{"format": "edgesim-account-state", "state": ');
+    const server = await start({ data });
+    const r = await call('GET', `${cfg(server.url, 'broken')}/prefixes`);
+    expect(r.status).toBe(500);
+    expect(r.body.errors[0].code).toBe(CONDITIONS.storage_failure.code);
+    expect(r.body.errors[0].message).toContain(path.join(data, 'broken.json'));
+    expect((await call('GET', `${cfg(server.url, 'fine')}/prefixes`)).status).toBe(200);
+    await server.close();
+    expect(existsSync(path.join(data, 'fine.json'))).toBe(false); // reads do not write
+  });
+
+  it('serve refuses a port in use with a one-line error', async () => {
+    const taken = await start();
+    const port = new URL(taken.url).port;
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', port, '--in-memory'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => { stderr += d; });
+    expect((await exited(child)).code).toBe(1);
+    expect(stderr).toBe(`edgesim: cannot listen on 127.0.0.1:${port}: the address is already in use\n`);
+    await taken.close();
+  });
+});
