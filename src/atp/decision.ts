@@ -1,0 +1,61 @@
+// What ATP decided for one packet. The pipeline owns one AtpDecision and passes it to every
+// inspect() call, which resets it first; the `monitor` notes are shared constant objects (one per
+// component and reason), so deciding a packet allocates nothing.
+import { MODE_NAMES, REASONS, STAGES, reasonName, type AtpMode, type AtpStage, type MitigationReason } from './types.js';
+
+/** What a monitoring-mode component would have done with the packet. */
+export interface MonitorNote {
+  readonly stage: AtpStage;
+  readonly verdict: 'drop';
+  readonly reason: MitigationReason;
+}
+
+const NOTES: readonly (readonly MonitorNote[])[] = STAGES.map((stage) =>
+  REASONS.map((reason) => Object.freeze({ stage, verdict: 'drop' as const, reason })),
+);
+
+/** The outcome of AdvancedTcpProtection.inspect() for one packet; reused from packet to packet. */
+export class AtpDecision {
+  /** what happens to the packet (monitoring never drops) */
+  verdict: 'pass' | 'drop' = 'pass';
+  /** the component that decided a drop, else null */
+  stage: AtpStage | null = null;
+  /** why it was dropped */
+  reason: MitigationReason | null = null;
+  /** what a monitoring-mode component would have done */
+  monitor: MonitorNote | null = null;
+  /** went through a component (status on, protected prefix, not allowlisted, TCP, mode != off) */
+  protectedPacket = false;
+  /** the mode that applied */
+  mode: AtpMode = 'off';
+  /** a packet ATP could not judge, e.g. a mid-connection packet during the learning window */
+  undecided = false;
+
+  reset(): void {
+    this.verdict = 'pass';
+    this.stage = null;
+    this.reason = null;
+    this.monitor = null;
+    this.protectedPacket = false;
+    this.mode = 'off';
+    this.undecided = false;
+  }
+
+  /** @internal sets the mode from its code */
+  setMode(code: number): void {
+    this.mode = MODE_NAMES[code];
+    this.protectedPacket = code !== 0;
+  }
+
+  /** @internal a drop by component `stage` (code) for reason `reason` (code) */
+  drop(stage: number, reason: number): void {
+    this.verdict = 'drop';
+    this.stage = STAGES[stage];
+    this.reason = reasonName(reason);
+  }
+
+  /** @internal a monitoring note: component `stage` would have dropped for `reason` */
+  note(stage: number, reason: number): void {
+    this.monitor = NOTES[stage][reason - 1];
+  }
+}

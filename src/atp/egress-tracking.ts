@@ -1,0 +1,78 @@
+// With `bidirectional` on, the protected side's own packets (source in a protected prefix) update
+// the connection table too, so ATP knows the server's sequence numbers and its FINs, and can check
+// the acknowledgement numbers of ingress packets and see a connection close completely. These
+// packets are never mitigated (ATP protects ingress) and never create connections outside the
+// learning window, except the protected side's own SYN, which opens an outbound connection (its
+// SYN-ACK from the remote side is then in state).
+import type { PacketRecord } from '../capture/record.js';
+import { TcpFlag } from '../capture/record.js';
+import { Flag, State, type FlowTable } from './flow-table.js';
+import type { AtpOptions } from './options.js';
+
+export class EgressTracking {
+  packets = 0;
+
+  constructor(
+    private readonly table: FlowTable,
+    private readonly options: AtpOptions,
+  ) {}
+
+  track(rec: PacketRecord, t: number): void {
+    const tb = this.table;
+    const flags = rec.tcpFlags;
+    const seq = rec.tcpSeq;
+    this.packets++;
+    tb.setKey(rec, false);
+    let slot = tb.find(t);
+    if ((flags & TcpFlag.SYN) !== 0) {
+      if ((flags & TcpFlag.ACK) === 0) {
+        if (slot < 0) slot = tb.insert(t, State.NEW);
+        if (slot < 0) return;
+        tb.state[slot] = State.NEW;
+        tb.flags[slot] = Flag.LOCAL_INITIATED | Flag.LOCAL_SEQ;
+        tb.since[slot] = tb.lastSeen[slot] = t;
+        tb.localIsn[slot] = seq;
+        tb.localNext[slot] = (seq + 1) >>> 0;
+      } else if (slot >= 0 && (tb.flags[slot] & Flag.LOCAL_INITIATED) === 0 && (tb.state[slot] === State.NEW || tb.state[slot] === State.CHALLENGED)) {
+        tb.flags[slot] |= Flag.LOCAL_SEQ;
+        tb.localIsn[slot] = seq;
+        tb.localNext[slot] = (seq + 1) >>> 0;
+      }
+      return;
+    }
+    const fin = (flags & TcpFlag.FIN) !== 0;
+    const end = (seq + rec.payloadLen + (fin ? 1 : 0)) >>> 0;
+    if (slot < 0) {
+      if (t >= this.options.learningSeconds || !this.options.adoptMidConnection || (flags & TcpFlag.RST) !== 0) return;
+      slot = tb.insert(t, fin ? State.CLOSING : State.OPEN);
+      if (slot < 0) return;
+      tb.flags[slot] = Flag.ADOPTED | Flag.LOCAL_SEQ | (fin ? Flag.LOCAL_FIN : 0);
+      tb.localIsn[slot] = seq;
+      tb.localNext[slot] = end;
+      return;
+    }
+    let st = tb.state[slot];
+    if (st === State.CHALLENGED || st === State.CLOSED) return;
+    tb.lastSeen[slot] = t;
+    if ((flags & TcpFlag.RST) !== 0) {
+      tb.state[slot] = State.CLOSED;
+      tb.since[slot] = t;
+      return;
+    }
+    let fl = tb.flags[slot];
+    if ((fl & Flag.LOCAL_SEQ) === 0) {
+      fl |= Flag.LOCAL_SEQ;
+      tb.localNext[slot] = end;
+    } else if (((end - tb.localNext[slot]) | 0) > 0) tb.localNext[slot] = end;
+    if (st === State.NEW && (fl & Flag.LOCAL_INITIATED) !== 0 && (fl & Flag.REMOTE_SEQ) !== 0 && (flags & TcpFlag.ACK) !== 0) st = State.OPEN;
+    if (fin) {
+      fl |= Flag.LOCAL_FIN;
+      if (st === State.OPEN) st = State.CLOSING;
+    } else if (st === State.CLOSING && (fl & Flag.LOCAL_FIN) !== 0 && (fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen === 0) st = State.CLOSED;
+    if (st !== tb.state[slot]) {
+      tb.state[slot] = st;
+      tb.since[slot] = t;
+    }
+    tb.flags[slot] = fl;
+  }
+}

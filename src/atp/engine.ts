@@ -1,0 +1,197 @@
+// Advanced TCP Protection for one replay: the vendor's per-packet order, as the pipeline's first
+// stage. Status off: nothing happens. Otherwise a TCP packet to a protected prefix from a source not
+// on the allowlist goes to one component — SYN and SYN-ACK to SYN-flood protection, every other TCP
+// packet to out-of-state protection (except packets of a connection held by a SYN challenge, which
+// belong to the SYN component that holds it) — whose mode for that packet decides what its verdict
+// means: enabled drops, monitoring notes what it would have dropped and passes, disabled and off do
+// nothing. Connection tracking runs for every protected packet whatever the modes, as the vendor's
+// connection tracker does, so a component switched on by a filter knows the connections already open.
+//
+// Time is the capture's own: seconds after the first packet ATP saw. The model and its numbers are
+// in README.md and options.ts.
+import { Has, TcpFlag, type PacketRecord } from '../capture/record.js';
+import type { Snapshot } from '../config/snapshot.js';
+import { ComponentModes, type FilterCompiler } from './component-modes.js';
+import type { AtpDecision } from './decision.js';
+import { EgressTracking } from './egress-tracking.js';
+import { AtpConfigError } from './errors.js';
+import { compileFilter } from './filters.js';
+import { FlowTable, State } from './flow-table.js';
+import { OutOfStateProtection } from './flow-protection.js';
+import { resolveOptions, type AtpOptions, type AtpOptionsInput } from './options.js';
+import { Outcome, Outcomes, type AtpLabels } from './outcomes.js';
+import { ProtectedSpace } from './protected-space.js';
+import { ComponentCounters, type AtpReport } from './report.js';
+import { SynProtection } from './syn-protection.js';
+import { Mode, OOS, SYN } from './types.js';
+
+const IP_TCP = Has.IP | Has.TCP;
+
+function timeouts(o: AtpOptions): Float64Array {
+  const t = new Float64Array(6);
+  t[State.CHALLENGED] = Math.max(o.challenge.answerWindowSeconds, o.retransmit.maxGapSeconds);
+  t[State.NEW] = o.timeouts.newSeconds;
+  t[State.OPEN] = o.timeouts.openSeconds;
+  t[State.CLOSING] = o.timeouts.closingSeconds;
+  t[State.CLOSED] = o.timeouts.closedSeconds;
+  return t;
+}
+
+/** Advanced TCP Protection (SYN-flood and out-of-state TCP protection) over a configuration snapshot. */
+export class AdvancedTcpProtection {
+  /**
+   * Compiles the snapshot's ATP part (status, prefixes, allowlist, SYN and out-of-state rules and
+   * filters) with the model options (defaults: DEFAULT_ATP_OPTIONS); throws AtpConfigError naming
+   * the bad item, e.g. `syn_protection.filters[1].expression`.
+   */
+  static fromSnapshot(snapshot: Snapshot, options?: AtpOptionsInput): AdvancedTcpProtection {
+    return new AdvancedTcpProtection(snapshot, resolveOptions(options), compileFilter);
+  }
+
+  /** status enabled, a protected prefix, and a rule or filter in enabled or monitoring mode */
+  readonly active: boolean;
+  readonly options: AtpOptions;
+
+  private readonly status: boolean;
+  private readonly space: ProtectedSpace;
+  private readonly table: FlowTable;
+  private readonly syn: SynProtection;
+  private readonly oos: OutOfStateProtection;
+  private readonly egress: EgressTracking | null;
+  private readonly counters = [new ComponentCounters(), new ComponentCounters()];
+  private readonly outcomes = new Outcomes();
+
+  private t0Sec = -1;
+  private t0Nsec = 0;
+  private lastT = 0;
+  private seen = 0;
+  private allowlisted = 0;
+  private protectedPackets = 0;
+  private dropped = 0;
+  private flagged = 0;
+  private undecided = 0;
+
+  /** @internal use fromSnapshot() */
+  constructor(snapshot: Snapshot, options: AtpOptions, compile: FilterCompiler) {
+    if (typeof snapshot !== 'object' || snapshot === null) throw new AtpConfigError('snapshot', 'expected a configuration object');
+    const status = snapshot.tcp_protection_status;
+    if (status !== undefined && (typeof status !== 'object' || status === null || typeof status.enabled !== 'boolean')) {
+      throw new AtpConfigError('tcp_protection_status.enabled', 'expected true or false');
+    }
+    this.options = options;
+    this.status = status?.enabled === true;
+    this.space = new ProtectedSpace(snapshot.prefixes, snapshot.allowlist);
+    this.table = new FlowTable(options.maxFlows, timeouts(options));
+    this.syn = new SynProtection(new ComponentModes(SYN, snapshot.syn_protection, options, compile), this.table, options);
+    this.oos = new OutOfStateProtection(new ComponentModes(OOS, snapshot.tcp_flow_protection, options, compile), this.table, options);
+    this.egress = options.bidirectional ? new EgressTracking(this.table, options) : null;
+    this.active = this.status && this.space.any && (this.syn.modes.acting || this.oos.modes.acting);
+  }
+
+  private clock(rec: PacketRecord): number {
+    if (this.t0Sec < 0) {
+      this.t0Sec = rec.tsSec;
+      this.t0Nsec = rec.tsNsec;
+    }
+    const t = rec.tsSec - this.t0Sec + (rec.tsNsec - this.t0Nsec) / 1e9;
+    if (t > this.lastT) this.lastT = t;
+    return t;
+  }
+
+  /** Decides one packet into `out` (reset first). Allocates nothing beyond new connection entries. */
+  inspect(rec: PacketRecord, out: AtpDecision): void {
+    out.reset();
+    if (!this.active || (rec.present & Has.IP) === 0) return;
+    const t = this.clock(rec);
+    this.seen++;
+    if ((rec.present & IP_TCP) !== IP_TCP) return;
+    const space = this.space;
+    if (!space.protectsDst(rec)) {
+      if (this.egress !== null && space.protectsSrc(rec) && !space.allowsDst(rec)) this.egress.track(rec, t);
+      return;
+    }
+    if (space.allowsSrc(rec)) {
+      this.allowlisted++;
+      return;
+    }
+    this.protectedPackets++;
+    const table = this.table;
+    table.setKey(rec, true);
+    let slot = table.find(t);
+    const syn = this.syn;
+    if ((rec.tcpFlags & TcpFlag.SYN) !== 0) {
+      const mode = syn.modes.resolve(rec);
+      this.settle(rec, out, SYN, mode, syn.inspect(rec, t, slot, mode === Mode.ENABLED || mode === Mode.MONITORING));
+      return;
+    }
+    if (slot >= 0 && table.state[slot] === State.CHALLENGED) {
+      const mode = syn.modes.resolve(rec);
+      if (mode === Mode.ENABLED || mode === Mode.MONITORING) {
+        this.settle(rec, out, SYN, mode, syn.answer(rec, t, slot));
+        return;
+      }
+      table.remove(slot);
+      slot = -1;
+    }
+    const oos = this.oos;
+    const mode = oos.modes.resolve(rec);
+    const evaluating = mode === Mode.ENABLED || mode === Mode.MONITORING;
+    const reason = oos.inspect(rec, t, slot, evaluating);
+    if (oos.undecided && evaluating) {
+      out.undecided = true;
+      this.undecided++;
+    }
+    this.settle(rec, out, OOS, mode, reason);
+  }
+
+  private settle(rec: PacketRecord, out: AtpDecision, stage: number, mode: number, reason: number): void {
+    out.setMode(mode);
+    const c = this.counters[stage];
+    c.byMode[mode]++;
+    if (reason === 0) {
+      if (mode !== Mode.OFF) this.outcomes.record(rec.frame, out.undecided ? Outcome.UNDECIDED : Outcome.PASS);
+      return;
+    }
+    if (mode === Mode.ENABLED) {
+      out.drop(stage, reason);
+      c.dropped[reason]++;
+      this.dropped++;
+      this.outcomes.record(rec.frame, Outcome.DROP + reason);
+    } else {
+      out.note(stage, reason);
+      c.flagged[reason]++;
+      this.flagged++;
+      this.outcomes.record(rec.frame, Outcome.FLAG + reason);
+    }
+  }
+
+  /** The summary so far; with labels (synthetic captures), also attack packets stopped and legitimate flows harmed. */
+  report(labels?: AtpLabels): AtpReport {
+    const end = this.lastT;
+    for (const m of [...this.syn.modes.meters, ...this.oos.modes.meters]) m.finish(end);
+    const started = this.t0Sec >= 0;
+    return {
+      status: this.status,
+      active: this.active,
+      captureStart: started ? this.t0Sec + this.t0Nsec / 1e9 : null,
+      duration: started ? Math.round(end * 1e6) / 1e6 : 0,
+      packets: {
+        seen: this.seen,
+        protected: this.protectedPackets,
+        allowlisted: this.allowlisted,
+        egress: this.egress?.packets ?? 0,
+        passed: this.protectedPackets - this.dropped,
+        dropped: this.dropped,
+        flagged: this.flagged,
+        undecided: this.undecided,
+      },
+      connections: { created: this.table.created, peak: this.table.peak, live: this.table.count, untracked: this.table.untracked },
+      components: {
+        syn_protection: this.counters[SYN].report(this.syn.modes),
+        tcp_flow_protection: this.counters[OOS].report(this.oos.modes),
+      },
+      labels: labels === undefined ? null : this.outcomes.score(labels),
+      model: this.options,
+    };
+  }
+}

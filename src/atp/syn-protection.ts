@@ -1,0 +1,114 @@
+// SYN-flood protection: SYN and SYN-ACK packets (new connection initiations). Below the threshold
+// they pass and open a New connection; above it they are challenged — not forwarded, reason
+// CHALLENGE_NEEDED — and the connection waits in the Challenged state for proof that a real TCP
+// stack sent it. Spoofed sources never give that proof, so a randomised flood never passes.
+//
+// The proof, by mitigation type (the vendor names the types but does not describe them; this is the
+// model documented in README.md):
+// - challenge (SYN cookie): the challenge SYN-ACK is not in an ingress capture, so the client's answer
+//   is modelled as its handshake ACK for that connection (sequence = challenged ISN + 1) within
+//   `challenge.answerWindowSeconds`. That ACK is consumed by the challenge (dropped, reason
+//   CHALLENGE_PASSED: "belongs to a solved challenge") and the connection is validated: from then on
+//   it is Open and its later SYNs pass.
+// - retransmit: the same SYN again after `minGapSeconds` and within `maxGapSeconds` passes and
+//   validates the connection. A capture cannot contain the retransmission that dropping its SYN would
+//   have caused, so with `acceptHandshakeAck` the handshake ACK counts as that proof (as above).
+// A SYN-ACK cannot be answered with a cookie, so a challenged SYN-ACK always needs a retransmission.
+//
+// Monitoring mode goes through exactly the same states (the "would" world), so its notes name the
+// same packets that enabled mode drops.
+import type { PacketRecord } from '../capture/record.js';
+import { TcpFlag } from '../capture/record.js';
+import type { ComponentModes } from './component-modes.js';
+import { Flag, State, type FlowTable } from './flow-table.js';
+import type { AtpOptions } from './options.js';
+import { Reason } from './types.js';
+
+const INVALID_WITH_SYN = TcpFlag.RST | TcpFlag.FIN;
+const ANSWER_MASK = TcpFlag.SYN | TcpFlag.ACK | TcpFlag.RST | TcpFlag.FIN;
+
+export class SynProtection {
+  constructor(
+    readonly modes: ComponentModes,
+    private readonly table: FlowTable,
+    private readonly options: AtpOptions,
+  ) {}
+
+  /** Decides an ingress SYN or SYN-ACK of the connection in `slot` (-1: none); returns a reason code (0: pass). */
+  inspect(rec: PacketRecord, t: number, slot: number, evaluating: boolean): number {
+    const tb = this.table;
+    const flags = rec.tcpFlags;
+    const seq = rec.tcpSeq;
+    const synAck = (flags & TcpFlag.ACK) !== 0;
+    const mitigating = evaluating && this.modes.meter.count(t);
+    if ((flags & INVALID_WITH_SYN) !== 0) return mitigating ? Reason.UNEXPECTED : Reason.NONE;
+    if (slot >= 0) {
+      const st = tb.state[slot];
+      const fl = tb.flags[slot];
+      const sameKind = ((fl & Flag.LOCAL_INITIATED) !== 0) === synAck;
+      if (st === State.CHALLENGED) {
+        const gap = t - tb.since[slot];
+        const r = this.options.retransmit;
+        if (tb.remoteIsn[slot] === seq && sameKind && (synAck || this.modes.retransmit) && gap >= r.minGapSeconds && gap <= r.maxGapSeconds) {
+          this.open(slot, t, seq, synAck, Flag.VALIDATED);
+          return Reason.NONE;
+        }
+      } else if ((fl & Flag.VALIDATED) !== 0 && sameKind) {
+        this.open(slot, t, seq, synAck, Flag.VALIDATED);
+        return Reason.NONE;
+      } else if ((fl & Flag.REMOTE_SEQ) !== 0 && tb.remoteIsn[slot] === seq && sameKind && st !== State.CLOSED) {
+        tb.lastSeen[slot] = t;
+        return Reason.NONE;
+      } else if (synAck && st === State.NEW && (fl & Flag.LOCAL_SEQ) !== 0 && (fl & Flag.REMOTE_SEQ) === 0 && rec.tcpAck === tb.localNext[slot]) {
+        tb.flags[slot] = fl | Flag.REMOTE_SEQ;
+        tb.remoteIsn[slot] = seq;
+        tb.remoteNext[slot] = (seq + 1) >>> 0;
+        tb.lastSeen[slot] = t;
+        return Reason.NONE;
+      }
+    }
+    if (slot < 0) slot = tb.insert(t, State.NEW);
+    if (mitigating) {
+      if (slot >= 0) {
+        tb.state[slot] = State.CHALLENGED;
+        tb.flags[slot] = synAck ? Flag.LOCAL_INITIATED | Flag.SYNACK | Flag.REMOTE_SEQ : Flag.REMOTE_SEQ;
+        tb.since[slot] = tb.lastSeen[slot] = t;
+        tb.remoteIsn[slot] = seq;
+        tb.remoteNext[slot] = (seq + 1) >>> 0;
+      }
+      return Reason.CHALLENGE_NEEDED;
+    }
+    if (slot >= 0) this.open(slot, t, seq, synAck, 0);
+    return Reason.NONE;
+  }
+
+  private open(slot: number, t: number, seq: number, synAck: boolean, keep: number): void {
+    const tb = this.table;
+    tb.state[slot] = State.NEW;
+    tb.flags[slot] = (tb.flags[slot] & keep) | Flag.REMOTE_SEQ | (synAck ? Flag.LOCAL_INITIATED : 0);
+    tb.since[slot] = tb.lastSeen[slot] = t;
+    tb.remoteIsn[slot] = seq;
+    tb.remoteNext[slot] = (seq + 1) >>> 0;
+  }
+
+  /**
+   * Decides a non-SYN packet of a Challenged connection: the client's answer (CHALLENGE_PASSED, the
+   * connection is validated and Open) or anything else (CHALLENGE_NEEDED: its SYN never got through).
+   */
+  answer(rec: PacketRecord, t: number, slot: number): number {
+    const tb = this.table;
+    const o = this.options;
+    const window = this.modes.retransmit ? (o.retransmit.acceptHandshakeAck ? o.retransmit.maxGapSeconds : -1) : o.challenge.answerWindowSeconds;
+    const isAnswer =
+      (rec.tcpFlags & ANSWER_MASK) === TcpFlag.ACK &&
+      (tb.flags[slot] & Flag.SYNACK) === 0 &&
+      rec.tcpSeq === tb.remoteNext[slot] &&
+      t - tb.since[slot] <= window;
+    if (!isAnswer) return Reason.CHALLENGE_NEEDED;
+    tb.state[slot] = State.OPEN;
+    tb.flags[slot] |= Flag.VALIDATED;
+    tb.since[slot] = tb.lastSeen[slot] = t;
+    tb.remoteNext[slot] = (rec.tcpSeq + rec.payloadLen) >>> 0;
+    return Reason.CHALLENGE_PASSED;
+  }
+}
