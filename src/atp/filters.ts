@@ -1,0 +1,19 @@
+// ATP filter expressions: the Rules language with the filter scheme (only ip.src, ip.dst,
+// tcp.srcport, tcp.dstport; no functions, no lists) and the API's 8,192-character limit, so an
+// expression is accepted here exactly when the configuration API accepts it; a bad one is reported
+// with the engine's own message under the filter's path.
+import { FilterError, parse, settingsFor } from '../lang/index.js';
+import type { FilterPredicate } from './component-modes.js';
+import { AtpConfigError } from './errors.js';
+
+/** Compiles one filter expression to a predicate over packet records; throws AtpConfigError naming `path`. */
+export function compileFilter(expression: string, path: string): FilterPredicate {
+  const { scheme, limits } = settingsFor('filter');
+  try {
+    parse(expression, scheme, limits);
+  } catch (err) {
+    if (err instanceof FilterError) throw new AtpConfigError(path, `\n${err.message}`);
+    throw err;
+  }
+  throw new AtpConfigError(path, 'filters cannot be evaluated until the Rules-language compiler lands (src/lang compile)');
+}
