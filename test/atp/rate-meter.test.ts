@@ -1,0 +1,123 @@
+// Rates and thresholds: the sensitivity table, floors, the learned baseline, the sliding windows
+// (against a brute-force count), and mitigation on/off with hysteresis.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { resolveOptions, type AtpOptionsInput } from '../../src/atp/index.js';
+import type { Sensitivity } from '../../src/atp/options.js';
+import { RateMeter } from '../../src/atp/rate-meter.js';
+
+function meter(input: AtpOptionsInput, rate: Sensitivity = 'medium', burst: Sensitivity = 'medium'): RateMeter {
+  const o = resolveOptions(input);
+  return new RateMeter('global', 'global', rate, burst, o, o.syn_protection);
+}
+
+/** n packets evenly spread over [start, start + seconds) */
+function feed(m: RateMeter, start: number, seconds: number, pps: number): boolean[] {
+  const out: boolean[] = [];
+  const n = Math.round(seconds * pps);
+  for (let i = 0; i < n; i++) out.push(m.count(start + i / pps));
+  return out;
+}
+
+describe('RateMeter', () => {
+  it('derives thresholds from a configured baseline through the sensitivity table', () => {
+    const base = { syn_protection: { baselinePps: 1000 } };
+    const cases: [Sensitivity, Sensitivity, number, number][] = [
+      ['high', 'high', 1500, 3000],
+      ['medium', 'medium', 2000, 8000],
+      ['low', 'low', 4000, 32000],
+      ['high', 'low', 1500, 12000],
+    ];
+    for (const [rate, burst, ratePps, burstPps] of cases) expect(meter(base, rate, burst)).toMatchObject({ known: true, ratePps, burstPps, baselineSource: 'configured' });
+    expect(meter({ ...base, rateFactor: { medium: 3 }, burstFactor: { medium: 1.5 } })).toMatchObject({ ratePps: 3000, burstPps: 4500 });
+  });
+
+  it('never goes below the floors', () => {
+    expect(meter({ syn_protection: { baselinePps: 10 } })).toMatchObject({ ratePps: 100, burstPps: 500 });
+    expect(meter({ syn_protection: { baselinePps: 10, minRatePps: 7, minBurstPps: 9 } })).toMatchObject({ ratePps: 20, burstPps: 80 });
+  });
+
+  it('learns the baseline as the highest sustained rate of the learning window', () => {
+    const m = meter({ learningSeconds: 10 });
+    feed(m, 0, 5, 100);
+    feed(m, 5, 5, 300);
+    expect(m.known).toBe(false);
+    m.count(10.5);
+    expect(m.baselineSource).toBe('learned');
+    expect(m.baselinePps).toBeCloseTo(300, -1);
+    expect(m.ratePps).toBeCloseTo(600, -1);
+  });
+
+  it('switches mitigation on above the threshold and off with hysteresis (below threshold × offRatio, after minActiveSeconds)', () => {
+    const m = meter({ syn_protection: { baselinePps: 100 } });
+    expect(feed(m, 0, 5, 150).some(Boolean)).toBe(false);
+    const flood = feed(m, 5, 2, 1000);
+    expect(flood.indexOf(true)).toBeGreaterThan(0);
+    expect(flood.at(-1)).toBe(true);
+    // back to 150 pps: below the threshold (200) but above 200 × 0.5: stays on
+    expect(feed(m, 7, 10, 150).at(-1)).toBe(true);
+    // 50 pps: below 100, after more than 5 s on: off
+    const calm = feed(m, 17, 5, 50);
+    expect(calm[0]).toBe(true);
+    expect(calm.at(-1)).toBe(false);
+    const periods = m.mitigations();
+    expect(periods).toHaveLength(1);
+    expect(periods[0].start).toBeGreaterThan(5);
+    expect(periods[0].start).toBeLessThan(5.2);
+    expect(periods[0].end).toBeGreaterThan(17);
+  });
+
+  it('a burst above the burst threshold switches mitigation on even when the sustained rate stays low', () => {
+    const m = meter({ syn_protection: { baselinePps: 100 }, rateWindowSeconds: 10 });
+    const out = feed(m, 0, 0.09, 1000);
+    expect(out.at(-1)).toBe(true);
+    expect(m.peakBurstPps).toBeGreaterThan(800);
+    expect(m.peakRatePps).toBeLessThan(200);
+  });
+
+  it('dates the end of mitigation by the last packet, not by the next one after a long quiet gap', () => {
+    const m = meter({ syn_protection: { baselinePps: 100 } });
+    feed(m, 0, 6, 1000);
+    m.count(100);
+    expect(m.mitigations()[0].end).toBeCloseTo(7, 1);
+  });
+
+  it('keeps a timeline of rate against threshold, one point per interval with packets', () => {
+    const m = meter({ learningSeconds: 2, timelineSeconds: 1 });
+    feed(m, 0, 2, 10);
+    feed(m, 5, 1, 1000);
+    m.finish(6);
+    const tl = m.timeline();
+    expect(tl.map((p) => p.time)).toEqual([0, 1, 5]);
+    expect(tl[0]).toMatchObject({ packets: 10, rateThresholdPps: null, mitigating: false });
+    expect(tl[2]).toMatchObject({ packets: 1000, rateThresholdPps: 100, burstThresholdPps: 500, mitigating: true });
+    expect(tl[2].ratePps).toBeGreaterThan(900);
+  });
+
+  it('its sustained and burst rates are the counts of the last window and tick (brute force)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2000 }), { minLength: 1, maxLength: 400 }), (gapsMs) => {
+        const m = meter({ syn_protection: { baselinePps: 1e6 } });
+        const times: number[] = [];
+        let t = 0;
+        for (const g of gapsMs) {
+          t += g / 1000;
+          times.push(t);
+          m.count(t);
+        }
+        const tickOf = (x: number) => Math.floor(x / 0.1);
+        let peakRate = 0;
+        let peakBurst = 0;
+        times.forEach((x, i) => {
+          const now = tickOf(x);
+          const seen = times.slice(0, i + 1);
+          peakRate = Math.max(peakRate, seen.filter((y) => tickOf(y) > now - 10).length);
+          peakBurst = Math.max(peakBurst, seen.filter((y) => tickOf(y) === now).length / 0.1);
+        });
+        expect(m.peakRatePps).toBeCloseTo(peakRate, 6);
+        expect(m.peakBurstPps).toBeCloseTo(peakBurst, 6);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
