@@ -1,0 +1,12 @@
+// Synthetic traffic: deterministic captures (pcap + label sidecar) from built-in scenarios or
+// JSON flow specs. See generate.ts for the entry point and spec.ts for the spec's keys.
+export { generateToFile, resolveSpec } from './generate.js';
+export type { GenerateOptions, GenerateResult } from './generate.js';
+export { generate } from './generator.js';
+export type { FrameSink, GenerateSummary } from './generator.js';
+export { LabelsError, labelsPathFor, readLabels } from './labels.js';
+export type { Labels } from './labels.js';
+export { SCENARIOS } from './scenarios.js';
+export { KINDS, SpecError, parseSpec } from './spec.js';
+export type { FlowSpec, PartKind, PartSpec, TrafficLabel } from './spec.js';
+export { COUNTRIES, COUNTRY_PREFIXES } from './countries.js';
