@@ -7,6 +7,6 @@ export type { FrameSink, GenerateSummary } from './generator.js';
 export { LabelsError, labelsPathFor, readLabels } from './labels.js';
 export type { Labels } from './labels.js';
 export { SCENARIOS } from './scenarios.js';
-export { KINDS, SpecError, parseSpec } from './spec.js';
+export { KINDS, SpecError, parseSpec, specToJson } from './spec.js';
 export type { FlowSpec, PartKind, PartSpec, TrafficLabel } from './spec.js';
 export { COUNTRIES, COUNTRY_PREFIXES } from './countries.js';

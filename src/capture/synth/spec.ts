@@ -3,7 +3,7 @@
 // size. The built-in scenarios are flow specs too (scenarios.ts); a user writes one as JSON for a
 // custom mix. parseSpec() is the single place that checks one: every problem is reported with the
 // path of the bad key (`parts[2].rate: ...`) and the input is never half-accepted.
-import { NetParseError, parseCidr } from '../../net/cidr.js';
+import { NetParseError, formatCidr, parseCidr } from '../../net/cidr.js';
 import type { Cidr } from '../../net/cidr.js';
 import { COUNTRIES, COUNTRY_PREFIXES } from './countries.js';
 
@@ -314,4 +314,28 @@ export function parseSpec(raw: unknown, overrides: SpecOverrides = {}): FlowSpec
     for (const p of unsized) p.share = left / unsized.length;
   }
   return { seed, packets, duration, start, parts };
+}
+
+/** A validated spec as JSON data that parseSpec accepts again (every default spelled out). */
+export function specToJson(spec: FlowSpec): Record<string, unknown> {
+  return {
+    seed: spec.seed,
+    packets: spec.packets,
+    duration: spec.duration,
+    start: new Date(spec.start * 1000).toISOString(),
+    parts: spec.parts.map((p) => ({
+      name: p.name,
+      kind: p.kind,
+      label: p.label,
+      ...Object.fromEntries(QUANTITIES.filter((q) => p[q] !== undefined).map((q) => [q, p[q]])),
+      start: p.start,
+      duration: p.duration,
+      sources: p.sources.map(formatCidr),
+      servers: p.servers.map(formatCidr),
+      ...(p.kind === 'icmp' ? {} : { ports: p.ports }),
+      v6: p.v6,
+      ...(KINDS[p.kind].single ? {} : { exchanges: p.exchanges }),
+      ...(p.kind === 'ack-flood' ? { rst: p.rst } : {}),
+    })),
+  };
 }

@@ -4,10 +4,12 @@ import { register as about } from './about.js';
 import { register as serve } from './serve.js';
 import { register as exportSnapshot } from './export.js';
 import { register as importSnapshot } from './import.js';
+import { register as synth } from './synth.js';
 
 export const commands: Array<(program: Command) => void> = [
   serve,
   exportSnapshot,
   importSnapshot,
+  synth,
   about,
 ];
