@@ -2,4 +2,5 @@
 import type { BenchSuite } from './types.js';
 
 export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
+  ['net', () => import('./net.js')],
 ];
