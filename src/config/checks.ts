@@ -104,7 +104,7 @@ const rulesetRule: ObjectCheck = (rule, path) => {
   if (rule.action === 'skip' && params === undefined) {
     return [{ path: [...path, 'action_parameters'], kind: 'required', message: 'is required for action "skip" (use {"ruleset":"current"})' }];
   }
-  if (rule.action !== 'skip' && params !== undefined) {
+  if ((rule.action === 'block' || rule.action === 'log') && params !== undefined) {
     return [{ path: [...path, 'action_parameters'], kind: 'invalid_value', message: `is only used with action "skip" (got action ${JSON.stringify(rule.action)})` }];
   }
   return [];

@@ -41,7 +41,8 @@ export type FormatCheck = (value: string) => { kind: IssueKind; message: string 
 /**
  * A named check across the fields of one object (`x-check`), for rules a field-by-field schema
  * cannot say (an action that needs parameters, duplicate names). It sees the normalised object and
- * reports issues with full paths. It runs only when the object itself has no issues.
+ * reports issues with full paths. It runs even when fields have issues (so a file's problems are all
+ * reported at once), so it must tolerate invalid field values.
  */
 export type ObjectCheck = (value: Record<string, unknown>, path: JsonPath) => Issue[];
 
@@ -118,24 +119,23 @@ class Parser {
   }
 
   private object(schema: JsonSchema, value: Record<string, unknown>, path: JsonPath): Record<string, unknown> {
-    const before = this.issues.length;
     const props = schema.properties ?? {};
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      const sub = props[key];
+      const sub = Object.hasOwn(props, key) ? props[key] : undefined;
       if (sub) out[key] = this.value(sub, value[key], [...path, key]);
       else if (schema.additionalProperties === false) {
         this.add([...path, key], 'unknown_key', `unknown key (expected one of: ${Object.keys(props).join(', ')})`);
       } else out[key] = value[key];
     }
     for (const key of schema.required ?? []) {
-      if (!(key in value)) this.add([...path, key], 'required', 'is required');
+      if (!Object.hasOwn(value, key)) this.add([...path, key], 'required', 'is required');
     }
     for (const [key, sub] of Object.entries(props)) {
-      if (!(key in value) && sub.default !== undefined) out[key] = structuredClone(sub.default);
+      if (!Object.hasOwn(value, key) && sub.default !== undefined) out[key] = structuredClone(sub.default);
     }
     const checkName = schema['x-check'];
-    if (checkName && this.issues.length === before) {
+    if (checkName) {
       const check = this.vocabulary.checks[checkName];
       if (!check) throw new Error(`schema uses unknown check ${quote(checkName)}`);
       this.issues.push(...check(out, path));
@@ -157,8 +157,8 @@ class Parser {
 
   private string(schema: JsonSchema, value: string, path: JsonPath): string {
     let v = value;
-    const alias = schema['x-aliases']?.[v];
-    if (alias !== undefined) v = alias;
+    const aliases = schema['x-aliases'];
+    if (aliases && Object.hasOwn(aliases, v)) v = aliases[v];
     if (schema.enum && !schema.enum.includes(v)) {
       const accepted = [...schema.enum, ...Object.keys(schema['x-aliases'] ?? {})];
       this.add(path, 'invalid_value', `must be one of ${accepted.map(quote).join(', ')} (got ${quote(value)})`);

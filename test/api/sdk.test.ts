@@ -130,6 +130,21 @@ describe('Advanced TCP Protection through the official SDK', () => {
   }
 });
 
+type CreateParams = Parameters<Cloudflare['rulesets']['create']>[0];
+type AddParams = Parameters<Cloudflare['rulesets']['rules']['create']>[1];
+type EditParams = Parameters<Cloudflare['rulesets']['rules']['edit']>[1];
+type UpdateParams = Parameters<Cloudflare['rulesets']['update']>[1];
+type PhaseParams = Parameters<Cloudflare['rulesets']['phases']['update']>[1];
+/** The SDK types ruleset responses as `unknown`; this is their shape. */
+interface RulesetResult {
+  id: string;
+  name: string;
+  description?: string;
+  version: string;
+  last_updated: string;
+  rules: Array<{ id: string; ref: string; version: string; action: string; expression: string; description?: string; enabled: boolean }>;
+}
+
 describe('rulesets through the official SDK', () => {
   const rules = [
     { action: 'skip' as const, action_parameters: { ruleset: 'current' as const }, expression: 'tcp.dstport in { 8080 } ', description: 'Allow port 8080' },
@@ -137,7 +152,7 @@ describe('rulesets through the official SDK', () => {
   ];
 
   it('create, get, list, update, rules add/edit/delete with positions, versions, phase entry point, delete', async () => {
-    const rs = await cf.rulesets.create({ account_id, name: 'Example ruleset', kind: 'root', phase: 'magic_transit', description: 'Example ruleset description', rules: rules as never });
+    const rs = (await cf.rulesets.create({ account_id, name: 'Example ruleset', kind: 'root', phase: 'magic_transit', description: 'Example ruleset description', rules } as CreateParams)) as RulesetResult;
     expect(rs.id).toMatch(HEX32);
     expect(rs).toMatchObject({ name: 'Example ruleset', kind: 'root', phase: 'edge_transit', version: '1' });
     expect(rs.rules.map((r) => [r.action, r.expression, r.enabled, r.version])).toEqual([
@@ -154,37 +169,37 @@ describe('rulesets through the official SDK', () => {
     for await (const x of cf.rulesets.list({ account_id })) listed.push(x);
     expect(listed).toEqual([{ id: rs.id, name: rs.name, description: rs.description, kind: 'root', version: '1', last_updated: rs.last_updated, phase: 'edge_transit' }]);
 
-    const added = await cf.rulesets.rules.create(rs.id, { account_id, action: 'block', expression: 'ip.src in $svc.anonymizer', description: 'anonymizers', position: { before: rs.rules[1].id! } } as never);
+    const added = (await cf.rulesets.rules.create(rs.id, { account_id, action: 'block', expression: 'ip.src in $svc.anonymizer', description: 'anonymizers', position: { before: rs.rules[1].id! } } as AddParams)) as RulesetResult;
     expect(added.version).toBe('2');
     expect(added.rules.map((r) => r.description)).toEqual(['Allow port 8080', 'anonymizers', 'Block all TCP ports']);
     const newRule = added.rules[1];
     expect(newRule.version).toBe('2');
 
-    const moved = await cf.rulesets.rules.edit(newRule.id!, { ruleset_id: rs.id, account_id, position: { index: 1 } } as never);
+    const moved = (await cf.rulesets.rules.edit(newRule.id!, { ruleset_id: rs.id, account_id, position: { index: 1 } } as EditParams)) as RulesetResult;
     expect(moved.rules.map((r) => r.description)).toEqual(['anonymizers', 'Allow port 8080', 'Block all TCP ports']);
     expect(moved.version).toBe('3');
     expect(moved.rules[0].version).toBe('2'); // moving does not change a rule's version
 
-    const edited = await cf.rulesets.rules.edit(newRule.id!, { ruleset_id: rs.id, account_id, expression: 'ip.src in $cf.anonymizer', enabled: false } as never);
+    const edited = (await cf.rulesets.rules.edit(newRule.id!, { ruleset_id: rs.id, account_id, expression: 'ip.src in $cf.anonymizer', enabled: false } as EditParams)) as RulesetResult;
     expect(edited.rules[0]).toMatchObject({ id: newRule.id, expression: 'ip.src in $cf.anonymizer', enabled: false, version: '4' });
 
-    const afterDelete = await cf.rulesets.rules.delete(newRule.id!, { ruleset_id: rs.id, account_id });
+    const afterDelete = (await cf.rulesets.rules.delete(newRule.id!, { ruleset_id: rs.id, account_id })) as RulesetResult;
     expect(afterDelete.rules.map((r) => r.id)).toEqual(rs.rules.map((r) => r.id));
     expect(afterDelete.version).toBe('5');
 
     const versions = [];
     for await (const v of cf.rulesets.versions.list(rs.id, { account_id })) versions.push(v);
     expect(versions.map((v) => v.version)).toEqual(['1', '2', '3', '4', '5']);
-    const v2 = await cf.rulesets.versions.get('2', { ruleset_id: rs.id, account_id });
+    const v2 = (await cf.rulesets.versions.get('2', { ruleset_id: rs.id, account_id })) as RulesetResult;
     expect(v2.rules.map((r) => r.description)).toEqual(['Allow port 8080', 'anonymizers', 'Block all TCP ports']);
 
-    const updated = await cf.rulesets.update(rs.id, { account_id, description: 'only the block rule', rules: [rules[1]] as never });
+    const updated = (await cf.rulesets.update(rs.id, { account_id, description: 'only the block rule', rules: [rules[1]] } as UpdateParams)) as RulesetResult;
     expect(updated).toMatchObject({ description: 'only the block rule', version: '6' });
     expect(updated.rules).toHaveLength(1);
 
-    const entry = await cf.rulesets.phases.get('magic_transit', { account_id });
+    const entry = (await cf.rulesets.phases.get('magic_transit', { account_id })) as RulesetResult;
     expect(entry.id).toBe(rs.id);
-    const viaPhase = await cf.rulesets.phases.update('magic_transit', { account_id, rules: rules as never });
+    const viaPhase = (await cf.rulesets.phases.update('magic_transit', { account_id, rules } as PhaseParams)) as RulesetResult;
     expect(viaPhase).toMatchObject({ id: rs.id, version: '7' });
     expect(viaPhase.rules).toHaveLength(2);
 

@@ -1,0 +1,191 @@
+// Export and import against a live mock: export walks every paginated list to the end, import
+// replaces what the snapshot names, and export ∘ import ∘ export is the identity up to
+// server-assigned fields (ids, timestamps, versions, counts) when importing into an empty account.
+// The CLI commands are driven as a user would, with failures reported on one line.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/api/server.js';
+import { exportSnapshot, importSnapshot, type ApiTarget } from '../../src/config/api-client.js';
+import type { Snapshot } from '../../src/config/snapshot.js';
+import { SnapshotError } from '../../src/config/validate.js';
+import { CliError } from '../../src/cli/errors.js';
+import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
+import { BIN } from '../helpers/cli.js';
+
+let server: RunningServer;
+const target = (account: string): ApiTarget => ({ url: server.url, account, token: TOKEN });
+
+beforeAll(async () => {
+  server = await start();
+});
+afterAll(() => server.close());
+
+/** A port nothing listens on (fetch refuses well-known ports such as 9 outright). */
+async function closedPort(): Promise<number> {
+  const probe = createHttpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const SERVER_FIELDS = new Set(['id', 'created_on', 'modified_on', 'version', 'last_updated', 'num_items', 'num_referencing_filters']);
+
+function withoutServerFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutServerFields);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => !SERVER_FIELDS.has(k)).map(([k, v]) => [k, withoutServerFields(v)]));
+  }
+  return value;
+}
+
+/** An account using every resource, with more prefixes and list items than one page holds. */
+async function seed(account: string): Promise<void> {
+  const base = cfg(server.url, account);
+  await call('PATCH', `${base}/tcp_protection_status`, { enabled: true });
+  await call('POST', `${base}/prefixes/bulk`, Array.from({ length: 230 }, (_, i) => ({ prefix: `10.${i}.0.0/16`, comment: `r${i}`, excluded: i % 7 === 0 })));
+  await call('POST', `${base}/prefixes`, { prefix: '2001:db8::/32', comment: 'v6', excluded: false });
+  await call('POST', `${base}/allowlist`, { prefix: '203.0.113.0/26', comment: 'Partner range', enabled: true });
+  await call('POST', `${base}/allowlist`, { prefix: '192.0.2.127', comment: 'host', enabled: false });
+  await call('POST', `${base}/syn_protection/rules`, { scope: 'global', name: 'global', mode: 'monitoring' });
+  await call('POST', `${base}/syn_protection/rules`, { scope: 'region', name: 'WEUR', mode: 'enabled', rate_sensitivity: 'high', burst_sensitivity: 'low', mitigation_type: 'retransmit' });
+  await call('POST', `${base}/syn_protection/filters`, { expression: 'ip.dst in { 192.0.2.0/24 }', mode: 'monitoring' });
+  await call('POST', `${base}/tcp_flow_protection/rules`, { scope: 'datacenter', name: 'lax', mode: 'disabled' });
+  await call('POST', `${base}/tcp_flow_protection/filters`, { expression: 'ip.dst in { 203.0.113.0/24 } and tcp.dstport in { 8000..8081 }', mode: 'disabled' });
+  const lists = `${server.url}/accounts/${account}/rules/lists`;
+  const list = (await call('POST', lists, { name: 'office', kind: 'ip', description: 'office ranges' })).body.result;
+  await call('POST', `${lists}/${list.id}/items`, Array.from({ length: 1200 }, (_, i) => ({ ip: `172.16.${i >> 8}.${i & 255}`, comment: i === 0 ? 'first' : undefined })));
+  await call('POST', lists, { name: 'empty_list', kind: 'ip' });
+  await call('POST', `${server.url}/accounts/${account}/rulesets`, {
+    name: 'Example ruleset', kind: 'root', phase: 'edge_transit', description: 'Example ruleset description',
+    rules: [
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.src in $office', description: 'office', ref: 'office-allow' },
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in { 8080 } ', description: 'Allow port 8080' },
+      { action: 'block', expression: 'ip.geoip.country == "BR"', enabled: false },
+      { action: 'block', expression: 'tcp.dstport in { 1..65535 }', description: 'Block all TCP ports' },
+    ],
+  });
+}
+
+describe('export', () => {
+  it('reads every resource and walks every page', async () => {
+    await seed('source');
+    const s = await exportSnapshot(target('source'));
+    expect(s.tcp_protection_status).toEqual({ enabled: true });
+    expect(s.prefixes).toHaveLength(231);
+    expect(s.allowlist).toHaveLength(2);
+    expect(s.syn_protection?.rules).toHaveLength(2);
+    expect(s.tcp_flow_protection?.filters).toHaveLength(1);
+    expect(s.rulesets?.[0].rules?.map((r) => r.ref)).toEqual(['office-allow', ...(s.rulesets?.[0].rules?.slice(1).map((r) => r.id) ?? [])]);
+    expect(s.lists?.map((l) => [l.name, l.items?.length])).toEqual([['office', 1200], ['empty_list', 0]]);
+  });
+
+  it('a server that ignores ?page is detected instead of looping forever', async () => {
+    const stuck = createHttpServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ result: _req.url?.includes('tcp_protection_status') ? { enabled: false } : [{ id: 'same' }], success: true, errors: [], messages: [] }));
+    });
+    await new Promise<void>((resolve) => stuck.listen(0, '127.0.0.1', resolve));
+    const port = (stuck.address() as { port: number }).port;
+    const err = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);
+    stuck.close();
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toMatch(/prefixes: page 2 repeats page 1; the server ignores pagination$/);
+  });
+
+  it('an unreachable API and an HTTP error are one-line errors naming the URL', async () => {
+    const port = await closedPort();
+    const unreachable = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);
+    expect((unreachable as Error).message).toBe(`cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/a/magic/advanced_tcp_protection/configs/tcp_protection_status: ECONNREFUSED`);
+    const unauthorised = await exportSnapshot({ url: server.url, account: 'a' }).catch((e: Error) => e);
+    expect(unauthorised).toBeInstanceOf(CliError);
+    expect((unauthorised as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/client\/v4\/accounts\/a\/magic\/advanced_tcp_protection\/configs\/tcp_protection_status: HTTP 401: missing credentials/);
+  });
+});
+
+describe('import', () => {
+  it('export ∘ import ∘ export is the identity up to server-assigned fields', async () => {
+    const first = await exportSnapshot(target('source'));
+    await importSnapshot(first, target('copy'));
+    const second = await exportSnapshot(target('copy'));
+    expect(withoutServerFields(second)).toEqual(withoutServerFields(first));
+    await importSnapshot(second, target('copy2'));
+    expect(withoutServerFields(await exportSnapshot(target('copy2')))).toEqual(withoutServerFields(second));
+    // the ids really are new: the comparison is not vacuous
+    expect(second.prefixes?.[0].id).not.toBe(first.prefixes?.[0].id);
+  });
+
+  it('replaces each resource the snapshot names and leaves the others alone', async () => {
+    await seed('replace');
+    const summary = await importSnapshot({
+      prefixes: [{ prefix: '198.51.100.0/24' }],
+      syn_protection: { filters: [] },
+      rulesets: [{ name: 'new', kind: 'root', phase: 'edge_transit', rules: [{ action: 'block', expression: 'udp.dstport == 53' }] }],
+    }, target('replace'));
+    expect(summary).toEqual({ prefixes: 1, allowlist: 0, rules: 0, filters: 0, rulesets: 1, lists: 0, listItems: 0 });
+    const s = await exportSnapshot(target('replace'));
+    expect(s.prefixes?.map((p) => p.prefix)).toEqual(['198.51.100.0/24']);
+    expect(s.syn_protection?.filters).toEqual([]);
+    expect(s.syn_protection?.rules).toHaveLength(2); // not named: untouched
+    expect(s.allowlist).toHaveLength(2);
+    expect(s.lists?.map((l) => l.name)).toEqual(['office', 'empty_list']);
+    expect(s.rulesets?.map((r) => r.name)).toEqual(['new']);
+  });
+
+  it('an invalid snapshot is refused before any request', async () => {
+    await call('POST', `${cfg(server.url, 'untouched')}/prefixes`, { prefix: '10.0.0.0/8' });
+    const err = await importSnapshot({ prefixes: [], allowlist: [{ prefix: '10.0.0.1/8' }] } as Snapshot, target('untouched')).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(SnapshotError);
+    expect((await call('GET', `${cfg(server.url, 'untouched')}/prefixes`)).body.result).toHaveLength(1);
+  });
+});
+
+function runCliAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('edgesim export / import', () => {
+  it('export to a file, import into another account, export again: same configuration', async () => {
+    const dir = tempDir('edgesim-cli-');
+    const file = path.join(dir, 'snap.json');
+    const exported = await runCliAsync(['export', '--api', server.url, '--account', 'source', '--token', TOKEN, '--out', file]);
+    expect(exported).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    const imported = await runCliAsync(['import', file, '--api', server.url, '--account', 'cli-copy'], { EDGESIM_API_TOKEN: TOKEN });
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toBe(`imported ${file} into account cli-copy: 231 prefixes, 2 allowlist entries, 3 protection rules, 2 filters, 1 ruleset, 2 lists (1200 items)\n`);
+    const again = await runCliAsync(['export', '--api', server.url, '--account', 'cli-copy', '--token', TOKEN]);
+    expect(again.status).toBe(0);
+    expect(withoutServerFields(JSON.parse(again.stdout))).toEqual(withoutServerFields(JSON.parse(readFileSync(file, 'utf8'))));
+  });
+
+  it('import of a broken file names the file and the path, exit 1, nothing sent', async () => {
+    const file = path.join(tempDir('edgesim-cli-'), 'broken.json');
+    writeFileSync(file, JSON.stringify({ syn_protection: { filters: [{ expression: 'ip.proto == "tcp"', mode: 'enabled' }] } }));
+    const r = await runCliAsync(['import', file, '--api', 'http://127.0.0.1:9/client/v4', '--account', 'x', '--token', 't']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`edgesim: ${file}: syn_protection.filters[0].expression: Filter parsing error (1:1):\nip.proto == "tcp"\n^^^^^^^^ unknown identifier\n`);
+  });
+
+  it('an unreachable API is a one-line error with exit 1', async () => {
+    const port = await closedPort();
+    const r = await runCliAsync(['export', '--api', `http://127.0.0.1:${port}/client/v4`, '--account', 'x', '--token', 't']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`edgesim: cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/x/magic/advanced_tcp_protection/configs/tcp_protection_status: ECONNREFUSED\n`);
+  });
+
+  it('usage mistakes exit 2', async () => {
+    const r = await runCliAsync(['export', '--api', 'localhost:8787', '--account', 'x']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('edgesim: --api: "localhost:8787" is not an http(s) URL\n');
+  });
+});
