@@ -16,7 +16,7 @@ import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
 import { AtpConfigError } from './errors.js';
 import { compileFilter } from './filters.js';
-import { FlowTable, State } from './flow-table.js';
+import { FlowTable, RETRANSMIT_WAIT, State } from './flow-table.js';
 import { OutOfStateProtection } from './flow-protection.js';
 import { resolveOptions, type AtpOptions, type AtpOptionsInput } from './options.js';
 import { Outcome, Outcomes, type AtpLabels } from './outcomes.js';
@@ -28,8 +28,9 @@ import { Mode, OOS, SYN } from './types.js';
 const IP_TCP = Has.IP | Has.TCP;
 
 function timeouts(o: AtpOptions): Float64Array {
-  const t = new Float64Array(6);
-  t[State.CHALLENGED] = Math.max(o.challenge.answerWindowSeconds, o.retransmit.maxGapSeconds);
+  const t = new Float64Array(7);
+  t[State.CHALLENGED] = o.challenge.answerWindowSeconds;
+  t[RETRANSMIT_WAIT] = o.retransmit.maxGapSeconds;
   t[State.NEW] = o.timeouts.newSeconds;
   t[State.OPEN] = o.timeouts.openSeconds;
   t[State.CLOSING] = o.timeouts.closingSeconds;

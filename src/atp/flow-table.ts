@@ -7,9 +7,10 @@
 // 32-bit words: ports, the IPv4 addresses or the first IPv6 words, the family, then the rest of the
 // IPv6 words), deletion by backward shift (no tombstones), growth by doubling up to a capacity cap.
 // Entries expire by idle time per state; expired entries are removed when a lookup meets them and by
-// a small sweep on every insert, and Closing entries that time out become Closed (remembered for a
-// while, so late packets are told apart from never-seen ones). When `maxFlows` entries are live the
-// table refuses new ones and counts them as untracked rather than evicting live connections.
+// a small sweep on every insert, and a full sweep before the table would grow (so a flood of
+// short-lived entries does not inflate it); Closing entries that time out become Closed (remembered
+// for a while, so late packets are told apart from never-seen ones). When `maxFlows` entries are
+// live the table refuses new ones and counts them as untracked rather than evicting live connections.
 import type { PacketRecord } from '../capture/record.js';
 
 /** Connection states (the vendor's New, Open, Closing, Closed, plus Challenged: a SYN held by a challenge). */
@@ -31,7 +32,12 @@ export const Flag = {
   SYNACK: 64,
   /** remoteIsn/remoteNext are known */
   REMOTE_SEQ: 128,
+  /** a Challenged entry waiting for a retransmission (expires after the retransmission window, not the answer window) */
+  AWAIT_RETRANSMIT: 256,
 } as const;
+
+/** Index of `timeouts` for a Challenged entry with AWAIT_RETRANSMIT (the other indexes are states). */
+export const RETRANSMIT_WAIT = 6;
 
 const KEY_WORDS = 10;
 const MIN_SLOTS = 1024;
@@ -57,7 +63,7 @@ export class FlowTable {
   keys = new Uint32Array(MIN_SLOTS * KEY_WORDS);
   hashes = new Uint32Array(MIN_SLOTS);
   state = new Uint8Array(MIN_SLOTS);
-  flags = new Uint8Array(MIN_SLOTS);
+  flags = new Uint16Array(MIN_SLOTS);
   lastSeen = new Float64Array(MIN_SLOTS);
   /** when the entry entered its state (Challenged: the time of the challenge) */
   since = new Float64Array(MIN_SLOTS);
@@ -71,7 +77,7 @@ export class FlowTable {
   private sweepAt = 0;
   private lastFullSweep = -Infinity;
 
-  /** `timeouts[state]`: idle seconds after which an entry in that state expires. */
+  /** `timeouts[state]`: idle seconds after which an entry in that state expires; `timeouts[RETRANSMIT_WAIT]` for Challenged entries awaiting a retransmission. */
   constructor(
     readonly maxFlows: number,
     private readonly timeouts: Float64Array,
@@ -127,6 +133,10 @@ export class FlowTable {
     return true;
   }
 
+  private limit(state: number, flags: number): number {
+    return state === State.CHALLENGED && (flags & Flag.AWAIT_RETRANSMIT) !== 0 ? this.timeouts[RETRANSMIT_WAIT] : this.timeouts[state];
+  }
+
   // Applies idle expiry to a live entry: Closing turns Closed, anything past its timeout is removed.
   private expired(slot: number, now: number): boolean {
     const state = this.state;
@@ -135,7 +145,7 @@ export class FlowTable {
       this.since[slot] = this.lastSeen[slot];
       state[slot] = State.CLOSED;
     }
-    if (now - this.lastSeen[slot] <= this.timeouts[state[slot]]) return false;
+    if (now - this.lastSeen[slot] <= this.limit(state[slot], this.flags[slot])) return false;
     this.remove(slot);
     return true;
   }
@@ -166,7 +176,10 @@ export class FlowTable {
         return -1;
       }
     }
-    if ((this.count + 1) * 2 > this.slots && this.slots < this.maxSlots) this.grow(now);
+    if ((this.count + 1) * 2 > this.slots && this.slots < this.maxSlots) {
+      this.sweep(now, this.slots);
+      if (this.count * 8 > this.slots * 3) this.grow(now);
+    }
     const mask = this.mask;
     let i = this.hash & mask;
     while (this.state[i] !== State.NONE) i = (i + 1) & mask;
@@ -237,7 +250,7 @@ export class FlowTable {
     this.keys = new Uint32Array(slots * KEY_WORDS);
     this.hashes = new Uint32Array(slots);
     this.state = new Uint8Array(slots);
-    this.flags = new Uint8Array(slots);
+    this.flags = new Uint16Array(slots);
     this.lastSeen = new Float64Array(slots);
     this.since = new Float64Array(slots);
     this.remoteIsn = new Uint32Array(slots);
@@ -249,10 +262,10 @@ export class FlowTable {
     for (let s = 0; s < oldSlots; s++) {
       const st = old.state[s];
       if (st === State.NONE) continue;
-      if (st !== State.CLOSING && now - old.lastSeen[s] > this.timeouts[st]) continue;
+      if (st !== State.CLOSING && now - old.lastSeen[s] > this.limit(st, old.flags[s])) continue;
       let i = old.hashes[s] & this.mask;
       while (this.state[i] !== State.NONE) i = (i + 1) & this.mask;
-      this.keys.set(old.keys.subarray(s * KEY_WORDS, s * KEY_WORDS + KEY_WORDS), i * KEY_WORDS);
+      for (let w = 0; w < KEY_WORDS; w++) this.keys[i * KEY_WORDS + w] = old.keys[s * KEY_WORDS + w];
       this.hashes[i] = old.hashes[s];
       this.state[i] = st;
       this.flags[i] = old.flags[s];

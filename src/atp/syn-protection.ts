@@ -71,7 +71,11 @@ export class SynProtection {
     if (mitigating) {
       if (slot >= 0) {
         tb.state[slot] = State.CHALLENGED;
-        tb.flags[slot] = synAck ? Flag.LOCAL_INITIATED | Flag.SYNACK | Flag.REMOTE_SEQ : Flag.REMOTE_SEQ;
+        tb.flags[slot] = synAck
+          ? Flag.LOCAL_INITIATED | Flag.SYNACK | Flag.REMOTE_SEQ | Flag.AWAIT_RETRANSMIT
+          : this.modes.retransmit
+            ? Flag.REMOTE_SEQ | Flag.AWAIT_RETRANSMIT
+            : Flag.REMOTE_SEQ;
         tb.since[slot] = tb.lastSeen[slot] = t;
         tb.remoteIsn[slot] = seq;
         tb.remoteNext[slot] = (seq + 1) >>> 0;
@@ -106,7 +110,7 @@ export class SynProtection {
       t - tb.since[slot] <= window;
     if (!isAnswer) return Reason.CHALLENGE_NEEDED;
     tb.state[slot] = State.OPEN;
-    tb.flags[slot] |= Flag.VALIDATED;
+    tb.flags[slot] = (tb.flags[slot] & ~Flag.AWAIT_RETRANSMIT) | Flag.VALIDATED;
     tb.since[slot] = tb.lastSeen[slot] = t;
     tb.remoteNext[slot] = (rec.tcpSeq + rec.payloadLen) >>> 0;
     return Reason.CHALLENGE_PASSED;

@@ -122,21 +122,24 @@ describe('SYN-flood protection', () => {
   });
 
   it('challenge: no answer, a late answer, or a wrong one leaves the connection unvalidated (CHALLENGE_NEEDED)', () => {
-    expect(reasons(synOnly([c(0, SYN, 100), c(3.5, ACK, 101), c(3.6, SYN, 100)]))).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
+    expect(reasons(synOnly([c(0, SYN, 100), c(2.9, SYN, 100), c(2.95, ACK, 777)]))).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
     // an ACK with the wrong sequence number is no answer; the right one may carry data
     expect(reasons(synOnly([c(0, SYN, 100), c(0.1, ACK, 777), c(0.2, PSH | ACK, 101, { len: 5 })]))).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED', 'CHALLENGE_PASSED']);
     expect(reasons(synOnly([c(0, SYN, 100), c(0.1, RST, 101), c(0.2, FIN | ACK, 101)]))).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
-    // an unanswered challenge is forgotten: a later ACK is simply not part of any connection
+    // an unanswered challenge is forgotten after the answer window: a late ACK is simply not part of any connection
     const atp = AdvancedTcpProtection.fromSnapshot(snapshot({ syn: [rule('enabled')], oos: [rule('enabled')] }), ALWAYS_MITIGATING);
-    expect(run(atp, [c(0, SYN, 100), c(30, ACK, 101)]).seen.map((x) => [x.stage, x.reason])).toEqual([
+    expect(run(atp, [c(0, SYN, 100), c(3.5, ACK, 101), c(3.6, SYN, 100)]).seen.map((x) => [x.stage, x.reason])).toEqual([
       ['syn_protection', 'CHALLENGE_NEEDED'],
       ['tcp_flow_protection', 'NOT_FOUND'],
+      ['syn_protection', 'CHALLENGE_NEEDED'],
     ]);
   });
 
   it('retransmit: the first SYN is dropped, its retransmission within the window passes; too soon or too late does not', () => {
     const rt = { mitigation_type: 'retransmit' as const };
     expect(reasons(synOnly([c(0, SYN, 100), c(1, SYN, 100), c(1.1, ACK, 101)], rt))).toEqual(['CHALLENGE_NEEDED', null, null]);
+    // the challenge waits for the retransmission window (10 s), not the cookie answer window (3 s)
+    expect(reasons(synOnly([c(0, SYN, 100), c(7, SYN, 100)], rt))).toEqual(['CHALLENGE_NEEDED', null]);
     expect(reasons(synOnly([c(0, SYN, 100), c(0.1, SYN, 100), c(0.2, SYN, 100)], rt))).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
     expect(reasons(synOnly([c(0, SYN, 100), c(12, SYN, 100)], rt))).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
     // a different SYN (another ISN) is a new attempt, not a retransmission

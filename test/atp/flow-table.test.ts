@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowTable, State } from '../../src/atp/flow-table.js';
 import { PacketRecord } from '../../src/capture/record.js';
 
-const TIMEOUTS = new Float64Array([0, 3, 30, 600, 30, 10]);
+const TIMEOUTS = new Float64Array([0, 3, 30, 600, 30, 10, 10]);
 
 function keyed(rec: PacketRecord, k: number, v6 = false): PacketRecord {
   rec.reset();
