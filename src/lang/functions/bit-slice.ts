@@ -1,0 +1,42 @@
+// bit_slice(protocol, start, end) -> Int (reference/cloudflare.md §2.4): bits [start, end) of the
+// raw header bytes of `protocol` (one of the raw-bytes fields: a Field, not a literal), read
+// big-endian from the start of that header as an unsigned integer. start and end are Int literals,
+// end - start in 1..32, end <= 2040. Outside the captured bytes the value is absent.
+import type { FunctionDef, FunctionParam, ParamProblem } from '../scheme.js';
+
+export const BIT_SLICE_PROTOCOLS: readonly string[] = ['ip', 'tcp', 'udp', 'icmp'];
+export const BIT_SLICE_MAX_END = 2040;
+export const BIT_SLICE_MAX_WIDTH = 32;
+
+function literalInt(p: FunctionParam): number {
+  return p.literal?.type === 'Int' ? Number(p.literal.value) : NaN;
+}
+
+export const bitSlice: FunctionDef = {
+  name: 'bit_slice',
+  minArgs: 3,
+  maxArgs: 3,
+  checkParam(index, param, previous): ParamProblem | null {
+    if (index === 0) {
+      if (param.kind !== 'Field') return { kind: 'kind', expected: 'Field' };
+      if (param.type !== 'Bytes') return { kind: 'type', expected: 'Bytes' };
+      if (!param.field || !BIT_SLICE_PROTOCOLS.includes(param.field)) {
+        return { kind: 'value', message: `protocol must be one of the fields ${BIT_SLICE_PROTOCOLS.join(', ')}` };
+      }
+      return null;
+    }
+    if (param.kind !== 'Literal') return { kind: 'kind', expected: 'Literal' };
+    if (param.type !== 'Int') return { kind: 'type', expected: 'Int' };
+    const v = literalInt(param);
+    if (index === 1) {
+      return v >= 0 && v < BIT_SLICE_MAX_END ? null : { kind: 'value', message: `start must be between 0 and ${BIT_SLICE_MAX_END - 1}` };
+    }
+    if (v > BIT_SLICE_MAX_END) return { kind: 'value', message: `end must be at most ${BIT_SLICE_MAX_END}` };
+    const width = v - literalInt(previous[1]);
+    if (!(width >= 1 && width <= BIT_SLICE_MAX_WIDTH)) {
+      return { kind: 'value', message: `end - start must be between 1 and ${BIT_SLICE_MAX_WIDTH} bits` };
+    }
+    return null;
+  },
+  returnType: () => 'Int',
+};

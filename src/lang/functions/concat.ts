@@ -1,0 +1,14 @@
+// concat(a, b, …): byte strings or arrays of one type, joined. It is in the engine's example
+// scheme (the documented vectors use it), not in the firewall scheme.
+import type { FunctionDef, ParamProblem } from '../scheme.js';
+import { display, isArray, sameType } from '../types.js';
+
+export const concat: FunctionDef = {
+  name: 'concat',
+  minArgs: 2,
+  checkParam(index, param, previous): ParamProblem | null {
+    if (index === 0) return param.type === 'Bytes' || isArray(param.type) ? null : { kind: 'type', expected: 'Bytes or Array<_>' };
+    return sameType(param.type, previous[0].type) ? null : { kind: 'type', expected: display(previous[0].type) };
+  },
+  returnType: (params) => params[0].type,
+};
