@@ -223,7 +223,7 @@ function parsePart(raw: unknown, path: string, top: { duration: number }): PartS
   };
   if (o.packets !== undefined) part.packets = number(o.packets, at('packets'), 1, MAX_PACKETS, true);
   if (o.flows !== undefined) {
-    if (info.single) fail(at('flows'), `a ${kind} part has no flows; give packets, rate or share`);
+    if (info.single) fail(at('flows'), `${kind} parts have no flows; give packets, rate or share`);
     part.flows = number(o.flows, at('flows'), 1, MAX_PACKETS / 2, true);
   }
   if (o.rate !== undefined) part.rate = number(o.rate, at('rate'), 0, 10_000_000, false, true);
@@ -254,7 +254,7 @@ function parsePart(raw: unknown, path: string, top: { duration: number }): PartS
 
   if (o.v6 !== undefined) part.v6 = number(o.v6, at('v6'), 0, 1, false);
   if (o.exchanges !== undefined) {
-    if (info.single) fail(at('exchanges'), `a ${kind} part sends single packets; exchanges applies to handshake, dns, udp and icmp`);
+    if (info.single) fail(at('exchanges'), `${kind} parts send single packets; exchanges applies to handshake, dns, udp and icmp`);
     part.exchanges = range(o.exchanges, at('exchanges'));
   }
   if (o.rst !== undefined) {
