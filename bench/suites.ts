@@ -4,4 +4,6 @@ import type { BenchSuite } from './types.js';
 export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['net', () => import('./net.js')],
   ['atp', () => import('./atp.js')],
+  ['replay', () => import('./replay.js')],
+  ['api', () => import('./api.js')],
 ];

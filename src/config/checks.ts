@@ -19,13 +19,23 @@ export interface Conflict {
   message(key: string, other: string): string;
 }
 
+// Conflict checks compare a new address with every stored one; remembering each text's canonical
+// form keeps that a map lookup per stored item instead of a parse (bounded, cleared when full).
+const canonical = new Map<string, string | undefined>();
+const CANONICAL_CACHE_SIZE = 250_000;
+
 function canonicalCidr(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  if (canonical.has(value)) return canonical.get(value);
+  let key: string | undefined;
   try {
-    return formatCidr(parseCidr(value));
+    key = formatCidr(parseCidr(value));
   } catch {
-    return undefined;
+    key = undefined;
   }
+  if (canonical.size >= CANONICAL_CACHE_SIZE) canonical.clear();
+  canonical.set(value, key);
+  return key;
 }
 
 /** The uniqueness rules, by collection. */
@@ -74,18 +84,19 @@ export const CONFLICTS = {
 
 /**
  * Issues for every item of `items` whose key repeats the key of an earlier item, or of one of
- * `existing` (already stored: each with a label such as `id 1234`). `pathOf(i)` is item i's path.
+ * `existing` (already stored; `labelOf` names one, e.g. `prefix <id>`). `pathOf(i)` is item i's path.
  */
 export function findConflicts(
   conflict: Conflict,
   items: readonly Obj[],
   pathOf: (index: number) => JsonPath,
-  existing: ReadonlyArray<{ item: Obj; label: string }> = [],
+  existing: readonly Obj[] = [],
+  labelOf: (item: Obj) => string = (item) => `id ${String(item.id)}`,
 ): Issue[] {
-  const seen = new Map<string, string>();
-  for (const { item, label } of existing) {
+  const seen = new Map<string, () => string>();
+  for (const item of existing) {
     const key = conflict.key(item);
-    if (key !== undefined && !seen.has(key)) seen.set(key, label);
+    if (key !== undefined && !seen.has(key)) seen.set(key, () => labelOf(item));
   }
   const issues: Issue[] = [];
   items.forEach((item, i) => {
@@ -93,8 +104,11 @@ export function findConflicts(
     if (key === undefined) return;
     const other = seen.get(key);
     if (other !== undefined) {
-      issues.push({ path: [...pathOf(i), conflict.field], kind: 'conflict', message: conflict.message(key, other) });
-    } else seen.set(key, dottedPath(pathOf(i)));
+      issues.push({ path: [...pathOf(i), conflict.field], kind: 'conflict', message: conflict.message(key, other()) });
+    } else {
+      const label = dottedPath(pathOf(i));
+      seen.set(key, () => label);
+    }
   });
   return issues;
 }

@@ -70,12 +70,11 @@ const MODE_QUERY = { type: 'string', enum: ['enabled', 'disabled', 'monitoring']
 
 function registerCollection({ app, store }: RouteContext, base: string, c: Collection): void {
   const url = `${base}/${c.path}`;
-  const existingOf = (items: Obj[]) => items.map((item) => ({ item, label: `${c.what} ${String(item.id)}` }));
 
   const create = (state: AccountState, bodies: Obj[], pathOf: (i: number) => (string | number)[]): Obj[] => {
     const items = c.items(state);
     if (c.conflict) {
-      const issues = findConflicts(c.conflict, bodies, pathOf, existingOf(items));
+      const issues = findConflicts(c.conflict, bodies, pathOf, items, (item) => `${c.what} ${String(item.id)}`);
       if (issues.length > 0) throw ApiError.fromIssues(issues);
     }
     const created = bodies.map((body) => {

@@ -114,7 +114,7 @@ export function registerListRoutes({ app, store }: RouteContext, prefix: string)
     const account = accountOf(req);
     const state = await store.state(account);
     const body = bodyOf<AccountList>(req);
-    const conflicts = findConflicts(CONFLICTS.list, [body as unknown as Obj], () => [], state.lists.map((l) => ({ item: l as unknown as Obj, label: `list ${l.id}` })));
+    const conflicts = findConflicts(CONFLICTS.list, [body as unknown as Obj], () => [], state.lists as unknown as Obj[], (l) => `list ${String(l.id)}`);
     if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
     const now = timestamp();
     const list: StoredList = { id: hexId(), ...body, created_on: now, modified_on: now, items: [] };

@@ -55,7 +55,7 @@ function checkRules(state: AccountState, rules: RulesetRule[]): void {
 }
 
 function create(state: AccountState, body: Ruleset): StoredRuleset {
-  const conflicts = findConflicts(CONFLICTS.rootRuleset, [body as unknown as Obj], () => [], state.rulesets.map((r) => ({ item: r as unknown as Obj, label: `ruleset ${r.id}` })));
+  const conflicts = findConflicts(CONFLICTS.rootRuleset, [body as unknown as Obj], () => [], state.rulesets as unknown as Obj[], (r) => `ruleset ${String(r.id)}`);
   if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
   const now = timestamp();
   const rules = settleRules(body.rules ?? [], [], '1', now);

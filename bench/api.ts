@@ -1,0 +1,84 @@
+// The mock API under concurrent load: requests per second for reads and for writes, with 50
+// clients on loopback, the server in its own process (as `edgesim serve` runs), once in memory and
+// once persisting to a data directory (where every acknowledged write is fsynced; concurrent writes
+// share one file write: group commit). Counts are fixed, so the suite's time is bounded.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { BenchRow, BenchSuite } from './types.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLIENTS = 50;
+const READS = 6000;
+const WRITES = 2000;
+const HEADERS = { authorization: 'Bearer bench', 'content-type': 'application/json' };
+
+async function startServer(data: string | undefined): Promise<{ url: string; child: ChildProcess }> {
+  const server = pathToFileUrl(path.join(ROOT, 'src/api/server.ts'));
+  const script = `const { createServer } = await import(${JSON.stringify(server)});
+const s = await createServer({ port: 0${data ? `, data: ${JSON.stringify(data)}` : ''} });
+console.log(s.url);
+process.on('SIGTERM', () => s.close().then(() => process.exit(0)));`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`API server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+function pathToFileUrl(p: string): string {
+  return new URL(`file://${p}`).href;
+}
+
+/** Runs `total` requests from CLIENTS concurrent workers; returns requests per second. */
+async function load(total: number, request: (i: number) => Promise<Response>): Promise<number> {
+  let next = 0;
+  let failures = 0;
+  const worker = async (): Promise<void> => {
+    while (next < total) {
+      const r = await request(next++);
+      await r.arrayBuffer();
+      if (!r.ok) failures++;
+    }
+  };
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CLIENTS }, worker));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (failures > 0) throw new Error(`${failures} of ${total} requests failed`);
+  return total / seconds;
+}
+
+async function measure(label: string, data: string | undefined): Promise<BenchRow[]> {
+  const { url, child } = await startServer(data);
+  try {
+    const cfg = `${url}/accounts/bench/edge/advanced_tcp_protection/configs`;
+    const seed = Array.from({ length: 200 }, (_, i) => ({ prefix: `10.${i}.0.0/16`, comment: `range ${i}`, excluded: false }));
+    await fetch(`${cfg}/prefixes/bulk`, { method: 'POST', headers: HEADERS, body: JSON.stringify(seed) });
+    await load(500, () => fetch(`${cfg}/tcp_protection_status`, { headers: HEADERS })); // warm-up
+    const reads = await load(READS, () => fetch(`${cfg}/prefixes?per_page=20`, { headers: HEADERS }));
+    const writes = await load(WRITES, (i) => fetch(`${cfg}/allowlist`, {
+      method: 'POST', headers: HEADERS, body: JSON.stringify({ prefix: `198.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, comment: 'bench', enabled: true }),
+    }));
+    const note = `${CLIENTS} concurrent clients, loopback, server in its own process`;
+    return [
+      { suite: 'api', name: `reads (GET prefixes page of 20), ${label}`, value: reads, unit: 'req/s', note: `${READS} requests, ${note}` },
+      { suite: 'api', name: `writes (POST allowlist entry), ${label}`, value: writes, unit: 'req/s', note: `${WRITES} requests, ${note}${data ? '; each acknowledged write fsynced' : ''}` },
+    ];
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+export const suite: BenchSuite = async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-bench-api-'));
+  try {
+    return [...await measure('in memory', undefined), ...await measure('with --data', dir)];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
