@@ -16,11 +16,10 @@ export class FrameSink {
 
   emit(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, tsSec: number, tsNsec: number): void {
     const rec = this.rec;
-    decodeFrameAt(rec, linkType, data, off, capLen);
+    decodeFrameAt(rec, linkType, data, off, capLen, origLen);
     rec.frame = ++this.frames;
     rec.tsSec = tsSec;
     rec.tsNsec = tsNsec;
-    rec.origLen = origLen;
     this.onPacket(rec);
   }
 

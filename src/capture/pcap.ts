@@ -49,8 +49,14 @@ class PcapParser implements FormatParser {
         this.needed = RECORD_HEADER + capLen;
         return p;
       }
-      this.sink.emit(this.linkType, buf, p + RECORD_HEADER, capLen, view.getUint32(p + 12, little),
-        view.getUint32(p, little), view.getUint32(p + 4, little) * this.nanoFactor);
+      let sec = view.getUint32(p, little);
+      let nsec = view.getUint32(p + 4, little) * this.nanoFactor;
+      if (nsec >= 1e9) {
+        // a fraction of a second or more, as damaged or odd writers leave: carry it into the seconds
+        sec += Math.floor(nsec / 1e9);
+        nsec %= 1e9;
+      }
+      this.sink.emit(this.linkType, buf, p + RECORD_HEADER, capLen, view.getUint32(p + 12, little), sec, nsec);
       p += RECORD_HEADER + capLen;
     }
     this.needed = RECORD_HEADER;

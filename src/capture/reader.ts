@@ -36,9 +36,12 @@ export interface CaptureInfo {
   warnings: string[];
 }
 
-/** Decodes one frame (link type + bytes) into rec; used by readCapture and by tests/synth. */
+/**
+ * Decodes one frame (link type + bytes) into rec; used by readCapture and by tests/synth. The frame
+ * is data[0, capLen) and is taken as complete (origLen = capLen); frame and timestamps are the caller's.
+ */
 export function decodeFrame(rec: PacketRecord, linkType: number, data: Uint8Array, capLen: number): void {
-  decodeFrameAt(rec, linkType, data, 0, capLen);
+  decodeFrameAt(rec, linkType, data, 0, capLen, capLen);
 }
 
 /** The read buffer: buf[start, end) holds bytes not yet consumed; buf[0] is byte `base` of the data. */

@@ -4,11 +4,13 @@ import type { PacketRecord } from '../record.js';
 import { decodeLink } from './link.js';
 
 /**
- * Decodes the frame data[off, off + capLen) of link type `linkType` into rec. Sets linkType, data,
- * dataOff, capLen and every decoded field; frame, timestamps and origLen are left to the caller.
+ * Decodes the frame data[off, off + capLen) of link type `linkType`, originally origLen bytes long,
+ * into rec. Sets linkType, data, dataOff, capLen, origLen and every decoded field; frame and
+ * timestamps are left to the caller.
  */
-export function decodeFrameAt(rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number): void {
+export function decodeFrameAt(rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void {
   rec.reset();
+  rec.origLen = origLen;
   const end = Math.max(off, Math.min(off + capLen, data.length));
   rec.linkType = linkType;
   rec.data = data;

@@ -6,7 +6,8 @@
 // A non-first fragment of either family carries no transport header, so it gets no transport fields.
 //
 // An IPv4 header whose header length or total length is impossible yields no IP fields at all
-// (as in Wireshark), with a note; a header cut by the capture sets what it holds.
+// (as in Wireshark), with a note; a header cut by the capture sets what it holds, except that the
+// fixed header (IPv4 20 bytes, IPv6 40) must be complete for any IP field to be set.
 import { Note } from '../notes.js';
 import { Has, type PacketRecord } from '../record.js';
 import { decodeTransport } from './transport.js';
@@ -31,7 +32,10 @@ export function decodeIPv4(rec: PacketRecord, d: Uint8Array, off: number, end: n
     rec.note = Note.BAD_IPV4_HEADER_LENGTH;
     return;
   }
-  const totalLen = (d[off + 2]! << 8) | d[off + 3]!;
+  let totalLen = (d[off + 2]! << 8) | d[off + 3]!;
+  // zero: a packet captured before segmentation offload or a BIG TCP packet (> 64 KiB) filled it in;
+  // as Wireshark does, take the length the frame reports
+  if (totalLen === 0) totalLen = rec.dataOff + rec.origLen - off;
   const hdrBytes = ihl * 4;
   if (totalLen < hdrBytes) {
     rec.note = Note.BAD_IPV4_TOTAL_LENGTH;
@@ -102,14 +106,10 @@ export function decodeIPv6(rec: PacketRecord, d: Uint8Array, off: number, end: n
   let p = off + 40;
   let kind = EXTENSION[next]!;
   while (kind !== NOT_EXTENSION) {
-    if (l3End - p < 8) {
-      rec.proto = next;
-      rec.note = Note.TRUNCATED_IPV6_EXTENSION;
-      return;
-    }
-    const len = kind === EXT_FRAGMENT ? 8 : kind === EXT_AH ? (d[p + 1]! + 2) * 4 : (d[p + 1]! + 1) * 8;
+    const len = l3End - p < 2 ? 8 : kind === EXT_FRAGMENT ? 8 : kind === EXT_AH ? (d[p + 1]! + 2) * 4 : (d[p + 1]! + 1) * 8;
     if (l3End - p < len) {
-      rec.proto = next;
+      // the header's own next-header byte, when captured, is still the best name for what follows
+      rec.proto = l3End > p ? d[p]! : next;
       rec.note = Note.TRUNCATED_IPV6_EXTENSION;
       return;
     }
