@@ -178,3 +178,30 @@ describe('SYN-flood protection', () => {
     expect(monitoring[0].mode).toBe('monitoring');
   });
 });
+
+describe('addresses and capacity', () => {
+  it('tracks IPv6 connections to an IPv6 prefix like IPv4 ones', () => {
+    const atp = AdvancedTcpProtection.fromSnapshot(
+      { ...snapshot({ syn: [rule('disabled')], oos: [rule('enabled')] }), prefixes: [{ prefix: '2001:db8:ffff::/48', excluded: false }] },
+      ALWAYS_MITIGATING,
+    );
+    const v6 = (t: number, flags: number, seq: number, more: Partial<Pkt> = {}): Pkt => ({ t, src: '2001:db8:1::7', dst: '2001:db8:ffff::10', sport: 40000, dport: 443, flags, seq, ...more });
+    const { seen } = run(atp, [v6(0, SYN, 100), v6(0.1, ACK, 101), v6(0.2, PSH | ACK, 101, { len: 20 }), v6(0.3, ACK, 101, { sport: 40001 }), c(0.4, ACK, 5)]);
+    expect(seen.map((x) => [x.reason, x.protectedPacket])).toEqual([
+      [null, true],
+      [null, true],
+      [null, true],
+      ['NOT_FOUND', true],
+      [null, false],
+    ]);
+  });
+
+  it('a full connection table tracks no new connection (counted as untracked) and still challenges floods', () => {
+    const atp = AdvancedTcpProtection.fromSnapshot(snapshot({ syn: [rule('enabled')], oos: [rule('enabled')] }), { ...ALWAYS_MITIGATING, maxFlows: 10 });
+    const packets: Pkt[] = [];
+    for (let i = 0; i < 30; i++) packets.push(c(i * 0.01, SYN, 100 + i, { sport: 30000 + i }));
+    const { seen, report } = run(atp, packets);
+    expect(seen.every((x) => x.reason === 'CHALLENGE_NEEDED')).toBe(true);
+    expect(report.connections).toMatchObject({ peak: 10, untracked: 20 });
+  });
+});
