@@ -89,6 +89,16 @@ describe('persistence', () => {
     expect(existsSync(path.join(data, 'fine.json'))).toBe(false); // reads do not write
   });
 
+  it('serve refuses a --data path that is not a usable directory', async () => {
+    const file = path.join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', path.join(file, 'sub')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => { stderr += d; });
+    expect((await exited(child)).code).toBe(1);
+    expect(stderr).toBe(`edgesim: --data ${path.join(file, 'sub')}: the directory cannot be created or written: ENOTDIR\n`);
+  });
+
   it('serve refuses a port in use with a one-line error', async () => {
     const taken = await start();
     const port = new URL(taken.url).port;

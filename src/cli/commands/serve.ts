@@ -1,6 +1,8 @@
 // `edgesim serve`: runs the mock configuration API until SIGINT/SIGTERM, then closes cleanly
 // (pending writes finish first). The base URL goes to stdout as the first line, so a script can
 // read it (useful with --port 0); the human note goes to stderr.
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createServer, type RunningServer } from '../../api/server.js';
 import { CliError } from '../errors.js';
@@ -22,13 +24,24 @@ function port(text: string): number {
   return Number(text);
 }
 
+async function usableDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    throw new CliError(`--data ${dir}: the directory cannot be created or written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 async function start(flags: ServeFlags): Promise<RunningServer> {
   if (flags.inMemory && flags.data !== undefined) throw new CliError('give either --data DIR or --in-memory, not both', 2);
   if ((flags.key === undefined) !== (flags.email === undefined)) throw new CliError('--key and --email go together', 2);
   const p = port(flags.port);
+  const data = flags.inMemory ? undefined : flags.data ?? DEFAULT_DATA;
+  if (data !== undefined) await usableDirectory(data);
   try {
     return await createServer({
-      port: p, host: flags.host, data: flags.inMemory ? undefined : flags.data ?? DEFAULT_DATA,
+      port: p, host: flags.host, data,
       token: flags.token, key: flags.key, email: flags.email,
     });
   } catch (err) {
