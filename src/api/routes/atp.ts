@@ -66,7 +66,7 @@ const COLLECTIONS: Collection[] = [
   },
 ];
 
-const MODE_QUERY = { type: 'string', enum: ['enabled', 'disabled', 'monitoring'] } as const;
+const MODE_QUERY = FILTER.fields.mode.schema;
 
 function registerCollection({ app, store }: RouteContext, base: string, c: Collection): void {
   const url = `${base}/${c.path}`;
