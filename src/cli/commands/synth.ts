@@ -102,7 +102,7 @@ export function register(program: Command): void {
     .argument('<scenario>', `a scenario (${Object.keys(SCENARIOS).join(', ')}) or a flow spec file (.json)`)
     .option('-o, --out <file>', 'the pcap to write (- for stdout); labels go to <file>.labels.ndjson')
     .option('--seed <n>', 'random seed: the same seed gives the same bytes (default 1)')
-    .option('--packets <n>', 'packets in all (default 10000)')
+    .option('--packets <n>', 'packets in all (default 10000); in a flow spec, what its share-sized parts divide')
     .option('--duration <seconds>', 'length of the capture (default 60)')
     .option('--start <time>', 'time of the first second: ISO 8601 or seconds since the epoch (default 2024-01-01T00:00:00Z)')
     .option('--countries <codes>', 'source countries of the legitimate traffic, e.g. US,DE,BR (geo default: US,DE,BR)')
