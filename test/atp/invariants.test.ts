@@ -79,7 +79,7 @@ describe('ATP invariants over random traffic', () => {
           tcp_flow_protection: { ...enabled.report.components.tcp_flow_protection, packets: { enabled: 0, monitoring: enabled.report.components.tcp_flow_protection.packets.enabled, disabled: 0 }, dropped: monitoring.report.components.tcp_flow_protection.dropped, flagged: enabled.report.components.tcp_flow_protection.dropped, challenged: 0, challengesPassed: 0 },
         });
       }),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
   });
 
