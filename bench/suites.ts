@@ -5,4 +5,5 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['net', () => import('./net.js')],
   ['atp', () => import('./atp.js')],
   ['api', () => import('./api.js')],
+  ['synth', () => import('./synth.js')],
 ];
