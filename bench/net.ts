@@ -1,6 +1,10 @@
-// src/net figures: building a 100,000-prefix IpSet, membership lookups on it, and address parsing,
-// each next to a peer measured in the same run (ipaddr.js, the usual Node choice) where one exists.
+// src/net and src/data figures: building a 100,000-prefix IpSet, membership lookups on it, address
+// parsing and GeoIP country lookups, each next to a peer measured in the same run where one exists
+// (ipaddr.js for addresses, the maxmind reader for GeoIP).
+import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
+import { Reader } from 'maxmind';
+import { CountryDb, defaultGeoipPath } from '../src/data/geoip.js';
 import { parseIPv4 } from '../src/net/ipv4.js';
 import { parseIPv6 } from '../src/net/ipv6.js';
 import { IpSetBuilder } from '../src/net/ip-set.js';
@@ -94,5 +98,23 @@ export const suite: BenchSuite = async () => {
     for (const t of texts6) sum += (ipaddr.IPv6.parse(t) as ipaddr.IPv6).parts[7];
   });
   rows.push({ suite: 'net', name: 'parseIPv6 into a reused array', value: parse6, unit: 'parses/s', note: `ipaddr.js IPv6.parse: ${Math.round(peerParse6).toLocaleString('en-US')}/s (${(parse6 / peerParse6).toFixed(1)}x); checksum ${sum % 1000}` });
+
+  const db = await CountryDb.open();
+  const reader = new Reader(readFileSync(defaultGeoipPath()));
+  const random = probes.subarray(0, 200_000);
+  let found = 0;
+  const geoRandom = perSecond(random.length, () => {
+    for (let i = 0; i < random.length; i++) if (db.country4(random[i]) !== null) found++;
+  });
+  const peerTexts = texts.slice(0, 50_000);
+  const geoPeer = perSecond(peerTexts.length, () => {
+    for (const t of peerTexts) if (reader.get(t) !== null) found++;
+  });
+  rows.push({ suite: 'net', name: 'GeoIP country4, random addresses', value: geoRandom, unit: 'lookups/s', note: `maxmind reader.get on text (its LRU on): ${Math.round(geoPeer).toLocaleString('en-US')}/s (${(geoRandom / geoPeer).toFixed(1)}x)` });
+  const pool = probes.subarray(0, 2000);
+  const geoRepeated = perSecond(2_000_000, () => {
+    for (let i = 0; i < 2_000_000; i++) if (db.country4(pool[(i * 7) % 2000]) !== null) found++;
+  });
+  rows.push({ suite: 'net', name: 'GeoIP country4, 2,000 distinct addresses repeated', value: geoRepeated, unit: 'lookups/s', note: `per-address cache; ${found} found` });
   return rows;
 };

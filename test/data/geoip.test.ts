@@ -1,0 +1,179 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { Reader, type Response } from 'maxmind';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DataError } from '../../src/data/errors.js';
+import { AsnDb, CountryDb, defaultGeoipPath } from '../../src/data/geoip.js';
+import { formatIPv4, parseIPv4 } from '../../src/net/ipv4.js';
+import { formatIPv6, parseIPv6 } from '../../src/net/ipv6.js';
+import { type MmdbSpec, type MmdbValue, writeMmdb } from './helpers/mmdb-writer.js';
+
+const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
+const v6 = (t: string) => parseIPv6(t)!;
+const code = (r: Response | null) => ((r as { country_code?: string } | null)?.country_code ?? null);
+const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-geoip-'));
+
+function fixture(name: string, spec: MmdbSpec): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, writeMmdb(spec));
+  return file;
+}
+
+function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0);
+}
+
+describe('CountryDb on the bundled database', () => {
+  let db: CountryDb;
+  let reader: Reader<Response>;
+  beforeAll(async () => {
+    db = await CountryDb.open();
+    reader = new Reader(readFileSync(defaultGeoipPath()));
+  });
+
+  it('gives the countries measured in reference/deps.md §5', () => {
+    expect(['1.1.1.1', '8.8.8.8', '9.9.9.9', '10.0.0.1'].map((t) => text(db.country4(parseIPv4(t))))).toEqual(['AU', 'US', 'US', null]);
+    expect(['2001:4860::1', '2001:67c:2e8:22::c100:68b', '2a00:1450:4001:80b::200e'].map((t) => text(db.country6(v6(t))))).toEqual(['US', 'NL', 'IE']);
+  });
+
+  it('looks up v4-mapped IPv6 addresses as IPv4 (the reader itself answers null for them)', () => {
+    expect(reader.get('::ffff:8.8.8.8')).toBeNull();
+    expect(text(db.country6(v6('::ffff:8.8.8.8')))).toBe('US');
+    expect(db.country6(v6('::ffff:10.0.0.1'))).toBeNull();
+  });
+
+  it('hands out one shared array per country', () => {
+    const a = db.country4(parseIPv4('8.8.8.8'));
+    expect(a).not.toBeNull();
+    expect(db.country4(parseIPv4('8.8.4.4'))).toBe(a);
+    expect(db.country6(v6('2001:4860::1'))).toBe(a);
+  });
+
+  it('agrees with the maxmind reader on 30,000 random IPv4 addresses, repeated so the caches are hit', () => {
+    const next = lcg(1);
+    const pool = Array.from({ length: 10_000 }, () => next());
+    const differ: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const v of pool) {
+        const ours = text(db.country4(v));
+        const theirs = code(reader.get(formatIPv4(v)));
+        if (ours !== theirs) differ.push(`${formatIPv4(v)}: ${ours} vs ${theirs}`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('agrees with the maxmind reader on random IPv6 addresses in 2000::/3', () => {
+    const next = lcg(2);
+    const differ: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const w = Uint32Array.of(0x20000000 | (next() & 0x1fffffff), next(), next(), next());
+      const ours = text(db.country6(w));
+      const theirs = code(reader.get(formatIPv6(w)));
+      if (ours !== theirs) differ.push(`${formatIPv6(w)}: ${ours} vs ${theirs}`);
+    }
+    expect(differ).toEqual([]);
+    expect(text(db.country6(v6('2001:4860::1')))).toBe('US');
+  });
+});
+
+describe('CountryDb and AsnDb on written fixtures, every record size and tree kind', () => {
+  const geolite = (code: string) => ({ continent: { code: 'EU' }, country: { iso_code: code, names: { en: code } } });
+  const entries: Array<[string, MmdbValue]> = [
+    ['192.0.2.0/24', geolite('DE')],
+    ['192.0.2.128/25', geolite('FR')],
+    ['192.0.2.200', geolite('IT')],
+    ['198.51.100.0/24', { registered_country: { iso_code: 'SE' } }],
+    ['203.0.113.0/24', { country_code: 'jp' }],
+    ['0.0.0.0/1', geolite('NL')],
+  ];
+  const v6entries: Array<[string, MmdbValue]> = [
+    ['2001:db8::/32', geolite('CH')],
+    ['2001:db8:1::/48', geolite('AT')],
+  ];
+
+  for (const recordSize of [24, 28, 32] as const) {
+    for (const ipVersion of [4, 6] as const) {
+      it(`record size ${recordSize}, IPv${ipVersion} tree`, async () => {
+        const file = fixture(`country-${recordSize}-${ipVersion}.mmdb`, {
+          ipVersion,
+          recordSize,
+          databaseType: 'GeoLite2-Country',
+          entries: ipVersion === 6 ? [...entries, ...v6entries] : entries,
+        });
+        const db = await CountryDb.open(file);
+        const c4 = (t: string) => text(db.country4(parseIPv4(t)));
+        // 198.51.100.1 has only registered_country: no country, like GeoLite2 for anycast space
+        expect(['192.0.2.1', '192.0.2.129', '192.0.2.200', '192.0.2.201', '198.51.100.1', '203.0.113.9', '1.2.3.4', '128.0.0.1'].map(c4)).toEqual(
+          ['DE', 'FR', 'IT', 'FR', null, 'JP', 'NL', null],
+        );
+        expect(text(db.country6(v6('::ffff:192.0.2.1')))).toBe('DE');
+        if (ipVersion === 6) {
+          expect(text(db.country6(v6('2001:db8::1')))).toBe('CH');
+          expect(text(db.country6(v6('2001:db8:1::1')))).toBe('AT');
+          expect(text(db.country6(v6('::192.0.2.1')))).toBe('DE');
+        } else {
+          // an IPv4-only tree must never be walked with an IPv6 address (it would answer by the first 32 bits)
+          expect(db.country6(v6('c000:0201::1'))).toBeNull();
+          expect(db.country6(v6('2001:db8::1'))).toBeNull();
+        }
+      });
+    }
+  }
+
+  it('agrees with the maxmind reader on a written fixture (checks the writer and the walk together)', async () => {
+    const ranges: Array<[string, MmdbValue]> = [];
+    const next = lcg(3);
+    for (let i = 0; i < 300; i++) {
+      const len = 8 + (next() % 25);
+      const a = (next() & (len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0)) >>> 0;
+      ranges.push([`${formatIPv4(a)}/${len}`, { country_code: String.fromCharCode(65 + (i % 26), 65 + ((i >> 3) % 26)) }]);
+    }
+    const file = fixture('random.mmdb', { ipVersion: 6, recordSize: 28, databaseType: 'test', entries: ranges });
+    const db = await CountryDb.open(file);
+    const reader = new Reader<Response>(readFileSync(file));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffffffff }), (v) => text(db.country4(v)) === (code(reader.get(formatIPv4(v))))),
+      { numRuns: 5000 },
+    );
+    for (const [cidr] of ranges.slice(0, 100)) {
+      const v = parseIPv4(cidr.split('/')[0]);
+      expect(text(db.country4(v))).toBe(code(reader.get(formatIPv4(v))));
+    }
+  });
+
+  it('reads autonomous_system_number from a GeoLite2-ASN style database', async () => {
+    const file = fixture('asn.mmdb', {
+      ipVersion: 6,
+      recordSize: 24,
+      databaseType: 'GeoLite2-ASN',
+      entries: [
+        ['192.0.2.0/24', { autonomous_system_number: 64496, autonomous_system_organization: 'Example One' }],
+        ['198.51.100.0/24', { autonomous_system_number: 4200000001, autonomous_system_organization: 'Four-byte' }],
+        ['2001:db8::/32', { autonomous_system_number: 64511, autonomous_system_organization: 'Example Six' }],
+        ['203.0.113.0/24', { autonomous_system_organization: 'no number' }],
+      ],
+    });
+    const asn = await AsnDb.open(file);
+    expect([asn.asn4(parseIPv4('192.0.2.7')), asn.asn4(parseIPv4('198.51.100.1')), asn.asn4(parseIPv4('203.0.113.1')), asn.asn4(parseIPv4('10.0.0.1'))]).toEqual([64496, 4200000001, 0, 0]);
+    expect([asn.asn6(v6('2001:db8::1')), asn.asn6(v6('::ffff:192.0.2.7')), asn.asn6(v6('2001:db9::1'))]).toEqual([64511, 64496, 0]);
+  });
+});
+
+describe('errors', () => {
+  it('names a missing file', async () => {
+    const missing = path.join(dir, 'nope.mmdb');
+    await expect(CountryDb.open(missing)).rejects.toThrow(DataError);
+    await expect(CountryDb.open(missing)).rejects.toThrow(`${missing}: cannot read the database (ENOENT)`);
+  });
+
+  it('names a file that is not a MaxMind DB', async () => {
+    const bad = path.join(dir, 'bad.mmdb');
+    writeFileSync(bad, 'hello, not a database');
+    await expect(AsnDb.open(bad)).rejects.toThrow(DataError);
+    await expect(AsnDb.open(bad)).rejects.toThrow(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a MaxMind DB file`));
+  });
+});
