@@ -1,8 +1,10 @@
 // ATP filter expressions: the Rules language with the filter scheme (only ip.src, ip.dst,
 // tcp.srcport, tcp.dstport; no functions, no lists) and the API's 8,192-character limit, so an
 // expression is accepted here exactly when the configuration API accepts it; a bad one is reported
-// with the engine's own message under the filter's path.
-import { FilterError, parse, settingsFor } from '../lang/index.js';
+// with the engine's own message under the filter's path. Compiled over the packet record through
+// the same field binding as the firewall, so a filter reads packets exactly as a rule does.
+import { recordBinding } from '../capture/fields.js';
+import { compile, FilterError, parse, settingsFor } from '../lang/index.js';
 import type { FilterPredicate } from './component-modes.js';
 import { AtpConfigError } from './errors.js';
 
@@ -10,10 +12,9 @@ import { AtpConfigError } from './errors.js';
 export function compileFilter(expression: string, path: string): FilterPredicate {
   const { scheme, limits } = settingsFor('filter');
   try {
-    parse(expression, scheme, limits);
+    return compile(parse(expression, scheme, limits), recordBinding);
   } catch (err) {
-    if (err instanceof FilterError) throw new AtpConfigError(path, `\n${err.message}`);
+    if (err instanceof FilterError) throw new AtpConfigError(path, err.message.trimEnd());
     throw err;
   }
-  throw new AtpConfigError(path, 'filters cannot be evaluated until the Rules-language compiler lands (src/lang compile)');
 }
