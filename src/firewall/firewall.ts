@@ -1,0 +1,168 @@
+// The network firewall stage: the rulesets of phase edge_transit (vendor: magic_transit), rules in
+// order. Disabled rules are passed over; `log` records a match and goes on; `block` drops; `skip`
+// with {ruleset: "current"} ends evaluation and passes. The first terminating match decides; no
+// match passes (the vendor's default policy is permit).
+//
+// A configuration may hold several rulesets of the phase (the vendor has one entry point per phase,
+// but exported configurations and tests may carry more): their rules are evaluated as one ordered
+// list, rulesets in snapshot order, and the first terminating match decides, as DESIGN.md says.
+// Rulesets of other phases are not part of this stage and are reported as ignored.
+//
+// evaluate() allocates nothing: the refs of matched rules are written as indices into a reused
+// Int32Array, and hit counters are typed arrays indexed by rule.
+import { compile, fieldsUsed, parse, FIREWALL_SCHEME, FilterError } from '../lang/index.js';
+import type { IpSet } from '../net/ip-set.js';
+import { recordBinding } from '../capture/fields.js';
+import type { PacketRecord } from '../capture/record.js';
+import type { RuleAction, Ruleset } from '../config/snapshot.js';
+
+export const FIREWALL_PHASES: ReadonlySet<string> = new Set(['edge_transit', 'magic_transit']);
+
+export interface FirewallRule {
+  /** the rule's name in reports: its `ref`, else its `id`, else `<ruleset name>#<position>` */
+  readonly ref: string;
+  readonly ruleset: string;
+  readonly action: RuleAction;
+  readonly enabled: boolean;
+  readonly expression: string;
+  readonly description: string;
+  /** where it came from in the configuration, e.g. rulesets[0].rules[3] */
+  readonly path: string;
+}
+
+export const enum FirewallVerdict {
+  Pass = 0,
+  Drop = 1,
+}
+
+/** The firewall's decision for one packet; one instance is reused for every packet. */
+export class FirewallResult {
+  verdict: FirewallVerdict = FirewallVerdict.Pass;
+  /** index of the deciding rule in Firewall.rules, or -1 when no terminating rule matched */
+  decidingRule = -1;
+  /** indices of every enabled rule that matched, in evaluation order: matched[0 .. matchedCount) */
+  matched: Int32Array;
+  matchedCount = 0;
+
+  constructor(ruleCount: number) {
+    this.matched = new Int32Array(Math.max(1, ruleCount));
+  }
+}
+
+export class FirewallConfigError extends Error {
+  constructor(readonly path: string, readonly detail: string) {
+    super(`${path}: ${detail}`);
+    this.name = 'FirewallConfigError';
+  }
+}
+
+export interface FirewallOptions {
+  /** resolves `$name` list references (managed and account lists) */
+  lists?: (name: string) => IpSet | undefined;
+}
+
+export class Firewall {
+  readonly rules: readonly FirewallRule[];
+  /** rulesets passed over because their phase is not the firewall's */
+  readonly ignoredRulesets: readonly string[];
+  /** the Rules-language fields the rules read (the pipeline enriches packets only with what is used) */
+  readonly fields: ReadonlySet<string>;
+  /** per rule: packets it matched (counted for enabled rules only) */
+  readonly hits: Float64Array;
+  /** per rule: packets whose verdict it decided */
+  readonly decided: Float64Array;
+  private readonly predicates: Array<(p: PacketRecord) => boolean>;
+  private readonly terminating: Uint8Array;
+  private readonly drops: Uint8Array;
+  private readonly order: Int32Array;
+
+  private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, ignored: string[], fields: Set<string>) {
+    this.rules = rules;
+    this.fields = fields;
+    this.ignoredRulesets = ignored;
+    this.predicates = predicates;
+    this.hits = new Float64Array(rules.length);
+    this.decided = new Float64Array(rules.length);
+    this.terminating = new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1)));
+    this.drops = new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0)));
+    this.order = Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : [])));
+  }
+
+  /** Compiles the rulesets of the firewall phase; throws FirewallConfigError naming the bad rule. */
+  static compile(rulesets: readonly Ruleset[], options: FirewallOptions = {}): Firewall {
+    const rules: FirewallRule[] = [];
+    const predicates: Array<(p: PacketRecord) => boolean> = [];
+    const ignored: string[] = [];
+    const fields = new Set<string>();
+    rulesets.forEach((rs, i) => {
+      const name = rs.name || rs.id || `rulesets[${i}]`;
+      if (!FIREWALL_PHASES.has(rs.phase)) {
+        ignored.push(`${name} (phase ${rs.phase})`);
+        return;
+      }
+      (rs.rules ?? []).forEach((rule, j) => {
+        const path = `rulesets[${i}].rules[${j}]`;
+        if (rule.action === 'skip' && rule.action_parameters?.ruleset !== undefined && rule.action_parameters.ruleset !== 'current') {
+          throw new FirewallConfigError(path, `skip supports only action_parameters {"ruleset": "current"}, got ${JSON.stringify(rule.action_parameters)}`);
+        }
+        if (rule.action !== 'block' && rule.action !== 'skip' && rule.action !== 'log') {
+          throw new FirewallConfigError(path, `unsupported action ${JSON.stringify(rule.action)} (expected block, skip or log)`);
+        }
+        predicates.push(compileExpression(rule.expression, path, options, fields));
+        rules.push({
+          ref: rule.ref || rule.id || `${name}#${j + 1}`,
+          ruleset: name,
+          action: rule.action,
+          enabled: rule.enabled !== false,
+          expression: rule.expression,
+          description: rule.description ?? '',
+          path,
+        });
+      });
+    });
+    return new Firewall(rules, predicates, ignored, fields);
+  }
+
+  /** Evaluates one packet into `out`. */
+  evaluate(p: PacketRecord, out: FirewallResult): void {
+    const order = this.order;
+    const predicates = this.predicates;
+    let matchedCount = 0;
+    out.verdict = FirewallVerdict.Pass;
+    out.decidingRule = -1;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
+      if (!predicates[i](p)) continue;
+      this.hits[i]++;
+      out.matched[matchedCount++] = i;
+      if (this.terminating[i] === 1) {
+        this.decided[i]++;
+        out.decidingRule = i;
+        out.verdict = this.drops[i] === 1 ? FirewallVerdict.Drop : FirewallVerdict.Pass;
+        break;
+      }
+    }
+    out.matchedCount = matchedCount;
+  }
+
+  newResult(): FirewallResult {
+    return new FirewallResult(this.rules.length);
+  }
+}
+
+function compileExpression(
+  expression: string,
+  path: string,
+  options: FirewallOptions,
+  fields: Set<string>,
+): (p: PacketRecord) => boolean {
+  if (typeof expression !== 'string') throw new FirewallConfigError(`${path}.expression`, 'missing expression');
+  try {
+    const ast = parse(expression, FIREWALL_SCHEME, { maxLength: 4096 });
+    for (const f of fieldsUsed(ast)) fields.add(f);
+    return compile(ast, recordBinding, { lists: options.lists });
+  } catch (err) {
+    if (err instanceof FilterError) throw new FirewallConfigError(`${path}.expression`, err.message.trimEnd());
+    throw err;
+  }
+}

@@ -1,0 +1,98 @@
+// Per-packet outputs of a replay: NDJSON (the contract in DESIGN.md), CSV, and pcap files of the
+// passed or dropped packets. Each sink sees every packet once, after its verdict.
+import type { PacketRecord } from '../../capture/record.js';
+import { PcapWriter } from '../../capture/pcap-writer.js';
+import type { Firewall } from '../../firewall/firewall.js';
+import type { PacketVerdict } from '../verdict.js';
+import { TextSink } from './text-sink.js';
+
+export interface PacketSink {
+  packet(rec: PacketRecord, v: PacketVerdict): void;
+  close(): Promise<void>;
+}
+
+/** The capture timestamp as a JSON number with nanosecond digits (no float rounding). */
+export function timeText(rec: PacketRecord): string {
+  const ns = rec.tsNsec;
+  return `${rec.tsSec}.${ns < 100000000 ? String(ns).padStart(9, '0') : ns}`;
+}
+
+/** One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note). */
+export class NdjsonSink implements PacketSink {
+  private readonly refs: string[];
+
+  constructor(private readonly out: TextSink, firewall: Firewall) {
+    this.refs = firewall.rules.map((r) => JSON.stringify(r.ref));
+  }
+
+  packet(rec: PacketRecord, v: PacketVerdict): void {
+    const fw = v.firewall;
+    const refs = this.refs;
+    let matched = '';
+    for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ',') + refs[fw.matched[k]];
+    const m = v.atp.monitor;
+    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}"}`;
+    this.out.write(
+      `{"frame":${rec.frame},"time":${timeText(rec)},"verdict":"${v.drop ? 'drop' : 'pass'}",` +
+        `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${fw.decidingRule < 0 ? 'null' : refs[fw.decidingRule]},` +
+        `"matched":[${matched}],"monitor":${monitor},"reason":${v.reason === null ? 'null' : `"${v.reason}"`}` +
+        `${rec.note === '' ? '' : `,"note":${JSON.stringify(rec.note)}`}}\n`,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.out.close();
+  }
+}
+
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const CSV_HEADER = 'frame,time,verdict,stage,rule,matched,reason,monitor_stage,monitor_reason,note';
+
+/** RFC 4180 CSV, one row per packet; `matched` holds the matched refs joined by ';'. */
+export class CsvSink implements PacketSink {
+  private readonly refs: string[];
+  private readonly quotedRefs: string[];
+
+  constructor(private readonly out: TextSink, firewall: Firewall) {
+    this.refs = firewall.rules.map((r) => r.ref);
+    this.quotedRefs = this.refs.map(csvField);
+    out.write(`${CSV_HEADER}\n`);
+  }
+
+  packet(rec: PacketRecord, v: PacketVerdict): void {
+    const fw = v.firewall;
+    let matched = '';
+    for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ';') + this.refs[fw.matched[k]];
+    const m = v.atp.monitor;
+    this.out.write(
+      `${rec.frame},${timeText(rec)},${v.drop ? 'drop' : 'pass'},${v.stage ?? ''},` +
+        `${fw.decidingRule < 0 ? '' : this.quotedRefs[fw.decidingRule]},${csvField(matched)},${v.reason ?? ''},` +
+        `${m === null ? '' : m.stage},${m === null ? '' : m.reason},${rec.note === '' ? '' : csvField(rec.note)}\n`,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.out.close();
+  }
+}
+
+/** Writes the packets with one verdict (pass or drop) to a pcap file, for Wireshark. */
+export class PcapVerdictSink implements PacketSink {
+  private writer: PcapWriter | null = null;
+
+  constructor(private readonly path: string, private readonly wantDrop: boolean) {}
+
+  packet(rec: PacketRecord, v: PacketVerdict): void {
+    if (v.drop !== this.wantDrop) return;
+    if (this.writer === null) this.writer = PcapWriter.open(this.path, { linkType: rec.linkType, nanosecond: true });
+    this.writer.write(rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen), rec.tsSec, rec.tsNsec, rec.origLen);
+  }
+
+  async close(): Promise<void> {
+    if (this.writer === null) this.writer = PcapWriter.open(this.path, { nanosecond: true });
+    await this.writer.close();
+  }
+}

@@ -1,0 +1,66 @@
+// The replay summary for people: totals, drops by stage, per-rule hits, never-hit rules, monitoring
+// notes, label scores and decode notes, as plain-text tables.
+import Table from 'cli-table3';
+import type { ReplayReport } from '../summary.js';
+
+const n = (v: number): string => v.toLocaleString('en-US');
+const pct = (part: number, whole: number): string => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(part === whole || part === 0 ? 0 : 2)}%`);
+
+function table(head: string[]): Table.Table {
+  return new Table({ head, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
+}
+
+export function formatSummary(r: ReplayReport, warnings: string[] = []): string {
+  const out: string[] = [];
+  const span = r.firstTime !== null && r.lastTime !== null ? `, ${(r.lastTime - r.firstTime).toFixed(3)} s of traffic` : '';
+  out.push(`${r.capture.file} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${n(r.packets)} packets${span}`);
+  out.push(`replayed in ${r.elapsedSeconds.toFixed(3)} s (${n(Math.round(r.packetsPerSecond))} packets/s)`);
+  for (const w of [...warnings, ...r.capture.warnings]) out.push(`warning: ${w}`);
+  out.push('');
+
+  const verdicts = table(['verdict', 'packets', 'share']);
+  verdicts.push(['pass', n(r.passed), pct(r.passed, r.packets)]);
+  verdicts.push(['drop', n(r.dropped), pct(r.dropped, r.packets)]);
+  for (const [stage, count] of Object.entries(r.droppedByStage)) {
+    if (count > 0) verdicts.push([`  by ${stage}`, n(count), pct(count, r.packets)]);
+  }
+  out.push(verdicts.toString());
+
+  if (r.rules.length > 0) {
+    const rules = table(['#', 'rule', 'action', 'hits', 'decided', 'description']);
+    r.rules.forEach((rule, i) => {
+      rules.push([String(i + 1), rule.ref, rule.enabled ? rule.action : `${rule.action} (disabled)`, n(rule.hits), n(rule.decided), rule.description]);
+    });
+    out.push('', 'Firewall rules (in evaluation order)', rules.toString());
+    if (r.neverHit.length > 0) out.push(`never hit: ${r.neverHit.join(', ')}`);
+  } else {
+    out.push('', 'Firewall: no rules (every packet the protections pass is passed)');
+  }
+
+  const flagged = Object.entries(r.monitorFlagged);
+  if (flagged.length > 0) {
+    const mon = table(['monitoring mode would have dropped', 'reason', 'packets']);
+    for (const [key, count] of flagged) {
+      const [stage, reason] = key.split(':');
+      mon.push([stage, reason, n(count)]);
+    }
+    out.push('', mon.toString());
+  }
+
+  if (r.labels !== null) {
+    const l = r.labels;
+    const score = table(['ground truth (labels)', 'total', 'dropped', 'share']);
+    score.push(['attack packets', n(l.attackPackets), n(l.attackDropped), pct(l.attackDropped, l.attackPackets)]);
+    score.push(['legitimate packets', n(l.legitPackets), n(l.legitDropped), pct(l.legitDropped, l.legitPackets)]);
+    score.push(['legitimate flows harmed', n(l.legitFlows), n(l.legitFlowsHarmed), pct(l.legitFlowsHarmed, l.legitFlows)]);
+    out.push('', score.toString());
+  }
+
+  if (r.notes.length > 0 || r.nonIpPackets > 0) {
+    const notes = table(['decode note', 'packets', 'first frame']);
+    for (const note of r.notes) notes.push([note.note, n(note.packets), String(note.firstFrame)]);
+    out.push('', notes.toString());
+    if (r.nonIpPackets > 0) out.push(`${n(r.nonIpPackets)} packets carry no IP and were passed without inspection`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,53 @@
+// A buffered text writer to a file or stdout that writes synchronously in 64 KiB chunks. The replay
+// calls its sinks synchronously per packet, so a synchronous write gives natural backpressure: a slow
+// consumer (a pipe into jq) slows the replay instead of growing memory. A closed pipe (`| head`)
+// surfaces as an EPIPE error, which the CLI treats as a normal end.
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+const FLUSH_AT = 64 * 1024;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+export class TextSink {
+  private parts: string[] = [];
+  private size = 0;
+  private readonly fd: number;
+  private readonly owned: boolean;
+
+  /** `path` of '-' or undefined writes to stdout. */
+  constructor(path?: string) {
+    if (path === undefined || path === '-') {
+      this.fd = 1;
+      this.owned = false;
+    } else {
+      this.fd = openSync(path, 'w');
+      this.owned = true;
+    }
+  }
+
+  write(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= FLUSH_AT) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    const buf = Buffer.from(this.parts.join(''), 'utf8');
+    this.parts = [];
+    this.size = 0;
+    let off = 0;
+    while (off < buf.length) {
+      try {
+        off += writeSync(this.fd, buf, off, buf.length - off);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        Atomics.wait(sleeper, 0, 0, 1); // the pipe is full: wait for the reader
+      }
+    }
+  }
+
+  close(): void {
+    this.flush();
+    if (this.owned) closeSync(this.fd);
+  }
+}

@@ -1,0 +1,50 @@
+// The packet path of DESIGN.md for one decoded packet: enrichment (GeoIP, ASN, data center) ->
+// Advanced TCP Protection -> network firewall -> verdict. The DDoS protections come first and a
+// packet they drop never reaches the firewall, as in the vendor's documented order.
+import type { AdvancedTcpProtection } from '../atp/index.js';
+import type { PacketRecord } from '../capture/record.js';
+import type { Enrichment } from '../data/enrichment.js';
+import { FirewallVerdict, type Firewall } from '../firewall/firewall.js';
+import { PacketVerdict } from './verdict.js';
+
+export interface PathStages {
+  enrichment?: Enrichment;
+  atp?: AdvancedTcpProtection;
+  firewall: Firewall;
+}
+
+export class PacketPath {
+  private readonly enrichment: Enrichment | undefined;
+  private readonly atp: AdvancedTcpProtection | undefined;
+  readonly firewall: Firewall;
+
+  constructor(stages: PathStages) {
+    this.enrichment = stages.enrichment;
+    this.atp = stages.atp?.active ? stages.atp : undefined;
+    this.firewall = stages.firewall;
+  }
+
+  newVerdict(): PacketVerdict {
+    return new PacketVerdict(this.firewall.newResult());
+  }
+
+  /** Decides one packet into `v` (which is reset first). */
+  process(rec: PacketRecord, v: PacketVerdict): void {
+    v.reset();
+    if (this.enrichment !== undefined) this.enrichment.enrich(rec);
+    if (this.atp !== undefined) {
+      this.atp.inspect(rec, v.atp);
+      if (v.atp.verdict === 'drop') {
+        v.drop = true;
+        v.stage = v.atp.stage;
+        v.reason = v.atp.reason;
+        return;
+      }
+    }
+    this.firewall.evaluate(rec, v.firewall);
+    if (v.firewall.verdict === FirewallVerdict.Drop) {
+      v.drop = true;
+      v.stage = 'firewall';
+    }
+  }
+}

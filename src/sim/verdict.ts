@@ -1,0 +1,25 @@
+// What happened to one packet on its way through the path. One instance is reused per packet;
+// the stage objects it holds (firewall result, ATP decision) are reused too.
+import { AtpDecision, type AtpStage, type MitigationReason } from '../atp/index.js';
+import type { FirewallResult } from '../firewall/firewall.js';
+
+export type Stage = 'firewall' | AtpStage;
+
+export class PacketVerdict {
+  drop = false;
+  /** the stage that dropped the packet, or null when it passed */
+  stage: Stage | null = null;
+  /** ATP's mitigation reason when an ATP stage dropped it */
+  reason: MitigationReason | null = null;
+  readonly atp = new AtpDecision();
+
+  constructor(readonly firewall: FirewallResult) {}
+
+  reset(): void {
+    this.drop = false;
+    this.stage = null;
+    this.reason = null;
+    this.firewall.decidingRule = -1;
+    this.firewall.matchedCount = 0;
+  }
+}

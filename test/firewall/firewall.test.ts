@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { Firewall, FirewallConfigError, FirewallVerdict } from '../../src/firewall/firewall.js';
+import type { Ruleset, RulesetRule } from '../../src/config/snapshot.js';
+import { IpSetBuilder } from '../../src/net/ip-set.js';
+import { parseIPv4 } from '../../src/net/ipv4.js';
+import { record, type RecordSpec } from '../helpers/records.js';
+
+function ruleset(rules: RulesetRule[], extra: Partial<Ruleset> = {}): Ruleset {
+  return { name: 'rs', kind: 'root', phase: 'edge_transit', rules, ...extra };
+}
+
+function decide(fw: Firewall, spec: RecordSpec): { verdict: 'pass' | 'drop'; rule: string | null; matched: string[] } {
+  const out = fw.newResult();
+  fw.evaluate(record(spec), out);
+  return {
+    verdict: out.verdict === FirewallVerdict.Drop ? 'drop' : 'pass',
+    rule: out.decidingRule < 0 ? null : fw.rules[out.decidingRule].ref,
+    matched: Array.from(out.matched.subarray(0, out.matchedCount), (i) => fw.rules[i].ref),
+  };
+}
+
+const web = { src: '198.51.100.7', dst: '203.0.113.10', dport: 443 };
+
+describe('firewall rule order', () => {
+  it('implements the spec example: a skip for one port before a block of all ports lets only that port through', () => {
+    const fw = Firewall.compile([
+      ruleset([
+        { ref: 'allow-8080', action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in { 8080 } ' },
+        { ref: 'block-tcp', action: 'block', expression: 'tcp.dstport in { 1..65535 }' },
+      ]),
+    ]);
+    expect(decide(fw, { ...web, dport: 8080 })).toEqual({ verdict: 'pass', rule: 'allow-8080', matched: ['allow-8080'] });
+    expect(decide(fw, { ...web, dport: 22 })).toEqual({ verdict: 'drop', rule: 'block-tcp', matched: ['block-tcp'] });
+    // UDP has no tcp.dstport: neither rule matches and the default policy passes it
+    expect(decide(fw, { ...web, proto: 'udp', dport: 22 })).toEqual({ verdict: 'pass', rule: null, matched: [] });
+  });
+
+  it('log rules record a match and evaluation goes on to the deciding rule', () => {
+    const fw = Firewall.compile([
+      ruleset([
+        { ref: 'log-web', action: 'log', expression: 'tcp.dstport == 443' },
+        { ref: 'log-all', action: 'log', expression: 'ip.proto == "tcp"' },
+        { ref: 'block', action: 'block', expression: 'ip.dst == 203.0.113.10' },
+        { ref: 'after', action: 'log', expression: 'ip.proto == "tcp"' },
+      ]),
+    ]);
+    expect(decide(fw, web)).toEqual({ verdict: 'drop', rule: 'block', matched: ['log-web', 'log-all', 'block'] });
+    expect(fw.hits[3]).toBe(0); // nothing after the deciding rule is evaluated
+  });
+
+  it('passes over disabled rules', () => {
+    const fw = Firewall.compile([
+      ruleset([
+        { ref: 'off', action: 'block', expression: 'ip.proto == "tcp"', enabled: false },
+        { ref: 'on', action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.proto == "tcp"' },
+      ]),
+    ]);
+    expect(decide(fw, web)).toEqual({ verdict: 'pass', rule: 'on', matched: ['on'] });
+    expect(fw.hits[0]).toBe(0);
+  });
+
+  it('counts hits and decisions per rule', () => {
+    const fw = Firewall.compile([
+      ruleset([
+        { ref: 'log', action: 'log', expression: 'tcp.dstport == 443' },
+        { ref: 'block', action: 'block', expression: 'tcp.dstport in { 443 22 }' },
+      ]),
+    ]);
+    for (const dport of [443, 443, 22, 80]) decide(fw, { ...web, dport });
+    expect(Array.from(fw.hits)).toEqual([2, 3]);
+    expect(Array.from(fw.decided)).toEqual([0, 3]);
+  });
+
+  it('evaluates rules of several firewall-phase rulesets in snapshot order; the vendor phase name is an alias', () => {
+    const fw = Firewall.compile([
+      ruleset([{ ref: 'a', action: 'log', expression: 'ip.proto == "tcp"' }], { name: 'first' }),
+      ruleset([{ ref: 'z', action: 'block', expression: 'ip.proto == "tcp"' }], { name: 'other', phase: 'http_request_firewall_custom' }),
+      ruleset([{ ref: 'b', action: 'block', expression: 'tcp.dstport == 443' }], { name: 'second', phase: 'magic_transit' }),
+    ]);
+    expect(fw.rules.map((r) => r.ref)).toEqual(['a', 'b']);
+    expect(fw.ignoredRulesets).toEqual(['other (phase http_request_firewall_custom)']);
+    expect(decide(fw, web)).toMatchObject({ verdict: 'drop', rule: 'b' });
+  });
+
+  it('names a rule by ref, else id, else ruleset and position', () => {
+    const fw = Firewall.compile([
+      ruleset([
+        { ref: 'r', id: 'i1', action: 'log', expression: 'ip.proto == "udp"' },
+        { id: 'i2', action: 'log', expression: 'ip.proto == "udp"' },
+        { action: 'log', expression: 'ip.proto == "udp"' },
+      ]),
+    ]);
+    expect(fw.rules.map((r) => r.ref)).toEqual(['r', 'i2', 'rs#3']);
+  });
+
+  it('resolves lists through the given resolver', () => {
+    const botnet = new IpSetBuilder().addPrefix4(parseIPv4('198.51.100.0'), 24).build();
+    const fw = Firewall.compile([ruleset([{ ref: 'bot', action: 'block', expression: 'ip.src in $svc.botnetcc' }])], {
+      lists: (name) => (name === 'svc.botnetcc' ? botnet : undefined),
+    });
+    expect(decide(fw, web).verdict).toBe('drop');
+    expect(decide(fw, { ...web, src: '192.0.2.1' }).verdict).toBe('pass');
+  });
+
+  it('rejects a broken rule with its configuration path and the exact Rules-language message', () => {
+    const attempt = () => Firewall.compile([ruleset([{ ref: 'ok', action: 'log', expression: 'ip.proto == "udp"' }, { action: 'block', expression: 'ip.src==34' }])]);
+    expect(attempt).toThrow(FirewallConfigError);
+    expect(attempt).toThrow(
+      'rulesets[0].rules[1].expression: Filter parsing error (1:9):\nip.src==34\n        ^^ couldn\'t parse address in network: invalid IP address syntax',
+    );
+  });
+
+  it('rejects unsupported actions and skip parameters', () => {
+    expect(() => Firewall.compile([ruleset([{ action: 'allow' as 'skip', expression: 'ip.proto == "udp"' }])])).toThrow(/rulesets\[0\]\.rules\[0\]: unsupported action "allow"/);
+    expect(() =>
+      Firewall.compile([ruleset([{ action: 'skip', action_parameters: { ruleset: 'other' as 'current' }, expression: 'ip.proto == "udp"' }])]),
+    ).toThrow(/skip supports only action_parameters \{"ruleset": "current"\}/);
+  });
+
+  it('records the fields its rules read', () => {
+    const fw = Firewall.compile([ruleset([{ action: 'block', expression: 'ip.src.country == "KP" or tcp.dstport == 23' }])]);
+    expect([...fw.fields].sort()).toEqual(['ip.src.country', 'tcp.dstport']);
+  });
+});

@@ -1,0 +1,202 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, statSync, truncateSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateToFile } from '../../src/capture/synth/index.js';
+import { readCapture } from '../../src/capture/reader.js';
+import type { Snapshot } from '../../src/config/snapshot.js';
+import { runCli } from '../helpers/cli.js';
+
+let dir: string;
+let capture: string;
+
+function writeSnapshot(name: string, snapshot: Snapshot): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(snapshot));
+  return file;
+}
+
+function oneRule(expression: string, action: 'block' | 'skip' | 'log' = 'block'): Snapshot {
+  return { rulesets: [{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'r1', action, expression }] }] };
+}
+
+function ndjson(text: string): Array<Record<string, unknown>> {
+  return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+function tsharkFrames(file: string, displayFilter: string): number[] {
+  const out = execFileSync('tshark', ['-n', '-r', file, '-Y', displayFilter, '-T', 'fields', '-e', 'frame.number'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return out.trim().split('\n').filter(Boolean).map(Number);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-replay-'));
+  capture = path.join(dir, 'mixed.pcap');
+  await generateToFile('mixed', capture, { packets: 3000, seed: 7 });
+});
+
+describe('edgesim replay', () => {
+  it('writes one NDJSON object per packet with the contract keys, frames numbered from 1', () => {
+    const r = runCli(['replay', capture, '--config', writeSnapshot('web.json', oneRule('tcp.dstport in { 80 443 }')), '--format', 'ndjson']);
+    expect(r.status).toBe(0);
+    const rows = ndjson(r.stdout);
+    expect(rows.length).toBe(3000);
+    rows.forEach((row, i) => {
+      expect(Object.keys(row).slice(0, 8)).toEqual(['frame', 'time', 'verdict', 'stage', 'rule', 'matched', 'monitor', 'reason']);
+      expect(row.frame).toBe(i + 1);
+      expect(typeof row.time).toBe('number');
+      if (row.verdict === 'drop') expect(row).toMatchObject({ stage: 'firewall', rule: 'r1', matched: ['r1'] });
+      else expect(row).toMatchObject({ verdict: 'pass', stage: null, rule: null, matched: [] });
+    });
+    expect(r.stderr).toMatch(/3000 packets: \d+ passed, \d+ dropped/);
+  });
+
+  // tshark is the oracle: the same condition as a Wireshark display filter selects the same frames.
+  const differential: Array<[string, string]> = [
+    ['tcp.dstport in { 80 443 }', 'tcp.dstport in {80, 443}'],
+    ['ip.src in { 10.0.0.0/8 } and tcp.flags.syn and not tcp.flags.ack', 'ip.src in {10.0.0.0/8} and tcp.flags.syn == 1 and tcp.flags.ack == 0'],
+    ['udp.dstport == 53 or icmp.type == 8', '(udp.dstport == 53 and not icmp) or icmp.type == 8'],
+    // ip.ttl and ip.len cover IPv6 too (hop limit; payload length + 40), where tshark has ipv6.* fields
+    ['ip.ttl < 64 and ip.len > 100', '(ip.ttl < 64 and ip.len > 100) or (ipv6.hlim < 64 and ipv6.plen > 60)'],
+    ['tcp.flags == 0x10', 'tcp.flags == 0x010'],
+  ];
+  it.each(differential)('drops exactly the frames tshark selects for %s', (expression, displayFilter) => {
+    const r = runCli(['replay', capture, '--config', writeSnapshot('d.json', oneRule(expression)), '--format', 'ndjson']);
+    expect(r.status).toBe(0);
+    const dropped = ndjson(r.stdout).filter((row) => row.verdict === 'drop').map((row) => row.frame);
+    const expected = tsharkFrames(capture, displayFilter);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(dropped).toEqual(expected);
+  });
+
+  it('agrees with `edgesim match` on the same expression', () => {
+    const expression = 'ip.dst in { 203.0.113.0/24 } and not tcp.dstport in { 80 443 }';
+    const replayRows = ndjson(runCli(['replay', capture, '--config', writeSnapshot('m.json', oneRule(expression)), '--format', 'ndjson']).stdout);
+    const matched = runCli(['match', capture, expression]);
+    expect(matched.status).toBe(0);
+    const frames = matched.stdout.trim().split('\n').filter(Boolean).map(Number);
+    expect(frames).toEqual(replayRows.filter((row) => row.verdict === 'drop').map((row) => row.frame));
+    expect(runCli(['match', capture, expression, '--count']).stdout).toBe(`${frames.length}\n`);
+  });
+
+  it('writes the passed and dropped packets to pcap files that hold exactly those frames, byte for byte', async () => {
+    const passed = path.join(dir, 'passed.pcap');
+    const dropped = path.join(dir, 'dropped.pcap');
+    const r = runCli(['replay', capture, '--config', writeSnapshot('w.json', oneRule('ip.proto == "udp"')), '--write-passed', passed, '--write-dropped', dropped, '--format', 'json']);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as { passed: number; dropped: number };
+    const original: Buffer[] = [];
+    await readCapture(capture, (rec) => original.push(Buffer.from(rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen))));
+    const udpFrames = tsharkFrames(capture, 'udp and not icmp');
+    const read = async (f: string) => {
+      const frames: Buffer[] = [];
+      await readCapture(f, (rec) => frames.push(Buffer.from(rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen))));
+      return frames;
+    };
+    const droppedFrames = await read(dropped);
+    const passedFrames = await read(passed);
+    expect(droppedFrames.length).toBe(report.dropped);
+    expect(passedFrames.length).toBe(report.passed);
+    expect(droppedFrames).toEqual(udpFrames.map((f) => original[f - 1]));
+    expect(Number(execFileSync('capinfos', ['-c', '-M', '-T', dropped], { encoding: 'utf8' }).trim().split('\n').pop()!.split('\t')[1])).toBe(report.dropped);
+  });
+
+  it('writes CSV with a header and one row per packet', () => {
+    const r = runCli(['replay', capture, '--config', writeSnapshot('c.json', oneRule('tcp.dstport == 80', 'log')), '--format', 'csv']);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('frame,time,verdict,stage,rule,matched,reason,monitor_stage,monitor_reason,note');
+    expect(lines.length).toBe(3001);
+    const logged = lines.slice(1).filter((l) => l.split(',')[5] === 'r1');
+    expect(logged.length).toBeGreaterThan(0);
+    for (const l of logged) expect(l.split(',')[2]).toBe('pass'); // log never decides
+  });
+
+  it('prints a summary table with per-rule hits, never-hit rules and label scores', () => {
+    const snap: Snapshot = {
+      rulesets: [
+        {
+          name: 'rs',
+          kind: 'root',
+          phase: 'edge_transit',
+          rules: [
+            { ref: 'block-syn-80', action: 'block', expression: 'tcp.flags.syn and not tcp.flags.ack and tcp.dstport == 80' },
+            { ref: 'never', action: 'block', expression: 'tcp.dstport == 31337' },
+          ],
+        },
+      ],
+    };
+    const r = runCli(['replay', capture, '--config', writeSnapshot('t.json', snap)]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/3,000 packets/);
+    expect(r.stdout).toContain('block-syn-80');
+    expect(r.stdout).toMatch(/never hit: never/);
+    expect(r.stdout).toMatch(/attack packets/);
+    expect(r.stdout).toMatch(/legitimate flows harmed/);
+  });
+
+  it('names the configuration path and the Rules-language error for a broken rule, without a stack trace', () => {
+    const r = runCli(['replay', capture, '--config', writeSnapshot('bad.json', oneRule('ip.src==34'))]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('rulesets[0].rules[0].expression');
+    expect(r.stderr).toContain("        ^^ couldn't parse address in network: invalid IP address syntax");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says clearly when the capture is missing or is not a capture', () => {
+    const snap = writeSnapshot('ok.json', oneRule('ip.proto == "udp"'));
+    const missing = runCli(['replay', path.join(dir, 'nope.pcap'), '--config', snap]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/^edgesim: .*nope\.pcap/);
+    const notCapture = path.join(dir, 'text.pcap');
+    writeFileSync(notCapture, 'hello, this is not a capture file\n');
+    const bad = runCli(['replay', notCapture, '--config', snap]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('replays a truncated capture up to the cut and reports it', () => {
+    const cut = path.join(dir, 'cut.pcap');
+    copyFileSync(capture, cut);
+    truncateSync(cut, Math.floor(statSync(capture).size / 2) + 7);
+    const r = runCli(['replay', cut, '--config', writeSnapshot('ok2.json', oneRule('ip.proto == "udp"')), '--format', 'json']);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as { packets: number; capture: { warnings: string[] } };
+    expect(report.packets).toBeGreaterThan(1000);
+    expect(report.packets).toBeLessThan(3000);
+    expect(report.capture.warnings.join(' ')).toMatch(/truncated/);
+  });
+
+  it('needs a configuration, and not two', () => {
+    expect(runCli(['replay', capture]).stderr).toMatch(/no configuration: give --config/);
+    expect(runCli(['replay', capture, '--config', 'a.json', '--api', 'http://127.0.0.1:1/client/v4']).stderr).toMatch(/either --config or --api/);
+  });
+
+  it('keeps JSON report figures consistent: passed + dropped = packets = frames in the file', async () => {
+    const r = runCli(['replay', capture, '--config', writeSnapshot('j.json', oneRule('tcp.flags.reset')), '--format', 'json']);
+    const report = JSON.parse(r.stdout) as { packets: number; passed: number; dropped: number; droppedByStage: Record<string, number>; rules: Array<{ hits: number; decided: number }> };
+    let frames = 0;
+    await readCapture(capture, () => frames++);
+    expect(report.packets).toBe(frames);
+    expect(report.passed + report.dropped).toBe(report.packets);
+    expect(report.droppedByStage.firewall).toBe(report.dropped);
+    expect(report.rules[0].decided).toBe(report.dropped);
+    expect(report.dropped).toBe(tsharkFrames(capture, 'tcp.flags.reset == 1').length);
+  });
+});
+
+describe('npm start', () => {
+  it('replays the bundled demo capture through the bundled demo snapshot', () => {
+    const r = runCli(['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('allow-web');
+    expect(r.stdout).toMatch(/drop/);
+    expect(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start).toBe('node bin/edgesim.js replay examples/demo.pcap --config examples/demo-snapshot.json');
+  });
+});
