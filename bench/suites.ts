@@ -4,6 +4,7 @@ import type { BenchSuite } from './types.js';
 export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['net', () => import('./net.js')],
   ['atp', () => import('./atp.js')],
+  ['replay', () => import('./replay.js')],
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],
 ];

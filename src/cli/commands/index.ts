@@ -1,12 +1,16 @@
 // The subcommands, in the order `edgesim --help` lists them. Each module exports `register`.
 import type { Command } from 'commander';
 import { register as about } from './about.js';
+import { register as replay } from './replay.js';
+import { register as match } from './match.js';
 import { register as serve } from './serve.js';
 import { register as exportSnapshot } from './export.js';
 import { register as importSnapshot } from './import.js';
 import { register as synth } from './synth.js';
 
 export const commands: Array<(program: Command) => void> = [
+  replay,
+  match,
   serve,
   exportSnapshot,
   importSnapshot,
