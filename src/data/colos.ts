@@ -89,7 +89,7 @@ export class IngressColos {
     }
     if (opts.colo !== undefined) {
       const colo = findColo(opts.colo);
-      if (colo === undefined) throw new DataError(`unknown data center ${JSON.stringify(opts.colo)} (known: ${COLO_NAMES.join(', ')})`);
+      if (colo === undefined) throw new DataError(`unknown data center ${JSON.stringify(opts.colo)}: expected one of the ${COLO_NAMES.length} in datasets/colos.json, e.g. fra01 or sfo06, or a city code such as lax`);
       if (this.region !== undefined && colo.region !== this.region) throw new DataError(`data center ${colo.name} is in region ${colo.region}, not ${this.region}`);
       this.forced = ingressOf(colo);
     }
