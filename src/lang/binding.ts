@@ -42,3 +42,24 @@ export type FieldAccess<P> = BoolAccess<P> | IntAccess<P> | IpAccess<P> | BytesA
 
 /** Accessors by Rules-language field name. */
 export type Binding<P> = Readonly<Record<string, FieldAccess<P>>>;
+
+// Array and Map fields exist in the engine (and in the documented vectors) but not in the
+// firewall scheme. They are bound as whole values of plain data; evaluating them may allocate.
+
+/** An IP address inside a compound value. */
+export type IpElement = { readonly family: 4; readonly v4: number } | { readonly family: 6; readonly v6: Uint32Array };
+
+/** An element of an Array or Map value: Bool, Int, Bytes, Ip, or a nested Array/Map. */
+export type ElementValue = boolean | number | Uint8Array | IpElement | CompoundValue;
+
+/** An Array value (JS array) or a Map value (keys are UTF-8 strings). */
+export type CompoundValue = readonly ElementValue[] | ReadonlyMap<string, ElementValue>;
+
+export interface CompoundAccess<P> {
+  type: 'Array' | 'Map';
+  has(p: P): boolean;
+  get(p: P): CompoundValue;
+}
+
+/** A Binding that may also bind Array and Map fields (every Binding is one). */
+export type SchemeBinding<P> = Readonly<Record<string, FieldAccess<P> | CompoundAccess<P>>>;

@@ -13,3 +13,7 @@ export { bitSlice } from './functions/bit-slice.js';
 export type { Token } from './parser/context.js';
 export type * from './ast.js';
 export { ArrayOf, MapOf, display as displayType, type LangType, type Primitive } from './types.js';
+export { compile, compileWithPlan, type PlanEntry } from './eval/compile.js';
+export { interpret, type CompileOptions } from './interpret.js';
+export { printExpr } from './print.js';
+export type * from './binding.js';
