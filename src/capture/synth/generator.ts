@@ -29,7 +29,10 @@ const MAKERS: Readonly<Record<PartKind, { flow?: new () => Flow; packet?: Single
 
 /** Where generated frames go. */
 export interface FrameSink {
-  /** `frame` (1-based) of `len` bytes at `timeUs` from the capture's start; flow 0 = none. */
+  /**
+   * The next frame: its first `len` bytes of `data` (valid only during the call), `timeUs`
+   * microseconds from the capture's start, made by `part`, in legit flow `flow` (0 = none).
+   */
   frame(data: Uint8Array, len: number, timeUs: number, part: PartRun, flow: number): void;
 }
 
