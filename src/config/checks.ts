@@ -113,6 +113,14 @@ export function findConflicts(
   return issues;
 }
 
+/**
+ * `value`'s elements with every non-object replaced by `{}` (so indexes, and thus paths, hold), or
+ * none when it is not an array: checks run on invalid data too.
+ */
+function objects(value: unknown): Obj[] {
+  return Array.isArray(value) ? value.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {})) : [];
+}
+
 const rulesetRule: ObjectCheck = (rule, path) => {
   const params = rule.action_parameters;
   if (rule.action === 'skip' && params === undefined) {
@@ -125,29 +133,29 @@ const rulesetRule: ObjectCheck = (rule, path) => {
 };
 
 const ruleset: ObjectCheck = (value, path) => {
-  const rules = (value.rules ?? []) as Obj[];
+  const rules = objects(value.rules);
   const at = (i: number): JsonPath => [...path, 'rules', i];
   return [...findConflicts(CONFLICTS.ruleId, rules, at), ...findConflicts(CONFLICTS.ruleRef, rules, at)];
 };
 
 const snapshot: ObjectCheck = (value, path) => {
   const issues: Issue[] = [];
-  const each = (key: string, conflict: Conflict, items: unknown, base: JsonPath = [...path, key]): void => {
-    if (Array.isArray(items)) issues.push(...findConflicts(conflict, items as Obj[], (i) => [...base, i]));
+  const each = (conflict: Conflict, items: unknown, base: JsonPath): void => {
+    if (Array.isArray(items)) issues.push(...findConflicts(conflict, objects(items), (i) => [...base, i]));
   };
-  each('prefixes', CONFLICTS.prefix, value.prefixes);
-  each('allowlist', CONFLICTS.allowlist, value.allowlist);
+  each(CONFLICTS.prefix, value.prefixes, [...path, 'prefixes']);
+  each(CONFLICTS.allowlist, value.allowlist, [...path, 'allowlist']);
   for (const component of ['syn_protection', 'tcp_flow_protection']) {
-    const c = value[component] as Obj | undefined;
-    if (c) each('rules', CONFLICTS.protectionRule, c.rules, [...path, component, 'rules']);
+    const c = value[component];
+    if (typeof c === 'object' && c !== null) each(CONFLICTS.protectionRule, (c as Obj).rules, [...path, component, 'rules']);
   }
-  each('rulesets', CONFLICTS.rootRuleset, value.rulesets);
-  each('lists', CONFLICTS.list, value.lists);
-  ((value.lists ?? []) as Obj[]).forEach((list, i) => each('items', CONFLICTS.listItem, list.items, [...path, 'lists', i, 'items']));
+  each(CONFLICTS.rootRuleset, value.rulesets, [...path, 'rulesets']);
+  each(CONFLICTS.list, value.lists, [...path, 'lists']);
+  objects(value.lists).forEach((list, i) => each(CONFLICTS.listItem, list.items, [...path, 'lists', i, 'items']));
   if (Array.isArray(value.lists)) {
-    const names = new Set((value.lists as Obj[]).map((l) => l.name as string));
-    ((value.rulesets ?? []) as Obj[]).forEach((rs, i) => {
-      issues.push(...unknownListIssues((rs.rules ?? []) as Obj[], names, [...path, 'rulesets', i, 'rules']));
+    const names = new Set(objects(value.lists).map((l) => l.name).filter((n): n is string => typeof n === 'string'));
+    objects(value.rulesets).forEach((rs, i) => {
+      issues.push(...unknownListIssues(objects(rs.rules), names, [...path, 'rulesets', i, 'rules']));
     });
   }
   return issues;

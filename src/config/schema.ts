@@ -9,7 +9,7 @@
 // are set (did you mean 10.0.0.0/24?)`, with the JSON path, the value's actual type, and unknown
 // keys named. The subset is small, and owning it keeps the wording identical on both paths.
 //
-// `parse` never mutates its input: it returns a normalised copy with defaults filled and vendor
+// `parseWithSchema` never mutates its input: it returns a normalised copy with defaults filled and vendor
 // aliases mapped to the canonical spelling (`x-aliases`), plus every issue found (not just the first).
 
 /** A path into a JSON document: object keys and array indexes. */

@@ -94,6 +94,12 @@ describe('loadSnapshotFile', () => {
     ]);
   });
 
+  it('paths stay right when an array also holds non-objects', () => {
+    expect(() => validateSnapshot({ prefixes: [7, { prefix: '10.0.0.0/8' }, { prefix: '10.0.0.0/8' }] }, 's')).toThrow(
+      's: prefixes[0]: must be an object (got integer)\ns: prefixes[2].prefix: 10.0.0.0/8 is already a protected prefix (prefixes[1])',
+    );
+  });
+
   it('list references are checked when the snapshot carries its lists', async () => {
     const rules = [{ action: 'block', expression: 'ip.src in $office or ip.src in $svc.botnetcc' }];
     expect(() => validateSnapshot({ rulesets: [ruleset(rules)] })).not.toThrow();

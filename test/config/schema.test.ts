@@ -142,6 +142,22 @@ describe('invariants over arbitrary input', () => {
     }), { numRuns: 2000 });
   });
 
+  it('near-miss snapshots (right keys, arbitrary values) give issues, never a crash', () => {
+    const leaf = fc.jsonValue({ maxDepth: 2 });
+    const rule = fc.dictionary(fc.constantFrom('action', 'expression', 'ref', 'id', 'action_parameters'), leaf);
+    const ruleset = fc.dictionary(fc.constantFrom('name', 'kind', 'phase', 'rules'), fc.oneof(leaf, fc.array(fc.oneof(rule, leaf), { maxLength: 3 })));
+    const list = fc.dictionary(fc.constantFrom('name', 'kind', 'items'), fc.oneof(leaf, fc.array(fc.oneof(fc.dictionary(fc.constantFrom('ip', 'comment'), leaf), leaf), { maxLength: 3 })));
+    const component = fc.dictionary(fc.constantFrom('rules', 'filters'), fc.oneof(leaf, fc.array(fc.oneof(fc.dictionary(fc.constantFrom('scope', 'name', 'mode'), leaf), leaf), { maxLength: 3 })));
+    const snapshot = fc.dictionary(
+      fc.constantFrom('tcp_protection_status', 'prefixes', 'allowlist', 'syn_protection', 'tcp_flow_protection', 'rulesets', 'lists'),
+      fc.oneof(leaf, component, fc.array(fc.oneof(ruleset, list, fc.dictionary(fc.constantFrom('prefix'), leaf), leaf), { maxLength: 3 })),
+    );
+    fc.assert(fc.property(snapshot, (value) => {
+      const { issues } = parse(SNAPSHOT_SCHEMA, value);
+      for (const issue of issues) expect(typeof issue.message).toBe('string');
+    }), { numRuns: 3000 });
+  });
+
   const prefixBody = fc.record({
     prefix: fc.tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 32 })).map(([a, len]) => {
       const net = len === 0 ? 0 : (a & (0xffffffff << (32 - len))) >>> 0;
