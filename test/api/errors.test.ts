@@ -1,6 +1,7 @@
 // Error conditions: each HTTP status the API uses, the stable code of each condition, the
 // credential rules, account isolation, the documented limits, and that a refused request never
 // changes what the account holds.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITIONS } from '../../src/api/errors.js';
 import type { RunningServer } from '../../src/api/server.js';
@@ -186,5 +187,31 @@ describe('isolation and refused requests', () => {
     const r = await call('PATCH', `${base}/prefixes/${p.id}`, { prefix: '11.0.0.0/8' });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].message).toBe('prefix: unknown key (expected one of: comment, excluded)');
+  });
+});
+
+describe('arbitrary bodies', () => {
+  it('any JSON body to any writing route gets a 2xx or a 400 envelope, never a 5xx', async () => {
+    const base = cfg(server.url, 'fuzz');
+    const rs = (await call('POST', `${server.url}/accounts/fuzz/rulesets`, { name: 'x', kind: 'root', phase: 'edge_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 1' }] })).body.result;
+    const list = (await call('POST', `${server.url}/accounts/fuzz/rules/lists`, { name: 'l', kind: 'ip' })).body.result;
+    const filter = (await call('POST', `${base}/syn_protection/filters`, { expression: 'tcp.dstport == 1', mode: 'enabled' })).body.result;
+    const routes: Array<[string, string]> = [
+      ['PATCH', `${base}/tcp_protection_status`],
+      ['POST', `${base}/prefixes`], ['POST', `${base}/prefixes/bulk`], ['POST', `${base}/allowlist`],
+      ['POST', `${base}/syn_protection/rules`], ['POST', `${base}/tcp_flow_protection/rules`],
+      ['POST', `${base}/tcp_flow_protection/filters`], ['PATCH', `${base}/syn_protection/filters/${filter.id}`],
+      ['POST', `${server.url}/accounts/fuzz/rulesets`], ['PUT', `${server.url}/accounts/fuzz/rulesets/${rs.id}`],
+      ['POST', `${server.url}/accounts/fuzz/rulesets/${rs.id}/rules`], ['PATCH', `${server.url}/accounts/fuzz/rulesets/${rs.id}/rules/${rs.rules[0].id}`],
+      ['PUT', `${server.url}/accounts/fuzz/rulesets/phases/edge_transit/entrypoint`],
+      ['POST', `${server.url}/accounts/fuzz/rules/lists`], ['POST', `${server.url}/accounts/fuzz/rules/lists/${list.id}/items`],
+      ['DELETE', `${server.url}/accounts/fuzz/rules/lists/${list.id}/items`],
+      ['POST', `${server.url}/filters/validate-expr`],
+    ];
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...routes), fc.jsonValue({ maxDepth: 3 }), async ([method, url], body) => {
+      const r = await call(method, url, body);
+      expect(r.status === 400 || (r.status >= 200 && r.status < 300)).toBe(true);
+      if (r.status === 400) expect(r.body.success).toBe(false);
+    }), { numRuns: 400 });
   });
 });
