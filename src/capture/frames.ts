@@ -7,8 +7,10 @@ import type { PacketRecord } from './record.js';
 const MAX_WARNINGS = 100;
 
 export class FrameSink {
-  /** frames delivered so far; the next frame's number is frames + 1 */
+  /** the last frame number given out; the next frame is frames + 1 */
   frames = 0;
+  /** packets handed to onPacket */
+  delivered = 0;
   readonly warnings: string[] = [];
   private dropped = 0;
 
@@ -20,7 +22,13 @@ export class FrameSink {
     rec.frame = ++this.frames;
     rec.tsSec = tsSec;
     rec.tsNsec = tsNsec;
+    this.delivered++;
     this.onPacket(rec);
+  }
+
+  /** A record Wireshark numbers as a frame but that holds no packet: it takes a frame number, nothing is delivered. */
+  skipFrame(): void {
+    this.frames++;
   }
 
   warn(message: string): void {

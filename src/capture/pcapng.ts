@@ -2,7 +2,9 @@
 // Header Block starts each section and sets its byte order; Interface Description Blocks declare
 // the section's interfaces (link type, snap length, timestamp unit and offset); packets come in
 // Enhanced Packet Blocks, Simple Packet Blocks (interface 0, no timestamp) or the obsolete Packet
-// Block. Every other block type is skipped by its length.
+// Block. Every other block type is skipped by its length. Frame numbers follow Wireshark, which also
+// numbers custom blocks and systemd journal entries as frames: those take a frame number and are
+// not delivered, so frame N here is frame N in Wireshark.
 //
 // Damage is handled by how far it reaches: a packet block that is inconsistent inside (captured
 // length beyond its block, unknown interface) is skipped with a warning and reading goes on, since
@@ -17,6 +19,8 @@ const IDB = 0x00000001;
 const PB = 0x00000002;
 const SPB = 0x00000003;
 const EPB = 0x00000006;
+/** blocks Wireshark shows as (non-packet) frames: systemd journal export, custom (copyable or not) */
+const NUMBERED_RECORDS = new Set([0x00000009, 0x00000bad, 0x40000bad]);
 const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
 const MIN_BLOCK = 12;
 /** SHB up to and including the version: type, length, byte-order magic, major, minor */
@@ -72,6 +76,7 @@ class PcapngParser implements FormatParser {
       else if (type === SPB) this.simplePacket(buf, view, p, len, base);
       else if (type === IDB) this.interfaceDescription(view, p, len, base);
       else if (type === PB) this.obsoletePacket(buf, view, p, len, base);
+      else if (NUMBERED_RECORDS.has(type)) this.sink.skipFrame();
       p += len;
     }
     this.needed = MIN_BLOCK;

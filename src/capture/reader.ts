@@ -124,7 +124,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
       onProgress?.(source.position, source.size);
     }
     if (source.problem !== '') sink.warn(source.problem);
-    return { format: parser.format, compressed: source.compressed, packets: sink.frames, linkTypes: parser.linkTypes, warnings: sink.allWarnings() };
+    return { format: parser.format, compressed: source.compressed, packets: sink.delivered, linkTypes: parser.linkTypes, warnings: sink.allWarnings() };
   } finally {
     await source.close();
   }

@@ -11,7 +11,7 @@ import { Has, PacketRecord } from '../../src/capture/record.js';
 import { formatIPv4 } from '../../src/net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../../src/net/ipv6.js';
 import {
-  ascii, authHeader, bytes, ethernet, extension, fragmentHeader, icmp, ipv4, ipv6, tcp, udp,
+  ascii, authHeader, bytes, ethernet, extension, fragmentHeader, icmp, ipv4, ipv6, nullFrame, sll2Frame, sllFrame, tcp, udp,
 } from './helpers/build.js';
 
 const SYN = 0x02;
@@ -50,41 +50,28 @@ const V4_SYN: Summary = { src: '192.0.2.1', dst: '198.51.100.2', proto: 6, len: 
 const v6Udp = ipv6({ next: 17, hopLimit: 9 }, udp(5353, 53, bytes([1, 2, 3, 4])));
 const V6_UDP: Summary = { src: '2001:db8::1', dst: '2001:db8::2', proto: 17, len: 52, ttl: 9, udp: [5353, 53], note: '' };
 
-function sll(protocol: number, payload: Uint8Array): Uint8Array {
-  return bytes([0, 0, 0, 1, 0, 6, 1, 2, 3, 4, 5, 6, 0, 0], [protocol >> 8, protocol & 0xff], payload);
-}
-
-function sll2(protocol: number, payload: Uint8Array): Uint8Array {
-  return bytes([protocol >> 8, protocol & 0xff, 0, 0, 0, 0, 0, 2, 0, 1, 0, 6, 1, 2, 3, 4, 5, 6, 0, 0], payload);
-}
-
-function family(value: number, little: boolean, payload: Uint8Array): Uint8Array {
-  const b = [value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >>> 24];
-  return bytes(little ? b : b.reverse(), payload);
-}
-
 describe('link layers', () => {
   const cases: Array<[string, number, Uint8Array, Summary]> = [
     ['Ethernet', 1, ethernet(0x0800, tcpSyn), V4_SYN],
     ['802.1Q', 1, ethernet(0x0800, tcpSyn, [[0x8100, 10]]), V4_SYN],
     ['802.1ad QinQ', 1, ethernet(0x86dd, v6Udp, [[0x88a8, 100], [0x8100, 10]]), V6_UDP],
     ['three tags deep', 1, ethernet(0x0800, tcpSyn, [[0x9100, 1], [0x88a8, 2], [0x8100, 3]]), V4_SYN],
-    ['Linux SLL', 113, sll(0x0800, tcpSyn), V4_SYN],
-    ['Linux SLL with a VLAN tag', 113, sll(0x8100, bytes([0, 5, 0x86, 0xdd], v6Udp)), V6_UDP],
-    ['Linux SLL2', 276, sll2(0x86dd, v6Udp), V6_UDP],
+    ['Linux SLL', 113, sllFrame(0x0800, tcpSyn), V4_SYN],
+    ['Linux SLL with a VLAN tag', 113, sllFrame(0x8100, bytes([0, 5, 0x86, 0xdd], v6Udp)), V6_UDP],
+    ['Linux SLL2', 276, sll2Frame(0x86dd, v6Udp), V6_UDP],
     ['raw IP (101), IPv4', 101, tcpSyn, V4_SYN],
     ['raw IP (101), IPv6', 101, v6Udp, V6_UDP],
     ['raw IP as 12', 12, tcpSyn, V4_SYN],
     ['raw IP as 14', 14, v6Udp, V6_UDP],
     ['IPv4 link type', 228, tcpSyn, V4_SYN],
     ['IPv6 link type', 229, v6Udp, V6_UDP],
-    ['null, little-endian AF_INET', 0, family(2, true, tcpSyn), V4_SYN],
-    ['null, big-endian AF_INET', 0, family(2, false, tcpSyn), V4_SYN],
-    ['null, AF_INET6 (BSD 24)', 0, family(24, true, v6Udp), V6_UDP],
-    ['null, AF_INET6 (FreeBSD 28, big-endian)', 0, family(28, false, v6Udp), V6_UDP],
-    ['null, AF_INET6 (Darwin 30)', 0, family(30, true, v6Udp), V6_UDP],
-    ['OpenBSD loop, network order', 108, family(2, false, tcpSyn), V4_SYN],
-    ['OpenBSD loop, host order', 108, family(24, true, v6Udp), V6_UDP],
+    ['null, little-endian AF_INET', 0, nullFrame(2, true, tcpSyn), V4_SYN],
+    ['null, big-endian AF_INET', 0, nullFrame(2, false, tcpSyn), V4_SYN],
+    ['null, AF_INET6 (BSD 24)', 0, nullFrame(24, true, v6Udp), V6_UDP],
+    ['null, AF_INET6 (FreeBSD 28, big-endian)', 0, nullFrame(28, false, v6Udp), V6_UDP],
+    ['null, AF_INET6 (Darwin 30)', 0, nullFrame(30, true, v6Udp), V6_UDP],
+    ['OpenBSD loop, network order', 108, nullFrame(2, false, tcpSyn), V4_SYN],
+    ['OpenBSD loop, host order', 108, nullFrame(24, true, v6Udp), V6_UDP],
   ];
   it.each(cases)('%s', (_name, linkType, frame, want) => {
     expect(summary(decode(linkType, frame))).toEqual(want);
@@ -92,8 +79,8 @@ describe('link layers', () => {
 
   it('leaves frames that are not IP without fields and without a note', () => {
     expect(summary(decode(1, ethernet(0x0806, new Uint8Array(28))))).toEqual({ note: '' });
-    expect(summary(decode(0, family(7, true, new Uint8Array(20))))).toEqual({ note: '' });
-    expect(summary(decode(113, sll(0x0004, new Uint8Array(20))))).toEqual({ note: '' });
+    expect(summary(decode(0, nullFrame(7, true, new Uint8Array(20))))).toEqual({ note: '' });
+    expect(summary(decode(113, sllFrame(0x0004, new Uint8Array(20))))).toEqual({ note: '' });
   });
 
   it('names a link type it does not decode', () => {
@@ -305,10 +292,10 @@ function build(p: PacketSpec): { linkType: number; frame: Uint8Array } {
   switch (p.link) {
     case 'ethernet': return { linkType: 1, frame: ethernet(etherType, ip) };
     case 'vlan': return { linkType: 1, frame: ethernet(etherType, ip, Array.from({ length: p.vlanDepth }, (_, i) => [i === 0 ? 0x88a8 : 0x8100, i] as [number, number])) };
-    case 'sll': return { linkType: 113, frame: sll(etherType, ip) };
-    case 'sll2': return { linkType: 276, frame: sll2(etherType, ip) };
+    case 'sll': return { linkType: 113, frame: sllFrame(etherType, ip) };
+    case 'sll2': return { linkType: 276, frame: sll2Frame(etherType, ip) };
     case 'raw': return { linkType: 101, frame: ip };
-    case 'null': return { linkType: 0, frame: family(p.v6 ? 30 : 2, true, ip) };
+    case 'null': return { linkType: 0, frame: nullFrame(p.v6 ? 30 : 2, true, ip) };
   }
 }
 

@@ -3,9 +3,7 @@
 // IDB with if_tsresol/if_tsoffset, EPB, SPB, obsolete PB, any other block) in either byte order.
 
 export function bytes(...parts: Array<Uint8Array | number[]>): Uint8Array {
-  const out: number[] = [];
-  for (const p of parts) out.push(...p);
-  return Uint8Array.from(out);
+  return Buffer.concat(parts.map((p) => Uint8Array.from(p)));
 }
 
 const u16 = (v: number): number[] => [(v >> 8) & 0xff, v & 0xff];
@@ -28,6 +26,22 @@ export function ethernet(etherType: number, payload: Uint8Array, vlanTags: Array
   const macs = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
   const tags = vlanTags.flatMap(([tpid, tci]) => [...u16(tpid), ...u16(tci)]);
   return bytes(macs, tags, u16(etherType), payload);
+}
+
+/** Linux cooked capture v1: the protocol is the last two of 16 header bytes */
+export function sllFrame(protocol: number, payload: Uint8Array): Uint8Array {
+  return bytes([0, 0, 0, 1, 0, 6, 1, 2, 3, 4, 5, 6, 0, 0], u16(protocol), payload);
+}
+
+/** Linux cooked capture v2: the protocol is the first two of 20 header bytes */
+export function sll2Frame(protocol: number, payload: Uint8Array): Uint8Array {
+  return bytes(u16(protocol), [0, 0, 0, 0, 0, 2, 0, 1, 0, 6, 1, 2, 3, 4, 5, 6, 0, 0], payload);
+}
+
+/** BSD null/loopback: a 4-byte address family in the capturing host's byte order */
+export function nullFrame(family: number, little: boolean, payload: Uint8Array): Uint8Array {
+  const b = u32(family);
+  return bytes(little ? b.reverse() : b, payload);
 }
 
 export interface IPv4Spec {
@@ -99,36 +113,40 @@ export interface PcapRecord { sec: number; frac: number; data: Uint8Array; origL
 
 export function pcapFile(opts: { little?: boolean; nano?: boolean; linkType?: number; snaplen?: number }, records: PcapRecord[]): Uint8Array {
   const little = opts.little ?? true;
-  const out: number[] = [];
-  put32(out, opts.nano ? 0xa1b23c4d : 0xa1b2c3d4, little);
-  put16(out, 2, little);
-  put16(out, 4, little);
-  put32(out, 0, little);
-  put32(out, 0, little);
-  put32(out, opts.snaplen ?? 65535, little);
-  put32(out, opts.linkType ?? 1, little);
+  const header: number[] = [];
+  put32(header, opts.nano ? 0xa1b23c4d : 0xa1b2c3d4, little);
+  put16(header, 2, little);
+  put16(header, 4, little);
+  put32(header, 0, little);
+  put32(header, 0, little);
+  put32(header, opts.snaplen ?? 65535, little);
+  put32(header, opts.linkType ?? 1, little);
+  const parts: Uint8Array[] = [Uint8Array.from(header)];
   for (const r of records) {
-    put32(out, r.sec, little);
-    put32(out, r.frac, little);
-    put32(out, r.data.length, little);
-    put32(out, r.origLen ?? r.data.length, little);
-    out.push(...r.data);
+    const rh: number[] = [];
+    put32(rh, r.sec, little);
+    put32(rh, r.frac, little);
+    put32(rh, r.data.length, little);
+    put32(rh, r.origLen ?? r.data.length, little);
+    parts.push(Uint8Array.from(rh), r.data);
   }
-  return Uint8Array.from(out);
+  return Buffer.concat(parts);
 }
 
 /** pcapng blocks of one section; each method appends a block */
 export class PcapngBuilder {
-  private readonly out: number[] = [];
+  private readonly out: Uint8Array[] = [];
   constructor(private little = true) {}
 
-  private block(type: number, body: number[]): this {
-    const padded = [...body, ...Array<number>((4 - (body.length % 4)) % 4).fill(0)];
-    const len = 12 + padded.length;
-    put32(this.out, type, this.little);
-    put32(this.out, len, this.little);
-    this.out.push(...padded);
-    put32(this.out, len, this.little);
+  private block(type: number, body: number[] | Uint8Array): this {
+    const pad = (4 - (body.length % 4)) % 4;
+    const len = 12 + body.length + pad;
+    const head: number[] = [];
+    put32(head, type, this.little);
+    put32(head, len, this.little);
+    const tail: number[] = [];
+    put32(tail, len, this.little);
+    this.out.push(Uint8Array.from(head), Uint8Array.from(body), new Uint8Array(pad), Uint8Array.from(tail));
     return this;
   }
 
@@ -174,8 +192,7 @@ export class PcapngBuilder {
     put32(body, Number(units & 0xffffffffn), this.little);
     put32(body, data.length, this.little);
     put32(body, origLen, this.little);
-    body.push(...data);
-    return this.block(6, body);
+    return this.block(6, bytes(body, data));
   }
 
   /** obsolete packet block (type 2) */
@@ -187,15 +204,13 @@ export class PcapngBuilder {
     put32(body, Number(units & 0xffffffffn), this.little);
     put32(body, data.length, this.little);
     put32(body, data.length, this.little);
-    body.push(...data);
-    return this.block(2, body);
+    return this.block(2, bytes(body, data));
   }
 
   spb(data: Uint8Array, origLen = data.length): this {
     const body: number[] = [];
     put32(body, origLen, this.little);
-    body.push(...data);
-    return this.block(3, body);
+    return this.block(3, bytes(body, data));
   }
 
   /** any other block, e.g. a name resolution (4) or interface statistics (5) block */
@@ -204,6 +219,6 @@ export class PcapngBuilder {
   }
 
   build(): Uint8Array {
-    return Uint8Array.from(this.out);
+    return Buffer.concat(this.out);
   }
 }
