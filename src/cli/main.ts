@@ -1,10 +1,9 @@
 // The `edgesim` command. Each subcommand lives in its own file under commands/ and registers itself
 // on the program; this file only wires them together and is the one place where errors become
-// exit codes: a CliError (or any error carrying `exitCode`) prints its message, anything else
+// exit codes: a CliError (or any error carrying a numeric `exitCode`) prints its message, anything else
 // prints a one-line internal error, never a stack trace unless EDGESIM_DEBUG is set.
 import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
-import { CliError } from './errors.js';
 import { VERSION, aboutText } from './about.js';
 
 export function buildProgram(): Command {
@@ -34,12 +33,12 @@ function reportError(err: unknown): number {
     // commander has already printed help, version or its own usage error
     return err.exitCode;
   }
-  if (err instanceof CliError) {
-    process.stderr.write(`edgesim: ${err.message}\n`);
-    return err.exitCode;
-  }
-  const e = err as { code?: string; message?: string; stack?: string };
+  const e = err as { code?: string; message?: string; stack?: string; exitCode?: unknown };
   if (e && e.code === 'EPIPE') return 0;
+  if (e && typeof e.exitCode === 'number' && typeof e.message === 'string') {
+    process.stderr.write(`edgesim: ${e.message}\n`);
+    return e.exitCode;
+  }
   process.stderr.write(`edgesim: internal error: ${e?.message ?? String(err)}\n`);
   if (process.env.EDGESIM_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
   return 70;

@@ -54,7 +54,8 @@ export async function enrichmentFor(fields: ReadonlySet<string>, scopedAtp: bool
   const need = {
     country: uses(COUNTRY_FIELDS) || uses(COLO_FIELDS) || scopedAtp,
     asn: uses(ASN_FIELDS),
-    colo: uses(COLO_FIELDS) || scopedAtp,
+    // a data center named on the command line is looked up (and validated) even when no rule reads it
+    colo: uses(COLO_FIELDS) || scopedAtp || opts.colo !== undefined || opts.region !== undefined,
   };
   if (need.asn && opts.asnPath === undefined) {
     warnings.push('the expressions read ip.src.asnum / ip.dst.asnum but no ASN database was given (--asn FILE): those fields are absent');

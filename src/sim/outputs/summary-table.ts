@@ -2,6 +2,7 @@
 // notes, label scores and decode notes, as plain-text tables.
 import Table from 'cli-table3';
 import type { ReplayReport } from '../summary.js';
+import { formatAtp } from './atp-table.js';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const pct = (part: number, whole: number): string => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(part === whole || part === 0 ? 0 : 2)}%`);
@@ -47,9 +48,11 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
     out.push('', mon.toString());
   }
 
+  if (r.atp !== null) out.push('', formatAtp(r.atp));
+
   if (r.labels !== null) {
     const l = r.labels;
-    const score = table(['ground truth (labels)', 'total', 'dropped', 'share']);
+    const score = table(['whole path against ground truth', 'total', 'dropped', 'share']);
     score.push(['attack packets', n(l.attackPackets), n(l.attackDropped), pct(l.attackDropped, l.attackPackets)]);
     score.push(['legitimate packets', n(l.legitPackets), n(l.legitDropped), pct(l.legitDropped, l.legitPackets)]);
     score.push(['legitimate flows harmed', n(l.legitFlows), n(l.legitFlowsHarmed), pct(l.legitFlowsHarmed, l.legitFlows)]);

@@ -1,0 +1,35 @@
+// Where a command's configuration and data come from at run time: a snapshot file or a running
+// API, and the data options for the packet path; plus the one mapping of load/compile errors to
+// one-line CLI errors.
+import { AtpConfigError } from '../../atp/index.js';
+import { CaptureError } from '../../capture/reader.js';
+import { exportSnapshot } from '../../config/api-client.js';
+import { loadSnapshotFile } from '../../config/load.js';
+import type { Snapshot } from '../../config/snapshot.js';
+import { FirewallConfigError } from '../../firewall/firewall.js';
+import type { PathOptions } from '../../sim/build.js';
+import type { ConfigFlags, DataFlags } from '../config-options.js';
+import { CliError } from '../errors.js';
+
+export function dataOptions(flags: DataFlags): PathOptions {
+  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region };
+}
+
+/** The snapshot named by --config or fetched from --api; an empty configuration when neither is given. */
+export async function loadConfiguration(flags: ConfigFlags, required = true): Promise<Snapshot> {
+  if (flags.config !== undefined && flags.api !== undefined) throw new CliError('give either --config or --api, not both', 2);
+  if (flags.config !== undefined) return loadSnapshotFile(flags.config);
+  if (flags.api !== undefined) {
+    if (flags.account === undefined) throw new CliError('--api needs --account ID', 2);
+    return exportSnapshot({ url: flags.api, account: flags.account, token: flags.token ?? process.env.EDGESIM_API_TOKEN });
+  }
+  if (required) throw new CliError('no configuration: give --config SNAPSHOT.json or --api URL --account ID', 2);
+  return {};
+}
+
+/** Turns the errors of reading a capture or compiling a configuration into one-line CLI errors. */
+export function asCliError(err: unknown, flags: ConfigFlags): unknown {
+  if (err instanceof CaptureError) return new CliError(err.message);
+  if (err instanceof FirewallConfigError || err instanceof AtpConfigError) return new CliError(`${flags.config ?? flags.api ?? 'configuration'}: ${err.message}`);
+  return err;
+}

@@ -1,0 +1,44 @@
+// `edgesim match`, run: compile the expression over the packet record and print matching frames.
+import { recordBinding } from '../../capture/fields.js';
+import { readCapture } from '../../capture/reader.js';
+import type { PacketRecord } from '../../capture/record.js';
+import { createListRegistry } from '../../data/lists.js';
+import { compile, fieldsUsed, FilterError, FIREWALL_SCHEME, parse } from '../../lang/index.js';
+import { enrichmentFor } from '../../sim/build.js';
+import { TextSink } from '../../sim/outputs/text-sink.js';
+import type { MatchFlags } from '../commands/match.js';
+import { CliError } from '../errors.js';
+import { asCliError, dataOptions, loadConfiguration } from './configuration.js';
+
+export async function runMatch(capture: string, expression: string, flags: MatchFlags): Promise<void> {
+  const snapshot = await loadConfiguration(flags, false);
+  const lists = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
+  let predicate: (p: PacketRecord) => boolean;
+  let fields: Set<string>;
+  try {
+    const ast = parse(expression, FIREWALL_SCHEME);
+    fields = new Set(fieldsUsed(ast));
+    predicate = compile(ast, recordBinding, { lists: (name) => lists.resolve(name) });
+  } catch (err) {
+    if (err instanceof FilterError) throw new CliError(`invalid expression:\n${err.message.trimEnd()}`);
+    throw err;
+  }
+  const warnings: string[] = [];
+  const enrichment = await enrichmentFor(fields, false, dataOptions(flags), warnings);
+  for (const w of warnings) process.stderr.write(`edgesim: warning: ${w}\n`);
+  const out = new TextSink();
+  let count = 0;
+  try {
+    await readCapture(capture, (rec) => {
+      if (enrichment !== undefined) enrichment.enrich(rec);
+      if (!predicate(rec)) return;
+      count++;
+      if (!flags.count) out.write(`${rec.frame}\n`);
+    });
+  } catch (err) {
+    throw asCliError(err, flags);
+  } finally {
+    if (flags.count) out.write(`${count}\n`);
+    out.close();
+  }
+}
