@@ -49,6 +49,16 @@ describe('edgesim synth', () => {
     expect(readFileSync(tmp('from-spec.pcap.labels.ndjson')).equals(readFileSync(tmp('from-scenario.pcap.labels.ndjson')))).toBe(true);
   });
 
+  it('shows a progress bar for big outputs on a terminal only', () => {
+    const out = tmp('big.pcap');
+    const command = `${process.execPath} ${BIN} synth syn-flood --packets 200000 --no-labels --out ${out}`;
+    const tty = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8' });
+    expect(tty.status).toBe(0);
+    expect(tty.stdout).toMatch(/synth \[=+\] 100% \| 200000\/200000 packets/);
+    const pipe = runCli(['synth', 'syn-flood', '--packets', '200000', '--no-labels', '--out', out]);
+    expect(pipe.stderr).toBe(`edgesim: wrote 200,000 packets (6,000 legit, 194,000 attack; 603 flows) to ${out}\n`);
+  });
+
   it('takes --start, --labels and --nanosecond', () => {
     const out = tmp('opts.pcap');
     const r = runCli(['synth', 'handshakes', '--packets', '50', '--start', '2025-06-01T00:00:00Z', '--labels', tmp('elsewhere.ndjson'), '--nanosecond', '--out', out]);
