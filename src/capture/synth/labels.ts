@@ -4,8 +4,7 @@
 // packets and flows were harmed. Writing goes byte by byte into a reused buffer (a line per packet
 // of a million-packet capture must cost next to nothing); reading keeps the labels in typed arrays
 // (a byte, a 16-bit part index and a 32-bit flow id per frame) rather than an object per frame.
-import { createReadStream } from 'node:fs';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 /** The label sidecar's path for a capture. */

@@ -2,6 +2,8 @@
 // validation and generator as a user's JSON spec (and a user can start from `edgesim synth
 // SCENARIO --print-spec`). Times are fractions of the capture's duration, so `--duration` stretches
 // a scenario without changing its shape; sizes are shares of `--packets`.
+import { KINDS } from './spec.js';
+import type { PartKind } from './spec.js';
 
 /** Options a scenario takes from the command line. */
 export interface ScenarioOptions {
@@ -65,8 +67,6 @@ const GEO_DEFAULT = ['US', 'DE', 'BR'];
 export function scenarioSpec(name: string, o: ScenarioOptions): { parts: RawPart[] } {
   const scenario = SCENARIOS[name]!;
   const countries = o.countries ?? (name === 'geo' ? GEO_DEFAULT : undefined);
-  const parts = scenario.parts(o).map((p) => (countries && KIND_IS_LEGIT.has(p.kind as string) && p.sources === undefined ? { ...p, countries } : p));
+  const parts = scenario.parts(o).map((p) => (countries && KINDS[p.kind as PartKind].label === 'legit' && p.sources === undefined ? { ...p, countries } : p));
   return { parts };
 }
-
-const KIND_IS_LEGIT = new Set(['handshake', 'dns', 'udp', 'icmp']);

@@ -6,6 +6,11 @@
 import { NetParseError, formatCidr, parseCidr } from '../../net/cidr.js';
 import type { Cidr } from '../../net/cidr.js';
 import { COUNTRIES, COUNTRY_PREFIXES } from './countries.js';
+import { checkKeys, describe, fail, number, object, stringList } from './json-checks.js';
+import type { Obj } from './json-checks.js';
+import { SpecError } from './spec-error.js';
+
+export { SpecError };
 
 /** The kinds of traffic a part can generate. */
 export type PartKind = 'handshake' | 'syn-flood' | 'ack-flood' | 'dns' | 'udp' | 'icmp';
@@ -52,11 +57,6 @@ export interface FlowSpec {
   parts: PartSpec[];
 }
 
-/** A flow spec that is not valid; the message names the bad key. */
-export class SpecError extends Error {
-  override name = 'SpecError';
-}
-
 interface KindInfo {
   label: TrafficLabel;
   /** one packet per "flow": no exchanges, no flow ids */
@@ -88,62 +88,6 @@ const QUANTITIES = ['packets', 'flows', 'rate', 'share'] as const;
 export const SPEC_DEFAULTS = { seed: 1, packets: 10_000, duration: 60, start: Date.UTC(2024, 0, 1) / 1000 };
 /** Upper bound of --packets: a sanity limit, far beyond any capture a test needs. */
 export const MAX_PACKETS = 100_000_000;
-
-type Obj = Record<string, unknown>;
-
-function fail(path: string, msg: string): never {
-  throw new SpecError(path ? `${path}: ${msg}` : msg);
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return JSON.stringify(v);
-  return typeof v === 'object' ? 'an object' : String(v);
-}
-
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0]!;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = d[j]!;
-      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return d[b.length]!;
-}
-
-function checkKeys(o: Obj, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(o)) {
-    if (allowed.includes(key)) continue;
-    const near = allowed.filter((k) => distance(k, key) <= 2);
-    fail(`${path}${path ? '.' : ''}${key}`, `unknown key${near.length ? ` (did you mean "${near[0]}"?)` : `; expected one of ${allowed.join(', ')}`}`);
-  }
-}
-
-function object(v: unknown, path: string): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, `expected an object, got ${describe(v)}`);
-  return v as Obj;
-}
-
-function number(v: unknown, path: string, min: number, max: number, integer: boolean, minExclusive = false): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) fail(path, `expected a number, got ${describe(v)}`);
-  if (integer && !Number.isInteger(v)) fail(path, `expected a whole number, got ${v}`);
-  if ((minExclusive ? v <= min : v < min) || v > max) fail(path, `${v} is out of range (${minExclusive ? `more than ${min}` : `at least ${min}`}, at most ${max})`);
-  return v;
-}
-
-function stringList(v: unknown, path: string): string[] {
-  const list = typeof v === 'string' ? [v] : v;
-  if (!Array.isArray(list)) fail(path, `expected a list of strings, got ${describe(v)}`);
-  return list.map((s, i) => {
-    if (typeof s !== 'string') fail(`${path}[${i}]`, `expected a string, got ${describe(s)}`);
-    return s;
-  });
-}
 
 function prefixes(texts: readonly string[], path: string): Cidr[] {
   return texts.map((t, i) => {
