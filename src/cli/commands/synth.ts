@@ -84,7 +84,7 @@ async function synth(source: string, flags: SynthFlags): Promise<void> {
     const attack = r.parts.filter((p) => p.label === 'attack').reduce((s, p) => s + p.packets, 0);
     const where = r.out === '-' ? 'stdout' : r.out;
     process.stderr.write(
-      `edgesim: wrote ${r.packets.toLocaleString('en-US')} packets (${(r.packets - attack).toLocaleString('en-US')} legit, ${attack.toLocaleString('en-US')} attack; ` +
+      `edgesim: wrote ${r.packets.toLocaleString('en-US')} packet${r.packets === 1 ? '' : 's'} (${(r.packets - attack).toLocaleString('en-US')} legit, ${attack.toLocaleString('en-US')} attack; ` +
         `${r.flows.toLocaleString('en-US')} flows) to ${where}${r.labels ? `, labels to ${r.labels}` : ''}\n`,
     );
   } finally {
