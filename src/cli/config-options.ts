@@ -16,6 +16,8 @@ export interface DataFlags {
   lists?: string;
   colo?: string;
   region?: string;
+  atpOptions?: string;
+  bidirectional?: boolean;
 }
 
 export function addConfigOptions(cmd: Command): void {
@@ -32,5 +34,7 @@ export function addDataOptions(cmd: Command): void {
     .option('--asn <file>', 'MaxMind-format ASN database (for ip.src.asnum / ip.dst.asnum)')
     .option('--lists <dir>', 'managed-list feeds (<name>.txt, one address or CIDR a line) replacing the bundled samples')
     .option('--colo <name>', 'treat every packet as arriving at this data center')
-    .option('--region <name>', 'treat every packet as arriving in this region');
+    .option('--region <name>', 'treat every packet as arriving in this region')
+    .option('--atp-options <file.json>', 'override parameters of the Advanced TCP Protection model (thresholds, windows, timeouts: see src/atp/README.md)')
+    .option('--bidirectional', 'the capture holds both directions: track connections from the server side too');
 }

@@ -1,7 +1,7 @@
 // Builds the packet path for a configuration snapshot: resolves lists, compiles the firewall and
 // Advanced TCP Protection, and switches on only the enrichment the configuration reads (GeoIP
 // lookups cost about a microsecond each, so a ruleset that never mentions a country skips them).
-import { AdvancedTcpProtection, type AtpOptions } from '../atp/index.js';
+import { AdvancedTcpProtection, type AtpOptionsInput } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { createEnrichment, type Enrichment } from '../data/enrichment.js';
 import { createListRegistry } from '../data/lists.js';
@@ -18,7 +18,7 @@ export interface PathOptions {
   /** force every packet's ingress data center / region */
   colo?: string;
   region?: string;
-  atp?: Partial<AtpOptions>;
+  atp?: AtpOptionsInput;
 }
 
 export interface BuiltPath {

@@ -27,7 +27,7 @@ export interface LabelScore {
   legitPackets: number;
   legitDropped: number;
   legitFlows: number;
-  /** legitimate flows with at least one dropped packet */
+  /** legitimate flows with at least one dropped packet (a challenged SYN counts, even when the client then passed) */
   legitFlowsHarmed: number;
 }
 

@@ -137,7 +137,7 @@ describe('edgesim replay', () => {
     expect(r.stdout).toContain('block-syn-80');
     expect(r.stdout).toMatch(/never hit: never/);
     expect(r.stdout).toMatch(/attack packets/);
-    expect(r.stdout).toMatch(/legitimate flows harmed/);
+    expect(r.stdout).toMatch(/legitimate flows with a dropped packet/);
   });
 
   it('names the configuration path and the Rules-language error for a broken rule, without a stack trace', () => {

@@ -1,7 +1,8 @@
 // Where a command's configuration and data come from at run time: a snapshot file or a running
 // API, and the data options for the packet path; plus the one mapping of load/compile errors to
 // one-line CLI errors.
-import { AtpConfigError } from '../../atp/index.js';
+import { readFileSync } from 'node:fs';
+import { AtpConfigError, type AtpOptionsInput } from '../../atp/index.js';
 import { CaptureError } from '../../capture/reader.js';
 import { exportSnapshot } from '../../config/api-client.js';
 import { loadSnapshotFile } from '../../config/load.js';
@@ -12,7 +13,27 @@ import type { ConfigFlags, DataFlags } from '../config-options.js';
 import { CliError } from '../errors.js';
 
 export function dataOptions(flags: DataFlags): PathOptions {
-  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region };
+  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
+}
+
+function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
+  let options: AtpOptionsInput | undefined;
+  if (flags.atpOptions !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(flags.atpOptions, 'utf8');
+    } catch (err) {
+      throw new CliError(`${flags.atpOptions}: cannot read the ATP options: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    try {
+      options = JSON.parse(text) as AtpOptionsInput;
+    } catch (err) {
+      throw new CliError(`${flags.atpOptions}: not valid JSON: ${(err as Error).message}`);
+    }
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new CliError(`${flags.atpOptions}: expected a JSON object of ATP options`);
+  }
+  if (flags.bidirectional) options = { ...options, bidirectional: true };
+  return options;
 }
 
 /** The snapshot named by --config or fetched from --api; an empty configuration when neither is given. */
@@ -30,6 +51,10 @@ export async function loadConfiguration(flags: ConfigFlags, required = true): Pr
 /** Turns the errors of reading a capture or compiling a configuration into one-line CLI errors. */
 export function asCliError(err: unknown, flags: ConfigFlags): unknown {
   if (err instanceof CaptureError) return new CliError(err.message);
-  if (err instanceof FirewallConfigError || err instanceof AtpConfigError) return new CliError(`${flags.config ?? flags.api ?? 'configuration'}: ${err.message}`);
+  if (err instanceof FirewallConfigError) return new CliError(`${flags.config ?? flags.api ?? 'configuration'}: ${err.message}`);
+  if (err instanceof AtpConfigError) {
+    const source = err.message.startsWith('options.') ? ((flags as DataFlags).atpOptions ?? '--atp-options') : (flags.config ?? flags.api ?? 'configuration');
+    return new CliError(`${source}: ${err.message}`);
+  }
   return err;
 }
