@@ -2,6 +2,7 @@
 import type { BenchSuite } from './types.js';
 
 export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
+  ['lang', () => import('./lang.js')],
   ['net', () => import('./net.js')],
   ['atp', () => import('./atp.js')],
   ['replay', () => import('./replay.js')],

@@ -17,3 +17,4 @@ export { compile, compileWithPlan, type PlanEntry } from './eval/compile.js';
 export { interpret, type CompileOptions } from './interpret.js';
 export { printExpr } from './print.js';
 export type * from './binding.js';
+export { explain } from './explain.js';

@@ -82,6 +82,9 @@ export class Source {
 
   /** The text of bytes [start, end). */
   slice(start: number, end: number): string {
+    let ascii = end - start <= 64;
+    for (let i = start; ascii && i < end; i++) ascii = this.bytes[i] < 0x80;
+    if (ascii) return String.fromCharCode.apply(null, this.bytes.subarray(start, end) as unknown as number[]);
     return decoder.decode(this.bytes.subarray(start, end));
   }
 

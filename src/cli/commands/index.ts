@@ -1,6 +1,8 @@
 // The subcommands, in the order `edgesim --help` lists them. Each module exports `register`.
 import type { Command } from 'commander';
 import { register as about } from './about.js';
+import { register as validate } from './validate.js';
+import { register as explain } from './explain.js';
 import { register as replay } from './replay.js';
 import { register as match } from './match.js';
 import { register as serve } from './serve.js';
@@ -9,6 +11,8 @@ import { register as importSnapshot } from './import.js';
 import { register as synth } from './synth.js';
 
 export const commands: Array<(program: Command) => void> = [
+  validate,
+  explain,
   replay,
   match,
   serve,

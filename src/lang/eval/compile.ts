@@ -20,7 +20,8 @@ export interface PlanEntry {
 
 interface Compiler<P> {
   readonly ctx: EvalContext<P>;
-  readonly plan: PlanEntry[];
+  /** null unless the caller asked for the plan (printing every comparison costs compile time) */
+  readonly plan: PlanEntry[] | null;
 }
 
 function fieldAccess<P>(c: Compiler<P>, name: string): FieldAccess<P> {
@@ -87,7 +88,7 @@ function compileComparison<P>(c: Compiler<P>, e: ComparisonExpr): Pred<P> {
     notes.push('reference evaluator (compound values)');
     pred = (p) => evalExpr(c.ctx, e, p) === true;
   }
-  c.plan.push({ expr: printExpr(e), compiled: notes.join('; ') });
+  c.plan?.push({ expr: printExpr(e), compiled: notes.join('; ') });
   return pred;
 }
 
@@ -118,7 +119,7 @@ function compileAll<P>(c: Compiler<P>, items: readonly Expr[], op: 'and' | 'or' 
 
 function compileExpr<P>(c: Compiler<P>, e: Expr): Pred<P> {
   if (e.type !== 'Bool' || e.kind === 'quantifier') {
-    c.plan.push({ expr: printExpr(e), compiled: 'reference evaluator (vectors)' });
+    c.plan?.push({ expr: printExpr(e), compiled: 'reference evaluator (vectors)' });
     return (p) => evalExpr(c.ctx, e, p) === true;
   }
   switch (e.kind) {
@@ -137,8 +138,9 @@ function compileExpr<P>(c: Compiler<P>, e: Expr): Pred<P> {
 
 /** Compiles to a predicate and returns the plan (what each comparison became). */
 export function compileWithPlan<P>(ast: Ast, binding: SchemeBinding<P>, opts: CompileOptions = {}): { predicate: Pred<P>; plan: PlanEntry[] } {
-  const c: Compiler<P> = { ctx: { binding, ast, lists: resolveLists(ast, opts) }, plan: [] };
-  return { predicate: compileExpr(c, ast.expr), plan: c.plan };
+  const plan: PlanEntry[] = [];
+  const c: Compiler<P> = { ctx: { binding, ast, lists: resolveLists(ast, opts) }, plan };
+  return { predicate: compileExpr(c, ast.expr), plan };
 }
 
 /**
@@ -146,5 +148,6 @@ export function compileWithPlan<P>(ast: Ast, binding: SchemeBinding<P>, opts: Co
  * 'unknown_list' when opts.lists does not know a `$name` the expression uses.
  */
 export function compile<P>(ast: Ast, binding: SchemeBinding<P>, opts: CompileOptions = {}): (p: P) => boolean {
-  return compileWithPlan(ast, binding, opts).predicate;
+  const c: Compiler<P> = { ctx: { binding, ast, lists: resolveLists(ast, opts) }, plan: null };
+  return compileExpr(c, ast.expr);
 }

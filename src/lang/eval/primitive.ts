@@ -8,7 +8,7 @@ import { parseWildcard } from '../literals/wildcard.js';
 import { translateRegex } from '../literals/regex.js';
 import { IpSetBuilder, type IpSet } from '../../net/ip-set.js';
 import { compareView, containsView, equalsView, wildcardMatchView } from './bytes.js';
-import { intMembership, mergeRanges } from './int-set.js';
+import { intMembership, mergeRanges, type IntRanges } from './int-set.js';
 
 export type Pred<P> = (p: P) => boolean;
 
@@ -41,6 +41,21 @@ function bitwiseAnd<P>(a: IntAccess<P>, n: bigint): Pred<P> {
   };
 }
 
+// Small sets get their own closures (no call to a membership function per packet).
+function intSetPredicate<P>(a: IntAccess<P>, r: IntRanges): Pred<P> {
+  const { lo, hi } = r;
+  if (lo.length === 1) {
+    const [l, h] = [lo[0], hi[0]];
+    return l === h ? (p) => a.has(p) && a.get(p) === l : (p) => { if (!a.has(p)) return false; const v = a.get(p); return v >= l && v <= h; };
+  }
+  if (lo.length === 2 && lo[0] === hi[0] && lo[1] === hi[1]) {
+    const [x, y] = [lo[0], lo[1]];
+    return (p) => { if (!a.has(p)) return false; const v = a.get(p); return v === x || v === y; };
+  }
+  const member = intMembership(r);
+  return (p) => a.has(p) && member(a.get(p));
+}
+
 export function compileInt<P>(a: IntAccess<P>, op: ComparisonOp, notes: string[]): Pred<P> | null {
   switch (op.kind) {
     case 'ordering':
@@ -54,8 +69,7 @@ export function compileInt<P>(a: IntAccess<P>, op: ComparisonOp, notes: string[]
       const ranges = mergeRanges(op.set.ranges);
       const n = ranges.lo.length;
       notes.push(`int set: ${op.set.ranges.length} items -> ${n} merged ranges [${Array.from(ranges.lo, (lo, i) => (lo === ranges.hi[i] ? `${lo}` : `${lo}..${ranges.hi[i]}`)).slice(0, 16).join(' ')}${n > 16 ? ' …' : ''}], ${n <= 1 ? 'direct test' : n <= 8 ? 'linear scan' : 'binary search'}`);
-      const member = intMembership(ranges);
-      return (p) => a.has(p) && member(a.get(p));
+      return intSetPredicate(a, ranges);
     }
     default:
       return null;

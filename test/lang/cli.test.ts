@@ -1,0 +1,74 @@
+// End to end: `edgesim validate` and `edgesim explain` as a user runs them.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+describe('edgesim validate', () => {
+  it('prints valid and exits 0', () => {
+    const r = runCli(['validate', 'ip.dst in { 192.0.2.0/24 } and tcp.dstport in { 80 443 }']);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, 'valid\n', '']);
+  });
+
+  it('prints the engine message on stdout and exits 1', () => {
+    const r = runCli(['validate', 'ip.src==34']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("Filter parsing error (1:9):\nip.src==34\n        ^^ couldn't parse address in network: invalid IP address syntax\n");
+    expect(r.stderr).toBe('');
+  });
+
+  it('--json prints the validate-expr envelope, valid and invalid', () => {
+    const ok = runCli(['validate', '--json', 'tcp.dstport == 80']);
+    expect([ok.status, JSON.parse(ok.stdout)]).toEqual([0, { result: null, success: true, errors: [], messages: [] }]);
+    const bad = runCli(['validate', '--json', 'tcp.dstport == "80"']);
+    expect(bad.status).toBe(1);
+    expect(JSON.parse(bad.stdout)).toEqual({
+      result: null,
+      success: false,
+      errors: [{ message: 'Filter parsing error (1:16):\ntcp.dstport == "80"\n               ^^^^ expected digit\n' }],
+      messages: null,
+    });
+  });
+
+  it('--legacy reproduces the documented older shape; reads stdin for - or no argument', () => {
+    const expr = 'ip.src in {2400:cb00::/32 2405:8100::/2000 2c0f:f248::/32 2a06:98c0::/29}';
+    const r = runCli(['validate', '--legacy', '--json', '-'], { input: `${expr}\n` });
+    expect(JSON.parse(r.stdout).errors[0].message).toBe(
+      `Filter parsing error:\n\`${expr}\`\n${' '.repeat(40)}^^^^ number too large to fit in target type while parsing with radix 10\n`,
+    );
+    expect(runCli(['validate'], { input: 'tcp.dstport == 80\n' }).stdout).toBe('valid\n');
+  });
+
+  it('--scheme filter checks ATP filter expressions; a bad scheme is a usage error', () => {
+    const r = runCli(['validate', '--scheme', 'filter', 'ip.proto == "tcp"']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('unknown identifier');
+    expect(runCli(['validate', '--scheme', 'filter', 'ip.src in {10.0.0.0/8} and tcp.dstport in {80}']).stdout).toBe('valid\n');
+    const bad = runCli(['validate', '--scheme', 'nope', 'sip']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('nope');
+  });
+
+  it('limits: too long and too complex', () => {
+    const groups = Array.from({ length: 9 }, (_, i) => `(tcp.dstport == ${1000 + 2 * i} || tcp.dstport == ${1001 + 2 * i})`).join(' && ');
+    const r = runCli(['validate', groups]);
+    expect([r.status, r.stdout]).toEqual([1, 'ruleset exceeds complexity constraints\n']);
+    expect(runCli(['validate', `tcp.dstport in {${'1 '.repeat(2100)}}`]).stdout).toMatch(/^expression is too long: 4217 characters, the limit is 4096\n$/);
+  });
+});
+
+describe('edgesim explain', () => {
+  it('shows tokens with offsets, the typed tree and the plan', () => {
+    const r = runCli(['explain', 'tcp.dstport in {80 443 1000..2000 1500..3000} and not ip.src == 10.0.0.1']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('  0..11      field       "tcp.dstport"');
+    expect(r.stdout).toContain('      lhs: field tcp.dstport (Int)');
+    expect(r.stdout).toContain('int set: 4 items -> 3 merged ranges [80 443 1000..3000], linear scan');
+    expect(r.stdout).toContain('ip eq, IPv4 only (other family: false)');
+    expect(r.stdout).toContain('Canonical form: tcp.dstport in {80 443 1000..2000 1500..3000} and not ip.src == 10.0.0.1');
+  });
+
+  it('prints the parse error and exits 1 for an invalid expression', () => {
+    const r = runCli(['explain', '--scheme', 'filter', 'ip.src in $x']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('Filter parsing error (1:8):\nip.src in $x\n       ^^^^^ cannot perform this operation on type Ip\n');
+  });
+});
