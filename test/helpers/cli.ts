@@ -1,5 +1,5 @@
 // Runs the built `edgesim` command (bin/edgesim.js over dist/, built by the global setup) as a user would.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -23,4 +23,16 @@ export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: st
     maxBuffer: 256 * 1024 * 1024,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like runCli, but without blocking this process: for tests whose server runs in the test process. */
+export function runCliAsync(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
 }
