@@ -2,6 +2,31 @@
 // checking together, the first failure wins), then the root-type and leftover-input checks, then
 // the optional complexity limit. Every LexError becomes a FilterError here, the one place where
 // line and column are computed.
+//
+// Decisions. An expression is valid here exactly when the reference engine (wirefilter at
+// af1a1e9, reference/wirefilter.md) accepts it, with byte-identical messages; its quirks are kept:
+// - keywords and operators are plain prefixes: `nothing` is `not hing`, `80and` lexes `80a` as an
+//   int, `ssl andssl` parses; operators are lowercase only;
+// - whitespace between tokens is ' ', '\r', '\n' only (a tab is not); the whole input is first
+//   trimmed with Rust's str::trim (Unicode White_Space, not JS trim);
+// - positions, columns and caret counts are UTF-8 bytes in the original untrimmed input;
+// - set items use the `cidr` crate's lenient short IPv4 (`{10}` = 10.0.0.0/32, `1.1.1.01`);
+//   `==` takes only a strict single address;
+// - the odd TypeMismatch spans of logical chains (the input after the next operator);
+// - "cannot perform this operation on type" prints the engine's Debug text for compound types
+//   (`Array(CompoundType { layers: 0, len: 0, primitive: Bytes })`);
+// - nesting limit 128 by default (each `(`, `not`, `any(`/`all(`, function call); for calls and
+//   quantifiers the span starts at their `(`;
+// - ordering operators work on Ip (within a family; across families only `!=` is true);
+// - ints are i64 when parsed (range errors exact), doubles when evaluated;
+// - fields are all optional: absent ⇒ every comparison false except `!=` (the engine's default
+//   nil-not-equal behaviour), never the engine's panic for a missing mandatory field;
+// - `any(`/`all(` are syntax, as at that commit; `concat` needs two arguments.
+// Where the engine gives no answer we decided: `$name` lists are resolved at compile time and a
+// missing one is FilterError 'unknown_list'; regexes run as JS RegExp over latin1 text (Rust syntax
+// translated, constructs Rust rejects rejected, error wording ours); wildcard syntax-error wording;
+// bit_slice's argument messages; `ip.geoip.country` (either country; `!=`: neither equals); the
+// length limit counts characters (code points); complexity counts DNF conjunctions.
 import type { Ast } from './ast.js';
 import { complexity } from './complexity.js';
 import { E, LexError, limitError, toFilterError } from './errors.js';

@@ -84,6 +84,22 @@ table('§5c evaluation vectors (scheme S)', S, [
   ['concat(http.host, "x") == "abx"', { 'http.host': 'ab' }, true],
   ['any(ports[*] in {443})', { ports: [80, 443] }, true],
   ['http.headers["k"] contains "al"', { 'http.headers': { k: 'value' } }, true],
+  ['tcp.dstport == 0x1f5 and tcp.srcport == 0123', { 'tcp.dstport': 501, 'tcp.srcport': 83 }, true],
+  ['tcp.dstport == -010', { 'tcp.dstport': -10 }, true],
+  ['ip.src in {1.1.1.01}', { 'ip.src': '1.1.1.1' }, true],
+  ['ip.src in {192.168}', { 'ip.src': '192.168.0.0' }, true],
+  ['http.host wildcard "a?c"', { 'http.host': 'A?C' }, true],
+  ['http.host wildcard "a?c"', { 'http.host': 'abc' }, false],
+  ['http.host strict wildcard "a\\\\*"', { 'http.host': 'a*' }, true],
+  ['http.host strict wildcard "a\\\\*"', { 'http.host': 'ab' }, false],
+  ['http.host wildcard "*a*a*"', { 'http.host': 'aa' }, true],
+  ['http.host wildcard "*a*a*"', { 'http.host': 'a' }, false],
+  ['http.host matches "a\\.b"', { 'http.host': 'a.b' }, true],
+  ['http.host matches "a\\.b"', { 'http.host': 'axb' }, false],
+  ['http.host matches "[\\"]"', { 'http.host': 'x"y' }, true],
+  ['http.host matches "é"', { 'http.host': 'café' }, true],
+  ['http.host == "é"', { 'http.host': new Uint8Array([0xc3, 0xa9]) }, true],
+  ['http.host contains 61-62', { 'http.host': 'xaby' }, true],
 ]);
 
 table('engine unit-test evaluations', UNIT, [
