@@ -5,6 +5,7 @@ import { register as validate } from './validate.js';
 import { register as explain } from './explain.js';
 import { register as replay } from './replay.js';
 import { register as match } from './match.js';
+import { register as inspect } from './inspect.js';
 import { register as serve } from './serve.js';
 import { register as exportSnapshot } from './export.js';
 import { register as importSnapshot } from './import.js';
@@ -15,6 +16,7 @@ export const commands: Array<(program: Command) => void> = [
   explain,
   replay,
   match,
+  inspect,
   serve,
   exportSnapshot,
   importSnapshot,
