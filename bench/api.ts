@@ -1,7 +1,9 @@
 // The mock API under concurrent load: requests per second for reads and for writes, with 50
 // clients on loopback, the server in its own process (as `edgesim serve` runs), once in memory and
 // once persisting to a data directory (where every acknowledged write is fsynced; concurrent writes
-// share one file write: group commit). Counts are fixed, so the suite's time is bounded.
+// share one file write: group commit). Counts are fixed, so the suite's time is bounded. A bare
+// fastify server answering a constant envelope, loaded the same way in the same run, is the peer:
+// it shows what the load generator and loopback allow on this machine at this moment.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,12 +18,22 @@ const READS = 6000;
 const WRITES = 2000;
 const HEADERS = { authorization: 'Bearer bench', 'content-type': 'application/json' };
 
-async function startServer(data: string | undefined): Promise<{ url: string; child: ChildProcess }> {
+const BARE_FASTIFY = `const { default: Fastify } = await import('fastify');
+const app = Fastify();
+app.get('/client/v4/*', async () => ({ result: [], success: true, errors: [], messages: [] }));
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('http://127.0.0.1:' + app.server.address().port + '/client/v4');
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));`;
+
+function apiScript(data: string | undefined): string {
   const server = pathToFileUrl(path.join(ROOT, 'src/api/server.ts'));
-  const script = `const { createServer } = await import(${JSON.stringify(server)});
+  return `const { createServer } = await import(${JSON.stringify(server)});
 const s = await createServer({ port: 0${data ? `, data: ${JSON.stringify(data)}` : ''} });
 console.log(s.url);
 process.on('SIGTERM', () => s.close().then(() => process.exit(0)));`;
+}
+
+async function startServer(script: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -52,8 +64,24 @@ async function load(total: number, request: (i: number) => Promise<Response>): P
   return total / seconds;
 }
 
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+async function peer(): Promise<BenchRow> {
+  const { url, child } = await startServer(BARE_FASTIFY);
+  try {
+    await load(500, () => fetch(`${url}/warm`, { headers: HEADERS }));
+    const value = await load(READS, () => fetch(`${url}/accounts/bench/x`, { headers: HEADERS }));
+    return { suite: 'api', name: 'peer: bare fastify, constant envelope', value, unit: 'req/s', note: `${READS} requests, same load generator: the ceiling here` };
+  } finally {
+    await stop(child);
+  }
+}
+
 async function measure(label: string, data: string | undefined): Promise<BenchRow[]> {
-  const { url, child } = await startServer(data);
+  const { url, child } = await startServer(apiScript(data));
   try {
     const cfg = `${url}/accounts/bench/edge/advanced_tcp_protection/configs`;
     const seed = Array.from({ length: 200 }, (_, i) => ({ prefix: `10.${i}.0.0/16`, comment: `range ${i}`, excluded: false }));
@@ -69,15 +97,14 @@ async function measure(label: string, data: string | undefined): Promise<BenchRo
       { suite: 'api', name: `writes (POST allowlist entry), ${label}`, value: writes, unit: 'req/s', note: `${WRITES} requests, ${note}${data ? '; each acknowledged write fsynced' : ''}` },
     ];
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stop(child);
   }
 }
 
 export const suite: BenchSuite = async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-bench-api-'));
   try {
-    return [...await measure('in memory', undefined), ...await measure('with --data', dir)];
+    return [await peer(), ...await measure('in memory', undefined), ...await measure('with --data', dir)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
