@@ -28,15 +28,11 @@ export class EgressTracking {
       if ((flags & TcpFlag.ACK) === 0) {
         if (slot < 0) slot = tb.insert(t, State.NEW);
         if (slot < 0) return;
-        tb.state[slot] = State.NEW;
-        tb.flags[slot] = Flag.LOCAL_INITIATED | Flag.LOCAL_SEQ;
-        tb.since[slot] = tb.lastSeen[slot] = t;
-        tb.localIsn[slot] = seq;
-        tb.localNext[slot] = (seq + 1) >>> 0;
-      } else if (slot >= 0 && (tb.flags[slot] & Flag.LOCAL_INITIATED) === 0 && (tb.state[slot] === State.NEW || tb.state[slot] === State.CHALLENGED)) {
-        tb.flags[slot] |= Flag.LOCAL_SEQ;
-        tb.localIsn[slot] = seq;
-        tb.localNext[slot] = (seq + 1) >>> 0;
+        tb.enter(slot, State.NEW, Flag.LOCAL_INITIATED | Flag.LOCAL_SEQ, t);
+        tb.setLocalSeq(slot, seq, (seq + 1) >>> 0);
+      } else if (slot >= 0 && (tb.flags(slot) & Flag.LOCAL_INITIATED) === 0 && (tb.state(slot) === State.NEW || tb.state(slot) === State.CHALLENGED)) {
+        tb.setFlags(slot, tb.flags(slot) | Flag.LOCAL_SEQ);
+        tb.setLocalSeq(slot, seq, (seq + 1) >>> 0);
       }
       return;
     }
@@ -46,33 +42,26 @@ export class EgressTracking {
       if (t >= this.options.learningSeconds || !this.options.adoptMidConnection || (flags & TcpFlag.RST) !== 0) return;
       slot = tb.insert(t, fin ? State.CLOSING : State.OPEN);
       if (slot < 0) return;
-      tb.flags[slot] = Flag.ADOPTED | Flag.LOCAL_SEQ | (fin ? Flag.LOCAL_FIN : 0);
-      tb.localIsn[slot] = seq;
-      tb.localNext[slot] = end;
+      tb.setFlags(slot, Flag.ADOPTED | Flag.LOCAL_SEQ | (fin ? Flag.LOCAL_FIN : 0));
+      tb.setLocalSeq(slot, seq, end);
       return;
     }
-    let st = tb.state[slot];
+    let st = tb.state(slot);
     if (st === State.CHALLENGED || st === State.CLOSED) return;
-    tb.lastSeen[slot] = t;
+    let fl = tb.flags(slot);
     if ((flags & TcpFlag.RST) !== 0) {
-      tb.state[slot] = State.CLOSED;
-      tb.since[slot] = t;
+      tb.update(slot, State.CLOSED, fl, t);
       return;
     }
-    let fl = tb.flags[slot];
     if ((fl & Flag.LOCAL_SEQ) === 0) {
       fl |= Flag.LOCAL_SEQ;
-      tb.localNext[slot] = end;
-    } else if (((end - tb.localNext[slot]) | 0) > 0) tb.localNext[slot] = end;
+      tb.setLocalNext(slot, end);
+    } else if (((end - tb.localNext(slot)) | 0) > 0) tb.setLocalNext(slot, end);
     if (st === State.NEW && (fl & Flag.LOCAL_INITIATED) !== 0 && (fl & Flag.REMOTE_SEQ) !== 0 && (flags & TcpFlag.ACK) !== 0) st = State.OPEN;
     if (fin) {
       fl |= Flag.LOCAL_FIN;
       if (st === State.OPEN) st = State.CLOSING;
     } else if (st === State.CLOSING && (fl & Flag.LOCAL_FIN) !== 0 && (fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen === 0) st = State.CLOSED;
-    if (st !== tb.state[slot]) {
-      tb.state[slot] = st;
-      tb.since[slot] = t;
-    }
-    tb.flags[slot] = fl;
+    tb.update(slot, st, fl, t);
   }
 }

@@ -125,7 +125,7 @@ export class AdvancedTcpProtection {
       this.settle(rec, out, SYN, mode, syn.inspect(rec, t, slot, mode === Mode.ENABLED || mode === Mode.MONITORING));
       return;
     }
-    if (slot >= 0 && table.state[slot] === State.CHALLENGED) {
+    if (slot >= 0 && table.state(slot) === State.CHALLENGED) {
       const mode = syn.modes.resolve(rec);
       if (mode === Mode.ENABLED || mode === Mode.MONITORING) {
         this.settle(rec, out, SYN, mode, syn.answer(rec, t, slot));

@@ -59,61 +59,54 @@ export class OutOfStateProtection {
     const fin = (rec.tcpFlags & TcpFlag.FIN) !== 0;
     const slot = tb.insert(t, fin ? State.CLOSING : State.OPEN);
     if (slot < 0) return;
-    tb.flags[slot] = Flag.ADOPTED | Flag.REMOTE_SEQ | (fin ? Flag.REMOTE_FIN : 0);
-    tb.remoteIsn[slot] = rec.tcpSeq;
-    tb.remoteNext[slot] = (rec.tcpSeq + rec.payloadLen + (fin ? 1 : 0)) >>> 0;
+    tb.setFlags(slot, Flag.ADOPTED | Flag.REMOTE_SEQ | (fin ? Flag.REMOTE_FIN : 0));
+    tb.setRemoteSeq(slot, rec.tcpSeq, (rec.tcpSeq + rec.payloadLen + (fin ? 1 : 0)) >>> 0);
   }
 
   private check(rec: PacketRecord, slot: number): number {
     const tb = this.table;
-    const st = tb.state[slot];
-    const fl = tb.flags[slot];
+    const st = tb.state(slot);
+    const fl = tb.flags(slot);
     const flags = rec.tcpFlags;
     const seq = rec.tcpSeq;
     if (st === State.CLOSED) return Reason.ALREADY_CLOSED;
-    if ((flags & TcpFlag.RST) !== 0) return (fl & Flag.REMOTE_SEQ) === 0 || this.near(seq, tb.remoteNext[slot]) ? Reason.NONE : Reason.OUT_OF_SEQUENCE;
+    if ((flags & TcpFlag.RST) !== 0) return (fl & Flag.REMOTE_SEQ) === 0 || this.near(seq, tb.remoteNext(slot)) ? Reason.NONE : Reason.OUT_OF_SEQUENCE;
     if ((flags & TcpFlag.ACK) === 0) return Reason.UNEXPECTED;
     if (st === State.NEW) {
       if ((fl & Flag.LOCAL_INITIATED) !== 0) {
         if ((fl & Flag.REMOTE_SEQ) === 0) return Reason.UNEXPECTED;
       } else {
-        if (seq !== tb.remoteNext[slot]) return Reason.OUT_OF_SEQUENCE;
-        if ((fl & Flag.LOCAL_SEQ) !== 0 && rec.tcpAck !== tb.localNext[slot]) return Reason.OUT_OF_SEQUENCE;
+        if (seq !== tb.remoteNext(slot)) return Reason.OUT_OF_SEQUENCE;
+        if ((fl & Flag.LOCAL_SEQ) !== 0 && rec.tcpAck !== tb.localNext(slot)) return Reason.OUT_OF_SEQUENCE;
         return Reason.NONE;
       }
     }
-    if ((fl & Flag.REMOTE_SEQ) !== 0 && !this.near(seq, tb.remoteNext[slot])) return Reason.OUT_OF_SEQUENCE;
-    if ((fl & Flag.LOCAL_SEQ) !== 0 && !this.near(rec.tcpAck, tb.localNext[slot])) return Reason.OUT_OF_SEQUENCE;
-    if ((fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen > 0 && ((seq + rec.payloadLen - tb.remoteNext[slot]) | 0) > 0) return Reason.UNEXPECTED;
+    if ((fl & Flag.REMOTE_SEQ) !== 0 && !this.near(seq, tb.remoteNext(slot))) return Reason.OUT_OF_SEQUENCE;
+    if ((fl & Flag.LOCAL_SEQ) !== 0 && !this.near(rec.tcpAck, tb.localNext(slot))) return Reason.OUT_OF_SEQUENCE;
+    if ((fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen > 0 && ((seq + rec.payloadLen - tb.remoteNext(slot)) | 0) > 0) return Reason.UNEXPECTED;
     return Reason.NONE;
   }
 
   private advance(rec: PacketRecord, t: number, slot: number): void {
     const tb = this.table;
     const flags = rec.tcpFlags;
-    tb.lastSeen[slot] = t;
+    let fl = tb.flags(slot);
     if ((flags & TcpFlag.RST) !== 0) {
-      tb.state[slot] = State.CLOSED;
-      tb.since[slot] = t;
+      tb.update(slot, State.CLOSED, fl, t);
       return;
     }
     const fin = (flags & TcpFlag.FIN) !== 0;
     const end = (rec.tcpSeq + rec.payloadLen + (fin ? 1 : 0)) >>> 0;
-    let fl = tb.flags[slot];
     if ((fl & Flag.REMOTE_SEQ) === 0) {
       fl |= Flag.REMOTE_SEQ;
-      tb.remoteNext[slot] = end;
-    } else if (((end - tb.remoteNext[slot]) | 0) > 0) tb.remoteNext[slot] = end;
-    let st = tb.state[slot];
+      tb.setRemoteNext(slot, end);
+    } else if (((end - tb.remoteNext(slot)) | 0) > 0) tb.setRemoteNext(slot, end);
+    let st = tb.state(slot);
     if (st === State.NEW) st = State.OPEN;
     if (fin) {
       fl |= Flag.REMOTE_FIN;
       if (st === State.OPEN) st = State.CLOSING;
     } else if (st === State.CLOSING && (fl & Flag.LOCAL_FIN) !== 0 && (fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen === 0) st = State.CLOSED;
-    if (st !== tb.state[slot]) {
-      tb.state[slot] = st;
-      tb.since[slot] = t;
-    }
-    tb.flags[slot] = fl;
+    tb.update(slot, st, fl, t);
   }
 }

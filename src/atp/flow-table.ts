@@ -2,15 +2,18 @@
 // connection's two endpoints seen from the protected side (remote address and port, local address
 // and port), so both directions of a connection find the same entry.
 //
-// Floods create entries by the hundred thousand, so the table is built for bounded memory and no
-// per-packet garbage: open addressing with linear probing over parallel typed arrays (a key is ten
-// 32-bit words: ports, the IPv4 addresses or the first IPv6 words, the family, then the rest of the
-// IPv6 words), deletion by backward shift (no tombstones), growth by doubling up to a capacity cap.
-// Entries expire by idle time per state; expired entries are removed when a lookup meets them and by
-// a small sweep on every insert, and a full sweep before the table would grow (so a flood of
-// short-lived entries does not inflate it); Closing entries that time out become Closed (remembered
-// for a while, so late packets are told apart from never-seen ones). When `maxFlows` entries are
-// live the table refuses new ones and counts them as untracked rather than evicting live connections.
+// Floods create entries by the hundred thousand, so the table is built for bounded memory, no
+// per-packet garbage and few cache misses: open addressing with linear probing over one buffer in
+// which each slot's entry is 80 contiguous bytes (a flood touches a random slot per packet, so
+// everything about an entry sits together), deletion by backward shift (no tombstones), growth by
+// doubling up to a capacity cap. A key is ten 32-bit words: ports, the IPv4 addresses or the first
+// IPv6 words, the family, then the rest of the IPv6 words.
+// Entries expire by idle time per state. An expired entry is removed when a lookup meets it, its
+// slot is reused when an insert's probe meets it (a flood's short-lived entries recycle each other's
+// slots in place), and a full sweep runs before the table would grow, so floods do not inflate it.
+// Closing entries that time out become Closed (remembered for a while, so late packets are told
+// apart from never-seen ones). When `maxFlows` entries are held the table refuses new ones and
+// counts them as untracked rather than evicting live connections.
 import type { PacketRecord } from '../capture/record.js';
 
 /** Connection states (the vendor's New, Open, Closing, Closed, plus Challenged: a SYN held by a challenge). */
@@ -40,6 +43,18 @@ export const Flag = {
 export const RETRANSMIT_WAIT = 6;
 
 const KEY_WORDS = 10;
+// An entry: words 0..9 key, 10 hash, 11 state | flags << 8, 12..15 sequence numbers; then (as
+// doubles 8 and 9 of the slot) the last time seen and the time the state was entered.
+const STRIDE = 20;
+const HASH = 10;
+const META = 11;
+const REMOTE_ISN = 12;
+const REMOTE_NEXT = 13;
+const LOCAL_ISN = 14;
+const LOCAL_NEXT = 15;
+const D_STRIDE = STRIDE / 2;
+const LAST_SEEN = 8;
+const SINCE = 9;
 const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
 
@@ -49,32 +64,21 @@ function nextPow2(n: number): number {
   return p;
 }
 
-/** Connection entries in parallel arrays indexed by slot; re-read the arrays after insert() (it may grow them). */
+/** Connection entries by slot (slots stay valid until the next insert or removal). */
 export class FlowTable {
   slots = MIN_SLOTS;
   private mask = MIN_SLOTS - 1;
   private readonly maxSlots: number;
   count = 0;
-  /** entries ever created, most entries live at once, connections refused because the table was full */
+  /** entries ever created, most entries held at once (expired ones are reclaimed lazily), connections refused because the table was full */
   created = 0;
   peak = 0;
   untracked = 0;
 
-  keys = new Uint32Array(MIN_SLOTS * KEY_WORDS);
-  hashes = new Uint32Array(MIN_SLOTS);
-  state = new Uint8Array(MIN_SLOTS);
-  flags = new Uint16Array(MIN_SLOTS);
-  lastSeen = new Float64Array(MIN_SLOTS);
-  /** when the entry entered its state (Challenged: the time of the challenge) */
-  since = new Float64Array(MIN_SLOTS);
-  remoteIsn = new Uint32Array(MIN_SLOTS);
-  remoteNext = new Uint32Array(MIN_SLOTS);
-  localIsn = new Uint32Array(MIN_SLOTS);
-  localNext = new Uint32Array(MIN_SLOTS);
-
+  private u32 = new Uint32Array(MIN_SLOTS * STRIDE);
+  private f64 = new Float64Array(this.u32.buffer);
   private readonly key = new Uint32Array(KEY_WORDS);
   private hash = 0;
-  private sweepAt = 0;
   private lastFullSweep = -Infinity;
 
   /** `timeouts[state]`: idle seconds after which an entry in that state expires; `timeouts[RETRANSMIT_WAIT]` for Challenged entries awaiting a retransmission. */
@@ -83,6 +87,90 @@ export class FlowTable {
     private readonly timeouts: Float64Array,
   ) {
     this.maxSlots = nextPow2(maxFlows * 2);
+  }
+
+  state(slot: number): number {
+    return this.u32[slot * STRIDE + META] & 0xff;
+  }
+
+  setState(slot: number, state: number): void {
+    const i = slot * STRIDE + META;
+    this.u32[i] = (this.u32[i] & ~0xff) | state;
+  }
+
+  flags(slot: number): number {
+    return this.u32[slot * STRIDE + META] >>> 8;
+  }
+
+  setFlags(slot: number, flags: number): void {
+    const i = slot * STRIDE + META;
+    this.u32[i] = (this.u32[i] & 0xff) | (flags << 8);
+  }
+
+  /** Puts the entry in `state` with `flags` at time `t` (since and last seen). */
+  enter(slot: number, state: number, flags: number, t: number): void {
+    this.u32[slot * STRIDE + META] = state | (flags << 8);
+    this.f64[slot * D_STRIDE + LAST_SEEN] = this.f64[slot * D_STRIDE + SINCE] = t;
+  }
+
+  /** Moves the entry to `state` (unchanged: only `flags`) with `flags`, seen at `t`. */
+  update(slot: number, state: number, flags: number, t: number): void {
+    if (state !== this.state(slot)) this.f64[slot * D_STRIDE + SINCE] = t;
+    this.u32[slot * STRIDE + META] = state | (flags << 8);
+    this.f64[slot * D_STRIDE + LAST_SEEN] = t;
+  }
+
+  lastSeen(slot: number): number {
+    return this.f64[slot * D_STRIDE + LAST_SEEN];
+  }
+
+  setLastSeen(slot: number, t: number): void {
+    this.f64[slot * D_STRIDE + LAST_SEEN] = t;
+  }
+
+  /** when the entry entered its state (Challenged: the time of the challenge) */
+  since(slot: number): number {
+    return this.f64[slot * D_STRIDE + SINCE];
+  }
+
+  setSince(slot: number, t: number): void {
+    this.f64[slot * D_STRIDE + SINCE] = t;
+  }
+
+  remoteIsn(slot: number): number {
+    return this.u32[slot * STRIDE + REMOTE_ISN];
+  }
+
+  /** the remote side's initial sequence number and the next sequence number expected from it */
+  setRemoteSeq(slot: number, isn: number, next: number): void {
+    this.u32[slot * STRIDE + REMOTE_ISN] = isn;
+    this.u32[slot * STRIDE + REMOTE_NEXT] = next;
+  }
+
+  remoteNext(slot: number): number {
+    return this.u32[slot * STRIDE + REMOTE_NEXT];
+  }
+
+  setRemoteNext(slot: number, next: number): void {
+    this.u32[slot * STRIDE + REMOTE_NEXT] = next;
+  }
+
+  localIsn(slot: number): number {
+    return this.u32[slot * STRIDE + LOCAL_ISN];
+  }
+
+  localNext(slot: number): number {
+    return this.u32[slot * STRIDE + LOCAL_NEXT];
+  }
+
+  /** the protected side's initial sequence number and the next sequence number expected from it */
+  setLocalSeq(slot: number, isn: number, next: number): void {
+    this.u32[slot * STRIDE + LOCAL_ISN] = isn;
+    this.u32[slot * STRIDE + LOCAL_NEXT] = next;
+  }
+
+  setLocalNext(slot: number, next: number): void {
+    this.u32[slot * STRIDE + LOCAL_NEXT] = next;
   }
 
   /** Sets the key of the packet's connection: ingress (remote = source) or egress (remote = destination). */
@@ -125,11 +213,11 @@ export class FlowTable {
 
   private keyAt(slot: number): boolean {
     const k = this.key;
-    const keys = this.keys;
-    const at = slot * KEY_WORDS;
-    if (keys[at] !== k[0] || keys[at + 1] !== k[1] || keys[at + 2] !== k[2] || keys[at + 3] !== k[3]) return false;
+    const u = this.u32;
+    const at = slot * STRIDE;
+    if (u[at + HASH] !== this.hash || u[at] !== k[0] || u[at + 1] !== k[1] || u[at + 2] !== k[2] || u[at + 3] !== k[3]) return false;
     if (k[3] === 4) return true;
-    for (let i = 4; i < KEY_WORDS; i++) if (keys[at + i] !== k[i]) return false;
+    for (let i = 4; i < KEY_WORDS; i++) if (u[at + i] !== k[i]) return false;
     return true;
   }
 
@@ -137,25 +225,32 @@ export class FlowTable {
     return state === State.CHALLENGED && (flags & Flag.AWAIT_RETRANSMIT) !== 0 ? this.timeouts[RETRANSMIT_WAIT] : this.timeouts[state];
   }
 
-  // Applies idle expiry to a live entry: Closing turns Closed, anything past its timeout is removed.
+  // An entry past every timeout of its state (a Closing entry first spends closedSeconds as Closed).
+  private dead(slot: number, now: number): boolean {
+    const st = this.state(slot);
+    const idle = now - this.lastSeen(slot);
+    if (st === State.CLOSING) return idle > this.timeouts[State.CLOSING] + this.timeouts[State.CLOSED];
+    return idle > this.limit(st, this.flags(slot));
+  }
+
+  // Applies idle expiry to an entry: Closing turns Closed, anything past its timeout is removed.
   private expired(slot: number, now: number): boolean {
-    const state = this.state;
-    if (state[slot] === State.CLOSING && now - this.lastSeen[slot] > this.timeouts[State.CLOSING]) {
-      this.lastSeen[slot] += this.timeouts[State.CLOSING];
-      this.since[slot] = this.lastSeen[slot];
-      state[slot] = State.CLOSED;
+    if (this.state(slot) === State.CLOSING && now - this.lastSeen(slot) > this.timeouts[State.CLOSING]) {
+      const closed = this.lastSeen(slot) + this.timeouts[State.CLOSING];
+      this.setLastSeen(slot, closed);
+      this.setSince(slot, closed);
+      this.setState(slot, State.CLOSED);
     }
-    if (now - this.lastSeen[slot] <= this.limit(state[slot], this.flags[slot])) return false;
+    if (now - this.lastSeen(slot) <= this.limit(this.state(slot), this.flags(slot))) return false;
     this.remove(slot);
     return true;
   }
 
   /** The slot of the connection set by setKey(), or -1 (also when its entry had expired by `now`). */
   find(now: number): number {
-    const state = this.state;
     const mask = this.mask;
-    for (let i = this.hash & mask; state[i] !== State.NONE; i = (i + 1) & mask) {
-      if (this.hashes[i] === this.hash && this.keyAt(i)) return this.expired(i, now) ? -1 : i;
+    for (let i = this.hash & mask; this.state(i) !== State.NONE; i = (i + 1) & mask) {
+      if (this.keyAt(i)) return this.expired(i, now) ? -1 : i;
     }
     return -1;
   }
@@ -165,11 +260,10 @@ export class FlowTable {
    * returns its slot, or -1 when the table is full. The entry's other fields are zero.
    */
   insert(now: number, state: number): number {
-    this.sweep(now, 2);
     if (this.count >= this.maxFlows) {
       if (now - this.lastFullSweep >= FULL_SWEEP_GAP) {
         this.lastFullSweep = now;
-        this.sweep(now, this.slots);
+        this.sweep(now);
       }
       if (this.count >= this.maxFlows) {
         this.untracked++;
@@ -177,20 +271,21 @@ export class FlowTable {
       }
     }
     if ((this.count + 1) * 2 > this.slots && this.slots < this.maxSlots) {
-      this.sweep(now, this.slots);
+      this.sweep(now);
       if (this.count * 8 > this.slots * 3) this.grow(now);
     }
     const mask = this.mask;
     let i = this.hash & mask;
-    while (this.state[i] !== State.NONE) i = (i + 1) & mask;
-    this.keys.set(this.key, i * KEY_WORDS);
-    this.hashes[i] = this.hash;
-    this.state[i] = state;
-    this.flags[i] = 0;
-    this.lastSeen[i] = now;
-    this.since[i] = now;
-    this.remoteIsn[i] = this.remoteNext[i] = this.localIsn[i] = this.localNext[i] = 0;
-    this.count++;
+    while (this.state(i) !== State.NONE && !this.dead(i, now)) i = (i + 1) & mask;
+    if (this.state(i) === State.NONE) this.count++;
+    const u = this.u32;
+    const at = i * STRIDE;
+    const k = this.key;
+    for (let w = 0; w < KEY_WORDS; w++) u[at + w] = k[w];
+    u[at + HASH] = this.hash;
+    u[at + META] = state;
+    u[at + REMOTE_ISN] = u[at + REMOTE_NEXT] = u[at + LOCAL_ISN] = u[at + LOCAL_NEXT] = 0;
+    this.f64[i * D_STRIDE + LAST_SEEN] = this.f64[i * D_STRIDE + SINCE] = now;
     this.created++;
     if (this.count > this.peak) this.peak = this.count;
     return i;
@@ -198,84 +293,47 @@ export class FlowTable {
 
   /** Removes the entry in `slot`, shifting later entries of its probe run back. */
   remove(slot: number): void {
-    const state = this.state;
     const mask = this.mask;
+    const u = this.u32;
     let hole = slot;
     let j = slot;
-    state[hole] = State.NONE;
+    u[hole * STRIDE + META] = State.NONE;
     this.count--;
     for (;;) {
       j = (j + 1) & mask;
-      if (state[j] === State.NONE) return;
-      const home = this.hashes[j] & mask;
+      if (this.state(j) === State.NONE) return;
+      const home = u[j * STRIDE + HASH] & mask;
       const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
       if (stays) continue;
-      this.move(j, hole);
-      state[j] = State.NONE;
+      u.copyWithin(hole * STRIDE, j * STRIDE, j * STRIDE + STRIDE);
+      u[j * STRIDE + META] = State.NONE;
       hole = j;
     }
   }
 
-  private move(from: number, to: number): void {
-    this.keys.copyWithin(to * KEY_WORDS, from * KEY_WORDS, from * KEY_WORDS + KEY_WORDS);
-    this.hashes[to] = this.hashes[from];
-    this.state[to] = this.state[from];
-    this.flags[to] = this.flags[from];
-    this.lastSeen[to] = this.lastSeen[from];
-    this.since[to] = this.since[from];
-    this.remoteIsn[to] = this.remoteIsn[from];
-    this.remoteNext[to] = this.remoteNext[from];
-    this.localIsn[to] = this.localIsn[from];
-    this.localNext[to] = this.localNext[from];
-  }
-
-  // Moves a cursor over `n` slots, removing expired entries (a removal refills the slot, which is
-  // then looked at again; removals are bounded by the entries, so the loop is too).
-  private sweep(now: number, n: number): void {
-    for (let passed = 0; passed < n && this.count > 0; ) {
-      const i = this.sweepAt;
-      if (this.state[i] === State.NONE || !this.expired(i, now)) {
-        this.sweepAt = (i + 1) & this.mask;
-        passed++;
-      }
+  // Removes every expired entry. A removal refills the slot from later in its probe run, so the slot
+  // is looked at again; removals are bounded by the entries, so the loop is too.
+  private sweep(now: number): void {
+    for (let i = 0; i < this.slots && this.count > 0; ) {
+      if (this.state(i) === State.NONE || !this.expired(i, now)) i++;
     }
   }
 
   private grow(now: number): void {
-    const old = { keys: this.keys, hashes: this.hashes, state: this.state, flags: this.flags, lastSeen: this.lastSeen, since: this.since, remoteIsn: this.remoteIsn, remoteNext: this.remoteNext, localIsn: this.localIsn, localNext: this.localNext };
+    const old = this.u32;
     const oldSlots = this.slots;
-    const slots = oldSlots * 2;
-    this.slots = slots;
-    this.mask = slots - 1;
-    this.keys = new Uint32Array(slots * KEY_WORDS);
-    this.hashes = new Uint32Array(slots);
-    this.state = new Uint8Array(slots);
-    this.flags = new Uint16Array(slots);
-    this.lastSeen = new Float64Array(slots);
-    this.since = new Float64Array(slots);
-    this.remoteIsn = new Uint32Array(slots);
-    this.remoteNext = new Uint32Array(slots);
-    this.localIsn = new Uint32Array(slots);
-    this.localNext = new Uint32Array(slots);
+    this.slots = oldSlots * 2;
+    this.mask = this.slots - 1;
+    this.u32 = new Uint32Array(this.slots * STRIDE);
+    this.f64 = new Float64Array(this.u32.buffer);
     this.count = 0;
-    this.sweepAt = 0;
     for (let s = 0; s < oldSlots; s++) {
-      const st = old.state[s];
-      if (st === State.NONE) continue;
-      if (st !== State.CLOSING && now - old.lastSeen[s] > this.limit(st, old.flags[s])) continue;
-      let i = old.hashes[s] & this.mask;
-      while (this.state[i] !== State.NONE) i = (i + 1) & this.mask;
-      for (let w = 0; w < KEY_WORDS; w++) this.keys[i * KEY_WORDS + w] = old.keys[s * KEY_WORDS + w];
-      this.hashes[i] = old.hashes[s];
-      this.state[i] = st;
-      this.flags[i] = old.flags[s];
-      this.lastSeen[i] = old.lastSeen[s];
-      this.since[i] = old.since[s];
-      this.remoteIsn[i] = old.remoteIsn[s];
-      this.remoteNext[i] = old.remoteNext[s];
-      this.localIsn[i] = old.localIsn[s];
-      this.localNext[i] = old.localNext[s];
-      this.count++;
+      if ((old[s * STRIDE + META] & 0xff) === State.NONE) continue;
+      let i = old[s * STRIDE + HASH] & this.mask;
+      while (this.state(i) !== State.NONE) i = (i + 1) & this.mask;
+      for (let w = 0; w < STRIDE; w++) this.u32[i * STRIDE + w] = old[s * STRIDE + w];
+      if (this.dead(i, now)) this.u32[i * STRIDE + META] = State.NONE;
+      else this.count++;
     }
   }
 }

@@ -49,6 +49,11 @@ export class Outcomes {
 
   /** Records `code` (Outcome.PASS, UNDECIDED, DROP + reason, FLAG + reason) for a frame. */
   record(frame: number, code: number): void {
+    if (frame > 0 && frame < this.byFrame.length) {
+      this.byFrame[frame] = code;
+      if (frame > this.maxFrame) this.maxFrame = frame;
+      return;
+    }
     if (frame <= 0 || frame >= FRAME_LIMIT) {
       this.unrecorded++;
       return;

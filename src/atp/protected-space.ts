@@ -2,10 +2,17 @@
 // (an `excluded` prefix carves its range out of a larger enrolled one, and an enrolled prefix inside
 // an excluded one puts it back), and whose source is not on an enabled allowlist entry. The vendor
 // says the allowlist applies to source addresses only and that a disabled entry has no effect.
+//
+// Longest-prefix match is what the configuration means, but every packet asks, so the answer is
+// flattened once into disjoint address ranges: the prefixes' boundaries cut the address space into
+// intervals inside which the longest match cannot change, and each interval whose match is a
+// non-excluded prefix becomes a range of an IpSet (a binary search over a handful of ranges instead
+// of a walk down a 32- or 128-level trie).
 import type { PacketRecord } from '../capture/record.js';
 import type { AllowlistEntry, Prefix } from '../config/snapshot.js';
-import { NetParseError, parseCidr, type Cidr } from '../net/cidr.js';
+import { mask4, mask6Word, NetParseError, parseCidr, type Cidr } from '../net/cidr.js';
 import { IpSetBuilder, type IpSet } from '../net/ip-set.js';
+import { compareIPv6 } from '../net/ipv6.js';
 import { PrefixMap } from '../net/prefix-map.js';
 import { AtpConfigError } from './errors.js';
 
@@ -19,21 +26,76 @@ function cidrOf(value: unknown, path: string): Cidr {
   }
 }
 
+// a + 1 for a 128-bit address; null past the last address
+function next6(a: Uint32Array): Uint32Array | null {
+  const out = Uint32Array.from(a);
+  for (let i = 3; i >= 0; i--) {
+    out[i] = (out[i] + 1) >>> 0;
+    if (out[i] !== 0) return out;
+  }
+  return null;
+}
+
+function previous6(a: Uint32Array): Uint32Array {
+  const out = Uint32Array.from(a);
+  for (let i = 3; i >= 0; i--) {
+    const borrow = out[i] === 0;
+    out[i] = (out[i] - 1) >>> 0;
+    if (!borrow) break;
+  }
+  return out;
+}
+
+const LAST6 = new Uint32Array([0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff]);
+
+function flatten(cidrs: Cidr[], map: PrefixMap<boolean>): IpSet {
+  const set = new IpSetBuilder();
+  const cuts4 = new Set<number>([0]);
+  const cuts6: Uint32Array[] = [new Uint32Array(4)];
+  for (const c of cidrs) {
+    if (c.family === 4) {
+      cuts4.add(c.v4);
+      cuts4.add(c.v4 + (~mask4(c.len) >>> 0) + 1);
+    } else {
+      cuts6.push(c.v6);
+      const last = c.v6.map((w, i) => (w | ~mask6Word(c.len, i)) >>> 0);
+      const after = next6(last);
+      if (after !== null) cuts6.push(after);
+    }
+  }
+  const starts4 = [...cuts4].filter((v) => v < 2 ** 32).sort((a, b) => a - b);
+  starts4.forEach((lo, k) => {
+    if (map.lookup4(lo) === false) set.addRange4(lo, (k + 1 < starts4.length ? starts4[k + 1] : 2 ** 32) - 1);
+  });
+  cuts6.sort(compareIPv6);
+  const starts6 = cuts6.filter((v, k) => k === 0 || compareIPv6(v, cuts6[k - 1]) !== 0);
+  starts6.forEach((lo, k) => {
+    if (map.lookup6(lo) === false) set.addRange6(lo, k + 1 < starts6.length ? previous6(starts6[k + 1]) : LAST6);
+  });
+  return set.build();
+}
+
 export class ProtectedSpace {
-  private readonly prefixes = new PrefixMap<boolean>();
+  private readonly protected: IpSet;
   private readonly allowed: IpSet;
   /** whether any prefix is protected (enrolled and not excluded) */
   readonly any: boolean;
+  // Floods aim at one address or a few, so the last IPv4 destination's answer is kept.
+  private lastDst4 = -1;
+  private lastProtected = false;
 
   constructor(prefixes: Prefix[] | undefined, allowlist: AllowlistEntry[] | undefined) {
-    let any = false;
+    const map = new PrefixMap<boolean>();
+    const cidrs: Cidr[] = [];
     (prefixes ?? []).forEach((p, k) => {
       if (typeof p !== 'object' || p === null) throw new AtpConfigError(`prefixes[${k}]`, 'expected a prefix object');
       if (p.excluded !== undefined && typeof p.excluded !== 'boolean') throw new AtpConfigError(`prefixes[${k}].excluded`, 'expected true or false');
-      const excluded = p.excluded === true;
-      this.prefixes.set(cidrOf(p.prefix, `prefixes[${k}].prefix`), excluded);
-      if (!excluded) any = true;
+      const c = cidrOf(p.prefix, `prefixes[${k}].prefix`);
+      map.set(c, p.excluded === true);
+      cidrs.push(c);
     });
+    this.protected = flatten(cidrs, map);
+    this.any = this.protected.ranges4 + this.protected.ranges6 > 0;
     const allow = new IpSetBuilder();
     (allowlist ?? []).forEach((a, k) => {
       if (typeof a !== 'object' || a === null) throw new AtpConfigError(`allowlist[${k}]`, 'expected an allowlist object');
@@ -43,17 +105,21 @@ export class ProtectedSpace {
       else allow.addPrefix6(c.v6, c.len);
     });
     this.allowed = allow.build();
-    this.any = any;
   }
 
   /** The destination is in a protected prefix. */
   protectsDst(rec: PacketRecord): boolean {
-    return (rec.ipVersion === 4 ? this.prefixes.lookup4(rec.dst4) : this.prefixes.lookup6(rec.dst6)) === false;
+    if (rec.ipVersion !== 4) return this.protected.has6(rec.dst6);
+    if (rec.dst4 !== this.lastDst4) {
+      this.lastDst4 = rec.dst4;
+      this.lastProtected = this.protected.has4(rec.dst4);
+    }
+    return this.lastProtected;
   }
 
   /** The source is in a protected prefix (the protected side sending, for bidirectional tracking). */
   protectsSrc(rec: PacketRecord): boolean {
-    return (rec.ipVersion === 4 ? this.prefixes.lookup4(rec.src4) : this.prefixes.lookup6(rec.src6)) === false;
+    return rec.ipVersion === 4 ? this.protected.has4(rec.src4) : this.protected.has6(rec.src6);
   }
 
   /** The source is allowlisted. */

@@ -43,42 +43,35 @@ export class SynProtection {
     const mitigating = evaluating && this.modes.meter.count(t);
     if ((flags & INVALID_WITH_SYN) !== 0) return mitigating ? Reason.UNEXPECTED : Reason.NONE;
     if (slot >= 0) {
-      const st = tb.state[slot];
-      const fl = tb.flags[slot];
+      const st = tb.state(slot);
+      const fl = tb.flags(slot);
       const sameKind = ((fl & Flag.LOCAL_INITIATED) !== 0) === synAck;
       if (st === State.CHALLENGED) {
-        const gap = t - tb.since[slot];
+        const gap = t - tb.since(slot);
         const r = this.options.retransmit;
-        if (tb.remoteIsn[slot] === seq && sameKind && (synAck || this.modes.retransmit) && gap >= r.minGapSeconds && gap <= r.maxGapSeconds) {
+        if (tb.remoteIsn(slot) === seq && sameKind && (synAck || this.modes.retransmit) && gap >= r.minGapSeconds && gap <= r.maxGapSeconds) {
           this.open(slot, t, seq, synAck, Flag.VALIDATED);
           return Reason.NONE;
         }
       } else if ((fl & Flag.VALIDATED) !== 0 && sameKind) {
         this.open(slot, t, seq, synAck, Flag.VALIDATED);
         return Reason.NONE;
-      } else if ((fl & Flag.REMOTE_SEQ) !== 0 && tb.remoteIsn[slot] === seq && sameKind && st !== State.CLOSED) {
-        tb.lastSeen[slot] = t;
+      } else if ((fl & Flag.REMOTE_SEQ) !== 0 && tb.remoteIsn(slot) === seq && sameKind && st !== State.CLOSED) {
+        tb.setLastSeen(slot, t);
         return Reason.NONE;
-      } else if (synAck && st === State.NEW && (fl & Flag.LOCAL_SEQ) !== 0 && (fl & Flag.REMOTE_SEQ) === 0 && rec.tcpAck === tb.localNext[slot]) {
-        tb.flags[slot] = fl | Flag.REMOTE_SEQ;
-        tb.remoteIsn[slot] = seq;
-        tb.remoteNext[slot] = (seq + 1) >>> 0;
-        tb.lastSeen[slot] = t;
+      } else if (synAck && st === State.NEW && (fl & Flag.LOCAL_SEQ) !== 0 && (fl & Flag.REMOTE_SEQ) === 0 && rec.tcpAck === tb.localNext(slot)) {
+        tb.setFlags(slot, fl | Flag.REMOTE_SEQ);
+        tb.setRemoteSeq(slot, seq, (seq + 1) >>> 0);
+        tb.setLastSeen(slot, t);
         return Reason.NONE;
       }
     }
     if (slot < 0) slot = tb.insert(t, State.NEW);
     if (mitigating) {
       if (slot >= 0) {
-        tb.state[slot] = State.CHALLENGED;
-        tb.flags[slot] = synAck
-          ? Flag.LOCAL_INITIATED | Flag.SYNACK | Flag.REMOTE_SEQ | Flag.AWAIT_RETRANSMIT
-          : this.modes.retransmit
-            ? Flag.REMOTE_SEQ | Flag.AWAIT_RETRANSMIT
-            : Flag.REMOTE_SEQ;
-        tb.since[slot] = tb.lastSeen[slot] = t;
-        tb.remoteIsn[slot] = seq;
-        tb.remoteNext[slot] = (seq + 1) >>> 0;
+        const waits = synAck || this.modes.retransmit ? Flag.AWAIT_RETRANSMIT : 0;
+        tb.enter(slot, State.CHALLENGED, Flag.REMOTE_SEQ | waits | (synAck ? Flag.LOCAL_INITIATED | Flag.SYNACK : 0), t);
+        tb.setRemoteSeq(slot, seq, (seq + 1) >>> 0);
       }
       return Reason.CHALLENGE_NEEDED;
     }
@@ -88,11 +81,8 @@ export class SynProtection {
 
   private open(slot: number, t: number, seq: number, synAck: boolean, keep: number): void {
     const tb = this.table;
-    tb.state[slot] = State.NEW;
-    tb.flags[slot] = (tb.flags[slot] & keep) | Flag.REMOTE_SEQ | (synAck ? Flag.LOCAL_INITIATED : 0);
-    tb.since[slot] = tb.lastSeen[slot] = t;
-    tb.remoteIsn[slot] = seq;
-    tb.remoteNext[slot] = (seq + 1) >>> 0;
+    tb.enter(slot, State.NEW, (tb.flags(slot) & keep) | Flag.REMOTE_SEQ | (synAck ? Flag.LOCAL_INITIATED : 0), t);
+    tb.setRemoteSeq(slot, seq, (seq + 1) >>> 0);
   }
 
   /**
@@ -103,16 +93,11 @@ export class SynProtection {
     const tb = this.table;
     const o = this.options;
     const window = this.modes.retransmit ? (o.retransmit.acceptHandshakeAck ? o.retransmit.maxGapSeconds : -1) : o.challenge.answerWindowSeconds;
-    const isAnswer =
-      (rec.tcpFlags & ANSWER_MASK) === TcpFlag.ACK &&
-      (tb.flags[slot] & Flag.SYNACK) === 0 &&
-      rec.tcpSeq === tb.remoteNext[slot] &&
-      t - tb.since[slot] <= window;
+    const fl = tb.flags(slot);
+    const isAnswer = (rec.tcpFlags & ANSWER_MASK) === TcpFlag.ACK && (fl & Flag.SYNACK) === 0 && rec.tcpSeq === tb.remoteNext(slot) && t - tb.since(slot) <= window;
     if (!isAnswer) return Reason.CHALLENGE_NEEDED;
-    tb.state[slot] = State.OPEN;
-    tb.flags[slot] = (tb.flags[slot] & ~Flag.AWAIT_RETRANSMIT) | Flag.VALIDATED;
-    tb.since[slot] = tb.lastSeen[slot] = t;
-    tb.remoteNext[slot] = (rec.tcpSeq + rec.payloadLen) >>> 0;
+    tb.enter(slot, State.OPEN, (fl & ~Flag.AWAIT_RETRANSMIT) | Flag.VALIDATED, t);
+    tb.setRemoteNext(slot, (rec.tcpSeq + rec.payloadLen) >>> 0);
     return Reason.CHALLENGE_PASSED;
   }
 }

@@ -65,7 +65,7 @@ describe('FlowTable', () => {
     t.setKey(back, true);
     expect(t.find(1)).toBe(-1);
     t.setKey(keyed(rec, 7, true), true);
-    expect(t.state[t.find(1)]).toBe(State.OPEN);
+    expect(t.state(t.find(1))).toBe(State.OPEN);
   });
 
   it('grows past its initial size and keeps every entry findable', () => {
@@ -74,12 +74,12 @@ describe('FlowTable', () => {
     for (let k = 0; k < 20_000; k++) {
       t.setKey(keyed(rec, k), true);
       const s = t.insert(0, State.OPEN);
-      t.remoteNext[s] = k;
+      t.setRemoteNext(s, k);
     }
     expect(t.slots).toBeGreaterThanOrEqual(32_768);
     for (let k = 0; k < 20_000; k++) {
       t.setKey(keyed(rec, k), true);
-      expect(t.remoteNext[t.find(1)]).toBe(k);
+      expect(t.remoteNext(t.find(1))).toBe(k);
     }
   });
 
@@ -117,7 +117,7 @@ describe('FlowTable', () => {
     t.setKey(keyed(rec, 1), true);
     const s = t.find(135);
     expect(s).toBeGreaterThanOrEqual(0);
-    expect(t.state[s]).toBe(State.CLOSED);
+    expect(t.state(s)).toBe(State.CLOSED);
     expect(t.find(141)).toBe(-1);
     t.setKey(keyed(rec, 2), true);
     expect(t.find(104)).toBe(-1);
@@ -159,7 +159,7 @@ describe('FlowTable', () => {
           const slot = table.find(now);
           const e = modelFind(model, o.k, now);
           expect(slot >= 0).toBe(e !== undefined);
-          if (e !== undefined) expect(table.state[slot]).toBe(e.state);
+          if (e !== undefined) expect(table.state(slot)).toBe(e.state);
           if (o.kind === 'insert' && slot < 0) {
             const s = table.insert(now, o.state);
             expect(s).toBeGreaterThanOrEqual(0);
