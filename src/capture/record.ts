@@ -133,8 +133,10 @@ export class PacketRecord {
     this.ipVersion = 0;
     this.src4 = 0;
     this.dst4 = 0;
-    this.src6.fill(0);
-    this.dst6.fill(0);
+    const s = this.src6;
+    const d = this.dst6;
+    s[0] = s[1] = s[2] = s[3] = 0;
+    d[0] = d[1] = d[2] = d[3] = 0;
     this.proto = 0;
     this.ipLen = 0;
     this.ttl = 0;
