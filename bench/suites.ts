@@ -5,6 +5,7 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['lang', () => import('./lang.js')],
   ['net', () => import('./net.js')],
   ['atp', () => import('./atp.js')],
+  ['capture', () => import('./capture.js')],
   ['replay', () => import('./replay.js')],
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],
