@@ -13,7 +13,7 @@ import type { ProtectionComponent } from '../config/snapshot.js';
 import { AtpConfigError } from './errors.js';
 import type { AtpOptions, Sensitivity } from './options.js';
 import { RateMeter } from './rate-meter.js';
-import { Mode, STAGES } from './types.js';
+import { Mode, STAGES, SYN } from './types.js';
 
 /** A compiled filter expression. */
 export type FilterPredicate = (rec: PacketRecord) => boolean;
@@ -107,7 +107,7 @@ export class ComponentModes {
       const rateSensitivity = sensitivityOf(rule.rate_sensitivity, `${path}.rate_sensitivity`);
       const burstSensitivity = sensitivityOf(rule.burst_sensitivity, `${path}.burst_sensitivity`);
       let retransmit = false;
-      if (stage === 0 && rule.mitigation_type !== undefined) {
+      if (stage === SYN && rule.mitigation_type !== undefined) {
         const r = MITIGATION_TYPES[rule.mitigation_type];
         if (r === undefined) throw new AtpConfigError(`${path}.mitigation_type`, `unknown mitigation type ${JSON.stringify(rule.mitigation_type)} (expected challenge or retransmit)`);
         retransmit = r;

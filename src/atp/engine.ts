@@ -23,7 +23,7 @@ import { Outcome, Outcomes, type AtpLabels } from './outcomes.js';
 import { ProtectedSpace } from './protected-space.js';
 import { ComponentCounters, type AtpReport } from './report.js';
 import { SynProtection } from './syn-protection.js';
-import { Mode, OOS, SYN } from './types.js';
+import { Mode, OOS, Reason, SYN } from './types.js';
 
 const IP_TCP = Has.IP | Has.TCP;
 
@@ -149,7 +149,7 @@ export class AdvancedTcpProtection {
     out.setMode(mode);
     const c = this.counters[stage];
     c.byMode[mode]++;
-    if (reason === 0) {
+    if (reason === Reason.NONE) {
       if (mode !== Mode.OFF) this.outcomes.record(rec.frame, out.undecided ? Outcome.UNDECIDED : Outcome.PASS);
       return;
     }
