@@ -2,7 +2,6 @@
 // syntax tree, and what each comparison compiles to. An invalid expression prints the engine's
 // error message on stdout and exits 1, as `validate` does.
 import type { Command } from 'commander';
-import { explain, FilterError, settingsFor } from '../../lang/index.js';
 import { readExpression, schemeOption, SCHEME_KINDS } from './validate.js';
 
 export function register(program: Command): void {
@@ -12,6 +11,7 @@ export function register(program: Command): void {
     .argument('[expression]', 'the expression; "-" or nothing reads it from stdin')
     .addOption(schemeOption())
     .action(async (arg: string | undefined, opts: { scheme: string }) => {
+      const { explain, FilterError, settingsFor } = await import('../../lang/index.js');
       const expr = await readExpression(arg);
       const { scheme, limits } = settingsFor(SCHEME_KINDS[opts.scheme]);
       try {

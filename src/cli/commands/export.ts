@@ -3,7 +3,7 @@
 // --key with --email; $EDGESIM_API_TOKEN when none is given).
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { exportSnapshot, type ApiTarget } from '../../config/api-client.js';
+import type { ApiTarget } from '../../config/api-client.js';
 import { CliError } from '../errors.js';
 
 /** The API flags of export and import. */
@@ -37,6 +37,7 @@ export function register(program: Command): void {
   addApiOptions(program.command('export').description('write the configuration of an account (from a running API) as a snapshot file'))
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .action(async (flags: ApiFlags & { out?: string }) => {
+      const { exportSnapshot } = await import('../../config/api-client.js');
       const snapshot = await exportSnapshot(apiTarget(flags));
       const text = `${JSON.stringify(snapshot, null, 2)}\n`;
       if (flags.out === undefined) {

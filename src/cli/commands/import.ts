@@ -1,8 +1,6 @@
 // `edgesim import`: a snapshot file into an account of a running API. Each resource present in
 // the file replaces the account's; resources absent from the file are left alone.
 import type { Command } from 'commander';
-import { importSnapshot } from '../../config/api-client.js';
-import { loadSnapshotFile } from '../../config/load.js';
 import { addApiOptions, apiTarget, type ApiFlags } from './export.js';
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -15,6 +13,8 @@ export function register(program: Command): void {
       .argument('<snapshot.json>', 'the snapshot file'),
   ).action(async (file: string, flags: ApiFlags) => {
     const target = apiTarget(flags);
+    const { importSnapshot } = await import('../../config/api-client.js');
+    const { loadSnapshotFile } = await import('../../config/load.js');
     const s = await importSnapshot(await loadSnapshotFile(file), target);
     process.stdout.write(`imported ${file} into account ${target.account}: ${[
       plural(s.prefixes, 'prefix', 'prefixes'),

@@ -1,4 +1,6 @@
-// The subcommands, in the order `edgesim --help` lists them. Each module exports `register`.
+// The subcommands, in the order `edgesim --help` lists them. Each module exports `register`, which
+// defines the command's options and help; heavy dependencies (the HTTP framework, the Rules-language
+// engine, the replay) are imported inside the action, so `edgesim --help` and each command start fast.
 import type { Command } from 'commander';
 import { register as about } from './about.js';
 import { register as validate } from './validate.js';

@@ -4,7 +4,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createServer, type RunningServer } from '../../api/server.js';
+import type { RunningServer } from '../../api/server.js';
 import { CliError } from '../errors.js';
 
 interface ServeFlags {
@@ -39,6 +39,7 @@ async function start(flags: ServeFlags): Promise<RunningServer> {
   const p = port(flags.port);
   const data = flags.inMemory ? undefined : flags.data ?? DEFAULT_DATA;
   if (data !== undefined) await usableDirectory(data);
+  const { createServer } = await import('../../api/server.js');
   try {
     return await createServer({
       port: p, host: flags.host, data,

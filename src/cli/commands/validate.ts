@@ -4,7 +4,7 @@
 // documented message shape. EXPR `-` or none reads the expression from stdin (one trailing
 // newline is dropped). The --scheme option and the stdin reading are shared with `explain`.
 import { Option, type Command } from 'commander';
-import { legacyMessage, validateExpression, type ExpressionKind } from '../../lang/index.js';
+import type { ExpressionKind } from '../../lang/index.js';
 
 export const SCHEME_KINDS: Record<string, ExpressionKind> = { firewall: 'rule', filter: 'filter' };
 
@@ -37,6 +37,7 @@ export function register(program: Command): void {
     .option('--json', 'print the validate-expr API envelope')
     .option('--legacy', 'use the older documented message shape (expression in backticks)')
     .action(async (arg: string | undefined, opts: Options) => {
+      const { legacyMessage, validateExpression } = await import('../../lang/index.js');
       const expr = await readExpression(arg);
       const err = validateExpression(expr, SCHEME_KINDS[opts.scheme]);
       const message = err && (opts.legacy ? legacyMessage(expr, err) : err.message);
