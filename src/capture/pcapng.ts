@@ -161,7 +161,7 @@ class PcapngParser implements FormatParser {
     this.sink.emit(iface.linkType, buf, p + 28, capLen, view.getUint32(p + 24, little), iface.time.sec, iface.time.nsec);
   }
 
-  /** SPB: original length, data (cut to interface 0's snap length); no timestamp */
+  /** SPB: original length, data (cut to interface 0's snap length); it has no timestamp, so its time is 0 */
   private simplePacket(buf: Uint8Array, view: DataView, p: number, len: number, base: number): void {
     const iface = this.interfaces[0];
     if (iface === undefined || len < 16) {
