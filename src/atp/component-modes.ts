@@ -112,7 +112,7 @@ export class ComponentModes {
         if (r === undefined) throw new AtpConfigError(`${path}.mitigation_type`, `unknown mitigation type ${JSON.stringify(rule.mitigation_type)} (expected challenge or retransmit)`);
         retransmit = r;
       }
-      const meter = new RateMeter(rule.scope, rule.scope === 'global' ? 'global' : name, rateSensitivity, burstSensitivity, options, rate);
+      const meter = new RateMeter(at, rule.scope, rule.scope === 'global' ? 'global' : name, rateSensitivity, burstSensitivity, options, rate);
       this.meters.push(meter);
       const scoped: ScopedRule = { name: new TextEncoder().encode(lower), mode, retransmit, meter };
       if (rule.scope === 'global') this.global = scoped;
@@ -128,7 +128,7 @@ export class ComponentModes {
       if (mode !== Mode.DISABLED) acting = true;
     });
     this.anyFilter = this.filters.some((f) => f.length > 0);
-    this.defaultMeter = new RateMeter('default', 'default', 'medium', 'medium', options, rate);
+    this.defaultMeter = new RateMeter(at, 'default', 'default', 'medium', 'medium', options, rate);
     this.meters.push(this.defaultMeter);
     this.meter = this.defaultMeter;
     this.acting = acting;

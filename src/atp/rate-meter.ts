@@ -10,6 +10,7 @@
 // Counts live in a ring of ticks (a Uint32Array), so counting a packet allocates nothing; the
 // report's timeline grows by one point per `timelineSeconds` in which the meter saw packets.
 import type { AtpOptions, RateOptions, Sensitivity } from './options.js';
+import type { AtpStage } from './types.js';
 
 /** One timeline point: what the meter saw in [time, time + timelineSeconds). */
 export interface TimelinePoint {
@@ -63,6 +64,7 @@ export class RateMeter {
   private ivActive = false;
 
   constructor(
+    readonly stage: AtpStage,
     readonly scope: string,
     readonly name: string,
     private readonly rateSensitivity: Sensitivity,
@@ -176,6 +178,17 @@ export class RateMeter {
       this.active = false;
       this.periods[this.periods.length - 1] = this.endEstimate(end);
     }
+  }
+
+  /** What a reader should know about where the thresholds came from, or null. */
+  warning(): string | null {
+    const o = this.options;
+    if (this.packets === 0 || this.baselineSource !== 'learned') return null;
+    if (!this.known) {
+      return `the capture ended inside the ${o.learningSeconds} s learning window, so no threshold was set and nothing was mitigated; set options.${this.stage}.baselinePps or a shorter learningSeconds`;
+    }
+    if (this.baselinePps * o.rateFactor[this.rateSensitivity] <= this.rate.minRatePps) return null;
+    return `thresholds were learned from the first ${o.learningSeconds} s of the capture (peak ${Math.round(this.baselinePps)} pps); if the capture starts during an attack, set options.${this.stage}.baselinePps to the normal rate`;
   }
 
   mitigations(): MitigationPeriod[] {

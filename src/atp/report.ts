@@ -24,6 +24,8 @@ export interface AtpScopeReport {
   mitigations: MitigationPeriod[];
   /** intervals in which the meter counted packets (empty intervals are left out) */
   timeline: TimelinePoint[];
+  /** e.g. the capture ended inside the learning window, or the thresholds were learned from it */
+  warning: string | null;
 }
 
 export interface AtpComponentReport {
@@ -103,6 +105,7 @@ function scopeReport(m: RateMeter): AtpScopeReport {
       rateThresholdPps: p.rateThresholdPps === null ? null : round(p.rateThresholdPps),
       burstThresholdPps: p.burstThresholdPps === null ? null : round(p.burstThresholdPps),
     })),
+    warning: m.warning(),
   };
 }
 

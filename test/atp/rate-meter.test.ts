@@ -8,7 +8,7 @@ import { RateMeter } from '../../src/atp/rate-meter.js';
 
 function meter(input: AtpOptionsInput, rate: Sensitivity = 'medium', burst: Sensitivity = 'medium'): RateMeter {
   const o = resolveOptions(input);
-  return new RateMeter('global', 'global', rate, burst, o, o.syn_protection);
+  return new RateMeter('syn_protection', 'global', 'global', rate, burst, o, o.syn_protection);
 }
 
 /** n packets evenly spread over [start, start + seconds) */
@@ -46,6 +46,23 @@ describe('RateMeter', () => {
     expect(m.baselineSource).toBe('learned');
     expect(m.baselinePps).toBeCloseTo(300, -1);
     expect(m.ratePps).toBeCloseTo(600, -1);
+  });
+
+  it('warns when the capture ended inside the learning window, or when the learned baseline set the thresholds', () => {
+    const short = meter({ learningSeconds: 10 });
+    feed(short, 0, 5, 1000);
+    short.finish(5);
+    expect(short.mitigations()).toEqual([]);
+    expect(short.warning()).toMatch(/ended inside the 10 s learning window.*options\.syn_protection\.baselinePps/);
+    const learned = meter({ learningSeconds: 2 });
+    feed(learned, 0, 3, 400);
+    expect(learned.warning()).toMatch(/learned from the first 2 s of the capture \(peak 40[01] pps\)/);
+    const quiet = meter({ learningSeconds: 2 });
+    feed(quiet, 0, 3, 20);
+    expect(quiet.warning()).toBeNull();
+    const configured = meter({ syn_protection: { baselinePps: 400 } });
+    feed(configured, 0, 3, 400);
+    expect(configured.warning()).toBeNull();
   });
 
   it('switches mitigation on above the threshold and off with hysteresis (below threshold × offRatio, after minActiveSeconds)', () => {
