@@ -34,7 +34,11 @@ export function addDataOptions(cmd: Command): void {
     .option('--asn <file>', 'MaxMind-format ASN database (for ip.src.asnum / ip.dst.asnum)')
     .option('--lists <dir>', 'managed-list feeds (<name>.txt, one address or CIDR a line) replacing the bundled samples')
     .option('--colo <name>', 'treat every packet as arriving at this data center')
-    .option('--region <name>', 'treat every packet as arriving in this region')
+    .option('--region <name>', 'treat every packet as arriving in this region');
+}
+
+export function addAtpOptions(cmd: Command): void {
+  cmd
     .option('--atp-options <file.json>', 'override parameters of the Advanced TCP Protection model (thresholds, windows, timeouts: see src/atp/README.md)')
     .option('--bidirectional', 'the capture holds both directions: track connections from the server side too');
 }

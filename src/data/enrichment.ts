@@ -36,10 +36,11 @@ class PacketEnrichment implements Enrichment {
   ) {}
 
   enrich(rec: PacketRecord): void {
-    const ip = (rec.present & Has.IP) !== 0;
+    // a packet without IP never reaches the network firewall: it gets no looked-up fields at all
+    if ((rec.present & Has.IP) === 0) return;
     const v4 = rec.ipVersion === 4;
     let srcCountry: Uint8Array | null = null;
-    if (ip && this.countries !== undefined) {
+    if (this.countries !== undefined) {
       srcCountry = v4 ? this.countries.country4(rec.src4) : this.countries.country6(rec.src6);
       if (this.setCountry) {
         const dst = v4 ? this.countries.country4(rec.dst4) : this.countries.country6(rec.dst6);
@@ -53,7 +54,7 @@ class PacketEnrichment implements Enrichment {
         }
       }
     }
-    if (ip && this.asns !== undefined) {
+    if (this.asns !== undefined) {
       const src = v4 ? this.asns.asn4(rec.src4) : this.asns.asn6(rec.src6);
       const dst = v4 ? this.asns.asn4(rec.dst4) : this.asns.asn6(rec.dst6);
       if (src !== 0) {

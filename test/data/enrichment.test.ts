@@ -114,12 +114,12 @@ describe('createEnrichment', () => {
     expect(text(fromUs.coloRegion)).toBe('APAC');
   });
 
-  it('gives non-IP packets a data center but no addresses-derived fields', async () => {
+  it('leaves non-IP packets alone: they never reach the network firewall', async () => {
     const e = await createEnrichment({ need: { country: true, colo: true } });
     const rec = new PacketRecord();
     rec.reset();
     e.enrich(rec);
-    expect(rec.present).toBe(Has.COLO_NAME | Has.COLO_REGION);
+    expect(rec.present).toBe(0);
   });
 
   it('fails with a DataError naming a bad database or override', async () => {

@@ -2,18 +2,24 @@
 // see which Rules-language fields a packet has and with which values before writing an expression.
 // One object per packet: `frame`, `time` (seconds since the epoch), every field the packet has by
 // its Rules-language name (values as recordFields renders them), and `note` when decoding stopped
-// early. Lookups that need data (countries, ASNs, data centers) are not made: inspect shows what
-// the capture itself holds.
+// early. Fields that need data are looked up as a replay would (countries, the ingress data center
+// and region; ASNs with --asn), so a rule author sees the values rules will see; --no-lookups shows
+// only what the capture itself holds.
 import { InvalidArgumentError, type Command } from 'commander';
 import { recordFields } from '../../capture/fields.js';
 import { CaptureError, readCapture } from '../../capture/reader.js';
 import type { PacketRecord } from '../../capture/record.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
 import { CliError } from '../errors.js';
+import { addDataOptions, type DataFlags } from '../config-options.js';
 
-interface InspectFlags {
+interface InspectFlags extends DataFlags {
   limit?: number;
+  lookups: boolean;
 }
+
+/** every field whose value comes from a lookup, so that enrichmentFor switches on all it can */
+const LOOKUP_FIELDS = new Set(['ip.src.country', 'ip.dst.country', 'ip.src.asnum', 'ip.dst.asnum', 'cf.colo.name', 'cf.colo.region']);
 
 function parseLimit(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number of packets');
@@ -36,8 +42,17 @@ async function inspect(capture: string, flags: InspectFlags): Promise<void> {
   let printed = 0;
   try {
     if (limit === 0) return;
+    const { enrichmentFor } = await import('../../sim/build.js');
+    const { dataOptions } = await import('../actions/configuration.js');
+    const fields = new Set(LOOKUP_FIELDS);
+    if (flags.asn === undefined) {
+      fields.delete('ip.src.asnum');
+      fields.delete('ip.dst.asnum');
+    }
+    const enrichment = flags.lookups ? await enrichmentFor(fields, false, dataOptions(flags), []) : undefined;
     const info = await readCapture(capture, (rec) => {
       if (printed >= limit) return;
+      if (enrichment !== undefined) enrichment.enrich(rec);
       out.write(packetLine(rec));
       if (++printed === limit) stop.abort(LIMIT_REACHED);
     }, { signal: stop.signal });
@@ -52,11 +67,12 @@ async function inspect(capture: string, flags: InspectFlags): Promise<void> {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('inspect')
     .description('print each packet\'s decoded Rules-language fields as NDJSON (one object a line)')
     .argument('<capture>', 'the capture file (pcap or pcapng, optionally gzipped)')
     .option('-n, --limit <n>', 'stop after this many packets', parseLimit)
+    .option('--no-lookups', 'no GeoIP / data-center lookups: only what the capture itself holds')
     .addHelpText('after', `
 Each line: {"frame":1,"time":1700000000.5,"ip.src":"192.0.2.1",...,"tcp.flags.syn":true,...}
 Absent fields are left out; raw bytes (ip, tcp, udp, icmp) are hex pairs joined by ':'; "note" says
@@ -65,4 +81,5 @@ why decoding stopped early (e.g. "truncated TCP header", "unsupported link type 
 Example:
   edgesim inspect examples/demo.pcap --limit 5 | jq -c '{frame, "ip.src", "tcp.dstport"}'`)
     .action((capture: string, flags: InspectFlags) => inspect(capture, flags));
+  addDataOptions(cmd);
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { addConfigOptions, addDataOptions, type ConfigFlags, type DataFlags } from '../config-options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, type ConfigFlags, type DataFlags } from '../config-options.js';
 
 export interface ReplayFlags extends ConfigFlags, DataFlags {
   format: 'table' | 'json' | 'ndjson' | 'csv';
@@ -23,6 +23,7 @@ export function register(program: Command): void {
     .option('--no-progress', 'no progress bar on a terminal');
   addConfigOptions(cmd);
   addDataOptions(cmd);
+  addAtpOptions(cmd);
   cmd.addHelpText(
     'after',
     `
