@@ -18,20 +18,27 @@ export interface RecordSpec {
 
 const PROTO = { tcp: 6, udp: 17, icmp: 1 } as const;
 
+/** Sets ip.src / ip.dst (and the IP version) from address text, v4 or v6. */
+export function setAddresses(rec: PacketRecord, src: string, dst: string): void {
+  if (src.includes(':')) {
+    rec.ipVersion = 6;
+    parseIPv6(src, rec.src6);
+    parseIPv6(dst, rec.dst6);
+  } else {
+    rec.ipVersion = 4;
+    rec.src4 = parseIPv4(src);
+    rec.dst4 = parseIPv4(dst);
+  }
+}
+
 export function record(spec: RecordSpec, rec = new PacketRecord()): PacketRecord {
   rec.reset();
   rec.frame = spec.frame ?? 1;
   rec.tsSec = Math.floor(spec.time ?? 0);
   rec.tsNsec = Math.round(((spec.time ?? 0) % 1) * 1e9);
   rec.present = Has.IP;
-  if (spec.src.includes(':')) {
-    rec.ipVersion = 6;
-    parseIPv6(spec.src, rec.src6);
-    parseIPv6(spec.dst, rec.dst6);
-  } else {
-    rec.ipVersion = 4;
-    rec.src4 = parseIPv4(spec.src);
-    rec.dst4 = parseIPv4(spec.dst);
+  setAddresses(rec, spec.src, spec.dst);
+  if (rec.ipVersion === 4) {
     rec.present |= Has.IP_HDR_LEN;
     rec.hdrLen = 5;
   }

@@ -4,8 +4,7 @@
 // pipeline does, and keeps a copy of each decision.
 import { AtpDecision, type AdvancedTcpProtection, type AtpLabels, type AtpReport } from '../../../src/atp/index.js';
 import { Has, PacketRecord, TcpFlag } from '../../../src/capture/record.js';
-import { parseIPv4 } from '../../../src/net/ipv4.js';
-import { parseIPv6 } from '../../../src/net/ipv6.js';
+import { setAddresses } from '../../helpers/records.js';
 
 export const { SYN, ACK, FIN, RST, PSH } = TcpFlag;
 
@@ -67,15 +66,7 @@ export function fill(rec: PacketRecord, p: Pkt, frame: number): PacketRecord {
   rec.tsSec = 1_700_000_000 + Math.floor(p.t);
   rec.tsNsec = Math.round((p.t - Math.floor(p.t)) * 1e9);
   rec.present = Has.IP | Has.TCP;
-  if (p.src.includes(':')) {
-    rec.ipVersion = 6;
-    parseIPv6(p.src, rec.src6);
-    parseIPv6(p.dst, rec.dst6);
-  } else {
-    rec.ipVersion = 4;
-    rec.src4 = parseIPv4(p.src);
-    rec.dst4 = parseIPv4(p.dst);
-  }
+  setAddresses(rec, p.src, p.dst);
   rec.proto = 6;
   rec.ttl = 64;
   rec.srcPort = p.sport;
