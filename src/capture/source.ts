@@ -47,23 +47,52 @@ const UNSUPPORTED_COMPRESSION: ReadonlyArray<readonly [number[], string]> = [
   [[0x04, 0x22, 0x4d, 0x18], 'lz4'],
 ];
 
+/**
+ * A plain file, read with one chunk of read-ahead: while the caller decodes the chunk it was given,
+ * the next one is already being read by the thread pool, so decoding does not wait on the disk.
+ */
 class FileSource implements ByteSource {
   readonly compressed = false;
   position = 0;
   readonly problem = '';
+  private readonly spare = new Uint8Array(CHUNK);
+  private ahead: Promise<number> | null = null;
+  /** file offset the read-ahead started at */
+  private aheadAt = -1;
+
   constructor(private readonly fh: FileHandle, readonly size: number, private readonly path: string) {}
 
   async read(buf: Uint8Array, off: number, len: number): Promise<number> {
+    let n: number;
+    if (this.ahead !== null && this.aheadAt === this.position && len >= CHUNK) {
+      n = await this.ahead;
+      buf.set(this.spare.subarray(0, n), off);
+    } else {
+      if (this.ahead !== null) await this.ahead.catch(() => 0); // never two reads into spare at once
+      n = await this.readAt(buf, off, len, this.position);
+    }
+    this.ahead = null;
+    this.position += n;
+    if (n > 0 && this.position < this.size) {
+      this.aheadAt = this.position;
+      this.ahead = this.readAt(this.spare, 0, CHUNK, this.position);
+      this.ahead.catch(() => undefined); // reported when awaited
+    }
+    return n;
+  }
+
+  private async readAt(buf: Uint8Array, off: number, len: number, at: number): Promise<number> {
     try {
-      const { bytesRead } = await this.fh.read(buf, off, len, this.position);
-      this.position += bytesRead;
+      const { bytesRead } = await this.fh.read(buf, off, len, at);
       return bytesRead;
     } catch (err) {
       throw new CaptureError(`${this.path}: read failed: ${describe(err)}`);
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    if (this.ahead !== null) await this.ahead.catch(() => 0);
+    this.ahead = null;
     return this.fh.close();
   }
 }

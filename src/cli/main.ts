@@ -30,8 +30,8 @@ export async function main(argv: string[]): Promise<number> {
 
 function reportError(err: unknown): number {
   if (err instanceof CommanderError) {
-    // commander has already printed help, version or its own usage error
-    return err.exitCode;
+    // commander has already printed help, the version or its own usage error; usage errors exit 2
+    return err.exitCode === 0 ? 0 : 2;
   }
   const e = err as { code?: string; message?: string; stack?: string; exitCode?: unknown };
   if (e && e.code === 'EPIPE') return 0;

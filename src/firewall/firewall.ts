@@ -3,20 +3,17 @@
 // with {ruleset: "current"} ends evaluation and passes. The first terminating match decides; no
 // match passes (the vendor's default policy is permit).
 //
-// A configuration may hold several rulesets of the phase (the vendor has one entry point per phase,
-// but exported configurations and tests may carry more): their rules are evaluated as one ordered
-// list, rulesets in snapshot order, and the first terminating match decides, as DESIGN.md says.
-// Rulesets of other phases are not part of this stage and are reported as ignored.
+// The snapshot schema (config/) has already checked phases, actions and skip parameters; should a
+// configuration carry several rulesets, their rules are evaluated as one ordered list, rulesets in
+// snapshot order, and the first terminating match decides, as DESIGN.md says.
 //
 // evaluate() allocates nothing: the refs of matched rules are written as indices into a reused
 // Int32Array, and hit counters are typed arrays indexed by rule.
-import { compile, fieldsUsed, parse, FIREWALL_SCHEME, FilterError } from '../lang/index.js';
+import { compile, fieldsUsed, parse, settingsFor, FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { recordBinding } from '../capture/fields.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { RuleAction, Ruleset } from '../config/snapshot.js';
-
-export const FIREWALL_PHASES: ReadonlySet<string> = new Set(['edge_transit', 'magic_transit']);
 
 export interface FirewallRule {
   /** the rule's name in reports: its `ref`, else its `id`, else `<ruleset name>#<position>` */
@@ -63,8 +60,6 @@ export interface FirewallOptions {
 
 export class Firewall {
   readonly rules: readonly FirewallRule[];
-  /** rulesets passed over because their phase is not the firewall's */
-  readonly ignoredRulesets: readonly string[];
   /** the Rules-language fields the rules read (the pipeline enriches packets only with what is used) */
   readonly fields: ReadonlySet<string>;
   /** per rule: packets it matched (counted for enabled rules only) */
@@ -76,10 +71,9 @@ export class Firewall {
   private readonly drops: Uint8Array;
   private readonly order: Int32Array;
 
-  private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, ignored: string[], fields: Set<string>) {
+  private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, fields: Set<string>) {
     this.rules = rules;
     this.fields = fields;
-    this.ignoredRulesets = ignored;
     this.predicates = predicates;
     this.hits = new Float64Array(rules.length);
     this.decided = new Float64Array(rules.length);
@@ -92,23 +86,19 @@ export class Firewall {
   static compile(rulesets: readonly Ruleset[], options: FirewallOptions = {}): Firewall {
     const rules: FirewallRule[] = [];
     const predicates: Array<(p: PacketRecord) => boolean> = [];
-    const ignored: string[] = [];
     const fields = new Set<string>();
     rulesets.forEach((rs, i) => {
       const name = rs.name || rs.id || `rulesets[${i}]`;
-      if (!FIREWALL_PHASES.has(rs.phase)) {
-        ignored.push(`${name} (phase ${rs.phase})`);
-        return;
-      }
       (rs.rules ?? []).forEach((rule, j) => {
         const path = `rulesets[${i}].rules[${j}]`;
-        if (rule.action === 'skip' && rule.action_parameters?.ruleset !== undefined && rule.action_parameters.ruleset !== 'current') {
-          throw new FirewallConfigError(path, `skip supports only action_parameters {"ruleset": "current"}, got ${JSON.stringify(rule.action_parameters)}`);
+        try {
+          const compiled = compileRuleExpression(rule.expression, options);
+          for (const f of compiled.fields) fields.add(f);
+          predicates.push(compiled.predicate);
+        } catch (err) {
+          if (err instanceof FilterError) throw new FirewallConfigError(`${path}.expression`, err.message.trimEnd());
+          throw err;
         }
-        if (rule.action !== 'block' && rule.action !== 'skip' && rule.action !== 'log') {
-          throw new FirewallConfigError(path, `unsupported action ${JSON.stringify(rule.action)} (expected block, skip or log)`);
-        }
-        predicates.push(compileExpression(rule.expression, path, options, fields));
         rules.push({
           ref: rule.ref || rule.id || `${name}#${j + 1}`,
           ruleset: name,
@@ -120,7 +110,7 @@ export class Firewall {
         });
       });
     });
-    return new Firewall(rules, predicates, ignored, fields);
+    return new Firewall(rules, predicates, fields);
   }
 
   /** Evaluates one packet into `out`. */
@@ -150,19 +140,12 @@ export class Firewall {
   }
 }
 
-function compileExpression(
-  expression: string,
-  path: string,
-  options: FirewallOptions,
-  fields: Set<string>,
-): (p: PacketRecord) => boolean {
-  if (typeof expression !== 'string') throw new FirewallConfigError(`${path}.expression`, 'missing expression');
-  try {
-    const ast = parse(expression, FIREWALL_SCHEME, { maxLength: 4096 });
-    for (const f of fieldsUsed(ast)) fields.add(f);
-    return compile(ast, recordBinding, { lists: options.lists });
-  } catch (err) {
-    if (err instanceof FilterError) throw new FirewallConfigError(`${path}.expression`, err.message.trimEnd());
-    throw err;
-  }
+/**
+ * Compiles one firewall-phase expression over the packet record, with the limits the API applies
+ * to rule expressions (length, complexity); throws FilterError.
+ */
+export function compileRuleExpression(expression: string, options: FirewallOptions = {}): { predicate: (p: PacketRecord) => boolean; fields: string[] } {
+  const { scheme, limits } = settingsFor('rule');
+  const ast = parse(expression, scheme, limits);
+  return { predicate: compile(ast, recordBinding, { lists: options.lists }), fields: fieldsUsed(ast) };
 }

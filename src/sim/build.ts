@@ -40,7 +40,6 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
 
   const scopedAtp = atp.active && [snapshot.syn_protection, snapshot.tcp_flow_protection].some((c) => (c?.rules ?? []).some((r) => r.scope !== 'global'));
-  for (const name of firewall.ignoredRulesets) warnings.push(`ruleset ${name} is not in the firewall phase (edge_transit) and is not simulated`);
   const enrichment = await enrichmentFor(firewall.fields, scopedAtp, opts, warnings);
   return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
 }
@@ -52,7 +51,8 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
 export async function enrichmentFor(fields: ReadonlySet<string>, scopedAtp: boolean, opts: PathOptions, warnings: string[]): Promise<Enrichment | undefined> {
   const uses = (names: string[]) => names.some((f) => fields.has(f));
   const need = {
-    country: uses(COUNTRY_FIELDS) || uses(COLO_FIELDS) || scopedAtp,
+    // data centers are chosen from the source country; createEnrichment opens GeoIP for that itself
+    country: uses(COUNTRY_FIELDS),
     asn: uses(ASN_FIELDS),
     // a data center named on the command line is looked up (and validated) even when no rule reads it
     colo: uses(COLO_FIELDS) || scopedAtp || opts.colo !== undefined || opts.region !== undefined,

@@ -2,7 +2,7 @@
 // Advanced TCP Protection -> network firewall -> verdict. The DDoS protections come first and a
 // packet they drop never reaches the firewall, as in the vendor's documented order.
 import type { AdvancedTcpProtection } from '../atp/index.js';
-import type { PacketRecord } from '../capture/record.js';
+import { Has, type PacketRecord } from '../capture/record.js';
 import type { Enrichment } from '../data/enrichment.js';
 import { FirewallVerdict, type Firewall } from '../firewall/firewall.js';
 import { PacketVerdict } from './verdict.js';
@@ -31,6 +31,8 @@ export class PacketPath {
   /** Decides one packet into `v` (which is reset first). */
   process(rec: PacketRecord, v: PacketVerdict): void {
     v.reset();
+    // a frame without IP (ARP, LLDP, a broken IP header) is outside both stages: it passes uninspected
+    if ((rec.present & Has.IP) === 0) return;
     if (this.enrichment !== undefined) this.enrichment.enrich(rec);
     if (this.atp !== undefined) {
       this.atp.inspect(rec, v.atp);

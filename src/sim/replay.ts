@@ -2,6 +2,7 @@
 // the summary, and return the report. A bad packet is reported (decode note) and the replay goes on;
 // only a capture that cannot be read at all stops it.
 import { readCapture } from '../capture/reader.js';
+import { openSource } from '../capture/source.js';
 import type { PacketRecord } from '../capture/record.js';
 import { readLabels } from '../capture/synth/labels.js';
 import type { Snapshot } from '../config/snapshot.js';
@@ -28,6 +29,8 @@ export interface ReplayResult {
 export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
   const built = await buildPacketPath(opts.snapshot, opts);
   const labels = opts.useLabels === false ? null : await readLabels(opts.capture);
+  // a capture that cannot be opened fails here, before any output file is created or truncated
+  await (await openSource(opts.capture)).close();
   const summary = new ReplaySummary(labels);
   const sinks = opts.sinks ? opts.sinks(built.firewall) : [];
   const path = built.path;
@@ -42,9 +45,13 @@ export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
   try {
     info = await readCapture(opts.capture, onPacket, { onProgress: opts.onProgress });
   } finally {
-    for (const sink of sinks) await sink.close();
+    // every sink is closed (and flushed) even when one fails or the read did; the first error wins
+    const closed = await Promise.allSettled(sinks.map((s) => s.close()));
+    const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+    if (failed !== undefined && info !== undefined) throw failed.reason;
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  for (const sink of sinks) built.warnings.push(...(sink.warnings?.() ?? []));
   const atpReport = built.atp.active ? built.atp.report(labels ?? undefined) : null;
   return { report: summary.report(opts.capture, info, built.firewall, atpReport, elapsed), warnings: built.warnings };
 }

@@ -44,7 +44,6 @@ export interface ReplayReport {
   rules: RuleReport[];
   /** enabled rules that matched no packet */
   neverHit: string[];
-  ignoredRulesets: string[];
   /** decode notes: how many packets, and the first frame of each */
   notes: Array<{ note: string; packets: number; firstFrame: number }>;
   nonIpPackets: number;
@@ -155,7 +154,6 @@ export class ReplaySummary {
       lastTime: this.lastSec < 0 ? null : this.lastSec + this.lastNsec / 1e9,
       rules,
       neverHit: rules.filter((r) => r.enabled && r.hits === 0).map((r) => r.ref),
-      ignoredRulesets: [...firewall.ignoredRulesets],
       notes: [...this.notes].map(([note, n]) => ({ note, ...n })).sort((a, b) => b.packets - a.packets),
       nonIpPackets: this.nonIp,
       atp,

@@ -71,15 +71,13 @@ describe('firewall rule order', () => {
     expect(Array.from(fw.decided)).toEqual([0, 3]);
   });
 
-  it('evaluates rules of several firewall-phase rulesets in snapshot order; the vendor phase name is an alias', () => {
+  it('evaluates the rules of several rulesets as one list, in snapshot order', () => {
     const fw = Firewall.compile([
       ruleset([{ ref: 'a', action: 'log', expression: 'ip.proto == "tcp"' }], { name: 'first' }),
-      ruleset([{ ref: 'z', action: 'block', expression: 'ip.proto == "tcp"' }], { name: 'other', phase: 'http_request_firewall_custom' }),
       ruleset([{ ref: 'b', action: 'block', expression: 'tcp.dstport == 443' }], { name: 'second', phase: 'magic_transit' }),
     ]);
-    expect(fw.rules.map((r) => r.ref)).toEqual(['a', 'b']);
-    expect(fw.ignoredRulesets).toEqual(['other (phase http_request_firewall_custom)']);
-    expect(decide(fw, web)).toMatchObject({ verdict: 'drop', rule: 'b' });
+    expect(fw.rules.map((r) => `${r.ruleset}/${r.ref}`)).toEqual(['first/a', 'second/b']);
+    expect(decide(fw, web)).toEqual({ verdict: 'drop', rule: 'b', matched: ['a', 'b'] });
   });
 
   it('names a rule by ref, else id, else ruleset and position', () => {
@@ -110,11 +108,11 @@ describe('firewall rule order', () => {
     );
   });
 
-  it('rejects unsupported actions and skip parameters', () => {
-    expect(() => Firewall.compile([ruleset([{ action: 'allow' as 'skip', expression: 'ip.proto == "udp"' }])])).toThrow(/rulesets\[0\]\.rules\[0\]: unsupported action "allow"/);
-    expect(() =>
-      Firewall.compile([ruleset([{ action: 'skip', action_parameters: { ruleset: 'other' as 'current' }, expression: 'ip.proto == "udp"' }])]),
-    ).toThrow(/skip supports only action_parameters \{"ruleset": "current"\}/);
+  it('applies the API\'s limits on rule expressions: the documented 9-group expression is too complex', () => {
+    const groups = (n: number) => Array.from({ length: n }, (_, i) => `(tcp.dstport == ${1000 + 2 * i} || tcp.dstport == ${1001 + 2 * i})`).join(' && ');
+    expect(() => Firewall.compile([ruleset([{ action: 'block', expression: groups(8) }])])).not.toThrow();
+    expect(() => Firewall.compile([ruleset([{ action: 'block', expression: groups(9) }])])).toThrow('rulesets[0].rules[0].expression: ruleset exceeds complexity constraints');
+    expect(() => Firewall.compile([ruleset([{ action: 'block', expression: `ip.proto == "${'a'.repeat(4100)}"` }])])).toThrow(/rulesets\[0\]\.rules\[0\]\.expression: .*4096/);
   });
 
   it('records the fields its rules read', () => {

@@ -104,6 +104,8 @@ export interface Labels {
 /** A label sidecar that cannot be read; the message names the file and the line. */
 export class LabelsError extends Error {
   override name = 'LabelsError';
+  /** a user error: the CLI prints the message and exits 1 */
+  readonly exitCode = 1;
 }
 
 const LEGIT = 1;

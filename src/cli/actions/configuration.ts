@@ -48,6 +48,11 @@ export async function loadConfiguration(flags: ConfigFlags, required = true): Pr
   return {};
 }
 
+/** Prints file-level warnings (of the capture when `source` is given) to stderr. */
+export function printWarnings(source: string | undefined, warnings: readonly string[]): void {
+  for (const w of warnings) process.stderr.write(`edgesim: warning: ${source === undefined ? '' : `${source}: `}${w}\n`);
+}
+
 /** Turns the errors of reading a capture or compiling a configuration into one-line CLI errors. */
 export function asCliError(err: unknown, flags: ConfigFlags): unknown {
   if (err instanceof CaptureError) return new CliError(err.message);

@@ -1,14 +1,14 @@
 // `edgesim match`, run: compile the expression over the packet record and print matching frames.
-import { recordBinding } from '../../capture/fields.js';
 import { readCapture } from '../../capture/reader.js';
 import type { PacketRecord } from '../../capture/record.js';
 import { createListRegistry } from '../../data/lists.js';
-import { compile, fieldsUsed, FilterError, FIREWALL_SCHEME, parse } from '../../lang/index.js';
+import { compileRuleExpression } from '../../firewall/firewall.js';
+import { FilterError } from '../../lang/index.js';
 import { enrichmentFor } from '../../sim/build.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
 import type { MatchFlags } from '../commands/match.js';
 import { CliError } from '../errors.js';
-import { asCliError, dataOptions, loadConfiguration } from './configuration.js';
+import { asCliError, dataOptions, loadConfiguration, printWarnings } from './configuration.js';
 
 export async function runMatch(capture: string, expression: string, flags: MatchFlags): Promise<void> {
   const snapshot = await loadConfiguration(flags, false);
@@ -16,9 +16,9 @@ export async function runMatch(capture: string, expression: string, flags: Match
   let predicate: (p: PacketRecord) => boolean;
   let fields: Set<string>;
   try {
-    const ast = parse(expression, FIREWALL_SCHEME);
-    fields = new Set(fieldsUsed(ast));
-    predicate = compile(ast, recordBinding, { lists: (name) => lists.resolve(name) });
+    const compiled = compileRuleExpression(expression, { lists: (name) => lists.resolve(name) });
+    predicate = compiled.predicate;
+    fields = new Set(compiled.fields);
   } catch (err) {
     if (err instanceof FilterError) throw new CliError(`invalid expression:\n${err.message.trimEnd()}`);
     throw err;
@@ -29,16 +29,17 @@ export async function runMatch(capture: string, expression: string, flags: Match
   const out = new TextSink();
   let count = 0;
   try {
-    await readCapture(capture, (rec) => {
+    const info = await readCapture(capture, (rec) => {
       if (enrichment !== undefined) enrichment.enrich(rec);
       if (!predicate(rec)) return;
       count++;
       if (!flags.count) out.write(`${rec.frame}\n`);
     });
+    if (flags.count) out.write(`${count}\n`);
+    printWarnings(capture, info.warnings);
   } catch (err) {
     throw asCliError(err, flags);
   } finally {
-    if (flags.count) out.write(`${count}\n`);
     out.close();
   }
 }

@@ -6,8 +6,9 @@ import { formatSummary } from '../../sim/outputs/summary-table.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
 import { replay } from '../../sim/replay.js';
 import type { ReplayFlags } from '../commands/replay.js';
+import { CliError } from '../errors.js';
 import { progressReporter } from '../progress.js';
-import { asCliError, dataOptions, loadConfiguration } from './configuration.js';
+import { asCliError, dataOptions, loadConfiguration, printWarnings } from './configuration.js';
 
 export async function runReplay(capture: string, flags: ReplayFlags): Promise<void> {
   const snapshot = await loadConfiguration(flags);
@@ -26,7 +27,8 @@ export async function runReplay(capture: string, flags: ReplayFlags): Promise<vo
     if (flags.format === 'table') writeOutput(flags.out, formatSummary(report, warnings));
     else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, warnings }, null, 2)}\n`);
     else {
-      for (const w of warnings) process.stderr.write(`edgesim: warning: ${w}\n`);
+      printWarnings(undefined, warnings);
+      printWarnings(capture, report.capture.warnings);
       process.stderr.write(`edgesim: ${report.packets} packets: ${report.passed} passed, ${report.dropped} dropped\n`);
     }
   } catch (err) {
@@ -36,6 +38,13 @@ export async function runReplay(capture: string, flags: ReplayFlags): Promise<vo
 }
 
 function writeOutput(out: string | undefined, text: string): void {
-  if (out === undefined || out === '-') process.stdout.write(text);
-  else writeFileSync(out, text);
+  if (out === undefined || out === '-') {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(out, text);
+  } catch (err) {
+    throw new CliError(`${out}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
 }

@@ -43,7 +43,7 @@ async function inspect(capture: string, flags: InspectFlags): Promise<void> {
   try {
     if (limit === 0) return;
     const { enrichmentFor } = await import('../../sim/build.js');
-    const { dataOptions } = await import('../actions/configuration.js');
+    const { dataOptions, printWarnings } = await import('../actions/configuration.js');
     const fields = new Set(LOOKUP_FIELDS);
     if (flags.asn === undefined) {
       fields.delete('ip.src.asnum');
@@ -56,7 +56,7 @@ async function inspect(capture: string, flags: InspectFlags): Promise<void> {
       out.write(packetLine(rec));
       if (++printed === limit) stop.abort(LIMIT_REACHED);
     }, { signal: stop.signal });
-    for (const w of info.warnings) process.stderr.write(`edgesim: warning: ${capture}: ${w}\n`);
+    printWarnings(capture, info.warnings);
   } catch (err) {
     if (err === LIMIT_REACHED) return;
     if (err instanceof CaptureError) throw new CliError(err.message);

@@ -24,7 +24,8 @@ export function sparkline(scope: AtpScopeReport, duration: number, width = 60): 
   const rates = new Float64Array(columns);
   const mitigating = new Uint8Array(columns);
   const seen = new Uint8Array(columns);
-  const peak = Math.max(...points.map((p) => p.ratePps), 1);
+  let peak = 1;
+  for (const p of points) if (p.ratePps > peak) peak = p.ratePps;
   for (const p of points) {
     const c = Math.min(columns - 1, Math.floor((p.time / span) * columns));
     rates[c] = Math.max(rates[c], p.ratePps);

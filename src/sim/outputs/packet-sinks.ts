@@ -4,17 +4,26 @@ import type { PacketRecord } from '../../capture/record.js';
 import { PcapWriter } from '../../capture/pcap-writer.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
-import { TextSink } from './text-sink.js';
+import { OutputError, TextSink } from './text-sink.js';
 
 export interface PacketSink {
   packet(rec: PacketRecord, v: PacketVerdict): void;
   close(): Promise<void>;
+  /** what the user should know about this output once it is closed */
+  warnings?(): string[];
+}
+
+function openPcap(path: string, linkType: number): PcapWriter {
+  try {
+    return PcapWriter.open(path, { linkType, nanosecond: true });
+  } catch (err) {
+    throw new OutputError((err as Error).message);
+  }
 }
 
 /** The capture timestamp as a JSON number with nanosecond digits (no float rounding). */
 export function timeText(rec: PacketRecord): string {
-  const ns = rec.tsNsec;
-  return `${rec.tsSec}.${ns < 100000000 ? String(ns).padStart(9, '0') : ns}`;
+  return `${rec.tsSec}.${String(rec.tsNsec).padStart(9, '0')}`;
 }
 
 /** One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note). */
@@ -82,17 +91,32 @@ export class CsvSink implements PacketSink {
 /** Writes the packets with one verdict (pass or drop) to a pcap file, for Wireshark. */
 export class PcapVerdictSink implements PacketSink {
   private writer: PcapWriter | null = null;
+  private linkType = -1;
+  private skipped = 0;
 
   constructor(private readonly path: string, private readonly wantDrop: boolean) {}
 
   packet(rec: PacketRecord, v: PacketVerdict): void {
     if (v.drop !== this.wantDrop) return;
-    if (this.writer === null) this.writer = PcapWriter.open(this.path, { linkType: rec.linkType, nanosecond: true });
+    if (this.writer === null) {
+      this.linkType = rec.linkType;
+      this.writer = openPcap(this.path, rec.linkType);
+    }
+    // a classic pcap holds one link type: frames of another interface's link type are left out
+    if (rec.linkType !== this.linkType) {
+      this.skipped++;
+      return;
+    }
     this.writer.write(rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen), rec.tsSec, rec.tsNsec, rec.origLen);
   }
 
+  warnings(): string[] {
+    if (this.skipped === 0) return [];
+    return [`${this.path}: ${this.skipped} frames of a second link type were left out (a pcap file holds one link type, ${this.linkType})`];
+  }
+
   async close(): Promise<void> {
-    if (this.writer === null) this.writer = PcapWriter.open(this.path, { nanosecond: true });
+    if (this.writer === null) this.writer = openPcap(this.path, 1);
     await this.writer.close();
   }
 }

@@ -5,6 +5,12 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 const FLUSH_AT = 64 * 1024;
+
+/** An output file that cannot be written; a user error (the CLI prints it and exits 1). */
+export class OutputError extends Error {
+  override name = 'OutputError';
+  readonly exitCode = 1;
+}
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export class TextSink {
@@ -19,7 +25,11 @@ export class TextSink {
       this.fd = 1;
       this.owned = false;
     } else {
-      this.fd = openSync(path, 'w');
+      try {
+        this.fd = openSync(path, 'w');
+      } catch (err) {
+        throw new OutputError(`${path}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
       this.owned = true;
     }
   }
