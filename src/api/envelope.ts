@@ -26,3 +26,13 @@ export function done(): Envelope {
 export function failure(errors: ErrorItem[]): Envelope {
   return { result: null, success: false, errors, messages: [] };
 }
+
+/**
+ * The validate-expr answer: `message` null for a valid expression. A failure has `messages: null`
+ * and an error without a code, as the vendor answers.
+ */
+export function validateExprEnvelope(message: string | null): { result: null; success: boolean; errors: Array<{ message: string }>; messages: [] | null } {
+  return message === null
+    ? { result: null, success: true, errors: [], messages: [] }
+    : { result: null, success: false, errors: [{ message }], messages: null };
+}

@@ -8,6 +8,8 @@ export interface ConfigFlags {
   api?: string;
   account?: string;
   token?: string;
+  key?: string;
+  email?: string;
 }
 
 export interface DataFlags {
@@ -25,7 +27,9 @@ export function addConfigOptions(cmd: Command): void {
     .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`)')
     .option('--api <url>', 'read the configuration from a running API, e.g. http://127.0.0.1:8787/client/v4')
     .option('--account <id>', 'account id, with --api')
-    .option('--token <token>', 'API token, with --api (default: $EDGESIM_API_TOKEN)');
+    .option('--token <token>', 'API token, with --api (default: $EDGESIM_API_TOKEN)')
+    .option('--key <key>', 'API key, with --api and --email')
+    .option('--email <email>', 'the e-mail that goes with --key');
 }
 
 export function addDataOptions(cmd: Command): void {

@@ -4,6 +4,7 @@
 // `messages: null` and error objects without a code.
 import { FORMATS } from '../../config/formats.js';
 import type { JsonSchema } from '../../config/schema.js';
+import { validateExprEnvelope } from '../envelope.js';
 import { ApiError } from '../errors.js';
 import { bodyOf, queryOf, withBody, type RouteContext } from './common.js';
 
@@ -16,9 +17,8 @@ const BODY: JsonSchema = {
 
 function answer(expression: string, reply: { code(status: number): unknown }): unknown {
   const problem = FORMATS['rule-expression'](expression);
-  if (!problem) return { result: null, success: true, errors: [], messages: [] };
-  reply.code(400);
-  return { result: null, success: false, errors: [{ message: problem.message }], messages: null };
+  if (problem) reply.code(400);
+  return validateExprEnvelope(problem ? problem.message : null);
 }
 
 /** Registers GET and POST validate-expr under `{prefix}/filters` and `{prefix}/zones/:zone/filters`. */

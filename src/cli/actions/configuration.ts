@@ -11,6 +11,7 @@ import { FirewallConfigError } from '../../firewall/firewall.js';
 import type { PathOptions } from '../../sim/build.js';
 import type { ConfigFlags, DataFlags } from '../config-options.js';
 import { CliError } from '../errors.js';
+import { apiTarget } from '../commands/export.js';
 
 export function dataOptions(flags: DataFlags): PathOptions {
   return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
@@ -42,7 +43,7 @@ export async function loadConfiguration(flags: ConfigFlags, required = true): Pr
   if (flags.config !== undefined) return loadSnapshotFile(flags.config);
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new CliError('--api needs --account ID', 2);
-    return exportSnapshot({ url: flags.api, account: flags.account, token: flags.token ?? process.env.EDGESIM_API_TOKEN });
+    return exportSnapshot(apiTarget({ ...flags, api: flags.api, account: flags.account }));
   }
   if (required) throw new CliError('no configuration: give --config SNAPSHOT.json or --api URL --account ID', 2);
   return {};

@@ -4,6 +4,7 @@
 // documented message shape. EXPR `-` or none reads the expression from stdin (one trailing
 // newline is dropped). The --scheme option and the stdin reading are shared with `explain`.
 import { Option, type Command } from 'commander';
+import { validateExprEnvelope } from '../../api/envelope.js';
 import type { ExpressionKind } from '../../lang/index.js';
 
 export const SCHEME_KINDS: Record<string, ExpressionKind> = { firewall: 'rule', filter: 'filter' };
@@ -42,10 +43,7 @@ export function register(program: Command): void {
       const err = validateExpression(expr, SCHEME_KINDS[opts.scheme]);
       const message = err && (opts.legacy ? legacyMessage(expr, err) : err.message);
       if (opts.json) {
-        const envelope = message === null
-          ? { result: null, success: true, errors: [], messages: [] }
-          : { result: null, success: false, errors: [{ message }], messages: null };
-        process.stdout.write(`${JSON.stringify(envelope)}\n`);
+        process.stdout.write(`${JSON.stringify(validateExprEnvelope(message))}\n`);
       } else {
         process.stdout.write(message === null ? 'valid\n' : message.endsWith('\n') ? message : `${message}\n`);
       }

@@ -1,16 +1,11 @@
 // The Advanced TCP Protection part of the replay summary: per component, packets by mode, drops
 // and monitoring notes by reason, the thresholds of each scope, when mitigation was on, and a
 // one-line timeline of rate against threshold (each character a slice of the capture's duration).
-import Table from 'cli-table3';
+import { count as n, share as pct, table } from './format.js';
 import type { AtpComponentReport, AtpReport, AtpScopeReport } from '../../atp/index.js';
 
-const n = (v: number): string => Math.round(v).toLocaleString('en-US');
-const pct = (part: number, whole: number): string => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(2)}%`);
 const LEVELS = ' ▁▂▃▄▅▆▇█';
 
-function table(head: string[]): Table.Table {
-  return new Table({ head, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
-}
 
 /**
  * Rate against time as bar heights (relative to the scope's peak), one character per slice of the

@@ -1,15 +1,9 @@
 // The replay summary for people: totals, drops by stage, per-rule hits, never-hit rules, monitoring
 // notes, label scores and decode notes, as plain-text tables.
-import Table from 'cli-table3';
+import { count as n, share as pct, table } from './format.js';
 import type { ReplayReport } from '../summary.js';
 import { formatAtp } from './atp-table.js';
 
-const n = (v: number): string => v.toLocaleString('en-US');
-const pct = (part: number, whole: number): string => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(part === whole || part === 0 ? 0 : 2)}%`);
-
-function table(head: string[]): Table.Table {
-  return new Table({ head, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
-}
 
 export function formatSummary(r: ReplayReport, warnings: string[] = []): string {
   const out: string[] = [];
