@@ -8,12 +8,14 @@
 // snapshot order, and the first terminating match decides, as DESIGN.md says.
 //
 // evaluate() allocates nothing: the refs of matched rules are written as indices into a reused
-// Int32Array, and hit counters are typed arrays indexed by rule.
+// Int32Array, and hit counters are typed arrays indexed by rule. The loop itself is generated per
+// ruleset (evaluator.ts).
 import { compile, fieldsUsed, parse, settingsFor, FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { recordBinding } from '../capture/fields.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { RuleAction, Ruleset } from '../config/snapshot.js';
+import { generateEvaluator } from './evaluator.js';
 
 export interface FirewallRule {
   /** the rule's name in reports: its `ref`, else its `id`, else `<ruleset name>#<position>` */
@@ -66,20 +68,22 @@ export class Firewall {
   readonly hits: Float64Array;
   /** per rule: packets whose verdict it decided */
   readonly decided: Float64Array;
-  private readonly predicates: Array<(p: PacketRecord) => boolean>;
-  private readonly terminating: Uint8Array;
-  private readonly drops: Uint8Array;
-  private readonly order: Int32Array;
+  /** decides one packet into `out` (generated per ruleset: see evaluator.ts) */
+  readonly evaluate: (p: PacketRecord, out: FirewallResult) => void;
 
   private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, fields: Set<string>) {
     this.rules = rules;
     this.fields = fields;
-    this.predicates = predicates;
     this.hits = new Float64Array(rules.length);
     this.decided = new Float64Array(rules.length);
-    this.terminating = new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1)));
-    this.drops = new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0)));
-    this.order = Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : [])));
+    this.evaluate = generateEvaluator({
+      predicates,
+      order: Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : []))),
+      terminating: new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1))),
+      verdicts: new Uint8Array(rules.map((r) => (r.action === 'block' ? FirewallVerdict.Drop : FirewallVerdict.Pass))),
+      hits: this.hits,
+      decided: this.decided,
+    });
   }
 
   /** Compiles the rulesets of the firewall phase; throws FirewallConfigError naming the bad rule. */
@@ -111,28 +115,6 @@ export class Firewall {
       });
     });
     return new Firewall(rules, predicates, fields);
-  }
-
-  /** Evaluates one packet into `out`. */
-  evaluate(p: PacketRecord, out: FirewallResult): void {
-    const order = this.order;
-    const predicates = this.predicates;
-    let matchedCount = 0;
-    out.verdict = FirewallVerdict.Pass;
-    out.decidingRule = -1;
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k];
-      if (!predicates[i](p)) continue;
-      this.hits[i]++;
-      out.matched[matchedCount++] = i;
-      if (this.terminating[i] === 1) {
-        this.decided[i]++;
-        out.decidingRule = i;
-        out.verdict = this.drops[i] === 1 ? FirewallVerdict.Drop : FirewallVerdict.Pass;
-        break;
-      }
-    }
-    out.matchedCount = matchedCount;
   }
 
   newResult(): FirewallResult {
