@@ -21,5 +21,6 @@ export class PacketVerdict {
     this.reason = null;
     this.firewall.decidingRule = -1;
     this.firewall.matchedCount = 0;
+    this.atp.reset();
   }
 }
