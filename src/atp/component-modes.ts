@@ -147,6 +147,11 @@ export class ComponentModes {
   }
 
   /** Sets mode, meter and retransmit for the packet; returns the mode code. */
+  /** whether a rule is scoped by region or data center (so packets need their ingress data center) */
+  get scoped(): boolean {
+    return this.regions.rules.length > 0 || this.datacenters.rules.length > 0;
+  }
+
   resolve(rec: PacketRecord): number {
     const rule = this.rule(rec);
     let mode = rule === null ? Mode.OFF : rule.mode;

@@ -51,6 +51,8 @@ export class AdvancedTcpProtection {
 
   /** status enabled, a protected prefix, and a rule or filter in enabled or monitoring mode */
   readonly active: boolean;
+  /** active, and a rule is scoped by region or data center: packets need cf.colo.name / cf.colo.region */
+  readonly readsIngress: boolean;
   readonly options: AtpOptions;
 
   private readonly status: boolean;
@@ -87,6 +89,7 @@ export class AdvancedTcpProtection {
     this.oos = new OutOfStateProtection(new ComponentModes(OOS, snapshot.tcp_flow_protection, options, compile), this.table, options);
     this.egress = options.bidirectional ? new EgressTracking(this.table, options) : null;
     this.active = this.status && this.space.any && (this.syn.modes.acting || this.oos.modes.acting);
+    this.readsIngress = this.active && (this.syn.modes.scoped || this.oos.modes.scoped);
   }
 
   private clock(rec: PacketRecord): number {

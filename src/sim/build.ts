@@ -39,8 +39,7 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: (name) => lists.resolve(name) });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
 
-  const scopedAtp = atp.active && [snapshot.syn_protection, snapshot.tcp_flow_protection].some((c) => (c?.rules ?? []).some((r) => r.scope !== 'global'));
-  const enrichment = await enrichmentFor(firewall.fields, scopedAtp, opts, warnings);
+  const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
   return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
 }
 
@@ -48,14 +47,14 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
  * The enrichment that expressions reading `fields` need (plus data centers when protection rules are
  * scoped by region or data center), or undefined when they need none.
  */
-export async function enrichmentFor(fields: ReadonlySet<string>, scopedAtp: boolean, opts: PathOptions, warnings: string[]): Promise<Enrichment | undefined> {
+export async function enrichmentFor(fields: ReadonlySet<string>, readsIngress: boolean, opts: PathOptions, warnings: string[]): Promise<Enrichment | undefined> {
   const uses = (names: string[]) => names.some((f) => fields.has(f));
   const need = {
     // data centers are chosen from the source country; createEnrichment opens GeoIP for that itself
     country: uses(COUNTRY_FIELDS),
     asn: uses(ASN_FIELDS),
     // a data center named on the command line is looked up (and validated) even when no rule reads it
-    colo: uses(COLO_FIELDS) || scopedAtp || opts.colo !== undefined || opts.region !== undefined,
+    colo: uses(COLO_FIELDS) || readsIngress || opts.colo !== undefined || opts.region !== undefined,
   };
   if (need.asn && opts.asnPath === undefined) {
     warnings.push('the expressions read ip.src.asnum / ip.dst.asnum but no ASN database was given (--asn FILE): those fields are absent');

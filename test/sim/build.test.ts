@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { Has } from '../../src/capture/record.js';
+import type { Scope, Snapshot } from '../../src/config/snapshot.js';
+import { buildPacketPath } from '../../src/sim/build.js';
+import { record } from '../helpers/records.js';
+
+function snapshot(scope: Scope, name: string): Snapshot {
+  return {
+    tcp_protection_status: { enabled: true },
+    prefixes: [{ prefix: '203.0.113.0/24', comment: '', excluded: false }],
+    syn_protection: { rules: [{ scope, name, mode: 'monitoring', rate_sensitivity: 'medium', burst_sensitivity: 'medium' }] },
+  };
+}
+
+describe('building the packet path', () => {
+  it('looks up the ingress data center when a protection rule is scoped by region, and not for global rules', async () => {
+    const scoped = await buildPacketPath(snapshot('region', 'WEUR'));
+    const rec = record({ src: '8.8.8.8', dst: '203.0.113.10' });
+    scoped.path.process(rec, scoped.path.newVerdict());
+    expect(rec.present & (Has.COLO_NAME | Has.COLO_REGION)).toBe(Has.COLO_NAME | Has.COLO_REGION);
+
+    const global = await buildPacketPath(snapshot('global', 'global'));
+    const plain = record({ src: '8.8.8.8', dst: '203.0.113.10' });
+    global.path.process(plain, global.path.newVerdict());
+    expect(plain.present & (Has.COLO_NAME | Has.COLO_REGION | Has.SRC_COUNTRY)).toBe(0);
+  });
+});
