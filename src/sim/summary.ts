@@ -1,7 +1,7 @@
 // Counts what a replay did, packet by packet, and turns the counts into the report every output
 // format prints. Counting allocates nothing per packet: counters are plain numbers and typed arrays;
 // only the first occurrence of a decode note, and each harmed legitimate flow, adds an entry.
-import type { AtpReport } from '../atp/index.js';
+import type { AtpReport, MonitorNote } from '../atp/index.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import type { Labels } from '../capture/synth/labels.js';
@@ -65,7 +65,8 @@ export class ReplaySummary {
   private lastSec = -1;
   private lastNsec = 0;
   private readonly byStage = new Map<Stage, number>(STAGES.map((s) => [s, 0]));
-  private readonly monitor = new Map<string, number>();
+  /** counted by the note object itself: ATP's notes are shared constants, one per stage and reason */
+  private readonly monitor = new Map<MonitorNote, number>();
   private readonly notes = new Map<string, { packets: number; firstFrame: number }>();
   private readonly labels: Labels | null;
   private readonly score: LabelScore | null;
@@ -97,10 +98,7 @@ export class ReplaySummary {
       this.passed++;
     }
     const m = v.atp.monitor;
-    if (m !== null) {
-      const key = `${m.stage}:${m.reason}`;
-      this.monitor.set(key, (this.monitor.get(key) ?? 0) + 1);
-    }
+    if (m !== null) this.monitor.set(m, (this.monitor.get(m) ?? 0) + 1);
     if (this.labels !== null) this.scoreLabel(rec.frame, v.drop);
   }
 
@@ -149,7 +147,7 @@ export class ReplaySummary {
       passed: this.passed,
       dropped: this.dropped,
       droppedByStage: Object.fromEntries(this.byStage) as Record<Stage, number>,
-      monitorFlagged: Object.fromEntries(this.monitor),
+      monitorFlagged: Object.fromEntries([...this.monitor].map(([m, n]) => [`${m.stage}:${m.reason}`, n])),
       firstTime: this.firstSec < 0 ? null : this.firstSec + this.firstNsec / 1e9,
       lastTime: this.lastSec < 0 ? null : this.lastSec + this.lastNsec / 1e9,
       rules,
