@@ -3,16 +3,15 @@
 // expression is accepted here exactly when the configuration API accepts it; a bad one is reported
 // with the engine's own message under the filter's path. Compiled over the packet record through
 // the same field binding as the firewall, so a filter reads packets exactly as a rule does.
-import { recordBinding } from '../capture/fields.js';
-import { compile, FilterError, parse, settingsFor } from '../lang/index.js';
+import { compileRecordExpression } from '../capture/fields.js';
+import { FilterError } from '../lang/index.js';
 import type { FilterPredicate } from './component-modes.js';
 import { AtpConfigError } from './errors.js';
 
 /** Compiles one filter expression to a predicate over packet records; throws AtpConfigError naming `path`. */
 export function compileFilter(expression: string, path: string): FilterPredicate {
-  const { scheme, limits } = settingsFor('filter');
   try {
-    return compile(parse(expression, scheme, limits), recordBinding);
+    return compileRecordExpression('filter', expression).predicate;
   } catch (err) {
     if (err instanceof FilterError) throw new AtpConfigError(path, err.message.trimEnd());
     throw err;

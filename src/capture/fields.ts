@@ -12,6 +12,8 @@
 // countries and data-center names as text, raw bytes as lowercase hex pairs joined by ':' (the
 // Rules language's byte-string literal form, e.g. 45:00:00:3c).
 import type { Binding, BoolAccess, BytesAccess, FieldAccess, IntAccess, IpAccess } from '../lang/binding.js';
+import { compile, fieldsUsed, parse, settingsFor, type ExpressionKind } from '../lang/index.js';
+import type { IpSet } from '../net/ip-set.js';
 import { formatIPv4 } from '../net/ipv4.js';
 import { formatIPv6 } from '../net/ipv6.js';
 import { protocolName } from './protocols.js';
@@ -81,6 +83,21 @@ export const recordBinding: Binding<PacketRecord> = {
   icmp: raw(Has.ICMP, (r) => r.l4Off, (r) => r.l4End),
   sip: bool(Has.IP, (r) => r.sip),
 };
+
+/**
+ * Compiles an expression of `kind` ('rule': firewall scheme, 'filter': ATP filter scheme) over packet
+ * records, with the limits the configuration API applies to that kind; throws FilterError. The one
+ * place firewall rules, ATP filters and `edgesim match` turn text into a predicate.
+ */
+export function compileRecordExpression(
+  kind: ExpressionKind,
+  expression: string,
+  lists?: (name: string) => IpSet | undefined,
+): { predicate: (p: PacketRecord) => boolean; fields: string[] } {
+  const { scheme, limits } = settingsFor(kind);
+  const ast = parse(expression, scheme, limits);
+  return { predicate: compile(ast, recordBinding, { lists }), fields: fieldsUsed(ast) };
+}
 
 /** Bytes fields whose values are names (shown as text); the other Bytes fields are raw packet bytes. */
 const TEXT_FIELDS = new Set(['ip.proto', 'ip.src.country', 'ip.dst.country', 'cf.colo.name', 'cf.colo.region']);

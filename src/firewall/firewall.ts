@@ -10,9 +10,9 @@
 // evaluate() allocates nothing: the refs of matched rules are written as indices into a reused
 // Int32Array, and hit counters are typed arrays indexed by rule. The loop itself is generated per
 // ruleset (evaluator.ts).
-import { compile, fieldsUsed, parse, settingsFor, FilterError } from '../lang/index.js';
+import { FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
-import { recordBinding } from '../capture/fields.js';
+import { compileRecordExpression } from '../capture/fields.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { RuleAction, Ruleset } from '../config/snapshot.js';
 import { generateEvaluator } from './evaluator.js';
@@ -96,7 +96,7 @@ export class Firewall {
       (rs.rules ?? []).forEach((rule, j) => {
         const path = `rulesets[${i}].rules[${j}]`;
         try {
-          const compiled = compileRuleExpression(rule.expression, options);
+          const compiled = compileRecordExpression('rule', rule.expression, options.lists);
           for (const f of compiled.fields) fields.add(f);
           predicates.push(compiled.predicate);
         } catch (err) {
@@ -120,14 +120,4 @@ export class Firewall {
   newResult(): FirewallResult {
     return new FirewallResult(this.rules.length);
   }
-}
-
-/**
- * Compiles one firewall-phase expression over the packet record, with the limits the API applies
- * to rule expressions (length, complexity); throws FilterError.
- */
-export function compileRuleExpression(expression: string, options: FirewallOptions = {}): { predicate: (p: PacketRecord) => boolean; fields: string[] } {
-  const { scheme, limits } = settingsFor('rule');
-  const ast = parse(expression, scheme, limits);
-  return { predicate: compile(ast, recordBinding, { lists: options.lists }), fields: fieldsUsed(ast) };
 }

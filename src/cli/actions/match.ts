@@ -1,8 +1,8 @@
 // `edgesim match`, run: compile the expression over the packet record and print matching frames.
+import { compileRecordExpression } from '../../capture/fields.js';
 import { readCapture } from '../../capture/reader.js';
 import type { PacketRecord } from '../../capture/record.js';
 import { createListRegistry } from '../../data/lists.js';
-import { compileRuleExpression } from '../../firewall/firewall.js';
 import { FilterError } from '../../lang/index.js';
 import { enrichmentFor } from '../../sim/build.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
@@ -16,7 +16,7 @@ export async function runMatch(capture: string, expression: string, flags: Match
   let predicate: (p: PacketRecord) => boolean;
   let fields: Set<string>;
   try {
-    const compiled = compileRuleExpression(expression, { lists: (name) => lists.resolve(name) });
+    const compiled = compileRecordExpression('rule', expression, (name) => lists.resolve(name));
     predicate = compiled.predicate;
     fields = new Set(compiled.fields);
   } catch (err) {
