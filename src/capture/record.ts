@@ -167,8 +167,8 @@ export class PacketRecord {
     this.note = '';
   }
 
-  /** Time of the packet in seconds, as a float (for reports; not for arithmetic on long captures). */
-  time(): number {
-    return this.tsSec + this.tsNsec / 1e9;
+  /** The capture timestamp as JSON-number text with all nine nanosecond digits (no float rounding). */
+  timeText(): string {
+    return `${this.tsSec}.${String(this.tsNsec).padStart(9, '0')}`;
   }
 }

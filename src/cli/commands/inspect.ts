@@ -27,9 +27,11 @@ function parseLimit(value: string): number {
 }
 
 function packetLine(rec: PacketRecord): string {
-  const obj: Record<string, string | number | boolean> = { frame: rec.frame, time: rec.time(), ...recordFields(rec) };
+  const obj: Record<string, string | number | boolean> = recordFields(rec);
   if (rec.note !== '') obj.note = rec.note;
-  return `${JSON.stringify(obj)}\n`;
+  const fields = JSON.stringify(obj);
+  // the time is written as replay writes it: every nanosecond digit, no float rounding
+  return `{"frame":${rec.frame},"time":${rec.timeText()}${fields === '{}' ? '}' : `,${fields.slice(1)}`}\n`;
 }
 
 /** thrown through readCapture's signal once --limit packets are out */

@@ -21,11 +21,6 @@ function openPcap(path: string, linkType: number): PcapWriter {
   }
 }
 
-/** The capture timestamp as a JSON number with nanosecond digits (no float rounding). */
-export function timeText(rec: PacketRecord): string {
-  return `${rec.tsSec}.${String(rec.tsNsec).padStart(9, '0')}`;
-}
-
 /** One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note). */
 export class NdjsonSink implements PacketSink {
   private readonly refs: string[];
@@ -42,7 +37,7 @@ export class NdjsonSink implements PacketSink {
     const m = v.atp.monitor;
     const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}"}`;
     this.out.write(
-      `{"frame":${rec.frame},"time":${timeText(rec)},"verdict":"${v.drop ? 'drop' : 'pass'}",` +
+      `{"frame":${rec.frame},"time":${rec.timeText()},"verdict":"${v.drop ? 'drop' : 'pass'}",` +
         `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${fw.decidingRule < 0 ? 'null' : refs[fw.decidingRule]},` +
         `"matched":[${matched}],"monitor":${monitor},"reason":${v.reason === null ? 'null' : `"${v.reason}"`}` +
         `${rec.note === '' ? '' : `,"note":${JSON.stringify(rec.note)}`}}\n`,
@@ -77,7 +72,7 @@ export class CsvSink implements PacketSink {
     for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ';') + this.refs[fw.matched[k]];
     const m = v.atp.monitor;
     this.out.write(
-      `${rec.frame},${timeText(rec)},${v.drop ? 'drop' : 'pass'},${v.stage ?? ''},` +
+      `${rec.frame},${rec.timeText()},${v.drop ? 'drop' : 'pass'},${v.stage ?? ''},` +
         `${fw.decidingRule < 0 ? '' : this.quotedRefs[fw.decidingRule]},${csvField(matched)},${v.reason ?? ''},` +
         `${m === null ? '' : m.stage},${m === null ? '' : m.reason},${rec.note === '' ? '' : csvField(rec.note)}\n`,
     );
