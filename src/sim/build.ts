@@ -32,6 +32,8 @@ export interface BuiltPath {
 const COUNTRY_FIELDS = ['ip.src.country', 'ip.dst.country', 'ip.geoip.country'];
 const ASN_FIELDS = ['ip.src.asnum', 'ip.dst.asnum'];
 const COLO_FIELDS = ['cf.colo.name', 'cf.colo.region'];
+/** every field whose value comes from a lookup rather than from the capture */
+export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([...COUNTRY_FIELDS, ...ASN_FIELDS, ...COLO_FIELDS]);
 
 export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath> {
   const warnings: string[] = [];

@@ -18,9 +18,6 @@ interface InspectFlags extends DataFlags {
   lookups: boolean;
 }
 
-/** every field whose value comes from a lookup, so that enrichmentFor switches on all it can */
-const LOOKUP_FIELDS = new Set(['ip.src.country', 'ip.dst.country', 'ip.src.asnum', 'ip.dst.asnum', 'cf.colo.name', 'cf.colo.region']);
-
 function parseLimit(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number of packets');
   return Number(value);
@@ -44,14 +41,10 @@ async function inspect(capture: string, flags: InspectFlags): Promise<void> {
   let printed = 0;
   try {
     if (limit === 0) return;
-    const { enrichmentFor } = await import('../../sim/build.js');
+    const { enrichmentFor, LOOKUP_FIELDS } = await import('../../sim/build.js');
     const { dataOptions, printWarnings } = await import('../actions/configuration.js');
-    const fields = new Set(LOOKUP_FIELDS);
-    if (flags.asn === undefined) {
-      fields.delete('ip.src.asnum');
-      fields.delete('ip.dst.asnum');
-    }
-    const enrichment = flags.lookups ? await enrichmentFor(fields, false, dataOptions(flags), []) : undefined;
+    // every looked-up field (ASNs only with --asn: enrichmentFor leaves them out without a database)
+    const enrichment = flags.lookups ? await enrichmentFor(LOOKUP_FIELDS, false, dataOptions(flags), []) : undefined;
     const info = await readCapture(capture, (rec) => {
       if (printed >= limit) return;
       if (enrichment !== undefined) enrichment.enrich(rec);
