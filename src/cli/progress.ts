@@ -1,4 +1,5 @@
-// A progress bar on stderr for long replays, shown only when stderr is a terminal.
+// A progress bar on stderr for long work (replays in megabytes read, syntheses in packets written),
+// shown only when stderr is a terminal.
 import { SingleBar } from 'cli-progress';
 
 export interface ProgressReporter {
@@ -6,11 +7,11 @@ export interface ProgressReporter {
   stop: () => void;
 }
 
-export function progressReporter(label: string): ProgressReporter | undefined {
+export function progressReporter(label: string, unit: 'bytes' | 'packets' = 'bytes'): ProgressReporter | undefined {
   if (!process.stderr.isTTY) return undefined;
   const bar = new SingleBar({
     stream: process.stderr,
-    format: `${label} [{bar}] {percentage}% | {value}/{total} MB | eta {eta_formatted}`,
+    format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit === 'bytes' ? 'MB' : 'packets'} | eta {eta_formatted}`,
     hideCursor: true,
     clearOnComplete: true,
     etaBuffer: 50,
@@ -18,12 +19,12 @@ export function progressReporter(label: string): ProgressReporter | undefined {
   let started = false;
   return {
     update(done, total) {
-      const mb = (x: number) => Math.round(x / 1e5) / 10;
+      const scale = (x: number) => (unit === 'bytes' ? Math.round(x / 1e5) / 10 : x);
       if (!started) {
-        bar.start(mb(total), 0);
+        bar.start(scale(total), 0);
         started = true;
       }
-      bar.update(mb(done));
+      bar.update(scale(done));
     },
     stop() {
       if (started) bar.stop();

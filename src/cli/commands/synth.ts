@@ -1,11 +1,11 @@
 // `edgesim synth SCENARIO|SPEC.json --out FILE`: writes a synthetic capture and its label sidecar
 // (`FILE.labels.ndjson`). Flags are checked here and turned into CliErrors; a bad spec file comes
 // back from the generator as a SpecError that already names the key, and is passed on as it is.
-import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { generateToFile, resolveSpec, SCENARIOS, SpecError, specToJson } from '../../capture/synth/index.js';
 import type { GenerateOptions } from '../../capture/synth/index.js';
 import { CliError } from '../errors.js';
+import { progressReporter } from '../progress.js';
 
 interface SynthFlags {
   out?: string;
@@ -49,13 +49,6 @@ function options(flags: SynthFlags): GenerateOptions {
   };
 }
 
-function progressBar(total: number): { update: (done: number) => void; stop: () => void } | null {
-  if (!process.stderr.isTTY || total < PROGRESS_FROM) return null;
-  const bar = new SingleBar({ stream: process.stderr, format: 'synth [{bar}] {percentage}% | {value}/{total} packets | eta {eta_formatted}', hideCursor: true, clearOnComplete: true });
-  bar.start(total, 0);
-  return { update: (done) => bar.update(done), stop: () => bar.stop() };
-}
-
 function asCliError(err: unknown): unknown {
   if (err instanceof SpecError) return new CliError(err.message);
   if (err instanceof Error && /^cannot (create|write) /.test(err.message)) return new CliError(err.message);
@@ -78,9 +71,9 @@ async function synth(source: string, flags: SynthFlags): Promise<void> {
   }
   if (flags.out === undefined) throw new CliError('--out FILE is required (use --out - for stdout)', 2);
   const planned = resolveSpec(source, opts);
-  const bar = progressBar(planned.packets);
+  const bar = planned.packets >= PROGRESS_FROM ? progressReporter('synth', 'packets') : undefined;
   try {
-    const r = await generateToFile(source, flags.out, { ...opts, onProgress: bar ? (done) => bar.update(done) : undefined });
+    const r = await generateToFile(source, flags.out, { ...opts, onProgress: bar?.update });
     const attack = r.parts.filter((p) => p.label === 'attack').reduce((s, p) => s + p.packets, 0);
     const where = r.out === '-' ? 'stdout' : r.out;
     process.stderr.write(
