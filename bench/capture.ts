@@ -121,7 +121,7 @@ export const suite: BenchSuite = async () => {
     const rows: BenchRow[] = [
       { suite: 'capture', name: 'read + decode, 1M-packet pcap', value: ours.packets / ours.seconds, unit: 'packets/s', note: `${input}; ${ours.seconds.toFixed(2)} s` },
       { suite: 'capture', name: 'tcpdump -r FILE -w /dev/null, same file', value: PACKETS / tcpdump, unit: 'packets/s', note: `${tcpdump.toFixed(2)} s wall, process start included` },
-      { suite: 'capture', name: 'edgesim / tcpdump speed', value: (ours.packets / ours.seconds) / (PACKETS / tcpdump), unit: 'x' },
+      { suite: 'capture', name: 'edgesim / tcpdump speed', value: (ours.packets / ours.seconds) / (PACKETS / tcpdump), unit: 'x', better: 'higher' },
       { suite: 'capture', name: 'decode alone (frames in one buffer, no I/O)', value: decodeNs, unit: 'ns/packet', note: `${frames.length} frames x ${rounds}` },
       { suite: 'capture', name: 'read + decode, gzipped 200k-packet pcap', value: gzRead.packets / gzRead.seconds, unit: 'packets/s' },
       { suite: 'capture', name: 'heap growth while streaming 1M packets', value: ours.heapGrowth / 1e6, unit: 'MB', note: 'max heapUsed seen at chunk boundaries minus heapUsed at start' },

@@ -1,23 +1,53 @@
-// `npm run bench [name...]`: runs the suites (all, or those named), prints a table, and writes the
-// rows as JSON to bench/results/latest.json so two versions can be compared.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// `npm run bench [name...] [--save FILE] [--compare FILE] [--threshold PCT]`: runs the suites (all,
+// or those named), prints a table, and writes the rows as JSON to bench/results/latest.json.
+// --save also writes them to FILE with the date and the machine they were measured on (the committed
+// baseline is bench/results/baseline.json); --compare reads such a file and prints each row as faster
+// or slower than it, exiting 1 when a row is slower by more than the threshold (default 10%). Rows
+// measured on another machine compare only roughly: the file names the machine so a reader can tell.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { compareFigures, formatComparison, type Figure } from '../src/profile/compare.js';
 import { suites } from './suites.js';
 import type { BenchRow } from './types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface ResultFile {
+  date: string;
+  node: string;
+  machine: { cpu: string; cores: number; memoryGb: number; platform: string };
+  rows: BenchRow[];
+}
 
 function fmt(v: number): string {
   if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
   return v.toPrecision(3);
 }
 
+function figure(row: BenchRow): Figure {
+  return { name: `${row.suite}: ${row.name}`, value: row.value, unit: row.unit, better: row.better ?? (row.unit.endsWith('/s') ? 'higher' : 'lower') };
+}
+
+function machine(): ResultFile['machine'] {
+  const cpus = os.cpus();
+  return { cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length, memoryGb: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()} ${os.arch()}` };
+}
+
 async function run(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { save: { type: 'string' }, compare: { type: 'string' }, threshold: { type: 'string', default: '10' } },
+  });
+  const threshold = Number(values.threshold) / 100;
+  if (!Number.isFinite(threshold) || threshold < 0) throw new Error(`--threshold must be a percentage, not "${values.threshold}"`);
+  const baseline = values.compare === undefined ? undefined : (JSON.parse(readFileSync(values.compare, 'utf8')) as ResultFile);
+
   const rows: BenchRow[] = [];
   for (const [name, load] of suites) {
-    if (wanted.length > 0 && !wanted.includes(name)) continue;
+    if (positionals.length > 0 && !positionals.includes(name)) continue;
     process.stderr.write(`bench: ${name}...\n`);
     const { suite } = await load();
     for (const row of await suite()) {
@@ -25,9 +55,24 @@ async function run(): Promise<void> {
       process.stdout.write(`${row.suite.padEnd(10)} ${row.name.padEnd(58)} ${fmt(row.value).padStart(14)} ${row.unit}${row.note ? `  (${row.note})` : ''}\n`);
     }
   }
+  const result: ResultFile = { date: new Date().toISOString(), node: process.version, machine: machine(), rows };
+  const text = `${JSON.stringify(result, null, 2)}\n`;
   const out = path.join(here, 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2)}\n`);
+  writeFileSync(path.join(out, 'latest.json'), text);
+  if (values.save !== undefined) writeFileSync(values.save, text);
+
+  if (baseline !== undefined) {
+    const suitesRun = new Set(rows.map((r) => r.suite));
+    const compared = compareFigures(baseline.rows.filter((r) => suitesRun.has(r.suite)).map(figure), rows.map(figure), threshold);
+    process.stdout.write(`\ncompared with ${values.compare} (${baseline.date}, ${baseline.machine?.cpu ?? 'unknown machine'}):\n`);
+    process.stdout.write(formatComparison(compared));
+    const slower = compared.filter((c) => c.regression);
+    if (slower.length > 0) {
+      process.stderr.write(`bench: ${slower.length} row(s) slower than the baseline by more than ${values.threshold}%\n`);
+      process.exitCode = 1;
+    }
+  }
 }
 
 run().catch((err) => {
