@@ -4,6 +4,7 @@
 // baseline is bench/results/baseline.json); --compare reads such a file and prints each row as faster
 // or slower than it, exiting 1 when a row is slower by more than the threshold (default 10%). Rows
 // measured on another machine compare only roughly: the file names the machine so a reader can tell.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface ResultFile {
   date: string;
+  /** the commit measured (git rev-parse HEAD), with -dirty when the tree had changes */
+  commit: string;
   node: string;
   machine: { cpu: string; cores: number; memoryGb: number; platform: string };
   rows: BenchRow[];
@@ -29,6 +32,12 @@ function fmt(v: number): string {
 
 function figure(row: BenchRow): Figure {
   return { name: `${row.suite}: ${row.name}`, value: row.value, unit: row.unit, better: row.better ?? (row.unit.endsWith('/s') ? 'higher' : 'lower') };
+}
+
+function commit(): string {
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: here, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: here, encoding: 'utf8' });
+  return head.status === 0 ? `${head.stdout.trim()}${dirty.stdout.trim() === '' ? '' : '-dirty'}` : 'unknown';
 }
 
 function machine(): ResultFile['machine'] {
@@ -55,7 +64,7 @@ async function run(): Promise<void> {
       process.stdout.write(`${row.suite.padEnd(10)} ${row.name.padEnd(58)} ${fmt(row.value).padStart(14)} ${row.unit}${row.note ? `  (${row.note})` : ''}\n`);
     }
   }
-  const result: ResultFile = { date: new Date().toISOString(), node: process.version, machine: machine(), rows };
+  const result: ResultFile = { date: new Date().toISOString(), commit: commit(), node: process.version, machine: machine(), rows };
   const text = `${JSON.stringify(result, null, 2)}\n`;
   const out = path.join(here, 'results');
   mkdirSync(out, { recursive: true });
