@@ -1,9 +1,11 @@
 // Account state: in memory for speed, on disk for durability (one JSON file per account under the
 // data directory), or in memory only.
 //
-// Concurrency: JavaScript runs one handler at a time between awaits, and every handler validates and
+// Concurrency: JavaScript runs one handler at a time between awaits, and every write validates and
 // applies its change synchronously on the one in-memory state object, so concurrent writers cannot
-// lose each other's updates. Durability is a group commit: a handler awaits `commit()`, which
+// lose each other's updates. A write's answer is copied from the state right after its change,
+// before anything else runs: by the time the disk write completes, parallel requests may have
+// changed the account again, and the answer must still say what this write did. Durability is a group commit: a handler awaits `commit()`, which
 // resolves once a write that started after its change has reached the disk. While one write is in
 // flight, every later change waits for the next write, and that single write carries all of them;
 // so 50 concurrent creates cost a few file writes, not 50, and each is acknowledged only once durable.
@@ -52,20 +54,27 @@ export class AccountStore {
 
   constructor(private readonly dir?: string) {}
 
-  /** The account's state (a new, empty account the first time an id is seen). */
-  async state(account: string): Promise<AccountState> {
-    return (await this.account(account)).state;
+  /** What `view` makes of the account's state (an account never seen reads as a new, empty one). */
+  async read<T>(account: string, view: (state: AccountState) => T): Promise<T> {
+    return view((await this.account(account)).state);
   }
 
-  /** Resolves once the account's current state is on disk; on failure the account is reloaded next time. */
-  async commit(account: string): Promise<void> {
+  /**
+   * Applies `change` to the account's state and answers, once the new state is durable, with a copy
+   * of what `change` returned, taken before any other request could run. A change that throws
+   * must leave the state as it was (validate first, then mutate). On a failed disk write the
+   * account is reloaded from disk next time.
+   */
+  async write<T>(account: string, change: (state: AccountState) => T): Promise<T> {
     const entry = await this.account(account);
+    const answer = structuredClone(change(entry.state));
     try {
       await entry.commit();
     } catch (err) {
       this.accounts.delete(account);
       throw new ApiError('storage_failure', `could not save the account's configuration: ${(err as Error).message}`);
     }
+    return answer;
   }
 
   /** Waits for every pending write. */

@@ -99,36 +99,26 @@ export function registerListRoutes({ app, store }: RouteContext, prefix: string)
   const base = `${prefix}/accounts/:account/rules/lists`;
   const listOf = (state: AccountState, id: string) => findById(state.lists, id, 'list');
   const mutate = <B>(fn: (state: AccountState, list: StoredList, body: B) => unknown) => async (req: Parameters<typeof accountOf>[0]) => {
-    const account = accountOf(req);
-    const state = await store.state(account);
-    const result = fn(state, listOf(state, param(req, 'id')), bodyOf<B>(req));
-    await store.commit(account);
-    return ok(result);
+    return ok(await store.write(accountOf(req), (state) => fn(state, listOf(state, param(req, 'id')), bodyOf<B>(req))));
   };
 
-  app.get(base, async (req) => {
-    const state = await store.state(accountOf(req));
-    return ok(state.lists.map((l) => present(state, l)));
-  });
+  app.get(base, async (req) => ok(await store.read(accountOf(req), (state) => state.lists.map((l) => present(state, l)))));
   app.post(base, withBody(createSchema(LIST)), async (req) => {
-    const account = accountOf(req);
-    const state = await store.state(account);
-    const body = bodyOf<AccountList>(req);
-    const conflicts = findConflicts(CONFLICTS.list, [body as unknown as Obj], () => [], state.lists as unknown as Obj[], (l) => `list ${String(l.id)}`);
-    if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
-    const now = timestamp();
-    const list: StoredList = { id: hexId(), ...body, created_on: now, modified_on: now, items: [] };
-    state.lists.push(list);
-    await store.commit(account);
-    return ok(present(state, list));
+    return ok(await store.write(accountOf(req), (state) => {
+      const body = bodyOf<AccountList>(req);
+      const conflicts = findConflicts(CONFLICTS.list, [body as unknown as Obj], () => [], state.lists as unknown as Obj[], (l) => `list ${String(l.id)}`);
+      if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
+      const now = timestamp();
+      const list: StoredList = { id: hexId(), ...body, created_on: now, modified_on: now, items: [] };
+      state.lists.push(list);
+      return present(state, list);
+    }));
   });
   app.get(`${base}/bulk_operations/:operation`, async (req) => {
-    const id = param(req, 'operation');
-    return ok(findById((await store.state(accountOf(req))).operations, id, 'bulk operation'));
+    return ok(await store.read(accountOf(req), (state) => findById(state.operations, param(req, 'operation'), 'bulk operation')));
   });
   app.get(`${base}/:id`, async (req) => {
-    const state = await store.state(accountOf(req));
-    return ok(present(state, listOf(state, param(req, 'id'))));
+    return ok(await store.read(accountOf(req), (state) => present(state, listOf(state, param(req, 'id')))));
   });
   app.put(`${base}/:id`, withBody(patchSchema(LIST)), mutate<Partial<AccountList>>((state, list, body) => {
     if (body.description !== undefined) list.description = body.description;
@@ -146,11 +136,11 @@ export function registerListRoutes({ app, store }: RouteContext, prefix: string)
   }));
 
   app.get(`${base}/:id/items`, async (req) => {
-    const { result, info } = itemsPage(listOf(await store.state(accountOf(req)), param(req, 'id')), queryOf(req));
+    const { result, info } = await store.read(accountOf(req), (state) => itemsPage(listOf(state, param(req, 'id')), queryOf(req)));
     return ok(result, info);
   });
   app.get(`${base}/:id/items/:item`, async (req) => {
-    return ok(findById(listOf(await store.state(accountOf(req)), param(req, 'id')).items, param(req, 'item'), 'list item'));
+    return ok(await store.read(accountOf(req), (state) => findById(listOf(state, param(req, 'id')).items, param(req, 'item'), 'list item')));
   });
   const itemsBody = withBody(arrayOf(createSchema(LIST_ITEM), LIMITS.itemsPerList));
   app.post(`${base}/:id/items`, itemsBody, mutate<ListItem[]>((state, list, body) => {
