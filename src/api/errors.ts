@@ -24,6 +24,7 @@ export const CONDITIONS = {
   missing_body: { code: 1015, status: 400 },
   missing_credentials: { code: 1100, status: 401 },
   bad_credentials: { code: 1101, status: 403 },
+  not_permitted: { code: 1102, status: 403 },
   not_found: { code: 1200, status: 404 },
   route_not_found: { code: 1201, status: 404 },
   method_not_allowed: { code: 1202, status: 405 },

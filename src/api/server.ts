@@ -11,7 +11,8 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { VOCABULARY } from '../config/checks.js';
 import { parseJson } from '../config/json.js';
 import { parseWithSchema, type JsonSchema } from '../config/schema.js';
-import { authenticate, type RequiredCredentials } from './auth.js';
+import { authenticate } from './auth.js';
+import type { CredentialTable } from './credentials.js';
 import { failure } from './envelope.js';
 import { ApiError, type Condition } from './errors.js';
 import { registerAtpRoutes } from './routes/atp.js';
@@ -31,11 +32,8 @@ export interface ServerOptions {
   host?: string;
   /** Directory for the accounts' state files; absent = keep everything in memory. */
   data?: string;
-  /** Accept only this API token (Bearer). */
-  token?: string;
-  /** Accept only this API key (with `email`, when given). */
-  key?: string;
-  email?: string;
+  /** Who may read and write which account; absent = open mode (any well-formed credentials). */
+  credentials?: CredentialTable;
   /** Largest accepted request body in bytes. Default 16 MiB (a full 100,000-item list fits). */
   bodyLimit?: number;
 }
@@ -73,7 +71,6 @@ function frameworkError(err: FastifyError, bodyLimit: number, contentType: strin
 function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
-  const credentials: RequiredCredentials = { token: options.token, key: options.key, email: options.email };
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -91,8 +88,8 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   });
 
   app.addHook('onRequest', async (req) => {
-    authenticate(req.headers, credentials);
     const account = (req.params as { account?: string } | undefined)?.account;
+    authenticate(req.headers, options.credentials, account, req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');
     if (account !== undefined && !ACCOUNT_ID.test(account)) {
       throw new ApiError('invalid_identifier', `account id ${JSON.stringify(account)}: use letters, digits, "-" and "_" (at most 64)`);
     }

@@ -3,6 +3,7 @@
 // changes what the account holds.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { singleCredentials } from '../../src/api/credentials.js';
 import { CONDITIONS } from '../../src/api/errors.js';
 import type { RunningServer } from '../../src/api/server.js';
 import { BEARER, call, cfg, KEY_AUTH, start } from './helpers.js';
@@ -12,7 +13,7 @@ let restricted: RunningServer;
 
 beforeAll(async () => {
   server = await start({ bodyLimit: 64 * 1024 });
-  restricted = await start({ token: 'right-token', key: 'right-key', email: 'ops@example.com' });
+  restricted = await start({ credentials: singleCredentials({ token: 'right-token', key: 'right-key', email: 'ops@example.com' }) });
 });
 afterAll(async () => {
   await server.close();

@@ -41,10 +41,9 @@ async function start(flags: ServeFlags): Promise<RunningServer> {
   if (data !== undefined) await usableDirectory(data);
   const { createServer } = await import('../../api/server.js');
   try {
-    return await createServer({
-      port: p, host: flags.host, data,
-      token: flags.token, key: flags.key, email: flags.email,
-    });
+    const { singleCredentials } = await import('../../api/credentials.js');
+    const credentials = flags.token !== undefined || flags.key !== undefined ? singleCredentials(flags) : undefined;
+    return await createServer({ port: p, host: flags.host, data, credentials });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EADDRNOTAVAIL' ? 'no such local address' : e.message;
