@@ -83,8 +83,8 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   });
   app.setValidatorCompiler(({ schema }) => (data: unknown) => {
     if (data === null || data === undefined) return { error: new ApiError('missing_body', 'the request needs a JSON body') };
-    const { value, issues } = parseWithSchema(schema as JsonSchema, data, VOCABULARY);
-    return issues.length > 0 ? { error: ApiError.fromIssues(issues) } : { value };
+    const { value, issues, omitted } = parseWithSchema(schema as JsonSchema, data, VOCABULARY);
+    return issues.length > 0 ? { error: ApiError.fromIssues(issues, omitted) } : { value };
   });
 
   app.addHook('onRequest', async (req) => {

@@ -140,6 +140,32 @@ describe('credentials', () => {
   });
 });
 
+describe('error amplification', () => {
+  it('300,000 unknown keys (3.5 MB) answer with the first 20 problems and one counting the rest', async () => {
+    const big = await start();
+    const body: Record<string, unknown> = { prefix: '10.0.0.0/8', comment: '', enabled: true };
+    for (let i = 0; i < 300_000; i++) body[`k${i}`] = 1;
+    const r = await fetch(`${cfg(big.url, 'amp')}/allowlist`, { method: 'POST', headers: { ...BEARER, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await r.text();
+    await big.close();
+    expect(r.status).toBe(400);
+    expect(text.length).toBeLessThan(4096);
+    const { errors } = JSON.parse(text);
+    expect(errors).toHaveLength(21);
+    expect(errors.slice(0, 20).map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(Array.from({ length: 20 }, (_, i) => `/k${i}`));
+    expect(errors[20]).toEqual({ code: codeOf('more_errors'), message: 'and 299980 more problems of the same request' });
+  });
+
+  it('the cap holds for problems found after validation (unknown item ids of a list delete)', async () => {
+    const list = (await call('POST', `${server.url}/accounts/amp/rules/lists`, { name: 'amp', kind: 'ip' })).body.result;
+    const items = Array.from({ length: 500 }, (_, i) => ({ id: i.toString(16).padStart(32, '0') }));
+    const r = await call('DELETE', `${server.url}/accounts/amp/rules/lists/${list.id}/items`, { items });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toHaveLength(21);
+    expect(r.body.errors[20].message).toBe('and 480 more problems of the same request');
+  });
+});
+
 describe('isolation and refused requests', () => {
   it('accounts do not see each other', async () => {
     await call('POST', `${cfg(server.url, 'alpha')}/allowlist`, { prefix: '198.51.100.7', comment: 'alpha only', enabled: true });
