@@ -10,6 +10,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { VOCABULARY } from '../config/checks.js';
 import { parseJson } from '../config/json.js';
+import { LIMITS } from '../config/resources.js';
 import { parseWithSchema, type JsonSchema } from '../config/schema.js';
 import { authenticate } from './auth.js';
 import type { CredentialTable } from './credentials.js';
@@ -34,6 +35,8 @@ export interface ServerOptions {
   data?: string;
   /** Who may read and write which account; absent = open mode (any well-formed credentials). */
   credentials?: CredentialTable;
+  /** Rules per ruleset. Default: the vendor's default maximum, 200. */
+  maxRules?: number;
   /** Largest accepted request body in bytes. Default 16 MiB (a full 100,000-item list fits). */
   bodyLimit?: number;
 }
@@ -110,7 +113,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
     throw new ApiError('route_not_found', `no route for ${req.method} ${url}`);
   });
 
-  const ctx = { app, store };
+  const ctx = { app, store, maxRules: options.maxRules ?? LIMITS.rulesPerRuleset };
   registerAtpRoutes(ctx, BASE_PATH);
   registerRulesetRoutes(ctx, BASE_PATH);
   registerListRoutes(ctx, BASE_PATH);

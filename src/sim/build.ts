@@ -3,6 +3,7 @@
 // lookups cost about a microsecond each, so a ruleset that never mentions a country skips them).
 import { AdvancedTcpProtection, type AtpOptionsInput } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
+import { vendorLimitWarnings } from '../config/vendor-limits.js';
 import { createEnrichment, type Enrichment } from '../data/enrichment.js';
 import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
@@ -36,7 +37,7 @@ const COLO_FIELDS = ['cf.colo.name', 'cf.colo.region'];
 export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([...COUNTRY_FIELDS, ...ASN_FIELDS, ...COLO_FIELDS]);
 
 export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath> {
-  const warnings: string[] = [];
+  const warnings = vendorLimitWarnings(snapshot);
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: (name) => lists.resolve(name) });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);

@@ -5,7 +5,7 @@
 // spelling (`edge_transit`) whatever spelling the client used.
 import { CONFLICTS, findConflicts, VOCABULARY } from '../../config/checks.js';
 import { unknownListIssues } from '../../config/references.js';
-import { createSchema, LIMITS, patchSchema, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
+import { createSchema, patchSchema, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
 import { parseWithSchema, type JsonSchema } from '../../config/schema.js';
 import type { Ruleset, RulesetRule } from '../../config/snapshot.js';
 import { ok } from '../envelope.js';
@@ -25,6 +25,12 @@ const POSITION: JsonSchema = {
 
 function withPosition(schema: JsonSchema): JsonSchema {
   return { ...schema, properties: { ...schema.properties, position: POSITION } };
+}
+
+/** A ruleset body schema whose `rules` hold at most `maxRules` (refused before any rule is compiled). */
+function withMaxRules(schema: JsonSchema, maxRules: number): JsonSchema {
+  const properties = schema.properties ?? {};
+  return { ...schema, properties: { ...properties, rules: { ...properties.rules, maxItems: maxRules } } };
 }
 
 const PHASE_SCHEMA = RULESET.fields.phase.schema;
@@ -82,11 +88,11 @@ function replace(state: AccountState, rs: StoredRuleset, body: Partial<Ruleset>)
   commitVersion(rs, { description: body.description, rules }, version, now);
 }
 
-function addRule(state: AccountState, rs: StoredRuleset, body: RulesetRule & { position?: Position }): void {
+function addRule(state: AccountState, rs: StoredRuleset, body: RulesetRule & { position?: Position }, maxRules: number): void {
   const { position, ...rule } = body;
   if (rule.id !== undefined) throw new ApiError('invalid_value', 'id: is assigned by the server', '/id');
-  if (rs.rules.length >= LIMITS.rulesPerRuleset) {
-    throw new ApiError('limit_exceeded', `a ruleset holds at most ${LIMITS.rulesPerRuleset} rules`);
+  if (rs.rules.length >= maxRules) {
+    throw new ApiError('limit_exceeded', `a ruleset holds at most ${maxRules} rules`);
   }
   const version = nextVersion(rs);
   const now = timestamp();
@@ -123,7 +129,7 @@ function version(rs: StoredRuleset, v: string): Ruleset {
 }
 
 /** Registers the ruleset routes under `{prefix}/accounts/:account/rulesets`. */
-export function registerRulesetRoutes({ app, store }: RouteContext, prefix: string): void {
+export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, prefix: string): void {
   const base = `${prefix}/accounts/:account/rulesets`;
   type Request = Parameters<typeof accountOf>[0];
   const byId = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
@@ -136,7 +142,9 @@ export function registerRulesetRoutes({ app, store }: RouteContext, prefix: stri
     }));
   };
 
-  app.post(base, withBody(createSchema(RULESET)), async (req) => {
+  const createBody = withBody(withMaxRules(createSchema(RULESET), maxRules));
+  const replaceBody = withBody(withMaxRules(patchSchema(RULESET), maxRules));
+  app.post(base, createBody, async (req) => {
     return ok(await store.write(accountOf(req), (state) => presentRuleset(create(state, bodyOf<Ruleset>(req)))));
   });
   app.get(base, async (req) => {
@@ -147,7 +155,7 @@ export function registerRulesetRoutes({ app, store }: RouteContext, prefix: stri
     return ok(list, { count: list.length, per_page: list.length });
   });
   app.get(`${base}/:id`, async (req) => ok(await byId(req, presentRuleset)));
-  app.put(`${base}/:id`, withBody(patchSchema(RULESET)), change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
+  app.put(`${base}/:id`, replaceBody, change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
   app.delete(`${base}/:id`, async (req, reply) => {
     await store.write(accountOf(req), (state) => {
       const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
@@ -156,7 +164,7 @@ export function registerRulesetRoutes({ app, store }: RouteContext, prefix: stri
     return reply.code(204).send();
   });
 
-  app.post(`${base}/:id/rules`, withBody(withPosition(createSchema(RULESET_RULE))), change<RulesetRule & { position?: Position }>((state, rs, body) => addRule(state, rs, body)));
+  app.post(`${base}/:id/rules`, withBody(withPosition(createSchema(RULESET_RULE))), change<RulesetRule & { position?: Position }>((state, rs, body) => addRule(state, rs, body, maxRules)));
   app.patch(`${base}/:id/rules/:rule`, withBody(withPosition(patchSchema(RULESET_RULE))), change<Partial<RulesetRule> & { position?: Position }>((state, rs, body, rule) => patchRule(state, rs, rule, body)));
   app.delete(`${base}/:id/rules/:rule`, change<undefined>((_state, rs, _body, rule) => deleteRule(rs, rule)));
 
@@ -167,7 +175,7 @@ export function registerRulesetRoutes({ app, store }: RouteContext, prefix: stri
   const atEntryPoint = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
     store.read(accountOf(req), (state) => view(requireEntryPoint(state, param(req, 'phase'))));
   app.get(phaseBase, async (req) => ok(await atEntryPoint(req, presentRuleset)));
-  app.put(phaseBase, withBody(patchSchema(RULESET)), async (req) => {
+  app.put(phaseBase, replaceBody, async (req) => {
     const phase = canonicalPhase(param(req, 'phase'));
     const body = bodyOf<Partial<Ruleset>>(req);
     if (body.phase !== undefined && body.phase !== phase) {
