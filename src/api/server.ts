@@ -123,7 +123,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
 
 /** Starts the mock API; resolves once it is listening. */
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const store = new AccountStore(options.data);
+  const store = await AccountStore.open(options.data);
   const app = buildApp(options, store);
   await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();

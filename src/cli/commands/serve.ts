@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunningServer } from '../../api/server.js';
+import { UserError } from '../../errors.js';
 import { CliError } from '../errors.js';
 
 interface ServeFlags {
@@ -45,6 +46,7 @@ async function start(flags: ServeFlags): Promise<RunningServer> {
     const credentials = flags.token !== undefined || flags.key !== undefined ? singleCredentials(flags) : undefined;
     return await createServer({ port: p, host: flags.host, data, credentials });
   } catch (err) {
+    if (err instanceof UserError) throw err;
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EADDRNOTAVAIL' ? 'no such local address' : e.message;
     throw new CliError(`cannot listen on ${flags.host}:${p}: ${why}`);
