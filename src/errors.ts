@@ -76,9 +76,9 @@ export class InputError extends UserError {
   }
 }
 
-/** Sets the source of a UserError that has none (e.g. the snapshot file a ConfigItemError came from); returns err. */
+/** Names the file (or API) a ConfigItemError's item came from, unless it names one already; returns err. */
 export function attachSource(err: unknown, source: string | undefined): unknown {
-  if (err instanceof UserError && (err.source === undefined || err.source === '') && source !== undefined) err.source = source;
+  if (err instanceof ConfigItemError && (err.source === undefined || err.source === '') && source !== undefined) err.source = source;
   return err;
 }
 
