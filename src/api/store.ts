@@ -114,7 +114,7 @@ export class AccountStore {
       await makeWritableDirectory(dir);
       await removeTemporaryFiles(dir);
     } catch (err) {
-      throw new UserError(`the folder cannot be created or written: ${systemErrorText(err)}`, { source: dir, cause: err });
+      throw new UserError(`the directory cannot be created or written: ${systemErrorText(err)}`, { source: dir, cause: err });
     }
     for (const name of (await readdir(dir)).sort()) {
       const id = STATE_FILE.exec(name)?.[1];

@@ -90,7 +90,7 @@ describe('the credentials file', () => {
         err = e;
       }
       expect(err).toBeInstanceOf(ConfigItemError);
-      const line = (err as ConfigItemError).line();
+      const line = (err as ConfigItemError).message;
       expect(line.startsWith(`creds.json: ${message}`)).toBe(true);
       expect(line).not.toContain('\n');
     });
@@ -103,10 +103,10 @@ describe('the credentials file', () => {
   it('a missing file and bad JSON are one-line errors naming the file', async () => {
     const dir = tempDir();
     await expect(loadCredentialsFile(path.join(dir, 'none.json'))).rejects.toBeInstanceOf(InputError);
-    await expect(loadCredentialsFile(path.join(dir, 'none.json'))).rejects.toThrow('cannot read the credentials: no such file or folder');
+    await expect(loadCredentialsFile(path.join(dir, 'none.json'))).rejects.toThrow('cannot read the credentials: no such file');
     writeFileSync(path.join(dir, 'bad.json'), '{"tokens": [');
     const err = await loadCredentialsFile(path.join(dir, 'bad.json')).catch((e: unknown) => e);
-    expect((err as ConfigItemError).line()).toMatch(new RegExp(`^${path.join(dir, 'bad.json')}: invalid JSON`));
+    expect((err as ConfigItemError).message).toMatch(new RegExp(`^${path.join(dir, 'bad.json')}: invalid JSON`));
     writeFileSync(path.join(dir, 'good.json'), JSON.stringify(TABLE));
     expect(await loadCredentialsFile(path.join(dir, 'good.json'))).toEqual(TABLE);
   });

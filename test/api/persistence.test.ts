@@ -82,7 +82,7 @@ describe('persistence', () => {
     writeFileSync(path.join(data, 'broken.json'), '{"format": "edgesim-account-state", "state": ');
     const err = await start({ data }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as UserError).line()).toMatch(new RegExp(`^${path.join(data, 'broken.json')}: not an edgesim account state file: invalid JSON[^\n]*$`));
+    expect((err as UserError).message).toMatch(new RegExp(`^${path.join(data, 'broken.json')}: not an edgesim account state file: invalid JSON[^\n]*$`));
   });
 
   it('a state file with wrong types is refused on load, naming the file and the JSON path', async () => {
@@ -91,7 +91,7 @@ describe('persistence', () => {
     writeFileSync(path.join(data, 'typed.json'), JSON.stringify({ format: 'edgesim-account-state', version: 1, account: 'typed', state }));
     const err = await start({ data }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigItemError);
-    expect((err as UserError).line()).toBe(`${path.join(data, 'typed.json')}: state.prefixes[0].prefix: must be a string (got integer) (and 1 more problem)`);
+    expect((err as UserError).message).toBe(`${path.join(data, 'typed.json')}: state.prefixes[0].prefix: must be a string (got integer) (and 1 more problem)`);
   });
 
   it('temporary files left by a crash are removed on start; reads of unknown accounts keep nothing', async () => {
@@ -120,7 +120,7 @@ describe('persistence', () => {
   it('a data folder that cannot be created is a one-line error, not a spin (/proc/nope)', async () => {
     const err = await AccountStore.open('/proc/nope').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as UserError).line()).toBe('/proc/nope: the folder cannot be created or written: no such file or folder');
+    expect((err as UserError).message).toBe('/proc/nope: the directory cannot be created or written: no such file');
   });
 
   it('serve refuses a --data path that is not a usable directory', async () => {
@@ -130,7 +130,7 @@ describe('persistence', () => {
     let stderr = '';
     child.stderr!.on('data', (d) => { stderr += d; });
     expect((await exited(child)).code).toBe(1);
-    expect(stderr).toBe(`edgesim: --data ${path.join(file, 'sub')}: the directory cannot be created or written: ENOTDIR\n`);
+    expect(stderr).toBe(`edgesim: ${path.join(file, 'sub')}: the directory cannot be created or written: a part of the path is not a directory\n`);
   });
 
   it('serve refuses a port in use with a one-line error', async () => {
