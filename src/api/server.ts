@@ -7,13 +7,13 @@
 // declares its body as a JSON Schema from src/config/resources.ts, and the validator compiler runs
 // the project's own validator on it, so the API and the snapshot loader report the same problems
 // in the same words. An unknown path is a 404; a known path with the wrong method is a 405.
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { VOCABULARY } from '../config/checks.js';
 import { parseJson } from '../config/json.js';
 import { LIMITS } from '../config/resources.js';
 import { parseWithSchema, type JsonSchema } from '../config/schema.js';
 import { authenticate } from './auth.js';
-import type { CredentialTable } from './credentials.js';
+import type { Access, CredentialTable } from './credentials.js';
 import { failure } from './envelope.js';
 import { ApiError, type Condition } from './errors.js';
 import { registerAtpRoutes } from './routes/atp.js';
@@ -52,6 +52,8 @@ export interface RunningServer {
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+/** fastify's default maxParamLength: a longer path parameter is a 414 */
+const MAX_SEGMENT = 100;
 
 /** Fastify's own failures (by HTTP status) and the condition each is reported as. */
 const FRAMEWORK_CONDITIONS: Record<number, Condition> = {
@@ -71,9 +73,31 @@ function frameworkError(err: FastifyError, bodyLimit: number, contentType: strin
   return new ApiError('internal', 'internal error');
 }
 
+function urlError(err: FastifyError): ApiError {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('uri_too_long', `a part of the URL path is longer than ${MAX_SEGMENT} characters`);
+  return new ApiError('invalid_url', 'the URL path is not valid: a %-escape is malformed or not UTF-8');
+}
+
 function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
+  const access = (method: string): Access => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+  const answer = (reply: FastifyReply, api: ApiError): FastifyReply => reply.code(api.status).headers(api.headers).send(failure(api.items));
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_SEGMENT },
+    // a URL the router cannot take apart (a bad %-escape, a segment over 100 characters): the
+    // credentials are still checked first (no account is known yet), and the answer is an envelope
+    frameworkErrors: (err, req, reply) => {
+      try {
+        authenticate(req.headers, options.credentials, undefined, access(req.method));
+        throw urlError(err);
+      } catch (e) {
+        return answer(reply, e instanceof ApiError ? e : new ApiError('internal', 'internal error'));
+      }
+    },
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -92,7 +116,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
 
   app.addHook('onRequest', async (req) => {
     const account = (req.params as { account?: string } | undefined)?.account;
-    authenticate(req.headers, options.credentials, account, req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');
+    authenticate(req.headers, options.credentials, account, access(req.method));
     if (account !== undefined && !ACCOUNT_ID.test(account)) {
       throw new ApiError('invalid_identifier', `account id ${JSON.stringify(account)}: use letters, digits, "-" and "_" (at most 64)`);
     }
@@ -101,7 +125,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const api = err instanceof ApiError ? err : frameworkError(err, bodyLimit, req.headers['content-type']);
     if (api.status >= 500 && !(err instanceof ApiError)) process.stderr.write(`edgesim serve: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
-    return reply.code(api.status).headers(api.headers).send(failure(api.items));
+    return answer(reply, api);
   });
 
   app.setNotFoundHandler(async (req) => {

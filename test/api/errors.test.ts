@@ -54,6 +54,9 @@ describe('error envelope and statuses', () => {
     ['bad order', () => call('GET', `${cfg(server.url, 'a1')}/prefixes?order=color`), 400, 'invalid_query'],
     ['bad mode filter', () => call('GET', `${cfg(server.url, 'a1')}/syn_protection/filters?mode=on`), 400, 'invalid_query'],
     ['bad account id', () => call('GET', `${cfg(server.url, 'a%2F..')}/prefixes`), 400, 'invalid_identifier'],
+    ['an id over 100 characters', () => call('GET', `${cfg(server.url, 'a1')}/prefixes/${'x'.repeat(101)}`), 414, 'uri_too_long'],
+    ['a malformed %-escape in the path', () => call('GET', `${cfg(server.url, 'a1')}/prefixes/%ff`), 400, 'invalid_url'],
+    ['a malformed %-escape in the account', () => call('GET', `${cfg(server.url, '%ff')}/prefixes`), 400, 'invalid_url'],
   ];
   for (const [name, request, status, condition] of cases) {
     it(`${name}: HTTP ${status}, code ${codeOf(condition)}, failure envelope`, async () => {
@@ -132,6 +135,19 @@ describe('credentials', () => {
     expect(wrong.body.errors[0].code).toBe(codeOf('bad_credentials'));
     expect((await call('GET', url(), undefined, { 'x-auth-key': 'right-key', 'x-auth-email': 'other@example.com' })).status).toBe(403);
     expect((await call('GET', url(), undefined, {})).status).toBe(401);
+  });
+
+  it('credentials are checked before the URL: a bad URL without credentials is a 401, with wrong ones a 403', async () => {
+    const long = `${cfg(restricted.url, 'a1')}/prefixes/${'x'.repeat(101)}`;
+    const bad = `${cfg(restricted.url, 'a1')}/prefixes/%ff`;
+    for (const url of [long, bad]) {
+      expect((await call('GET', url, undefined, {})).body.errors[0].code).toBe(codeOf('missing_credentials'));
+      const wrong = await call('GET', url, undefined, { authorization: 'Bearer wrong-token' });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ result: null, success: false, messages: [] });
+    }
+    expect((await call('GET', long, undefined, { authorization: 'Bearer right-token' })).status).toBe(414);
+    expect((await call('GET', bad, undefined, { authorization: 'Bearer right-token' })).status).toBe(400);
   });
 
   it('credentials are checked before the body: an unauthenticated bad body is a 401', async () => {
