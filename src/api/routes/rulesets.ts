@@ -1,4 +1,5 @@
-// Rulesets of the network-firewall phase: create, list, get, replace (PUT), delete (204, empty
+// The HTTP routes of rulesets (how a ruleset changes from version to version is
+// ruleset-versions.ts). Rulesets of the network-firewall phase: create, list, get, replace (PUT), delete (204, empty
 // body), the phase entry point (GET/PUT `…/rulesets/phases/{phase}/entrypoint`, `edge_transit` or
 // the vendor's `magic_transit`), single-rule add/patch/delete with `position`, and versions. Rule
 // changes answer with the complete ruleset, as the vendor's do. Phases are stored in the canonical
@@ -13,7 +14,7 @@ import { ApiError } from '../errors.js';
 import { hexId, timestamp } from '../ids.js';
 import {
   commitVersion, nextVersion, placeRule, presentRuleset, rulesetAt, settleRules, versionSummaries, type Position,
-} from '../rulesets.js';
+} from '../ruleset-versions.js';
 import type { AccountState, StoredRuleset } from '../state.js';
 import { accountOf, bodyOf, findById, param, withBody, type Obj, type RouteContext } from './common.js';
 
