@@ -1,6 +1,7 @@
 // Durable files for account state. A write goes to a temporary file in the same directory, is
 // fsynced, renamed over the old file, and the directory is fsynced: after a crash at any point the
-// file holds either the old state or the new one, never a torn mix. A crash between creating the
+// file holds either the old state or the new one, never a torn mix. An append (the list-items log)
+// is fsynced before it is acknowledged; a crash can only tear its last line. A crash between creating the
 // temporary file and the rename leaves it behind; `removeTemporaryFiles` clears those on start-up.
 import { access, constants, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,6 +28,26 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     throw err;
   }
   const dirHandle = await open(dir, 'r');
+  try {
+    await dirHandle.sync();
+  } finally {
+    await dirHandle.close();
+  }
+}
+
+/** Appends `text` to `file` (created if missing) and makes it durable before resolving. */
+export async function appendFileDurably(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'a', 0o600);
+  let created: boolean;
+  try {
+    created = (await handle.stat()).size === 0;
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (!created) return;
+  const dirHandle = await open(path.dirname(file), 'r');
   try {
     await dirHandle.sync();
   } finally {

@@ -102,7 +102,7 @@ export const ACCOUNT_STATE_SCHEMA: JsonSchema = {
         }),
       },
     }),
-    lists: arrayOf({ ...storedSchema(LIST), required: ['id', 'name', 'kind', 'items'] }),
+    lists: arrayOf({ ...storedSchema(LIST), required: ['id', 'name', 'kind'] }),
     operations: arrayOf({
       type: 'object',
       additionalProperties: false,
