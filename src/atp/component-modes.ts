@@ -10,14 +10,14 @@
 // so the rule for a name is cached by the array itself: one Map lookup per packet, no strings.
 import type { PacketRecord } from '../capture/record.js';
 import type { ProtectionComponent } from '../config/snapshot.js';
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 import type { AtpOptions, Sensitivity } from './options.js';
 import { RateMeter } from './rate-meter.js';
-import { Mode, STAGES, SYN } from './types.js';
+import { Mode, STAGES, SYN } from './vocabulary.js';
 
 /** A compiled filter expression. */
 export type FilterPredicate = (rec: PacketRecord) => boolean;
-/** Compiles one filter expression; throws AtpConfigError naming `path` when it does not parse. */
+/** Compiles one filter expression; throws ConfigItemError naming `path` when it does not parse. */
 export type FilterCompiler = (expression: string, path: string) => FilterPredicate;
 
 interface ScopedRule {
@@ -59,13 +59,13 @@ class ScopeIndex {
 
 function modeOf(value: unknown, path: string): number {
   const mode = typeof value === 'string' ? MODES[value] : undefined;
-  if (mode === undefined) throw new AtpConfigError(path, `unknown mode ${JSON.stringify(value)} (expected enabled, monitoring or disabled)`);
+  if (mode === undefined) throw new ConfigItemError(path, `unknown mode ${JSON.stringify(value)} (expected enabled, monitoring or disabled)`);
   return mode;
 }
 
 function sensitivityOf(value: unknown, path: string): Sensitivity {
   if (value === undefined) return 'medium';
-  if (typeof value !== 'string' || !SENSITIVITY.has(value)) throw new AtpConfigError(path, `unknown sensitivity ${JSON.stringify(value)} (expected low, medium or high)`);
+  if (typeof value !== 'string' || !SENSITIVITY.has(value)) throw new ConfigItemError(path, `unknown sensitivity ${JSON.stringify(value)} (expected low, medium or high)`);
   return value as Sensitivity;
 }
 
@@ -94,14 +94,14 @@ export class ComponentModes {
     let acting = false;
     (component?.rules ?? []).forEach((rule, k) => {
       const path = `${at}.rules[${k}]`;
-      if (typeof rule !== 'object' || rule === null) throw new AtpConfigError(path, 'expected a rule object');
-      if (!SCOPES.has(rule.scope)) throw new AtpConfigError(`${path}.scope`, `unknown scope ${JSON.stringify(rule.scope)} (expected global, region or datacenter)`);
+      if (typeof rule !== 'object' || rule === null) throw new ConfigItemError(path, 'expected a rule object');
+      if (!SCOPES.has(rule.scope)) throw new ConfigItemError(`${path}.scope`, `unknown scope ${JSON.stringify(rule.scope)} (expected global, region or datacenter)`);
       const name = rule.scope === 'global' ? 'global' : rule.name;
-      if (typeof name !== 'string' || name === '') throw new AtpConfigError(`${path}.name`, `a ${rule.scope} rule needs the ${rule.scope === 'region' ? 'region' : 'data center'} name`);
+      if (typeof name !== 'string' || name === '') throw new ConfigItemError(`${path}.name`, `a ${rule.scope} rule needs the ${rule.scope === 'region' ? 'region' : 'data center'} name`);
       const lower = name.toLowerCase();
       const key = `${rule.scope}:${lower}`;
       const twin = seen.get(key);
-      if (twin !== undefined) throw new AtpConfigError(path, `a second ${rule.scope} rule for ${JSON.stringify(name)} (the first is ${twin})`);
+      if (twin !== undefined) throw new ConfigItemError(path, `a second ${rule.scope} rule for ${JSON.stringify(name)} (the first is ${twin})`);
       seen.set(key, path);
       const mode = modeOf(rule.mode, `${path}.mode`);
       const rateSensitivity = sensitivityOf(rule.rate_sensitivity, `${path}.rate_sensitivity`);
@@ -109,7 +109,7 @@ export class ComponentModes {
       let retransmit = false;
       if (stage === SYN && rule.mitigation_type !== undefined) {
         const r = MITIGATION_TYPES[rule.mitigation_type];
-        if (r === undefined) throw new AtpConfigError(`${path}.mitigation_type`, `unknown mitigation type ${JSON.stringify(rule.mitigation_type)} (expected challenge or retransmit)`);
+        if (r === undefined) throw new ConfigItemError(`${path}.mitigation_type`, `unknown mitigation type ${JSON.stringify(rule.mitigation_type)} (expected challenge or retransmit)`);
         retransmit = r;
       }
       const meter = new RateMeter(at, rule.scope, rule.scope === 'global' ? 'global' : name, rateSensitivity, burstSensitivity, options, rate);
@@ -121,9 +121,9 @@ export class ComponentModes {
     });
     (component?.filters ?? []).forEach((filter, k) => {
       const path = `${at}.filters[${k}]`;
-      if (typeof filter !== 'object' || filter === null) throw new AtpConfigError(path, 'expected a filter object');
+      if (typeof filter !== 'object' || filter === null) throw new ConfigItemError(path, 'expected a filter object');
       const mode = modeOf(filter.mode, `${path}.mode`);
-      if (typeof filter.expression !== 'string') throw new AtpConfigError(`${path}.expression`, 'expected an expression string');
+      if (typeof filter.expression !== 'string') throw new ConfigItemError(`${path}.expression`, 'expected an expression string');
       this.filters[mode].push(compileFilter(filter.expression, `${path}.expression`));
       if (mode !== Mode.DISABLED) acting = true;
     });

@@ -14,14 +14,14 @@ import { mask4, mask6Word, NetParseError, parseCidr, type Cidr } from '../net/ci
 import { IpSetBuilder, type IpSet } from '../net/ip-set.js';
 import { compareIPv6 } from '../net/ipv6.js';
 import { PrefixMap } from '../net/prefix-map.js';
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 
 function cidrOf(value: unknown, path: string): Cidr {
-  if (typeof value !== 'string') throw new AtpConfigError(path, 'expected a prefix string (CIDR or address)');
+  if (typeof value !== 'string') throw new ConfigItemError(path, 'expected a prefix string (CIDR or address)');
   try {
     return parseCidr(value.trim());
   } catch (err) {
-    if (err instanceof NetParseError) throw new AtpConfigError(path, err.message);
+    if (err instanceof NetParseError) throw new ConfigItemError(path, err.message);
     throw err;
   }
 }
@@ -88,8 +88,8 @@ export class ProtectedSpace {
     const map = new PrefixMap<boolean>();
     const cidrs: Cidr[] = [];
     (prefixes ?? []).forEach((p, k) => {
-      if (typeof p !== 'object' || p === null) throw new AtpConfigError(`prefixes[${k}]`, 'expected a prefix object');
-      if (p.excluded !== undefined && typeof p.excluded !== 'boolean') throw new AtpConfigError(`prefixes[${k}].excluded`, 'expected true or false');
+      if (typeof p !== 'object' || p === null) throw new ConfigItemError(`prefixes[${k}]`, 'expected a prefix object');
+      if (p.excluded !== undefined && typeof p.excluded !== 'boolean') throw new ConfigItemError(`prefixes[${k}].excluded`, 'expected true or false');
       const c = cidrOf(p.prefix, `prefixes[${k}].prefix`);
       map.set(c, p.excluded === true);
       cidrs.push(c);
@@ -98,7 +98,7 @@ export class ProtectedSpace {
     this.any = this.protected.ranges4 + this.protected.ranges6 > 0;
     const allow = new IpSetBuilder();
     (allowlist ?? []).forEach((a, k) => {
-      if (typeof a !== 'object' || a === null) throw new AtpConfigError(`allowlist[${k}]`, 'expected an allowlist object');
+      if (typeof a !== 'object' || a === null) throw new ConfigItemError(`allowlist[${k}]`, 'expected an allowlist object');
       const c = cidrOf(a.prefix, `allowlist[${k}].prefix`);
       if (a.enabled !== true) return;
       if (c.family === 4) allow.addPrefix4(c.v4, c.len);

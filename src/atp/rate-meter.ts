@@ -10,7 +10,7 @@
 // Counts live in a ring of ticks (a Uint32Array), so counting a packet allocates nothing; the
 // report's timeline grows by one point per `timelineSeconds` in which the meter saw packets.
 import type { AtpOptions, RateOptions, Sensitivity } from './options.js';
-import type { AtpStage } from './types.js';
+import type { AtpStage } from './vocabulary.js';
 
 /** One timeline point: what the meter saw in [time, time + timelineSeconds). */
 export interface TimelinePoint {

@@ -53,5 +53,5 @@ export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   for (const sink of sinks) built.warnings.push(...(sink.warnings?.() ?? []));
   const atpReport = built.atp.active ? built.atp.report(labels ?? undefined) : null;
-  return { report: summary.report(opts.capture, info, built.firewall, atpReport, elapsed), warnings: built.warnings };
+  return { report: summary.report(opts.capture, info, built.firewall, atpReport, elapsed, labels), warnings: built.warnings };
 }

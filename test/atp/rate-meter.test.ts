@@ -2,12 +2,12 @@
 // (against a brute-force count), and mitigation on/off with hysteresis.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveOptions, type AtpOptionsInput } from '../../src/atp/index.js';
+import { parseAtpOptions, type AtpOptionsInput } from '../../src/atp/index.js';
 import type { Sensitivity } from '../../src/atp/options.js';
 import { RateMeter } from '../../src/atp/rate-meter.js';
 
 function meter(input: AtpOptionsInput, rate: Sensitivity = 'medium', burst: Sensitivity = 'medium'): RateMeter {
-  const o = resolveOptions(input);
+  const o = parseAtpOptions(input);
   return new RateMeter('syn_protection', 'global', 'global', rate, burst, o, o.syn_protection);
 }
 

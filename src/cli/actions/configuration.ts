@@ -2,7 +2,7 @@
 // API, and the data options for the packet path; plus the one mapping of load/compile errors to
 // one-line CLI errors.
 import { readFileSync } from 'node:fs';
-import { AtpConfigError, type AtpOptionsInput } from '../../atp/index.js';
+import { parseAtpOptions, type AtpOptions, type AtpOptionsInput } from '../../atp/index.js';
 import { CaptureError } from '../../capture/reader.js';
 import { exportSnapshot } from '../../config/api-client.js';
 import { loadSnapshotFile } from '../../config/load.js';
@@ -10,6 +10,7 @@ import type { Snapshot } from '../../config/snapshot.js';
 import { FirewallConfigError } from '../../firewall/firewall.js';
 import type { PathOptions } from '../../sim/build.js';
 import type { ConfigFlags, DataFlags } from '../config-options.js';
+import { attachSource, ConfigItemError } from '../../errors.js';
 import { CliError } from '../errors.js';
 import { apiTarget } from '../commands/export.js';
 
@@ -17,7 +18,7 @@ export function dataOptions(flags: DataFlags): PathOptions {
   return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
 }
 
-function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
+function atpOptions(flags: DataFlags): AtpOptions | undefined {
   let options: AtpOptionsInput | undefined;
   if (flags.atpOptions !== undefined) {
     let text: string;
@@ -34,7 +35,12 @@ function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
     if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new CliError(`${flags.atpOptions}: expected a JSON object of ATP options`);
   }
   if (flags.bidirectional) options = { ...options, bidirectional: true };
-  return options;
+  if (options === undefined) return undefined;
+  try {
+    return parseAtpOptions(options);
+  } catch (err) {
+    throw attachSource(err, flags.atpOptions ?? '--bidirectional');
+  }
 }
 
 /** The snapshot named by --config or fetched from --api; an empty configuration when neither is given. */
@@ -58,9 +64,6 @@ export function printWarnings(source: string | undefined, warnings: readonly str
 export function asCliError(err: unknown, flags: ConfigFlags): unknown {
   if (err instanceof CaptureError) return new CliError(err.message);
   if (err instanceof FirewallConfigError) return new CliError(`${flags.config ?? flags.api ?? 'configuration'}: ${err.message}`);
-  if (err instanceof AtpConfigError) {
-    const source = err.message.startsWith('options.') ? ((flags as DataFlags).atpOptions ?? '--atp-options') : (flags.config ?? flags.api ?? 'configuration');
-    return new CliError(`${source}: ${err.message}`);
-  }
+  if (err instanceof ConfigItemError) return new CliError((attachSource(err, flags.config ?? flags.api ?? 'configuration') as ConfigItemError).line());
   return err;
 }

@@ -14,16 +14,16 @@ import type { Snapshot } from '../config/snapshot.js';
 import { ComponentModes, type FilterCompiler } from './component-modes.js';
 import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 import { compileFilter } from './filters.js';
 import { FlowTable, RETRANSMIT_WAIT, State } from './flow-table.js';
-import { OutOfStateProtection } from './flow-protection.js';
-import { resolveOptions, type AtpOptions, type AtpOptionsInput } from './options.js';
+import { OutOfStateProtection } from './out-of-state-protection.js';
+import { parseAtpOptions, type AtpOptions, type AtpOptionsInput } from './options.js';
 import { Outcome, Outcomes, type AtpLabels } from './outcomes.js';
 import { ProtectedSpace } from './protected-space.js';
 import { ComponentCounters, type AtpReport } from './report.js';
 import { SynProtection } from './syn-protection.js';
-import { Mode, OOS, Reason, SYN } from './types.js';
+import { Mode, OOS, Reason, SYN } from './vocabulary.js';
 
 const IP_TCP = Has.IP | Has.TCP;
 
@@ -42,11 +42,11 @@ function timeouts(o: AtpOptions): Float64Array {
 export class AdvancedTcpProtection {
   /**
    * Compiles the snapshot's ATP part (status, prefixes, allowlist, SYN and out-of-state rules and
-   * filters) with the model options (defaults: DEFAULT_ATP_OPTIONS); throws AtpConfigError naming
+   * filters) with the model options (defaults: DEFAULT_ATP_OPTIONS); throws ConfigItemError naming
    * the bad item, e.g. `syn_protection.filters[1].expression`.
    */
   static fromSnapshot(snapshot: Snapshot, options?: AtpOptionsInput): AdvancedTcpProtection {
-    return new AdvancedTcpProtection(snapshot, resolveOptions(options), compileFilter);
+    return new AdvancedTcpProtection(snapshot, parseAtpOptions(options), compileFilter);
   }
 
   /** status enabled, a protected prefix, and a rule or filter in enabled or monitoring mode */
@@ -76,10 +76,10 @@ export class AdvancedTcpProtection {
 
   /** @internal use fromSnapshot() */
   constructor(snapshot: Snapshot, options: AtpOptions, compile: FilterCompiler) {
-    if (typeof snapshot !== 'object' || snapshot === null) throw new AtpConfigError('snapshot', 'expected a configuration object');
+    if (typeof snapshot !== 'object' || snapshot === null) throw new ConfigItemError('snapshot', 'expected a configuration object');
     const status = snapshot.tcp_protection_status;
     if (status !== undefined && (typeof status !== 'object' || status === null || typeof status.enabled !== 'boolean')) {
-      throw new AtpConfigError('tcp_protection_status.enabled', 'expected true or false');
+      throw new ConfigItemError('tcp_protection_status.enabled', 'expected true or false');
     }
     this.options = options;
     this.status = status?.enabled === true;
@@ -153,20 +153,19 @@ export class AdvancedTcpProtection {
     const c = this.counters[stage];
     c.byMode[mode]++;
     if (reason === Reason.NONE) {
-      if (mode !== Mode.OFF) this.outcomes.record(rec.frame, out.undecided ? Outcome.UNDECIDED : Outcome.PASS);
-      return;
-    }
-    if (mode === Mode.ENABLED) {
+      if (mode !== Mode.OFF) out.outcome = out.undecided ? Outcome.UNDECIDED : Outcome.PASS;
+    } else if (mode === Mode.ENABLED) {
       out.drop(stage, reason);
+      out.outcome = Outcome.DROP + reason;
       c.dropped[reason]++;
       this.dropped++;
-      this.outcomes.record(rec.frame, Outcome.DROP + reason);
     } else {
       out.note(stage, reason);
+      out.outcome = Outcome.FLAG + reason;
       c.flagged[reason]++;
       this.flagged++;
-      this.outcomes.record(rec.frame, Outcome.FLAG + reason);
     }
+    if (out.outcome !== Outcome.NONE) this.outcomes.record(rec.frame, out.outcome);
   }
 
   /** The summary so far; with labels (synthetic captures), also attack packets stopped and legitimate flows harmed. */
