@@ -4,7 +4,7 @@
 import { readCapture } from '../capture/reader.js';
 import { openSource } from '../capture/source.js';
 import type { PacketRecord } from '../capture/record.js';
-import { readLabels } from '../capture/synth/labels.js';
+import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels.js';
 import type { Snapshot } from '../config/snapshot.js';
 import type { Firewall } from '../firewall/firewall.js';
 import { buildPacketPath, type PathOptions } from './build.js';
@@ -52,6 +52,9 @@ export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   for (const sink of sinks) built.warnings.push(...(sink.warnings?.() ?? []));
-  const atpReport = built.atp.active ? built.atp.report(labels ?? undefined) : null;
-  return { report: summary.report(opts.capture, info, built.firewall, atpReport, elapsed, labels), warnings: built.warnings };
+  const misfit = labels === null ? null : labelsMisfit(labels, summary.packets, labelsPathFor(opts.capture));
+  if (misfit !== null) built.warnings.push(misfit);
+  const scored = misfit === null ? labels : null;
+  const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
+  return { report: summary.report(opts.capture, info, built.firewall, atpReport, elapsed, scored), warnings: built.warnings };
 }
