@@ -7,10 +7,11 @@
 // nothing. Connection tracking runs for every protected packet whatever the modes, as the vendor's
 // connection tracker does, so a component switched on by a filter knows the connections already open.
 //
-// Time is the capture's own: seconds after the first packet ATP saw. The model and its numbers are
+// Time is the capture's own: seconds after the first packet ATP saw, never going back (clock.ts). The model and its numbers are
 // in README.md and options.ts.
 import { Has, TcpFlag, type PacketRecord } from '../capture/record.js';
 import type { Snapshot } from '../config/snapshot.js';
+import { MonotonicClock } from './clock.js';
 import { ComponentModes, type FilterCompiler } from './component-modes.js';
 import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
@@ -64,9 +65,7 @@ export class AdvancedTcpProtection {
   private readonly counters = [new ComponentCounters(), new ComponentCounters()];
   private readonly outcomes = new Outcomes();
 
-  private t0Sec = -1;
-  private t0Nsec = 0;
-  private lastT = 0;
+  private readonly clock: MonotonicClock;
   private seen = 0;
   private allowlisted = 0;
   private protectedPackets = 0;
@@ -87,26 +86,17 @@ export class AdvancedTcpProtection {
     this.table = new FlowTable(options.maxFlows, timeouts(options));
     this.syn = new SynProtection(new ComponentModes(SYN, snapshot.syn_protection, options, compile), this.table, options);
     this.oos = new OutOfStateProtection(new ComponentModes(OOS, snapshot.tcp_flow_protection, options, compile), this.table, options);
+    this.clock = new MonotonicClock(options.rateWindowSeconds);
     this.egress = options.bidirectional ? new EgressTracking(this.table, options) : null;
     this.active = this.status && this.space.any && (this.syn.modes.acting || this.oos.modes.acting);
     this.readsIngress = this.active && (this.syn.modes.scoped || this.oos.modes.scoped);
-  }
-
-  private clock(rec: PacketRecord): number {
-    if (this.t0Sec < 0) {
-      this.t0Sec = rec.tsSec;
-      this.t0Nsec = rec.tsNsec;
-    }
-    const t = rec.tsSec - this.t0Sec + (rec.tsNsec - this.t0Nsec) / 1e9;
-    if (t > this.lastT) this.lastT = t;
-    return t;
   }
 
   /** Decides one packet into `out` (reset first). Allocates nothing beyond new connection entries. */
   inspect(rec: PacketRecord, out: AtpDecision): void {
     out.reset();
     if (!this.active || (rec.present & Has.IP) === 0) return;
-    const t = this.clock(rec);
+    const t = this.clock.at(rec.tsSec, rec.tsNsec);
     this.seen++;
     if ((rec.present & IP_TCP) !== IP_TCP) return;
     const space = this.space;
@@ -170,13 +160,13 @@ export class AdvancedTcpProtection {
 
   /** The summary so far; with labels (synthetic captures), also attack packets stopped and legitimate flows harmed. */
   report(labels?: AtpLabels): AtpReport {
-    const end = this.lastT;
+    const end = this.clock.latest;
     for (const m of [...this.syn.modes.meters, ...this.oos.modes.meters]) m.finish(end);
-    const started = this.t0Sec >= 0;
+    const started = this.clock.started;
     return {
       status: this.status,
       active: this.active,
-      captureStart: started ? this.t0Sec + this.t0Nsec / 1e9 : null,
+      captureStart: started ? this.clock.start : null,
       duration: started ? Math.round(end * 1e6) / 1e6 : 0,
       packets: {
         seen: this.seen,
