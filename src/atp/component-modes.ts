@@ -10,6 +10,7 @@
 // so the rule for a name is cached by the array itself: one Map lookup per packet, no strings.
 import type { PacketRecord } from '../capture/record.js';
 import type { ProtectionComponent } from '../config/snapshot.js';
+import { findColo } from '../data/colos.js';
 import { ConfigItemError } from '../errors.js';
 import type { AtpOptions, Sensitivity } from './options.js';
 import { RateMeter } from './rate-meter.js';
@@ -98,7 +99,8 @@ export class ComponentModes {
       if (!SCOPES.has(rule.scope)) throw new ConfigItemError(`${path}.scope`, `unknown scope ${JSON.stringify(rule.scope)} (expected global, region or datacenter)`);
       const name = rule.scope === 'global' ? 'global' : rule.name;
       if (typeof name !== 'string' || name === '') throw new ConfigItemError(`${path}.name`, `a ${rule.scope} rule needs the ${rule.scope === 'region' ? 'region' : 'data center'} name`);
-      const lower = name.toLowerCase();
+      // a data center given by its city code ("lax", as the vendor's examples write it) is that city's first
+      const lower = rule.scope === 'datacenter' ? (findColo(name)?.name ?? name.toLowerCase()) : name.toLowerCase();
       const key = `${rule.scope}:${lower}`;
       const twin = seen.get(key);
       if (twin !== undefined) throw new ConfigItemError(path, `a second ${rule.scope} rule for ${JSON.stringify(name)} (the first is ${twin})`);
