@@ -15,6 +15,7 @@ import { MonotonicClock } from './clock.js';
 import { ComponentModes, type FilterCompiler } from './component-modes.js';
 import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
+import { explainPacket, Step, type AtpExplanation } from './explanation.js';
 import { ConfigItemError } from '../errors.js';
 import { compileFilter } from './filters.js';
 import { FlowTable, RETRANSMIT_WAIT, State } from './flow-table.js';
@@ -72,6 +73,9 @@ export class AdvancedTcpProtection {
   private dropped = 0;
   private flagged = 0;
   private undecided = 0;
+  /** for explain(): how far the last packet got (Step), and its connection's state before it (State) */
+  private step: number = Step.INACTIVE;
+  private stateBefore: number = State.NONE;
 
   /** @internal use fromSnapshot() */
   constructor(snapshot: Snapshot, options: AtpOptions, compile: FilterCompiler) {
@@ -95,16 +99,23 @@ export class AdvancedTcpProtection {
   /** Decides one packet into `out` (reset first). Allocates nothing beyond new connection entries. */
   inspect(rec: PacketRecord, out: AtpDecision): void {
     out.reset();
+    this.step = Step.INACTIVE;
     if (!this.active || (rec.present & Has.IP) === 0) return;
     const t = this.clock.at(rec.tsSec, rec.tsNsec);
     this.seen++;
+    this.step = Step.NOT_TCP;
     if ((rec.present & IP_TCP) !== IP_TCP) return;
     const space = this.space;
     if (!space.protectsDst(rec)) {
-      if (this.egress !== null && space.protectsSrc(rec) && !space.allowsDst(rec)) this.egress.track(rec, t);
+      this.step = Step.NOT_PROTECTED;
+      if (this.egress !== null && space.protectsSrc(rec) && !space.allowsDst(rec)) {
+        this.step = Step.EGRESS;
+        this.egress.track(rec, t);
+      }
       return;
     }
     if (space.allowsSrc(rec)) {
+      this.step = Step.ALLOWLISTED;
       this.allowlisted++;
       return;
     }
@@ -112,6 +123,7 @@ export class AdvancedTcpProtection {
     const table = this.table;
     table.setKey(rec, true);
     let slot = table.find(t);
+    this.stateBefore = slot < 0 ? State.NONE : table.state(slot);
     const syn = this.syn;
     if ((rec.tcpFlags & TcpFlag.SYN) !== 0) {
       const mode = syn.modes.resolve(rec);
@@ -139,7 +151,9 @@ export class AdvancedTcpProtection {
   }
 
   private settle(rec: PacketRecord, out: AtpDecision, stage: number, mode: number, reason: number): void {
+    this.step = stage === SYN ? Step.SYN_COMPONENT : Step.OOS_COMPONENT;
     out.setMode(mode);
+    if (mode !== Mode.OFF) out.source = (stage === SYN ? this.syn : this.oos).modes.source;
     const c = this.counters[stage];
     c.byMode[mode]++;
     if (reason === Reason.NONE) {
@@ -156,6 +170,34 @@ export class AdvancedTcpProtection {
       this.flagged++;
     }
     if (out.outcome !== Outcome.NONE) this.outcomes.record(rec.frame, out.outcome);
+  }
+
+  /**
+   * Why the packet just given to inspect() (the same record, not yet reused) got `out`: the path it
+   * took, and per component the mode and what set it, thresholds and rates at that moment, whether
+   * the component was mitigating, and the connection's state before and after. Computed only when
+   * called; it changes no state, so a trace can call it after every packet.
+   */
+  explain(rec: PacketRecord, out: AtpDecision): AtpExplanation {
+    const looked = this.step !== Step.INACTIVE;
+    const tcp = looked && this.step !== Step.NOT_TCP;
+    let stateAfter: number = State.NONE;
+    if (this.step === Step.SYN_COMPONENT || this.step === Step.OOS_COMPONENT) {
+      this.table.setKey(rec, true);
+      const slot = this.table.peek();
+      if (slot >= 0) stateAfter = this.table.state(slot);
+    }
+    return explainPacket(rec, out, {
+      status: this.status,
+      active: this.active,
+      step: this.step,
+      stateBefore: this.stateBefore,
+      time: looked ? this.clock.latest : null,
+      destination: tcp ? this.space.matchDst(rec) : null,
+      allowlisted: tcp && this.space.allowsSrc(rec),
+      stateAfter,
+      modes: [this.syn.modes, this.oos.modes],
+    });
   }
 
   /** The summary so far; with labels (synthetic captures), also attack packets stopped and legitimate flows harmed. */

@@ -274,6 +274,13 @@ export class FlowTable {
     return -1;
   }
 
+  /** The slot of the connection set by setKey(), or -1, expiring nothing (for explanations: no side effects). */
+  peek(): number {
+    const mask = this.mask;
+    for (let i = this.hash & mask; this.state(i) !== State.NONE; i = (i + 1) & mask) if (this.keyAt(i)) return i;
+    return -1;
+  }
+
   /**
    * Creates the entry for the key set by setKey() (which must not be in the table) in `state`, and
    * returns its slot, or -1 when the table is full. The entry's other fields are zero.

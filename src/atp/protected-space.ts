@@ -48,7 +48,7 @@ function previous6(a: Uint32Array): Uint32Array {
 
 const LAST6 = new Uint32Array([0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff]);
 
-function flatten(cidrs: Cidr[], map: PrefixMap<boolean>): IpSet {
+function flatten(cidrs: Cidr[], map: PrefixMap<PrefixMatch>): IpSet {
   const set = new IpSetBuilder();
   const cuts4 = new Set<number>([0]);
   const cuts6: Uint32Array[] = [new Uint32Array(4)];
@@ -65,18 +65,25 @@ function flatten(cidrs: Cidr[], map: PrefixMap<boolean>): IpSet {
   }
   const starts4 = [...cuts4].filter((v) => v < 2 ** 32).sort((a, b) => a - b);
   starts4.forEach((lo, k) => {
-    if (map.lookup4(lo) === false) set.addRange4(lo, (k + 1 < starts4.length ? starts4[k + 1] : 2 ** 32) - 1);
+    if (map.lookup4(lo)?.excluded === false) set.addRange4(lo, (k + 1 < starts4.length ? starts4[k + 1] : 2 ** 32) - 1);
   });
   cuts6.sort(compareIPv6);
   const starts6 = cuts6.filter((v, k) => k === 0 || compareIPv6(v, cuts6[k - 1]) !== 0);
   starts6.forEach((lo, k) => {
-    if (map.lookup6(lo) === false) set.addRange6(lo, k + 1 < starts6.length ? previous6(starts6[k + 1]) : LAST6);
+    if (map.lookup6(lo)?.excluded === false) set.addRange6(lo, k + 1 < starts6.length ? previous6(starts6[k + 1]) : LAST6);
   });
   return set.build();
 }
 
+/** The most specific ATP prefix holding an address: its text as configured, and whether it is excluded. */
+export interface PrefixMatch {
+  readonly prefix: string;
+  readonly excluded: boolean;
+}
+
 export class ProtectedSpace {
   private readonly protected: IpSet;
+  private readonly prefixes = new PrefixMap<PrefixMatch>();
   private readonly allowed: IpSet;
   /** whether any prefix is protected (enrolled and not excluded) */
   readonly any: boolean;
@@ -85,13 +92,13 @@ export class ProtectedSpace {
   private lastProtected = false;
 
   constructor(prefixes: Prefix[] | undefined, allowlist: AllowlistEntry[] | undefined) {
-    const map = new PrefixMap<boolean>();
+    const map = this.prefixes;
     const cidrs: Cidr[] = [];
     (prefixes ?? []).forEach((p, k) => {
       if (typeof p !== 'object' || p === null) throw new ConfigItemError(`prefixes[${k}]`, 'expected a prefix object');
       if (p.excluded !== undefined && typeof p.excluded !== 'boolean') throw new ConfigItemError(`prefixes[${k}].excluded`, 'expected true or false');
       const c = cidrOf(p.prefix, `prefixes[${k}].prefix`);
-      map.set(c, p.excluded === true);
+      map.set(c, Object.freeze({ prefix: String(p.prefix).trim(), excluded: p.excluded === true }));
       cidrs.push(c);
     });
     this.protected = flatten(cidrs, map);
@@ -120,6 +127,11 @@ export class ProtectedSpace {
   /** The source is in a protected prefix (the protected side sending, for bidirectional tracking). */
   protectsSrc(rec: PacketRecord): boolean {
     return rec.ipVersion === 4 ? this.protected.has4(rec.src4) : this.protected.has6(rec.src6);
+  }
+
+  /** The most specific prefix holding the destination, or null (for explanations; the hot path uses protectsDst). */
+  matchDst(rec: PacketRecord): PrefixMatch | null {
+    return (rec.ipVersion === 4 ? this.prefixes.lookup4(rec.dst4) : this.prefixes.lookup6(rec.dst6)) ?? null;
   }
 
   /** The source is allowlisted. */

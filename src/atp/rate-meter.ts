@@ -105,6 +105,17 @@ export class RateMeter {
     this.tickAt = at;
   }
 
+  /** The sustained and burst rates (pps) at time `t` without counting anything (for explanations). */
+  ratesAt(t: number): { ratePps: number; burstPps: number } {
+    const at = Math.floor(t / this.tick);
+    const n = this.ticks.length;
+    if (this.tickAt < 0 || at - this.tickAt >= n) return { ratePps: 0, burstPps: 0 };
+    if (at <= this.tickAt) return { ratePps: this.sum / this.options.rateWindowSeconds, burstPps: this.ticks[this.tickAt % n] / this.tick };
+    let sum = this.sum;
+    for (let k = this.tickAt + 1; k <= at; k++) sum -= this.ticks[k % n];
+    return { ratePps: sum / this.options.rateWindowSeconds, burstPps: 0 };
+  }
+
   /** Counts one packet at time `t` (seconds since the first packet) and returns whether mitigation is on. */
   count(t: number): boolean {
     const o = this.options;
