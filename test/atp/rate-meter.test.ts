@@ -137,4 +137,23 @@ describe('RateMeter', () => {
       { numRuns: 100 },
     );
   });
+
+  it('ratesAt(t) reads the rates at any later time without counting (against a brute-force count)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 0.3, noNaN: true }), { minLength: 1, maxLength: 80 }), fc.double({ min: 0, max: 2, noNaN: true }), (gaps, later) => {
+        const m = meter({ learningSeconds: 0 });
+        const times: number[] = [];
+        let t = 0;
+        for (const g of gaps) m.count((t += g)), times.push(t);
+        const q = t + later;
+        const tick = (x: number) => Math.floor(x / 0.1);
+        const before = [m.packets, m.active, m.peakRatePps];
+        const r = m.ratesAt(q);
+        expect(r.ratePps).toBe(times.filter((x) => tick(x) > tick(q) - 10).length);
+        expect(r.burstPps).toBeCloseTo(times.filter((x) => tick(x) === tick(q)).length / 0.1, 6);
+        expect([m.packets, m.active, m.peakRatePps]).toEqual(before);
+        expect(m.ratesAt(q)).toEqual(r);
+      }),
+    );
+  });
 });
