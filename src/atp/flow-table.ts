@@ -159,10 +159,6 @@ export class FlowTable {
     this.u32[slot * STRIDE + REMOTE_NEXT] = next;
   }
 
-  localIsn(slot: number): number {
-    return this.u32[slot * STRIDE + LOCAL_ISN];
-  }
-
   localNext(slot: number): number {
     return this.u32[slot * STRIDE + LOCAL_NEXT];
   }
@@ -170,10 +166,6 @@ export class FlowTable {
   /** the protected side's initial sequence number and the next sequence number expected from it */
   setLocalSeq(slot: number, isn: number, next: number): void {
     this.u32[slot * STRIDE + LOCAL_ISN] = isn;
-    this.u32[slot * STRIDE + LOCAL_NEXT] = next;
-  }
-
-  setLocalNext(slot: number, next: number): void {
     this.u32[slot * STRIDE + LOCAL_NEXT] = next;
   }
 
