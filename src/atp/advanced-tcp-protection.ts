@@ -96,11 +96,11 @@ export class AdvancedTcpProtection {
     this.readsIngress = this.active && (this.syn.modes.scoped || this.oos.modes.scoped);
   }
 
-  /** Decides one packet into `out` (reset first). Allocates nothing beyond new connection entries. */
+  /** Decides one IP packet into `out` (reset first); the packet path passes frames without IP by. Allocates nothing beyond new connection entries. */
   inspect(rec: PacketRecord, out: AtpDecision): void {
     out.reset();
     this.step = Step.INACTIVE;
-    if (!this.active || (rec.present & Has.IP) === 0) return;
+    if (!this.active) return;
     const t = this.clock.at(rec.tsSec, rec.tsNsec);
     this.seen++;
     this.step = Step.NOT_TCP;

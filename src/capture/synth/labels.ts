@@ -10,6 +10,7 @@
 // other file is sorted by frame once and searched.
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { OutputError, UserError } from '../../errors.js';
 
 /** The label sidecar's path for a capture. */
 export function labelsPathFor(capturePath: string): string {
@@ -36,7 +37,7 @@ export class LabelWriter {
     try {
       return new LabelWriter(openSync(path, 'w'), path);
     } catch (err) {
-      throw new Error(`cannot create ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OutputError(path, err);
     }
   }
 
@@ -85,7 +86,7 @@ export class LabelWriter {
     try {
       while (off < this.used) off += writeSync(this.fd, this.buf, off, this.used - off);
     } catch (err) {
-      throw new Error(`cannot write ${this.path}: ${(err as Error).message}`);
+      throw new OutputError(this.path, err);
     }
     this.used = 0;
   }
@@ -108,10 +109,8 @@ export interface Labels {
 }
 
 /** A label sidecar that cannot be read; the message names the file and the line. */
-export class LabelsError extends Error {
+export class LabelsError extends UserError {
   override name = 'LabelsError';
-  /** a user error: the CLI prints the message and exits 1 */
-  readonly exitCode = 1;
 }
 
 const LEGIT = 1;
