@@ -55,7 +55,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const warnings = [...built.warnings];
   for (const sink of sinks) warnings.push(...(sink.warnings?.() ?? []));
-  const misfit = labels === null ? null : labelsMisfit(labels, summary.packets, labelsPathFor(capture.path));
+  const misfit = labels === null ? null : labelsMisfit(labels, summary.lastFrame, labelsPathFor(capture.path));
   if (misfit !== null) warnings.push(misfit);
   const scored = misfit === null ? labels : null;
   const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;

@@ -48,6 +48,8 @@ const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
 
 export class ReplaySummary {
   packets = 0;
+  /** the last frame number, as Wireshark numbers frames (a pcapng record without a packet takes one too) */
+  lastFrame = 0;
   passed = 0;
   dropped = 0;
   nonIp = 0;
@@ -68,6 +70,7 @@ export class ReplaySummary {
 
   add(rec: PacketRecord, v: PacketVerdict): void {
     this.packets++;
+    this.lastFrame = rec.frame;
     if (this.firstSec < 0) {
       this.firstSec = rec.tsSec;
       this.firstNsec = rec.tsNsec;
