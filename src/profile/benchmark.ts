@@ -12,12 +12,13 @@
 // 4. reordering advice (reorder.ts) under the given canSwap.
 // Peak memory is the process's maximum resident set size, which includes the frames held in memory.
 import { PacketRecord } from '../capture/record.js';
-import { compileRecordExpression } from '../capture/fields.js';
+import { compileRecordExpression } from '../fields/compile.js';
 import { AdvancedTcpProtection } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
-import { enrichmentFor, type PathOptions } from '../sim/build.js';
+import { enrichmentFor } from '../fields/lookups.js';
+import type { PathOptions } from '../sim/build.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { FrameStore } from './frames.js';
 import { conservativeCanSwap, type CanSwap } from './overlap.js';

@@ -4,7 +4,7 @@
 // into one reused PacketRecord, as the reader does from its read buffer. Synthetic traffic (a
 // scenario) is generated straight into the same store, with no file in between.
 import { readCapture, type CaptureInfo } from '../capture/reader.js';
-import { decodeFrameAt } from '../capture/decode/frame.js';
+import { decodeFrameAt } from '../capture/decode/link-up.js';
 import { PacketRecord } from '../capture/record.js';
 import { generate, resolveSpec, type GenerateOptions } from '../capture/synth/index.js';
 

@@ -5,7 +5,7 @@
 // changes any packet's verdict, and the evaluations a move saves are the ones counted in the new order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileRecordExpression } from '../../src/capture/fields.js';
+import { compileRecordExpression } from '../../src/fields/compile.js';
 import type { PacketRecord } from '../../src/capture/record.js';
 import type { RulesetRule } from '../../src/config/snapshot.js';
 import { Firewall, FirewallVerdict } from '../../src/firewall/firewall.js';
