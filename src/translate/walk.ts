@@ -43,7 +43,7 @@ function comparison(c: ComparisonExpr, d: Dialect): string {
   if (c.lhs.indexes.length > 0) throw new Untranslatable(`indexing ${field} has no ${d.name} equivalent`);
   const lookup = LOOKUP_FIELDS[field];
   if (lookup !== undefined) throw new Untranslatable(`${field} has no ${d.name} equivalent (its value comes from ${lookup})`);
-  if (c.op.kind === 'inList') throw new Untranslatable(`list ${c.op.name} has no ${d.name} equivalent (its contents live in the configuration)`);
+  if (c.op.kind === 'inList') throw new Untranslatable(`list $${c.op.name} has no ${d.name} equivalent (its contents live in the configuration)`);
   if (c.op.kind === 'ordering' && c.op.op === 'ne') {
     return `${d.not} (${d.comparison({ ...c, op: { ...c.op, op: 'eq' } }, field)})`;
   }
