@@ -1,0 +1,85 @@
+// `edgesim bench`, run: hold the packets in memory (a capture, or a generated scenario), measure
+// (profile/benchmark.ts), run the peers on a capture file, print the report or JSON, save or compare
+// the figures.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { attachSource, InputError, OutputError, UsageError } from '../../../errors.js';
+import { benchmark } from '../../../profile/benchmark.js';
+import { compareFigures, formatComparison, type Figure } from '../../../profile/compare.js';
+import { loadCapture, loadScenario } from '../../../profile/frames.js';
+import { runPeers } from '../../../profile/peers.js';
+import { figuresOf, formatReport, type FullReport } from '../../../profile/report.js';
+import { dataOptions, loadConfiguration } from '../../configuration.js';
+import type { ConfigFlags, DataFlags } from '../../options.js';
+import { printWarnings, writeOutput } from '../../output.js';
+
+export interface BenchFlags extends ConfigFlags, DataFlags {
+  scenario?: string;
+  packets?: number;
+  seed?: number;
+  limit?: number;
+  runs?: number;
+  json?: boolean;
+  out?: string;
+  save?: string;
+  compare?: string;
+  threshold?: number;
+  peers: boolean;
+}
+
+interface SavedFigures {
+  date: string;
+  input: string;
+  figures: Figure[];
+}
+
+function readSaved(file: string): SavedFigures {
+  let saved: SavedFigures;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as SavedFigures;
+  } catch (err) {
+    throw new InputError(file, err, 'cannot read the saved figures');
+  }
+  if (!Array.isArray(saved?.figures)) throw new InputError(file, new Error('not a file written by edgesim bench --save (no "figures")'), 'cannot read the saved figures');
+  return saved;
+}
+
+export async function run(capture: string | undefined, flags: BenchFlags): Promise<void> {
+  if ((capture === undefined) === (flags.scenario === undefined)) throw new UsageError('give a capture file or --scenario NAME (one of them)');
+  if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
+  const baseline = flags.compare === undefined ? undefined : readSaved(flags.compare);
+  const config = await loadConfiguration(flags);
+  const store =
+    capture !== undefined
+      ? await loadCapture(capture, flags.limit ?? 1_000_000)
+      : loadScenario(flags.scenario!, { packets: flags.packets ?? 100_000, seed: flags.seed });
+  const runs = flags.runs ?? 5;
+  const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs }).catch((err: unknown) => {
+    throw attachSource(err, config.source);
+  });
+  const expressions = (config.snapshot.rulesets ?? []).flatMap((rs) => (rs.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.expression));
+  const peers = capture !== undefined && flags.peers ? runPeers(capture, expressions, store.count, Math.min(runs, 3)) : [];
+  const full: FullReport = { input: capture ?? `scenario ${flags.scenario}`, ...report, peers };
+
+  writeOutput(flags.out, flags.json ? `${JSON.stringify(full, null, 2)}\n` : formatReport(full));
+  printWarnings(capture, report.warnings);
+
+  const figures = figuresOf(full);
+  if (flags.save !== undefined) {
+    const saved: SavedFigures = { date: new Date().toISOString(), input: full.input, figures };
+    try {
+      writeFileSync(flags.save, `${JSON.stringify(saved, null, 2)}\n`);
+    } catch (err) {
+      throw new OutputError(flags.save, err);
+    }
+  }
+  if (baseline !== undefined) {
+    const threshold = (flags.threshold ?? 10) / 100;
+    const rows = compareFigures(baseline.figures, figures, threshold);
+    process.stderr.write(`compared with ${flags.compare} (${baseline.date}, ${baseline.input}):\n${formatComparison(rows)}`);
+    const slower = rows.filter((r) => r.regression);
+    if (slower.length > 0) {
+      process.stderr.write(`edgesim: ${slower.length} row(s) slower than ${flags.compare} by more than ${flags.threshold ?? 10}%\n`);
+      process.exitCode = 1;
+    }
+  }
+}

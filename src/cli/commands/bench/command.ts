@@ -1,0 +1,42 @@
+// `edgesim bench CAPTURE --config C.json`: what a ruleset costs on a capture (or on synthetic
+// traffic), and which rules cost most; options and help here, the work in action.ts.
+import type { Command } from 'commander';
+import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf } from '../../options.js';
+import type { BenchFlags } from './action.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('bench')
+    .description("measure a ruleset on a capture: packets/s of the whole path and of the firewall alone, each rule's cost, never-hit rules, reordering advice")
+    .argument('[capture]', 'the capture file (pcap, pcapng, optionally gzipped); or use --scenario')
+    .option('--scenario <name>', 'synthetic traffic instead of a capture (a scenario of `edgesim synth`, or a flow spec .json)')
+    .option('--packets <n>', 'packets to generate with --scenario (default 100000)', wholeNumberOf('packets'))
+    .option('--seed <n>', 'seed of the generated traffic', wholeNumberOf('seed'))
+    .option('--limit <n>', 'hold at most this many packets of the capture in memory (default 1000000)', wholeNumberOf('packets'))
+    .option('--runs <n>', 'timed runs per figure; the median is reported with the spread (default 5)', wholeNumberOf('runs'))
+    .option('--json', 'print the report as one JSON object')
+    .option('-o, --out <file>', 'write the report here instead of stdout')
+    .option('--save <file>', 'save the figures (throughput and each rule) for a later --compare')
+    .option('--compare <file>', 'compare with figures saved by --save: each row faster or slower; exit 1 when one is slower than --threshold')
+    .option('--threshold <percent>', 'with --compare: how much slower a row may be (default 10)', wholeNumberOf('percent'))
+    .option('--no-peers', 'do not run tcpdump and tshark beside edgesim');
+  addConfigOptions(cmd);
+  addDataOptions(cmd);
+  addAtpOptions(cmd);
+  cmd.addHelpText(
+    'after',
+    `
+The capture is read into memory once; each figure is the median of --runs timed runs (min - max shown).
+Per rule, in evaluation order: evaluations (packets that reached it), matches, ns per evaluation,
+total, share of the firewall's time; the table lists the costliest rules first. With tcpdump and
+tshark installed and a ruleset that translates (see \`edgesim explain --bpf\`), they run on the same
+file with the equivalent filter, as ratios.
+
+Examples:
+  edgesim bench examples/demo.pcap --config examples/demo-snapshot.json
+  edgesim bench --scenario mixed --packets 200000 --config snap.json --json
+  edgesim bench big.pcap --config snap.json --save before.json
+  edgesim bench big.pcap --config snap.json --compare before.json --threshold 15   # exit 1 if slower`,
+  );
+  cmd.action(async (capture: string | undefined, flags: BenchFlags) => (await import('./action.js')).run(capture, flags));
+}

@@ -1,0 +1,60 @@
+// tcpdump and tshark on the same capture, beside edgesim's figures, when they are installed and the
+// ruleset translates: the peer reads the file with the disjunction of the enabled rules' conditions as
+// its filter (BPF for tcpdump, a display filter for tshark -Y), the same tests edgesim's firewall makes
+// on a packet no rule decides early. Each peer is one process per run, timed from spawn to exit, so
+// its figure includes its start-up and the file read (the note says so); the median of `runs` runs.
+import { spawnSync } from 'node:child_process';
+import { toBpf } from '../translate/bpf.js';
+import { toDisplayFilter } from '../translate/display-filter.js';
+import { Untranslatable } from '../translate/walk.js';
+import { median } from './throughput.js';
+
+export interface PeerResult {
+  tool: 'tcpdump' | 'tshark';
+  /** the filter given to the tool, or null when it was not run */
+  filter: string | null;
+  packets_per_second: number | null;
+  /** why it was not run: not installed, the ruleset does not translate (with the reason), the tool failed */
+  skipped: string | null;
+}
+
+function installed(tool: string): boolean {
+  return spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+function disjunction(expressions: readonly string[], translate: (e: string) => string, or: string): string {
+  return expressions.map((e) => `(${translate(e)})`).join(` ${or} `);
+}
+
+function timeTool(cmd: string, args: string[], runs: number): { ns: number } | { error: string } {
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t0 = process.hrtime.bigint();
+    const res = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
+    times.push(Number(process.hrtime.bigint() - t0));
+    if (res.status !== 0) return { error: `${cmd} failed: ${(res.stderr ?? '').trim().split('\n').pop()}` };
+  }
+  return { ns: median(times) };
+}
+
+/** Runs tcpdump and tshark (those installed) on `capture` with the translated rules. */
+export function runPeers(capture: string, expressions: readonly string[], packets: number, runs: number): PeerResult[] {
+  const peers: Array<{ tool: PeerResult['tool']; translate: (e: string) => string; args: (filter: string) => string[]; join: string }> = [
+    { tool: 'tcpdump', translate: toBpf, args: (f) => ['-n', '-r', capture, '-w', '/dev/null', f], join: 'or' },
+    { tool: 'tshark', translate: toDisplayFilter, args: (f) => ['-n', '-r', capture, '-Y', f, '-w', '/dev/null'], join: '||' },
+  ];
+  return peers.map(({ tool, translate, args, join }) => {
+    if (!installed(tool)) return { tool, filter: null, packets_per_second: null, skipped: `${tool} is not installed` };
+    if (expressions.length === 0) return { tool, filter: null, packets_per_second: null, skipped: 'the ruleset has no enabled rule' };
+    let filter: string;
+    try {
+      filter = disjunction(expressions, translate, join);
+    } catch (err) {
+      if (err instanceof Untranslatable) return { tool, filter: null, packets_per_second: null, skipped: `the ruleset does not translate: ${err.reason}` };
+      throw err;
+    }
+    const t = timeTool(tool, args(filter), runs);
+    if ('error' in t) return { tool, filter, packets_per_second: null, skipped: t.error };
+    return { tool, filter, packets_per_second: (packets * 1e9) / t.ns, skipped: null };
+  });
+}

@@ -1,0 +1,70 @@
+// The bench report for people (a table, the costliest rules first) and the figures `--save` keeps and
+// `--compare` reads back: whole-path and firewall packets/s (higher is better) and each rule's ns per
+// evaluation (lower is better), by name, so a saved run compares row by row with a later one.
+import type { BenchReport } from './benchmark.js';
+import type { Figure } from './compare.js';
+import type { PeerResult } from './peers.js';
+
+export interface FullReport extends BenchReport {
+  input: string;
+  peers: PeerResult[];
+}
+
+export function figuresOf(r: FullReport): Figure[] {
+  const figures: Figure[] = [
+    { name: 'whole path (decode + ATP + firewall)', value: r.whole_path.packets_per_second, unit: 'packets/s', better: 'higher' },
+    { name: 'firewall alone', value: r.firewall.packets_per_second, unit: 'packets/s', better: 'higher' },
+  ];
+  for (const rule of r.rules) if (rule.evaluations > 0) figures.push({ name: `rule ${rule.rule}`, value: rule.ns_per_evaluation, unit: 'ns/eval', better: 'lower' });
+  return figures;
+}
+
+const n = (v: number) => Math.round(v).toLocaleString('en-US');
+const ns = (v: number) => (v >= 100 ? n(v) : v.toFixed(1));
+
+function spread(t: { packets_per_second: number; packets_per_second_min: number; packets_per_second_max: number; ns_per_packet: number; runs: number }): string {
+  return `${n(t.packets_per_second)} packets/s, ${ns(t.ns_per_packet)} ns/packet (median of ${t.runs}; ${n(t.packets_per_second_min)} - ${n(t.packets_per_second_max)})`;
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  return cells.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+export function formatReport(r: FullReport): string {
+  const lines: string[] = [];
+  lines.push(`${r.input}: ${n(r.packets)} packets held in memory`);
+  lines.push(`whole path (decode + ${r.atp ? 'ATP + ' : ''}firewall): ${spread(r.whole_path)}`);
+  lines.push(`firewall alone:                 ${spread(r.firewall)}`);
+  for (const p of r.peers) {
+    if (p.packets_per_second === null) lines.push(`${p.tool}: not compared (${p.skipped})`);
+    else lines.push(`${p.tool}: ${n(p.packets_per_second)} packets/s (whole process, reading the file); edgesim whole path / ${p.tool} = ${(r.whole_path.packets_per_second / p.packets_per_second).toFixed(2)}x`);
+  }
+  lines.push(`peak memory (RSS): ${n(r.peak_rss_bytes / 2 ** 20)} MB`);
+  lines.push('');
+  const rows = [...r.rules].sort((a, b) => b.ns_total - a.ns_total || a.position - b.position);
+  lines.push(
+    pad([
+      ['rule (costliest first)', '#', 'action', 'evaluations', 'matches', 'ns/eval', 'total ms', 'share'],
+      ...rows.map((x) => [
+        `${x.rule}${x.enabled ? (x.never_hit ? '  (never hit)' : '') : '  (disabled)'}`,
+        String(x.position + 1),
+        x.action,
+        n(x.evaluations),
+        n(x.matches),
+        ns(x.ns_per_evaluation),
+        (x.ns_total / 1e6).toFixed(3),
+        `${(x.share * 100).toFixed(1)}%`,
+      ]),
+    ]),
+  );
+  lines.push('');
+  lines.push('rule times are each rule timed alone in batches, scaled to the firewall\'s measured time (their sum)');
+  if (r.never_hit.length > 0) lines.push(`never hit: ${r.never_hit.join(', ')}`);
+  if (r.reorder.length === 0) lines.push(`reordering: no move saves evaluations (check: ${r.reorder_check})`);
+  else {
+    lines.push(`reordering (moves that cannot change a verdict; check: ${r.reorder_check}):`);
+    for (const a of r.reorder) lines.push(`  move ${a.rule} before ${a.before}: saves ${n(a.evaluations_saved)} evaluations on this capture`);
+  }
+  return `${lines.join('\n')}\n`;
+}
