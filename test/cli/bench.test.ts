@@ -1,0 +1,106 @@
+// `edgesim bench` and `edgesim explain --bpf/--display-filter` as a user runs them: the JSON report's
+// counts against `edgesim match` on the same capture, the shares adding up to the firewall's time,
+// tcpdump and tshark run beside a ruleset that translates, --save/--compare exiting 1 on a slowdown,
+// and the explain flags printing a translation or the reason there is none.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-bench-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const CAPTURE = 'pcaps/mixed.pcap';
+const RULES = [
+  { ref: 'web', action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in { 80 443 }' },
+  { ref: 'off', action: 'block', enabled: false, expression: 'ip.ttl > 0' },
+  { ref: 'dns', action: 'block', expression: 'udp.dstport == 53' },
+  { ref: 'ssh', action: 'log', expression: 'tcp.dstport == 22' },
+  { ref: 'never', action: 'block', expression: 'tcp.dstport == 1' },
+];
+const snapshot = path.join(dir, 'snap.json');
+writeFileSync(snapshot, JSON.stringify({ rulesets: [{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: RULES }] }));
+
+function matchCount(expression: string): number {
+  const r = runCli(['match', CAPTURE, expression, '--count']);
+  expect(r.status, r.stderr).toBe(0);
+  return Number(r.stdout.trim());
+}
+
+describe('edgesim bench', () => {
+  const r = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--json', '--save', path.join(dir, 'saved.json')]);
+  const report = JSON.parse(r.stdout);
+
+  it('counts evaluations and matches exactly, as edgesim match sees the capture', () => {
+    expect(r.status, r.stderr).toBe(0);
+    const packets = matchCount('ip.ttl >= 0 or not ip.ttl >= 0');
+    expect(report.packets).toBe(packets);
+    const byRef = Object.fromEntries(report.rules.map((x: { rule: string }) => [x.rule, x]));
+    expect(byRef.web.evaluations).toBe(packets);
+    expect(byRef.web.matches).toBe(matchCount('tcp.dstport in { 80 443 }'));
+    expect(byRef.off).toMatchObject({ evaluations: 0, matches: 0, ns_total: 0 });
+    expect(byRef.dns.evaluations).toBe(packets - byRef.web.matches);
+    expect(byRef.dns.matches).toBe(matchCount('udp.dstport == 53'));
+    expect(byRef.ssh.evaluations).toBe(packets - byRef.web.matches - byRef.dns.matches);
+    expect(byRef.never.matches).toBe(0);
+    expect(report.never_hit).toEqual(['never']);
+    expect(report.rules.map((x: { rule: string }) => x.rule)).toEqual(RULES.map((x) => x.ref));
+  });
+
+  it("gives throughput with its spread and shares that add up to the firewall's time", () => {
+    expect(report.packets_per_second).toBeGreaterThan(0);
+    expect(report.ns_per_packet * report.packets_per_second).toBeCloseTo(1e9, -3);
+    expect(report.whole_path.packets_per_second_min).toBeLessThanOrEqual(report.whole_path.packets_per_second_max);
+    const shares = report.rules.reduce((s: number, x: { share: number }) => s + x.share, 0);
+    expect(shares).toBeCloseTo(1, 6);
+    expect(report.peak_rss_bytes).toBeGreaterThan(1e6);
+  });
+
+  it('runs tcpdump and tshark on the same capture when the ruleset translates', () => {
+    for (const p of report.peers) {
+      expect(p.skipped).toBeNull();
+      expect(p.packets_per_second).toBeGreaterThan(0);
+    }
+    expect(report.peers.map((p: { tool: string }) => p.tool)).toEqual(['tcpdump', 'tshark']);
+  });
+
+  it('exits 1 with --compare when a row is slower than the threshold, 0 when not', () => {
+    const saved = JSON.parse(readFileSync(path.join(dir, 'saved.json'), 'utf8'));
+    const faster = { ...saved, figures: saved.figures.map((f: { better: string; value: number }) => ({ ...f, value: f.better === 'higher' ? f.value * 100 : f.value / 100 })) };
+    const slower = { ...saved, figures: saved.figures.map((f: { better: string; value: number }) => ({ ...f, value: f.better === 'higher' ? f.value / 100 : f.value * 100 })) };
+    writeFileSync(path.join(dir, 'faster.json'), JSON.stringify(faster));
+    writeFileSync(path.join(dir, 'slower.json'), JSON.stringify(slower));
+    const bad = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--no-peers', '--compare', path.join(dir, 'faster.json')]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/firewall alone .* slower .*REGRESSION/);
+    const good = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--no-peers', '--compare', path.join(dir, 'slower.json')]);
+    expect(good.status, good.stderr).toBe(0);
+    expect(good.stderr).toMatch(/firewall alone .* faster/);
+  });
+
+  it('takes synthetic traffic and says what is wrong on bad input', () => {
+    const s = runCli(['bench', '--scenario', 'syn-flood', '--packets', '3000', '--config', snapshot, '--runs', '1', '--json']);
+    expect(s.status, s.stderr).toBe(0);
+    expect(JSON.parse(s.stdout).packets).toBe(3000);
+    const both = runCli(['bench', CAPTURE, '--scenario', 'mixed', '--config', snapshot]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toBe('edgesim: give a capture file or --scenario NAME (one of them)\n');
+    const missing = runCli(['bench', CAPTURE, '--config', snapshot, '--compare', path.join(dir, 'nope.json')]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('nope.json');
+  });
+});
+
+describe('edgesim explain --bpf / --display-filter', () => {
+  it('prints the translation', () => {
+    expect(runCli(['explain', '--bpf', 'udp.dstport == 53 and ip.src in {10.0.0.0/8}']).stdout).toBe('(udp dst port 53) and (ip src net 10.0.0.0/8)\n');
+    expect(runCli(['explain', '--display-filter', 'udp.dstport == 53']).stdout).toBe('(udp.dstport in {53} && !icmp && !icmpv6)\n');
+  });
+
+  it('says exactly why there is none, exit 1', () => {
+    const r = runCli(['explain', '--bpf', 'ip.geoip.country == "CN"']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('edgesim: no exact BPF: ip.geoip.country has no BPF equivalent (its value comes from a GeoIP lookup)\n');
+  });
+});
