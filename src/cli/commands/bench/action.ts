@@ -50,7 +50,7 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   const config = await loadConfiguration(flags);
   const store =
     capture !== undefined
-      ? await loadCapture(capture, flags.limit ?? 1_000_000)
+      ? await loadCapture(capture, flags.limit ?? 300_000)
       : loadScenario(flags.scenario!, { packets: flags.packets ?? 100_000, seed: flags.seed });
   const runs = flags.runs ?? 5;
   const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs }).catch((err: unknown) => {

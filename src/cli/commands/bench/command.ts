@@ -12,7 +12,7 @@ export function register(program: Command): void {
     .option('--scenario <name>', 'synthetic traffic instead of a capture (a scenario of `edgesim synth`, or a flow spec .json)')
     .option('--packets <n>', 'packets to generate with --scenario (default 100000)', wholeNumberOf('packets'))
     .option('--seed <n>', 'seed of the generated traffic', wholeNumberOf('seed'))
-    .option('--limit <n>', 'hold at most this many packets of the capture in memory (default 1000000)', wholeNumberOf('packets'))
+    .option('--limit <n>', 'hold at most this many packets of the capture in memory (default 300000; about 1.5 KB each)', wholeNumberOf('packets'))
     .option('--runs <n>', 'timed runs per figure; the median is reported with the spread (default 5)', wholeNumberOf('runs'))
     .option('--json', 'print the report as one JSON object')
     .option('-o, --out <file>', 'write the report here instead of stdout')
