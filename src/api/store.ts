@@ -179,7 +179,7 @@ export class AccountStore {
     return store;
   }
 
-  /** How many accounts are held (those written at least once, or loaded from disk). */
+  /** How many accounts are held (those changed at least once, or loaded from disk). */
   get size(): number {
     return this.accounts.size;
   }
@@ -196,8 +196,9 @@ export class AccountStore {
    * account goes back to what its file holds.
    */
   async write<T>(account: string, change: (state: AccountState, items: ItemChanges) => T): Promise<T> {
-    const entry = this.accounts.get(account) ?? this.create(account);
+    const entry = this.accounts.get(account) ?? new Account(account, emptyAccount(), this.dir === undefined ? undefined : filesOf(this.dir, account));
     const answer = structuredClone(change(entry.state, entry));
+    this.accounts.set(account, entry);
     try {
       await entry.commit();
     } catch (err) {
@@ -210,12 +211,6 @@ export class AccountStore {
   /** Waits for every pending write. */
   async close(): Promise<void> {
     for (const entry of this.accounts.values()) await entry.settle();
-  }
-
-  private create(id: string): Account {
-    const entry = new Account(id, emptyAccount(), this.dir === undefined ? undefined : filesOf(this.dir, id));
-    this.accounts.set(id, entry);
-    return entry;
   }
 
   /** After a failed write: the account as its file holds it (none when there is no file yet). */
