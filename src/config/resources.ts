@@ -96,6 +96,7 @@ const ruleFields: Record<string, Field> = {
 
 export const SYN_RULE: Resource = {
   name: 'SYN flood rule',
+  check: 'protection-rule',
   fields: {
     ...ruleFields,
     mitigation_type: { schema: { type: 'string', enum: ['challenge', 'retransmit'], default: 'challenge' }, patch: true },
@@ -106,6 +107,7 @@ export const SYN_RULE: Resource = {
 
 export const FLOW_RULE: Resource = {
   name: 'out-of-state TCP rule',
+  check: 'protection-rule',
   fields: { ...ruleFields, created_on: serverTimestamp, modified_on: serverTimestamp },
 };
 
