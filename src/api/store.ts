@@ -27,7 +27,7 @@ import { VOCABULARY } from '../config/checks.js';
 import { dottedPath, parseWithSchema, type JsonSchema } from '../config/schema.js';
 import { ConfigItemError, InputError, systemErrorText, UserError } from '../errors.js';
 import { ApiError } from './errors.js';
-import { compactedLog, entries, logLines, needsCompaction, replayLog, type ItemChange, type ItemChanges } from './item-log.js';
+import { compaction, entries, logLines, needsCompaction, replayLog, snapshotOf, type ItemChange, type ItemChanges } from './item-log.js';
 import { appendFileDurably, makeWritableDirectory, removeTemporaryFiles, writeFileAtomic } from './persistence.js';
 import { ACCOUNT_STATE_SCHEMA, emptyAccount, type AccountState } from './state.js';
 
@@ -70,7 +70,7 @@ class Account implements ItemChanges {
   ) {}
 
   record(change: ItemChange): void {
-    if (this.files !== undefined) this.pending.push(change);
+    if (this.files !== undefined) this.pending.push(snapshotOf(change));
   }
 
   commit(): Promise<void> {
@@ -87,8 +87,8 @@ class Account implements ItemChanges {
     const changes = this.pending;
     this.pending = [];
     const compact = this.log.force || needsCompaction(this.log.written + changes.reduce((n, c) => n + entries(c), 0), this.state.lists);
-    const items = compact ? compactedLog(this.state.lists) : logLines(changes);
-    const written = compact ? this.state.lists.reduce((n, l) => n + l.items.length, 0) : changes.reduce((n, c) => n + entries(c), 0);
+    const items = compact ? compaction(this.state.lists) : changes;
+    const written = items.reduce((n, c) => n + entries(c), 0);
     const lists = this.state.lists.map(({ items: _items, ...list }) => list);
     const text = `${JSON.stringify({ format: FORMAT, version: 2, account: this.id, state: { ...this.state, lists } })}\n`;
     const write = this.persist(this.files as Files, items, compact, written, text);
@@ -100,7 +100,8 @@ class Account implements ItemChanges {
     return write;
   }
 
-  private async persist(files: Files, items: string, compact: boolean, written: number, text: string): Promise<void> {
+  private async persist(files: Files, changes: ItemChange[], compact: boolean, written: number, text: string): Promise<void> {
+    const items = await logLines(changes);
     if (compact) {
       await writeFileAtomic(files.items, items);
       this.log = { written, force: false };
