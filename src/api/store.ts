@@ -24,8 +24,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJson } from '../config/json.js';
 import { VOCABULARY } from '../config/checks.js';
-import { dottedPath, parseWithSchema, type JsonSchema } from '../config/schema.js';
-import { ConfigItemError, InputError, systemErrorText, UserError } from '../errors.js';
+import { parseWithSchema, type JsonSchema } from '../config/schema.js';
+import { firstIssueError } from '../config/validate.js';
+import { InputError, systemErrorText, UserError } from '../errors.js';
 import { ApiError } from './errors.js';
 import { compaction, entries, logLines, needsCompaction, replayLog, snapshotOf, type ItemChange, type ItemChanges } from './item-log.js';
 import { appendFileDurably, makeWritableDirectory, removeTemporaryFiles, writeFileAtomic } from './persistence.js';
@@ -138,11 +139,7 @@ async function loadAccount(files: Files, id: string): Promise<Account> {
     throw new UserError(`not an edgesim account state file: ${(err as Error).message}`, { source: file });
   }
   const { value, issues, omitted } = parseWithSchema(FILE_SCHEMA, doc, VOCABULARY);
-  if (issues.length > 0) {
-    const more = issues.length - 1 + omitted;
-    const message = issues[0].message.replace(/\n[\s\S]*$/, '');
-    throw new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, file);
-  }
+  if (issues.length > 0) throw firstIssueError(issues, omitted, file);
   const { version, state: stored } = value as { version: number; state: Partial<AccountState> };
   const state = { ...emptyAccount(), ...stored };
   const legacyItems = state.lists.filter((l) => l.items !== undefined && l.items.length > 0);
