@@ -1,12 +1,15 @@
 // Counts what a replay did, packet by packet, and turns the counts into the report every output
 // format prints. Counting allocates nothing per packet: counters are plain numbers and typed arrays;
 // only the first occurrence of a decode note, and each harmed legitimate flow, adds an entry.
+// Verdicts over time and the breakdown of drops are bounded in size whatever the capture's length.
 import type { AtpReport, MonitorNote } from '../atp/index.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
+import { DropBreakdown, type DropReport } from './drop-breakdown.js';
 import type { PacketVerdict, Stage } from './verdict.js';
+import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesReport } from './verdict-series.js';
 
 export interface RuleReport {
   ref: string;
@@ -31,6 +34,17 @@ export interface LabelScore {
   legitFlowsHarmed: number;
 }
 
+/** A finding of the ruleset analysis (`edgesim lint --json`), when the report carries them. */
+export interface LintFinding {
+  ruleset: string;
+  rule: string;
+  kind: string;
+  message: string;
+  blocked_by?: string | null;
+  different_action?: boolean | null;
+  witness?: unknown;
+}
+
 export interface ReplayReport {
   capture: { file: string; format: string; compressed: boolean; linkTypes: number[]; warnings: string[] };
   packets: number;
@@ -51,6 +65,11 @@ export interface ReplayReport {
   labels: LabelScore | null;
   elapsedSeconds: number;
   packetsPerSecond: number;
+  /** packets over time: passed, and dropped by stage */
+  series: VerdictSeriesReport;
+  /** dropped packets by rule, by reason, and their top sources and destinations */
+  drops: DropReport;
+  lint?: LintFinding[];
 }
 
 const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
@@ -72,6 +91,8 @@ export class ReplaySummary {
   private readonly score: LabelScore | null;
   private readonly legitFlows = new Set<number>();
   private readonly harmedFlows = new Set<number>();
+  private readonly series = new VerdictSeries();
+  private readonly drops = new DropBreakdown();
 
   constructor(labels: Labels | null) {
     this.labels = labels;
@@ -100,6 +121,8 @@ export class ReplaySummary {
     const m = v.atp.monitor;
     if (m !== null) this.monitor.set(m, (this.monitor.get(m) ?? 0) + 1);
     if (this.labels !== null) this.scoreLabel(rec.frame, v.drop);
+    this.series.add(rec.tsSec, rec.tsNsec, v.drop ? SERIES_COLUMNS.indexOf(v.stage as Stage) : 0);
+    if (v.drop) this.drops.add(rec, v);
   }
 
   private addNote(note: string, frame: number): void {
@@ -158,6 +181,8 @@ export class ReplaySummary {
       labels: this.score,
       elapsedSeconds,
       packetsPerSecond: elapsedSeconds > 0 ? this.packets / elapsedSeconds : 0,
+      series: this.series.report(),
+      drops: this.drops.report(firewall),
     };
   }
 }
