@@ -9,6 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { systemErrorText } from '../errors.js';
 import { CaptureError } from './capture-error.js';
 
 export const CHUNK = 1 << 20;
@@ -26,18 +27,8 @@ export interface ByteSource {
   close(): Promise<void>;
 }
 
-const OPEN_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many symbolic links',
-};
-
 function describe(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return (e.code !== undefined ? OPEN_ERRORS[e.code] : undefined) ?? e.message ?? String(err);
+  return systemErrorText(err);
 }
 
 /** Compressions recognised by magic only to say clearly that they are not read. */
@@ -200,7 +191,7 @@ export async function openSource(path: string, stdin: Readable = process.stdin):
   }
   try {
     const st = await fh.stat();
-    if (st.isDirectory()) throw new CaptureError(`${path}: cannot open: is a directory`);
+    if (st.isDirectory()) throw new CaptureError(`${path}: cannot open: ${systemErrorText({ code: 'EISDIR' })}`);
     const head = new Uint8Array(8);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     for (const [magic, name] of UNSUPPORTED_COMPRESSION) {

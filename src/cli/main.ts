@@ -35,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
 function reportError(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (err instanceof UserError) {
-    process.stderr.write(`edgesim: ${err.line()}\n`);
+    process.stderr.write(`edgesim: ${err.message}\n`);
     return err.exitCode;
   }
   const e = err as { code?: string; message?: string; stack?: string } | undefined;

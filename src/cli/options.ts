@@ -75,10 +75,12 @@ export function schemeOption(): Option {
   return new Option('--scheme <scheme>', 'firewall (rule expressions) or filter (ATP filter expressions)').choices(Object.keys(SCHEMES)).default('firewall');
 }
 
-/** A commander parser for a whole number (of packets, of runs...). */
-export function wholeNumber(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
+/** A commander parser for a whole number of `things` (packets, runs...). */
+export function wholeNumberOf(things: string): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number of ${things}`);
+    return Number(value);
+  };
 }
 
 /** Where `edgesim serve` keeps the configuration unless told otherwise. */

@@ -18,7 +18,7 @@ import { Has, type PacketRecord } from '../../src/capture/record.js';
 import { formatIPv4 } from '../../src/net/ipv4.js';
 import { formatIPv6 } from '../../src/net/ipv6.js';
 import { corpusFiles, corpusPath, epochText, readAll } from './helpers/corpus.js';
-import { tsharkFields, type TsharkRow } from './helpers/tshark.js';
+import { tsharkFields, type TsharkRow } from '../helpers/tshark.js';
 
 const PAYLOAD_LENGTH_ZERO = 'IPv6 payload length 0 (BIG TCP, or a jumbogram without its option): tshark hands the next header an empty buffer, edgesim decodes it from the captured bytes';
 const ODD_OPTION = 'first IPv4 option unknown or malformed: tshark shows no ip.opt.type, edgesim gives the first option byte, as the field is defined';
