@@ -36,8 +36,8 @@ export const COMPONENT_TITLES = { syn_protection: 'SYN-flood protection', tcp_fl
 
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
-/** At most this many bars in the verdicts chart (about two pixels each on a laptop screen). */
-const CHART_POINTS = 500;
+/** At most this many bars in the verdicts chart (three to four pixels each on a laptop screen). */
+const CHART_POINTS = 300;
 
 export function chartData(r: ReportData): ChartData {
   const s = r.series;

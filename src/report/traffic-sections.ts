@@ -37,7 +37,7 @@ export function header(r: ReportData): string {
     ['drop', r.dropped, `dropped · ${pct(r.dropped, r.packets)}`],
     ...(Object.entries(r.droppedByStage) as Array<[keyof typeof STAGE_NAMES, number]>)
       .filter(([, n]) => n > 0)
-      .map(([stage, n]): [string, number, string] => [stage, n, `dropped by ${STAGE_NAMES[stage]}`]),
+      .map(([stage, n]): [string, number, string] => [stage, n, `${STAGE_NAMES[stage]} drops`]),
   ];
   const warnings = [...(r.warnings ?? []), ...r.capture.warnings];
   return `<header><div class="wrap">
