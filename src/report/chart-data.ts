@@ -1,6 +1,7 @@
 // The numbers the page's charts draw, prepared from the summary so the browser script stays small:
 // x in seconds since the capture's first packet for every chart (ATP's timelines count from the
 // first packet ATP saw, so they are shifted onto the same axis), rates in packets per second.
+import type { TimelinePoint } from '../atp/rate-meter.js';
 import { SERIES_COLUMNS, type SeriesColumn } from '../sim/verdict-series.js';
 import type { ReportData } from './report-data.js';
 
@@ -38,6 +39,8 @@ const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 /** At most this many bars in the verdicts chart (three to four pixels each on a laptop screen). */
 const CHART_POINTS = 300;
+/** At most this many points in an ATP chart; an hour-long capture has a timeline point a second. */
+const ATP_POINTS = 1000;
 
 export function chartData(r: ReportData): ChartData {
   const s = r.series;
@@ -64,7 +67,7 @@ export function chartData(r: ReportData): ChartData {
     for (const [stage, component] of Object.entries(r.atp.components)) {
       component.scopes.forEach((scope, i) => {
         if (scope.timeline.length === 0) return;
-        const t = scope.timeline;
+        const t = thin(scope.timeline);
         atp.push({
           id: `atp-${stage}-${i}`,
           title: `${COMPONENT_TITLES[stage as keyof typeof COMPONENT_TITLES]} — ${scope.scope === 'global' ? 'global' : `${scope.scope} ${scope.name}`}`,
@@ -80,4 +83,25 @@ export function chartData(r: ReportData): ChartData {
     }
   }
   return { verdicts: { x, columns, bucketSeconds: s.bucketSeconds * merge }, atp };
+}
+
+// Merges runs of consecutive timeline points so at most ATP_POINTS remain: the highest rates of a
+// run (a peak stays visible) and the thresholds in force at its end.
+function thin(timeline: TimelinePoint[]): TimelinePoint[] {
+  const size = Math.ceil(timeline.length / ATP_POINTS);
+  if (size <= 1) return timeline;
+  const out: TimelinePoint[] = [];
+  for (let k = 0; k < timeline.length; k += size) {
+    const run = timeline.slice(k, k + size);
+    const last = run[run.length - 1];
+    out.push({
+      ...last,
+      time: run[0].time,
+      packets: run.reduce((a, p) => a + p.packets, 0),
+      ratePps: Math.max(...run.map((p) => p.ratePps)),
+      burstPps: Math.max(...run.map((p) => p.burstPps)),
+      mitigating: run.some((p) => p.mitigating),
+    });
+  }
+  return out;
 }

@@ -94,12 +94,21 @@ export function atpSection(r: ReportData, charts: ChartData): string {
     component.scopes.forEach((scope, i) => {
       const chart = charts.atp.find((c) => c.id === `atp-${stage}-${i}`);
       if (chart === undefined) return;
-      const rows = groups(chart.x.length).map(([a, b]) => {
-        const max = (xs: Array<number | null>): string => {
-          const v = xs.slice(a, b).filter((x): x is number => x !== null);
+      const t = scope.timeline;
+      const rows = groups(t.length).map(([a, b]) => {
+        const run = t.slice(a, b);
+        const max = (pick: (p: (typeof t)[number]) => number | null): string => {
+          const v = run.map(pick).filter((x): x is number => x !== null);
           return v.length === 0 ? '–' : num(Math.max(...v), 1);
         };
-        return [`${seconds(chart.x[a])} s`, max(chart.rate), max(chart.burst), max(chart.rateThreshold), max(chart.burstThreshold), scope.timeline.slice(a, b).some((p) => p.mitigating) ? 'yes' : 'no'];
+        return [
+          `${seconds(run[0].time + shift)} s`,
+          max((p) => p.ratePps),
+          max((p) => p.burstPps),
+          max((p) => p.rateThresholdPps),
+          max((p) => p.burstThresholdPps),
+          run.some((p) => p.mitigating) ? 'yes' : 'no',
+        ];
       });
       const alt = `${chart.title}: sustained rate peaked at ${num(scope.peakRatePps, 1)} packets per second against a threshold of ${scope.rateThresholdPps === null ? 'none (still learning)' : num(scope.rateThresholdPps, 1)}; mitigation was on ${scope.mitigations.length} time${scope.mitigations.length === 1 ? '' : 's'}.`;
       figures.push(`<figure>
