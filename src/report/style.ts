@@ -8,6 +8,8 @@ export const COLORS = {
   syn_protection: '#edae49',
   tcp_flow_protection: '#7b5ea7',
   threshold: '#30343f',
+  /** attack traffic stopped: the good kind of drop */
+  stopped: '#3f8f5f',
   mitigation: 'rgba(209, 73, 91, 0.13)',
 } as const;
 

@@ -88,7 +88,7 @@ export function labelsSection(r: ReportData): string {
   const l = r.labels;
   if (l === null) return '';
   const rows: Array<[string, number, number, string]> = [
-    ['attack packets dropped', l.attackDropped, l.attackPackets, COLORS.pass],
+    ['attack packets dropped', l.attackDropped, l.attackPackets, COLORS.stopped],
     ['legitimate packets dropped', l.legitDropped, l.legitPackets, COLORS.firewall],
     ['legitimate flows with a dropped packet', l.legitFlowsHarmed, l.legitFlows, COLORS.firewall],
   ];
@@ -96,7 +96,7 @@ export function labelsSection(r: ReportData): string {
   return `<section class="card" aria-labelledby="h-labels">
 <h2 id="h-labels">Against ground truth</h2>
 <p class="note">The capture's labels say which packets belong to the attack: the whole path is scored against them.</p>
-${table('Label scores', ['', 'packets or flows', 'share'], body, [1])}
+${table('Label scores', ['measure', 'packets or flows', 'share'], body, [1])}
 </section>`;
 }
 
