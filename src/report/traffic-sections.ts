@@ -71,7 +71,7 @@ export function verdictSection(r: ReportData, charts: ChartData): string {
 <figure>
 <figcaption><h2 id="h-verdicts">Verdicts over time</h2><p class="note">Packets per second, passed and dropped by the stage that dropped them (stacked; buckets of ${bucket}).</p></figcaption>
 ${charts.verdicts.x.length > 0 ? `<div class="chart" id="chart-verdicts" role="img" aria-label="${text(alt)}"></div>` : '<p class="empty">The capture holds no packets.</p>'}
-${fallbackTable('Verdicts over time as a table', ['time since the first packet', ...shown.map((c) => (c === 'pass' ? 'passed' : `dropped: ${STAGE_NAMES[c]}`))], rows)}
+${n === 0 ? '' : fallbackTable('Verdicts over time as a table', ['time since the first packet', ...shown.map((c) => (c === 'pass' ? 'passed' : `dropped: ${STAGE_NAMES[c]}`))], rows)}
 </figure>
 </section>`;
 }
