@@ -2,7 +2,7 @@
 // component gave, and the addresses that sent or received the most of them. Addresses are counted
 // with bounded memory (heavy-hitters.ts), exactly while few distinct addresses were seen; counting
 // a drop allocates nothing.
-import { REASONS, STAGES, type AtpStage, type MitigationReason } from '../atp/types.js';
+import { REASONS, STAGES, type AtpStage, type MitigationReason } from '../atp/vocabulary.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { Firewall } from '../firewall/firewall.js';
 import { formatIPv4 } from '../net/ipv4.js';
