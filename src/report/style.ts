@@ -54,6 +54,9 @@ tbody th { font-weight: 500; }
 code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; word-break: break-word; }
 td.bar { width: 30%; min-width: 150px; white-space: nowrap; }
 th code { white-space: nowrap; }
+.grid2 > div { min-width: 0; overflow-x: auto; }
+table.top td.bar { width: 24%; min-width: 96px; }
+table.top th code { white-space: normal; overflow-wrap: anywhere; }
 table.rules tbody th { min-width: 170px; }
 table.rules .badge { margin-top: 3px; }
 .bar span { display: inline-block; height: 12px; border-radius: 2px; vertical-align: middle; min-width: 1px; }

@@ -45,7 +45,7 @@ function topTable(caption: string, top: TopAddresses, dropped: number): string {
   const rows = top.entries.map(
     (e) => `<tr><th scope="row"><code>${text(e.address)}</code></th><td class="n">${num(e.packets)}${e.error > 0 ? ` <span title="may overstate by up to ${num(e.error)}">±${num(e.error)}</span>` : ''}</td>${barCell(e.packets, max, dropped, '#8c94a8')}</tr>`,
   );
-  return table(caption, ['address', 'dropped packets', 'share of drops'], rows, [1]);
+  return table(caption, ['address', 'drops', 'share of drops'], rows, [1], 'top');
 }
 
 export function topSection(r: ReportData): string {
