@@ -64,13 +64,13 @@ export function chartData(r: ReportData): ChartData {
   const atp: AtpChart[] = [];
   if (r.atp !== null && r.atp.captureStart !== null) {
     const shift = r.atp.captureStart - start;
-    for (const [stage, component] of Object.entries(r.atp.components)) {
-      component.scopes.forEach((scope, i) => {
+    for (const stage of Object.keys(COMPONENT_TITLES) as Array<keyof typeof COMPONENT_TITLES>) {
+      r.atp.components[stage].scopes.forEach((scope, i) => {
         if (scope.timeline.length === 0) return;
         const t = thin(scope.timeline);
         atp.push({
           id: `atp-${stage}-${i}`,
-          title: `${COMPONENT_TITLES[stage as keyof typeof COMPONENT_TITLES]} — ${scope.scope === 'global' ? 'global' : `${scope.scope} ${scope.name}`}`,
+          title: `${COMPONENT_TITLES[stage]} — ${scope.scope === 'global' ? 'global' : `${scope.scope} ${scope.name}`}`,
           x: t.map((p) => round(p.time + shift)),
           rate: t.map((p) => p.ratePps),
           burst: t.map((p) => p.burstPps),

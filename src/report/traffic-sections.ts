@@ -90,8 +90,8 @@ export function atpSection(r: ReportData, charts: ChartData): string {
   if (r.atp === null) return '';
   const shift = r.atp.captureStart !== null && r.series.start !== null ? r.atp.captureStart - r.series.start : 0;
   const figures: string[] = [];
-  for (const [stage, component] of Object.entries(r.atp.components) as Array<[keyof typeof COMPONENT_TITLES, (typeof r.atp.components)['syn_protection']]>) {
-    component.scopes.forEach((scope, i) => {
+  for (const stage of Object.keys(COMPONENT_TITLES) as Array<keyof typeof COMPONENT_TITLES>) {
+    r.atp.components[stage].scopes.forEach((scope, i) => {
       const chart = charts.atp.find((c) => c.id === `atp-${stage}-${i}`);
       if (chart === undefined) return;
       const t = scope.timeline;
