@@ -15,6 +15,7 @@ import { parse, settingsFor, type ComparisonExpr, type Expr } from '../lang/inde
 import { protocolNumber } from '../capture/protocols.js';
 
 export interface SwappableRule {
+  readonly ref: string;
   readonly action: string;
   readonly enabled: boolean;
   readonly expression: string;
@@ -116,10 +117,19 @@ export function provablyDisjoint(a: string, b: string): boolean {
 
 const TERMINATING_VERDICT: Record<string, string> = { block: 'drop', skip: 'pass' };
 
+/**
+ * A CanSwap from an overlap check: rules may trade places when either is disabled, when both end
+ * evaluation with the same verdict, or when `mayOverlap` says no packet can match both. The ruleset
+ * analysis plugs in here with its exact overlap; the local check below uses provablyDisjoint.
+ */
+export function canSwapUnless(mayOverlap: (a: SwappableRule, b: SwappableRule) => boolean): CanSwap {
+  return (a, b) => {
+    if (!a.enabled || !b.enabled) return true;
+    const va = TERMINATING_VERDICT[a.action];
+    if (va !== undefined && va === TERMINATING_VERDICT[b.action]) return true;
+    return !mayOverlap(a, b);
+  };
+}
+
 /** The conservative local CanSwap described at the top of this file. */
-export const conservativeCanSwap: CanSwap = (a, b) => {
-  if (!a.enabled || !b.enabled) return true;
-  const va = TERMINATING_VERDICT[a.action];
-  if (va !== undefined && va === TERMINATING_VERDICT[b.action]) return true;
-  return provablyDisjoint(a.expression, b.expression);
-};
+export const conservativeCanSwap: CanSwap = canSwapUnless((a, b) => !provablyDisjoint(a.expression, b.expression));

@@ -138,7 +138,7 @@ describe('the conservative overlap check', () => {
           const [pa, pb] = profiled([a, b]);
           for (const p of recs) expect(pa!.predicate(p) && pb!.predicate(p)).toBe(false);
         }
-        if (!conservativeCanSwap(a, b)) return;
+        if (!conservativeCanSwap({ ...a, ref: "a" }, { ...b, ref: "b" })) return;
         expect(verdicts(firewallOf([b, a]), recs)).toEqual(verdicts(firewallOf([a, b]), recs));
       }),
       { numRuns: 500 },
