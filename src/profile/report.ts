@@ -7,6 +7,8 @@ import type { PeerResult } from './peers.js';
 
 export interface FullReport extends BenchReport {
   input: string;
+  /** edgesim's whole path reading the capture file (when the peers ran): the figure set against them */
+  from_file_packets_per_second: number | null;
   peers: PeerResult[];
 }
 
@@ -36,9 +38,11 @@ export function formatReport(r: FullReport): string {
   lines.push(`${r.input}: ${n(r.packets)} packets held in memory`);
   lines.push(`whole path (decode + ${r.atp ? 'ATP + ' : ''}firewall): ${spread(r.whole_path)}`);
   lines.push(`firewall alone:                 ${spread(r.firewall)}`);
+  const ours = r.from_file_packets_per_second;
+  if (ours !== null) lines.push(`whole path reading the file:    ${n(ours)} packets/s`);
   for (const p of r.peers) {
-    if (p.packets_per_second === null) lines.push(`${p.tool}: not compared (${p.skipped})`);
-    else lines.push(`${p.tool}: ${n(p.packets_per_second)} packets/s (whole process, reading the file); edgesim whole path / ${p.tool} = ${(r.whole_path.packets_per_second / p.packets_per_second).toFixed(2)}x`);
+    if (p.packets_per_second === null || ours === null) lines.push(`${p.tool}: not compared (${p.skipped})`);
+    else lines.push(`${p.tool}: ${n(p.packets_per_second)} packets/s (whole process, reading the file); edgesim reading the file / ${p.tool} = ${(ours / p.packets_per_second).toFixed(2)}x`);
   }
   lines.push(`peak memory (RSS): ${n(r.peak_rss_bytes / 2 ** 20)} MB`);
   lines.push('');

@@ -63,6 +63,7 @@ describe('edgesim bench', () => {
       expect(p.packets_per_second).toBeGreaterThan(0);
     }
     expect(report.peers.map((p: { tool: string }) => p.tool)).toEqual(['tcpdump', 'tshark']);
+    expect(report.from_file_packets_per_second).toBeGreaterThan(0);
   });
 
   it('exits 1 with --compare when a row is slower than the threshold, 0 when not', () => {

@@ -6,7 +6,7 @@ import { attachSource, InputError, OutputError, UsageError } from '../../../erro
 import { benchmark } from '../../../profile/benchmark.js';
 import { compareFigures, formatComparison, type Figure } from '../../../profile/compare.js';
 import { loadCapture, loadScenario } from '../../../profile/frames.js';
-import { runPeers } from '../../../profile/peers.js';
+import { fromFile, runPeers } from '../../../profile/peers.js';
 import { figuresOf, formatReport, type FullReport } from '../../../profile/report.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
@@ -57,8 +57,12 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
     throw attachSource(err, config.source);
   });
   const expressions = (config.snapshot.rulesets ?? []).flatMap((rs) => (rs.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.expression));
-  const peers = capture !== undefined && flags.peers ? runPeers(capture, expressions, store.count, Math.min(runs, 3)) : [];
-  const full: FullReport = { input: capture ?? `scenario ${flags.scenario}`, ...report, peers };
+  const withPeers = capture !== undefined && flags.peers;
+  const peerRuns = Math.min(runs, 3);
+  // the peers read the whole file, so edgesim's figure against them does too (whatever --limit says)
+  const ours = withPeers ? await fromFile(capture, config.snapshot, dataOptions(flags), peerRuns) : null;
+  const peers = ours !== null ? runPeers(capture!, expressions, ours.packets, peerRuns) : [];
+  const full: FullReport = { input: capture ?? `scenario ${flags.scenario}`, ...report, from_file_packets_per_second: ours?.packets_per_second ?? null, peers };
 
   writeOutput(flags.out, flags.json ? `${JSON.stringify(full, null, 2)}\n` : formatReport(full));
   printWarnings(capture, report.warnings);
