@@ -1,7 +1,8 @@
 // `edgesim bench`'s measurement: a ruleset (and Advanced TCP Protection) on packets held in memory.
 // 1. whole path: decode + enrichment + ATP + firewall per packet, frames from memory (no file I/O),
 //    a fresh ATP state per pass, so every pass sees the capture as a replay would;
-// 2. firewall alone: the production evaluator over records decoded (and enriched) once;
+// 2. firewall alone: the production evaluator over the IP packets' records, decoded (and enriched)
+//    once (its figures count those packets: frames without IP pass the path uninspected);
 // 3. per rule: the profiling evaluator (rule-profile.ts) over the same records; its counts are
 //    checked against the production firewall's hit counters. Its times are each rule's cost alone,
 //    in a loop of its own; they are scaled so that they add up to the firewall's measured time for a
@@ -11,7 +12,7 @@
 //    therefore sum to 1 over the enabled rules; the unscaled sum is reported as rules_isolated_ns;
 // 4. reordering advice (reorder.ts) under the given canSwap.
 // Peak memory is the process's maximum resident set size, which includes the frames held in memory.
-import { PacketRecord } from '../capture/record.js';
+import { Has, PacketRecord } from '../capture/record.js';
 import { compileRecordExpression } from '../fields/compile.js';
 import { AdvancedTcpProtection } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
@@ -93,8 +94,9 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     },
   );
 
-  // 2. firewall alone, on records decoded and enriched once
-  const recs = store.decodeAll();
+  // 2. firewall alone, on records decoded and enriched once; as on the packet path, a frame without
+  // IP never reaches the firewall
+  const recs = store.decodeAll().filter((r) => (r.present & Has.IP) !== 0);
   if (enrichment !== undefined) for (const r of recs) enrichment.enrich(r);
   const result = firewall.newResult();
   const fw = measure(
