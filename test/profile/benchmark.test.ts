@@ -1,0 +1,44 @@
+// The bench measurement on packets held in memory: a frame without IP is counted in the packets but
+// never reaches the firewall (as on the packet path), the rules' shares add up to the firewall's
+// time, and the per-rule counts agree with counting each rule's matches directly.
+import { describe, expect, it } from 'vitest';
+import { benchmark } from '../../src/profile/benchmark.js';
+import { loadScenario } from '../../src/profile/frames.js';
+import { compileRecordExpression } from '../../src/fields/compile.js';
+
+describe('benchmark()', () => {
+  it('counts frames without IP as packets but not as firewall evaluations', async () => {
+    const store = loadScenario('mixed', { packets: 600, seed: 3 });
+    const arp = new Uint8Array(42);
+    arp.fill(0xff, 0, 6);
+    arp[12] = 0x08;
+    arp[13] = 0x06;
+    store.add(arp, 0, arp.length, arp.length, 1, 1_700_000_000, 0);
+    const snapshot = {
+      rulesets: [
+        {
+          name: 'rs',
+          kind: 'root' as const,
+          phase: 'edge_transit' as const,
+          rules: [
+            { ref: 'web', action: 'skip' as const, action_parameters: { ruleset: 'current' as const }, expression: 'tcp.dstport in { 80 443 }' },
+            { ref: 'udp', action: 'block' as const, expression: 'ip.proto == "udp"' },
+          ],
+        },
+      ],
+    };
+    const report = await benchmark(store, snapshot, { runs: 1 });
+    expect(report.packets).toBe(601);
+    expect(report.firewall.packets).toBe(600);
+    const recs = store.decodeAll().slice(0, 600);
+    const web = compileRecordExpression('rule', 'tcp.dstport in { 80 443 }').predicate;
+    const udp = compileRecordExpression('rule', 'ip.proto == "udp"').predicate;
+    const webHits = recs.filter(web).length;
+    expect(report.rules.map((r) => [r.rule, r.evaluations, r.matches])).toEqual([
+      ['web', 600, webHits],
+      ['udp', 600 - webHits, recs.filter((r) => !web(r) && udp(r)).length],
+    ]);
+    expect(report.rules.reduce((s, r) => s + r.share, 0)).toBeCloseTo(1, 9);
+    expect(report.rules.reduce((s, r) => s + r.ns_total, 0)).toBeCloseTo(report.firewall.ns_median, 3);
+  });
+});
