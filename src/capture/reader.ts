@@ -10,7 +10,7 @@
 // delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
 import { CaptureError } from './capture-error.js';
 import { decodeFrameAt } from './decode/frame.js';
-import { type FormatParser, FrameSink } from './frames.js';
+import { type FormatParser, type FrameDecoder, FrameSink } from './frames.js';
 import { PCAP_FILE_HEADER, isPcapMagic, pcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
@@ -23,6 +23,8 @@ export interface ReadOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** aborting stops the read at the next chunk; readCapture then rejects with the signal's reason */
   signal?: AbortSignal;
+  /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
+  decodeFrame?: FrameDecoder;
 }
 
 export interface CaptureInfo {
@@ -109,7 +111,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
   const source = await openSource(path);
   try {
     const w = new Window(source);
-    const sink = new FrameSink(new PacketRecord(), onPacket);
+    const sink = new FrameSink(new PacketRecord(), onPacket, opts.decodeFrame);
     const parser = await openFormat(path, w, sink);
     onProgress?.(source.position, source.size);
     for (;;) {
