@@ -107,13 +107,17 @@ export function generateDecider(
     for (let j = 0; j < g.length; j++) src.push(ruleSource(g[j], ruleIndex ? j : null));
     src.push('  return m;', '}');
   });
+  // indexed: one call site for every group, so V8 sees all targets early and calls them without
+  // inlining, where a call site per group would deoptimise the whole function each time a group is
+  // first reached
+  if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === -1 ? fam : undo(out);`;
   if (ruleIndex === null) {
     groups.forEach((_, gi) => src.push(call(gi, '')));
   } else {
-    src.push(ruleIndex.source, 'let mk = 0;');
-    groups.forEach((_, gi) => src.push(`mk = masks[${gi}]; if (mk !== 0) { ${call(gi, ', mk')} }`));
+    src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
+    src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === -1 ? fam : undo(out); }`, '}');
   }
   src.push('out.verdict = 0; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
 

@@ -6,6 +6,7 @@ import type { Snapshot } from '../config/snapshot.js';
 import { createEnrichment, type Enrichment } from '../data/enrichment.js';
 import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
+import type { IpSet } from '../net/ip-set.js';
 import { PacketPath } from './packet-path.js';
 
 export interface PathOptions {
@@ -25,6 +26,8 @@ export interface BuiltPath {
   path: PacketPath;
   firewall: Firewall;
   atp: AdvancedTcpProtection;
+  /** resolves the `$name` lists the rules use */
+  lists: (name: string) => IpSet | undefined;
   /** things the user should know before reading the results */
   warnings: string[];
 }
@@ -38,11 +41,12 @@ export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([...COUNTRY_FIELDS, ..
 export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath> {
   const warnings: string[] = [];
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
-  const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: (name) => lists.resolve(name) });
+  const resolve = (name: string) => lists.resolve(name);
+  const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
 
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, warnings };
 }
 
 /**

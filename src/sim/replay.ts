@@ -7,6 +7,8 @@ import type { PacketRecord } from '../capture/record.js';
 import { readLabels } from '../capture/synth/labels.js';
 import type { Snapshot } from '../config/snapshot.js';
 import type { Firewall } from '../firewall/firewall.js';
+import { FastDecoding } from '../fastpath/fast-decoding.js';
+import { FastFirewall } from '../fastpath/fast-firewall.js';
 import { buildPacketPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
@@ -18,6 +20,8 @@ export interface ReplayOptions extends PathOptions {
   sinks?: (firewall: Firewall) => PacketSink[];
   /** use the capture's label sidecar (synthetic scenarios) to score mitigation; default true */
   useLabels?: boolean;
+  /** decide packets with the firewall's fast path where it can (default true; results are identical) */
+  fastPath?: boolean;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
@@ -35,15 +39,18 @@ export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
   const sinks = opts.sinks ? opts.sinks(built.firewall) : [];
   const path = built.path;
   const verdict = path.newVerdict();
+  // with protection on, every packet needs its decoded fields for ATP's state: the fast path is for the firewall alone
+  const fast = opts.fastPath !== false && !built.atp.active ? new FastDecoding(FastFirewall.compile(built.firewall, { lists: built.lists }), verdict.firewall) : null;
   const started = process.hrtime.bigint();
   const onPacket = (rec: PacketRecord): void => {
-    path.process(rec, verdict);
+    if (fast !== null && fast.decided) verdict.setFromFirewall();
+    else path.process(rec, verdict);
     summary.add(rec, verdict);
     for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
   };
   let info;
   try {
-    info = await readCapture(opts.capture, onPacket, { onProgress: opts.onProgress });
+    info = await readCapture(opts.capture, onPacket, { onProgress: opts.onProgress, decodeFrame: fast?.decodeFrame });
   } finally {
     // every sink is closed (and flushed) even when one fails or the read did; the first error wins
     const closed = await Promise.allSettled(sinks.map((s) => s.close()));
