@@ -43,9 +43,10 @@ const GROUP_SOURCE = 12_000;
 /** at most one bit of a 32-bit mask per rule */
 const GROUP_RULES = 32;
 
-function ruleSource(r: GeneratedRule, bit: number | null): string {
-  if (r.condition === null) return '  out.matchedCount = m; return -2;';
-  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.verdict = ${r.verdict}; out.matchedCount = m; return -1;` : '';
+/** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
+function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
+  if (r.condition === null) return inline ? '  out.matchedCount = m; return undo(out);' : '  out.matchedCount = m; return -2;';
+  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.verdict = ${r.verdict}; out.matchedCount = m; return ${inline ? 'fam' : '-1'};` : '';
   const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
   return bit === null ? `  ${body}` : `  if ((mask & ${1 << bit}) !== 0) ${body}`;
@@ -102,18 +103,24 @@ export function generateDecider(
   const src: string[] = [];
   k.values.forEach((_, i) => src.push(`const K${i} = K[${i}];`));
   const args = ['out', 'matched', 'm', ...(ruleIndex ? ['mask'] : []), ...params].join(', ');
-  groups.forEach((g, gi) => {
-    src.push(`function g${gi}(${args}) {`);
-    for (let j = 0; j < g.length; j++) src.push(ruleSource(g[j], ruleIndex ? j : null));
-    src.push('  return m;', '}');
-  });
+  // a ruleset that fits one group is written into the frame function itself
+  const inline = ruleIndex === null && groups.length <= 1;
+  if (!inline) {
+    groups.forEach((g, gi) => {
+      src.push(`function g${gi}(${args}) {`);
+      for (let j = 0; j < g.length; j++) src.push(ruleSource(g[j], ruleIndex ? j : null));
+      src.push('  return m;', '}');
+    });
+  }
   // indexed: one call site for every group, so V8 sees all targets early and calls them without
   // inlining, where a call site per group would deoptimise the whole function each time a group is
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === -1 ? fam : undo(out);`;
-  if (ruleIndex === null) {
+  if (inline) {
+    for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
+  } else if (ruleIndex === null) {
     groups.forEach((_, gi) => src.push(call(gi, '')));
   } else {
     src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
