@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateToFile } from '../src/capture/synth/index.js';
 import type { Snapshot } from '../src/config/snapshot.js';
-import { replay } from '../src/sim/replay.js';
+import { replayFile } from '../src/sim/replay.js';
 import type { BenchRow, BenchSuite } from './types.js';
 
 const PACKETS = 1_000_000;
@@ -86,7 +86,7 @@ export const suite: BenchSuite = async () => {
   const inProcess = async (snap: Snapshot, fastPath = true): Promise<number> => {
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const { report } = await replay({ capture: file, snapshot: snap, useLabels: false, fastPath });
+      const { report } = await replayFile(file, snap, { useLabels: false, fastPath });
       if (report.packets !== PACKETS) throw new Error(`replayed ${report.packets} packets, expected ${PACKETS}`);
       times.push(report.elapsedSeconds);
     }

@@ -18,7 +18,7 @@ import { buildIpSet } from '../lang/eval/primitive.js';
 import { intMembership, mergeRanges } from '../lang/eval/int-set.js';
 import { parseWildcard } from '../lang/literals/wildcard.js';
 import type { IpSet } from '../net/ip-set.js';
-import { recordBinding } from '../capture/fields.js';
+import { recordBinding } from '../fields/binding.js';
 import { Has, PacketRecord } from '../capture/record.js';
 
 /** Constants the generated source refers to by name (K0, K1, ...). */

@@ -1,10 +1,10 @@
-// The fast path in a capture read: a frame decoder for readCapture (capture/frames.ts FrameDecoder)
+// The fast path in a capture read: a frame decoder for readCapture (capture/frame-delivery.ts FrameDecoder)
 // that first lets the generated function decide the frame from its bytes and decodes it fully only
 // when that function cannot. After each frame, `decided` says which happened: when true, the
 // firewall's result for the packet is already in `result` and the record holds only the frame
 // (no fields, no note); when false, the record is decoded as usual and the packet goes through the
 // packet path.
-import { decodeFrameAt } from '../capture/decode/frame.js';
+import { decodeFrameAt } from '../capture/decode/link-up.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { FirewallResult } from '../firewall/firewall.js';
 import type { FastFirewall } from './fast-firewall.js';

@@ -78,7 +78,8 @@ export function prologue(uses: ReadonlySet<string>): string {
     '  proto = d[l3 + 6];',
     // hop-by-hop, routing, fragment, AH, destination options: the decoder walks them
     '  if (proto === 0 || proto === 43 || proto === 44 || proto === 51 || proto === 60) return -1;',
-    '  ipLen = pl + 40;',
+    // zero without a hop-by-hop header (which holds a jumbogram's length): the frame's length, as the decoder says
+    '  ipLen = pl !== 0 ? pl + 40 : off + origLen - l3;',
     '  ttl = d[l3 + 7];',
     '  l3e = pl === 0 ? end : end < l3 + 40 + pl ? end : l3 + 40 + pl;',
     '  l4 = l3 + 40;',

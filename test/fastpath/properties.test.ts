@@ -1,7 +1,7 @@
 // Random rulesets over random packets: the fast path, linear and through the candidate index,
 // decides exactly as the reference path (decoder + evaluator) — the same per-packet NDJSON and the
 // same rule counters. Packets are IPv4/IPv6 TCP/UDP/ICMP frames with random addresses, ports, flags,
-// TTLs, IPv4 options and fragments, SIP payloads, and sometimes a VLAN tag, an IPv6 extension header,
+// TTLs, IPv4 options and fragments, SIP payloads, IPv6 payload lengths of 0 (length from the frame), and sometimes a VLAN tag, an IPv6 extension header,
 // a cut-off capture or a wrong length field (the fast path must hand those back). Rules draw on
 // the same pools of ports and addresses, so they match often; a few read a looked-up field.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,12 +52,13 @@ const frame = fc.record({
   let ip: Uint8Array;
   if (f.v6) {
     const body = f.ext ? bytes(extension(proto), payload) : payload;
-    ip = ipv6({ src: V6[f.src % V6.length], dst: V6[f.dst % V6.length], next: f.ext ? 0 : proto, hopLimit: f.ttl, payloadLength: f.badLength ? 3 : undefined }, body);
+    ip = ipv6({ src: V6[f.src % V6.length], dst: V6[f.dst % V6.length], next: f.ext ? 0 : proto, hopLimit: f.ttl, payloadLength: f.badLength ? (f.src % 2 === 0 ? 3 : 0) : undefined }, body);
   } else {
     ip = ipv4({ src: V4[f.src % V4.length], dst: V4[f.dst % V4.length], proto, ttl: f.ttl, options: f.options, fragOffset: f.fragOffset, totalLength: f.badLength ? 12 : undefined }, payload);
   }
   const data = ethernet(f.v6 ? 0x86dd : 0x0800, ip, f.vlan ? [[0x8100, 5]] : []);
-  return f.cut > 0 && f.cut < data.length ? data.subarray(0, f.cut) : data;
+  // a cut frame keeps its length on the wire (origLen), as a snap length leaves it
+  return { data: f.cut > 0 && f.cut < data.length ? data.subarray(0, f.cut) : data, origLen: data.length };
 });
 
 // ---- rules ----
@@ -74,6 +75,7 @@ const indexable = fc.oneof(
 );
 const leaf = fc.oneof(
   indexable,
+  fc.tuple(pick(['ip.len', 'ip.ttl', 'ip.hdr_len', 'tcp.flags', 'icmp.type']), pick(['<', '>', '==', '!=']), fc.integer({ min: 0, max: 100 })).map(([f, op, v]) => `${f} ${op} ${v}`),
   fc.tuple(portField, pick(['!=', '<', '>=']), pick(PORTS)).map(([f, op, p]) => `${f} ${op} ${p}`),
   fc.tuple(pick(['ip.src', 'ip.dst']), pick(['==', '!=', '<', '>']), addr).map(([f, op, a]) => `${f} ${op} ${a}`),
   fc.tuple(pick(['ip.src', 'ip.dst']), fc.array(cidr, { minLength: 1, maxLength: 3 })).map(([f, cs]) => `${f} in {${cs.join(' ')}}`),
@@ -103,7 +105,7 @@ describe('fast path vs decoder + evaluator on random rulesets and packets', () =
     await fc.assert(
       fc.asyncProperty(ruleset, fc.array(frame, { minLength: 1, maxLength: 60 }), async (rules, frames) => {
         const file = path.join(dir, `${n++}.pcap`);
-        writeFileSync(file, pcapFile({}, frames.map((data, i) => ({ sec: 1_700_000_000 + i, frac: i, data }))));
+        writeFileSync(file, pcapFile({}, frames.map(({ data, origLen }, i) => ({ sec: 1_700_000_000 + i, frac: i, data, origLen }))));
         const reference = await run(file, rules, { lists, mode: 'reference' });
         for (const mode of ['linear', 'indexed'] as const) {
           const got = await run(file, rules, { lists, mode });

@@ -12,7 +12,7 @@ import type { Snapshot } from '../../src/config/snapshot.js';
 import type { Firewall } from '../../src/firewall/firewall.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink } from '../../src/sim/outputs/packet-sinks.js';
 import { TextSink } from '../../src/sim/outputs/text-sink.js';
-import { replay } from '../../src/sim/replay.js';
+import { replayFile } from '../../src/sim/replay.js';
 import { type Rule, rulesets } from './helpers.js';
 
 let dir: string;
@@ -56,7 +56,7 @@ async function outputs(capture: string, snap: Snapshot, fastPath: boolean, tag: 
     new PcapVerdictSink(`${base}-drop.pcap`, true),
     new PcapVerdictSink(`${base}-pass.pcap`, false),
   ];
-  const { report, warnings } = await replay({ capture, snapshot: snap, sinks, useLabels: false, fastPath });
+  const { report, warnings } = await replayFile(capture, snap, { sinks, useLabels: false, fastPath });
   const files = ['.ndjson', '.csv', '-drop.pcap', '-pass.pcap'].map((s) => readFileSync(`${base}${s}`));
   return { report: { ...report, elapsedSeconds: 0, packetsPerSecond: 0 }, warnings, files };
 }
