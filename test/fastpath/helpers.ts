@@ -13,7 +13,7 @@ import { NdjsonSink } from '../../src/sim/outputs/packet-sinks.js';
 import type { TextSink } from '../../src/sim/outputs/text-sink.js';
 import { PacketPath } from '../../src/sim/packet-path.js';
 
-export type Rule = readonly [ref: string, action: 'block' | 'skip' | 'log', expression: string];
+export type Rule = readonly [ref: string, action: 'block' | 'skip' | 'log', expression: string, enabled?: boolean];
 
 const bad = new IpSetBuilder().addPrefix4(parseIPv4('10.0.0.0'), 8).addPrefix4(parseIPv4('192.168.0.0'), 16).addPrefix6(parseIPv6('2001:db8::')!, 32).build();
 /** `$bad`: 10.0.0.0/8, 192.168.0.0/16, 2001:db8::/32 */
@@ -52,7 +52,7 @@ export function rulesets(rules: readonly Rule[]): Ruleset[] {
     name: 'test',
     kind: 'root',
     phase: 'edge_transit',
-    rules: rules.map(([ref, action, expression]) => ({ ref, action, expression, ...(action === 'skip' ? { action_parameters: { ruleset: 'current' as const } } : {}) })),
+    rules: rules.map(([ref, action, expression, enabled]) => ({ ref, action, expression, ...(enabled === false ? { enabled } : {}), ...(action === 'skip' ? { action_parameters: { ruleset: 'current' as const } } : {}) })),
   }];
 }
 
