@@ -81,7 +81,7 @@ export const suite: BenchSuite = async () => {
   const file = await capture();
   const rows: BenchRow[] = [];
   const bpf = RULES.map(([, , , b]) => b).join(' or ');
-  const tcpdump = best([1, 2, 3].map(() => wall('tcpdump', ['-nr', file, '-w', '/dev/null', bpf])));
+  const tcpdump = best([1, 2, 3, 4, 5].map(() => wall('tcpdump', ['-nr', file, '-w', '/dev/null', bpf])));
 
   const inProcess = async (snap: Snapshot, fastPath = true): Promise<number> => {
     const times: number[] = [];
@@ -101,8 +101,13 @@ export const suite: BenchSuite = async () => {
   const snapFile = path.join(dir, 'snapshot.json');
   writeFileSync(snapFile, JSON.stringify(snapshot(false)));
   const cli = best([1, 2, 3].map(() => wall(process.execPath, [path.join(root, 'bin/edgesim.js'), 'replay', file, '--config', snapFile, '--format', 'json', '--no-labels', '--no-progress'])));
-  const node = best([1, 2, 3].map(() => wall(process.execPath, ['-e', '0'])));
-  const version = best([1, 2, 3].map(() => wall(process.execPath, [path.join(root, 'bin/edgesim.js'), '--version'])));
+  // start-up: interleaved, best of ten each, as the machine's load changes from run to run
+  const node: number[] = [];
+  const version: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    node.push(wall(process.execPath, ['-e', '0']));
+    version.push(wall(process.execPath, [path.join(root, 'bin/edgesim.js'), '--version']));
+  }
 
   const note = `${PACKETS.toLocaleString('en-US')}-packet mixed capture, 10 rules`;
   rows.push({ suite: 'replay', name: 'tcpdump -r with equivalent BPF (whole process)', value: PACKETS / tcpdump, unit: 'pkt/s', note: `${tcpdump.toFixed(3)} s` });
@@ -114,6 +119,6 @@ export const suite: BenchSuite = async () => {
   rows.push({ suite: 'replay', name: '1,000 rules vs 10 rules (time ratio)', value: large / fwOnly, unit: 'x', note: `1,000 rules ${large.toFixed(3)} s; goal <= 2x` });
   rows.push({ suite: 'replay', name: 'edgesim replay, protection on (ATP + firewall)', value: PACKETS / withAtp, unit: 'pkt/s', note: `${withAtp.toFixed(3)} s` });
   rows.push({ suite: 'replay', name: 'slowdown with protection on vs firewall only', value: withAtp / fwOnly, unit: 'x', note: 'goal <= 1.5x' });
-  rows.push({ suite: 'replay', name: 'edgesim --version minus node -e 0 (start-up)', value: (version - node) * 1000, unit: 'ms', note: `node -e 0 ${(node * 1000).toFixed(0)} ms; goal <= 40 ms` });
+  rows.push({ suite: 'replay', name: 'edgesim --version minus node -e 0 (start-up)', value: (best(version) - best(node)) * 1000, unit: 'ms', note: `node -e 0 ${(best(node) * 1000).toFixed(0)} ms; goal <= 40 ms` });
   return rows;
 };
