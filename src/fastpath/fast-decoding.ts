@@ -7,7 +7,7 @@
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { FirewallResult } from '../firewall/firewall.js';
-import type { FastFirewall } from './fast-firewall.js';
+import { type FastFirewall, FALLBACK } from './fast-firewall.js';
 
 export class FastDecoding {
   /** whether the last frame was decided by the fast path */
@@ -18,7 +18,7 @@ export class FastDecoding {
   readonly decodeFrame = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void => {
     const end = Math.max(off, Math.min(off + capLen, data.length));
     const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);
-    if (kind < 0) {
+    if (kind === FALLBACK) {
       this.decided = false;
       decodeFrameAt(rec, linkType, data, off, capLen, origLen);
     } else {

@@ -13,21 +13,17 @@
 import { compareView, containsView, equalsView, wildcardMatchView } from '../lang/eval/bytes.js';
 import { readBits } from '../lang/eval/bit-slice.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
+import type { EvaluationOut } from '../firewall/evaluator.js';
 import type { Condition } from './conditions.js';
 import { Constants } from './conditions.js';
-import { HEADER_LOCALS, prologue } from './headers.js';
+import { FALLBACK, HEADER_LOCALS, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
 
-/** Decides one frame: FALLBACK (-1), NOT_IP (0), or the IP version after writing the result into out. */
+/** Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out. */
 export type FrameDecider = (d: Uint8Array, off: number, end: number, origLen: number, linkType: number, out: FrameResult) => number;
 
-/** The firewall result fields the generated code writes (FirewallResult). */
-export interface FrameResult {
-  verdict: number;
-  decidingRule: number;
-  matched: Int32Array;
-  matchedCount: number;
-}
+/** The firewall result fields the generated code writes (FirewallResult), as the evaluator writes them. */
+export type FrameResult = EvaluationOut;
 
 export interface GeneratedRule {
   /** index in the firewall's rule list */
@@ -40,13 +36,16 @@ export interface GeneratedRule {
 }
 
 const GROUP_SOURCE = 12_000;
+/** what a group function returns instead of the match count: a rule decided, or the packet falls back */
+const GROUP_DECIDED = -1;
+const GROUP_FALLBACK = -2;
 /** at most one bit of a 32-bit mask per rule */
 const GROUP_RULES = 32;
 
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
-  if (r.condition === null) return inline ? '  out.matchedCount = m; return undo(out);' : '  out.matchedCount = m; return -2;';
-  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.verdict = ${r.verdict}; out.matchedCount = m; return ${inline ? 'fam' : '-1'};` : '';
+  if (r.condition === null) return `  out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
+  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.verdict = ${r.verdict}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
   const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
   return bit === null ? `  ${body}` : `  if ((mask & ${1 << bit}) !== 0) ${body}`;
@@ -117,14 +116,14 @@ export function generateDecider(
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
-  const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === -1 ? fam : undo(out);`;
+  const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
   if (inline) {
     for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
   } else if (ruleIndex === null) {
     groups.forEach((_, gi) => src.push(call(gi, '')));
   } else {
     src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
-    src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === -1 ? fam : undo(out); }`, '}');
+    src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out); }`, '}');
   }
   src.push('out.verdict = 0; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
 
@@ -143,7 +142,7 @@ export function generateDecider(
     },
     undo: (out: FrameResult) => {
       for (let i = 0; i < out.matchedCount; i++) hits[out.matched[i]]--;
-      return -1;
+      return FALLBACK;
     },
     looksLikeSip,
     readBits,
