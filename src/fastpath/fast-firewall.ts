@@ -14,7 +14,7 @@ import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
 import { planIndex } from './index-plan.js';
 
-export { FALLBACK, NOT_IP } from './headers.js';
+export { FALLBACK } from './headers.js';
 
 export const INDEX_FROM = 150;
 
@@ -32,14 +32,9 @@ export class FastFirewall {
    * IP version (4 or 6). Never allocates.
    */
   readonly decide: FrameDecider;
-  /** enabled rules the fast path cannot evaluate (a packet reaching one falls back) */
-  readonly unsupported: number;
-  readonly indexed: boolean;
 
-  private constructor(decide: FrameDecider, unsupported: number, indexed: boolean) {
+  private constructor(decide: FrameDecider) {
     this.decide = decide;
-    this.unsupported = unsupported;
-    this.indexed = indexed;
   }
 
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
@@ -61,7 +56,6 @@ export class FastFirewall {
     }
     const indexed = opts.index ?? rules.length >= INDEX_FROM;
     const index = indexed ? (groupOf: Int32Array, bitOf: Int32Array, groups: number) => planIndex(asts, groupOf, bitOf, groups) : null;
-    const generated = generateDecider(rules, k, firewall.hits, firewall.decided, index);
-    return new FastFirewall(generated.decide, rules.filter((r) => r.condition === null).length, indexed);
+    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index));
   }
 }

@@ -16,7 +16,7 @@ import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
 import type { Condition } from './conditions.js';
 import { Constants } from './conditions.js';
-import { FALLBACK, HEADER_LOCALS, prologue } from './headers.js';
+import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
 
 /** Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out. */
@@ -70,17 +70,10 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
   return groups;
 }
 
-export interface Generated {
-  decide: FrameDecider;
-  /** the group each rule went to and its bit there, by position in `rules` */
-  groupOf: Int32Array;
-  bitOf: Int32Array;
-  groups: number;
-}
-
 /**
- * Generates the decider for `rules` (the enabled rules, in evaluation order). With `index`, groups
- * take candidate masks from it (see index-plan.ts); without, every rule is tested.
+ * Generates the decider for `rules` (the enabled rules, in evaluation order). With `index` (given
+ * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
+ * index-plan.ts); without, every rule is tested.
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
@@ -88,7 +81,7 @@ export function generateDecider(
   hits: Float64Array,
   decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
-): Generated {
+): FrameDecider {
   const uses = new Set<string>();
   for (const r of rules) for (const l of r.condition?.locals ?? []) uses.add(l);
   const params = HEADER_LOCALS.filter((l) => uses.has(l) && l !== 'SRC6' && l !== 'DST6');
@@ -138,7 +131,7 @@ export function generateDecider(
       out.verdict = 0;
       out.decidingRule = -1;
       out.matchedCount = 0;
-      return 0;
+      return NOT_IP;
     },
     undo: (out: FrameResult) => {
       for (let i = 0; i < out.matchedCount; i++) hits[out.matched[i]]--;
@@ -156,7 +149,7 @@ export function generateDecider(
   };
   const names = Object.keys(helpers);
   const factory = new Function(...names, src.join('\n')) as (...values: unknown[]) => FrameDecider;
-  return { decide: factory(...names.map((n) => helpers[n as keyof typeof helpers])), groupOf, bitOf, groups: groups.length };
+  return factory(...names.map((n) => helpers[n as keyof typeof helpers]));
 }
 
 /** The bytes view equals one of the items (primitive.ts: bytes `in {…}`). */
