@@ -10,7 +10,7 @@ import type { Ast, CallExpr, ComparisonExpr, ComparisonOp, Expr, IndexExpr, IpIt
 import type { CompoundValue, ElementValue, SchemeBinding } from './binding.js';
 import { listsUsed } from './analysis.js';
 import { BIT_SLICE_PROTOCOLS } from './functions/bit-slice.js';
-import { translateRegex } from './literals/regex.js';
+import { compileRegex } from './regex/compile.js';
 import type { IpSet } from '../net/ip-set.js';
 import { unknownListError } from './lists.js';
 
@@ -118,9 +118,9 @@ function applyOp<P>(ctx: EvalContext<P>, op: ComparisonOp, v: Value): boolean {
     case 'contains':
       return latin1.decode(v as Uint8Array).includes(latin1.decode(op.rhs));
     case 'matches': {
-      const re = translateRegex(op.pattern);
+      const re = compileRegex(op.pattern);
       if (typeof re === 'string') throw new Error(re);
-      return re.test(latin1.decode(v as Uint8Array));
+      return re.test(v as Uint8Array, 0, (v as Uint8Array).length);
     }
     case 'wildcard': {
       const value = latin1.decode(v as Uint8Array);

@@ -23,8 +23,8 @@
 //   nil-not-equal behaviour), never the engine's panic for a missing mandatory field;
 // - `any(`/`all(` are syntax, as at that commit; `concat` needs two arguments.
 // Where the engine gives no answer we decided: `$name` lists are resolved at compile time and a
-// missing one is FilterError 'unknown_list'; regexes run as JS RegExp over latin1 text (Rust syntax
-// translated, constructs Rust rejects rejected, error wording ours); wildcard syntax-error wording;
+// missing one is FilterError 'unknown_list'; regexes run on our own linear-time automaton over
+// bytes (Rust's syntax and error texts, its size limit approximated: src/lang/regex/); wildcard syntax-error wording;
 // bit_slice's argument messages; `ip.geoip.country` (either country; `!=`: neither equals); the
 // length limit counts characters (code points); complexity counts DNF conjunctions.
 import type { Ast } from './ast.js';
