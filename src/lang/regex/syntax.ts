@@ -86,6 +86,7 @@ class RegexParser {
   private i = 0;
   private depth = 0;
   private flags: Flags = { i: false, m: false, s: false };
+  private readonly groupNames = new Set<string>();
 
   constructor(private readonly p: string) {}
 
@@ -208,6 +209,9 @@ class RegexParser {
     }
     if (this.i >= this.p.length) throw new RegexSyntaxError('unclosed capture group name', start);
     if (this.i === start) throw new RegexSyntaxError('empty capture group name', start);
+    const name = this.p.slice(start, this.i);
+    if (this.groupNames.has(name)) throw new RegexSyntaxError('duplicate capture group name', start);
+    this.groupNames.add(name);
     this.i++;
   }
 

@@ -130,6 +130,7 @@ describe('what the reference engine rejects', () => {
     ['[z-a]', 'invalid character class range, the start must be <= the end'],
     ['a\\', 'incomplete escape sequence, reached end of pattern prematurely'],
     ['(?z)', 'unrecognized flag'],
+    ['(?P<n>a)(?P<n>b)', 'duplicate capture group name'],
     ['(?i-)', 'dangling flag negation operator'],
     [`${'('.repeat(251)}a${')'.repeat(251)}`, 'exceed the maximum number of nested parentheses/brackets (250)'],
   ];
