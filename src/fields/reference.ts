@@ -25,11 +25,11 @@ const flag = (name: string, bit: string, hex: string): FieldReference => ({
   meaning: `The ${bit} bit (${hex}) of the TCP flags. Absent when the packet is not TCP.`,
 });
 
-const raw = (name: string, what: string): FieldReference => ({
+const raw = (name: string, what: string, select = `ip.proto == "${name}"`): FieldReference => ({
   name,
   type: 'Bytes',
   unit: 'bytes',
-  meaning: `${what} as captured, for bit_slice, contains and matches. Not a condition: to select ${name.toUpperCase()} packets write ip.proto == "${name}".`,
+  meaning: `${what} as captured, for bit_slice, contains and matches. Not a condition: to select ${name.toUpperCase()} packets write ${select}.`,
 });
 
 export const FIELD_REFERENCE: readonly FieldReference[] = [
@@ -100,7 +100,7 @@ export const FIELD_REFERENCE: readonly FieldReference[] = [
   { name: 'ip', type: 'Bytes', unit: 'bytes', meaning: 'The IP packet from its first header byte, as captured, for bit_slice, contains and matches. Not a condition.' },
   raw('tcp', 'The TCP header and payload'),
   raw('udp', 'The UDP header and payload'),
-  raw('icmp', 'The ICMP or ICMPv6 header and payload'),
+  raw('icmp', 'The ICMP or ICMPv6 header and payload', 'ip.proto in {"icmp" "ipv6-icmp"}'),
   {
     name: 'sip',
     type: 'Bool',
