@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { register as validate } from './validate/command.js';
 import { register as explain } from './explain/command.js';
+import { register as fields } from './fields/command.js';
 import { register as replay } from './replay/command.js';
 import { register as report } from './report/command.js';
 import { register as match } from './match/command.js';
@@ -15,4 +16,4 @@ import { register as synth } from './synth/command.js';
 import { register as diff } from './diff/command.js';
 import { register as about } from './about/command.js';
 
-export const commands: Array<(program: Command) => void> = [validate, explain, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, about];
+export const commands: Array<(program: Command) => void> = [validate, explain, fields, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, about];
