@@ -25,6 +25,8 @@ export interface BuiltPath {
   path: PacketPath;
   firewall: Firewall;
   atp: AdvancedTcpProtection;
+  /** the lookups the path makes (undefined when the configuration reads no looked-up field) */
+  enrichment: Enrichment | undefined;
   /** things the user should know before reading the results */
   warnings: string[];
 }
@@ -42,7 +44,7 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
 
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, enrichment, warnings };
 }
 
 /**

@@ -1,0 +1,78 @@
+// Packet cases: `packet:` (one packet) and `packets:` (a short timed sequence, e.g. a handshake, when
+// protection state matters). Each packet is built into real frame bytes and decoded (see
+// packet-builder.ts), then decided on a path with fresh protection state. The expectation applies to
+// the last packet of a sequence unless `expect.packet` names one (1-based).
+import { PacketRecord } from '../../capture/record.js';
+import { PacketBuilder } from '../packet-builder.js';
+import { parsePacket, type PacketSpec } from '../packet-spec.js';
+import type { Located } from '../source.js';
+import type { CaseKind, CaseOutcome, LoadContext, RunContext } from '../suite.js';
+import { tracePacket } from '../trace.js';
+import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
+
+export interface PacketCase {
+  packets: PacketSpec[];
+  /** index into packets of the packet the expectation is about */
+  target: number;
+  expect: VerdictExpectation;
+}
+
+const record = new PacketRecord();
+
+/** Decides the packets of a case in order; returns the outcome for the target packet. */
+export function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
+  const path = ctx.paths.fresh();
+  const builder = new PacketBuilder();
+  for (let i = 0; i <= c.target; i++) {
+    const spec = c.packets[i]!;
+    builder.build(spec, record);
+    path.setLookups(spec.lookups);
+    path.path.process(record, path.verdict);
+  }
+  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atpActive);
+  const failures = compareVerdict(c.expect, trace);
+  const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
+  return { failures: failures.map((f) => where + f), traces: failures.length > 0 ? [trace] : [], warnings: [], notes: [] };
+}
+
+function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExpectation {
+  return parseVerdictExpectation(expect, ctx.paths.firewall);
+}
+
+export const packetKind: CaseKind<PacketCase> = {
+  key: 'packet',
+  keys: [],
+  expectKeys: VERDICT_KEYS,
+  parse(value, expect, _keys, ctx) {
+    return { packets: [parsePacket(value)], target: 0, expect: parseExpect(expect, ctx) };
+  },
+  run: async (c, ctx) => runPackets(c, ctx),
+};
+
+export const packetsKind: CaseKind<PacketCase> = {
+  key: 'packets',
+  keys: [],
+  expectKeys: [...VERDICT_KEYS, 'packet'],
+  parse(value, expect, _keys, ctx) {
+    const items = value.items('a list of packets');
+    if (items.length === 0) value.fail('expected at least one packet');
+    const packets = items.map(parsePacket);
+    let last = -1;
+    packets.forEach((p, i) => {
+      if (p.time === null) return;
+      if (p.time < last) items[i]!.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
+      last = p.time;
+    });
+    let target = packets.length - 1;
+    const named = expect.get('packet');
+    if (named !== undefined) {
+      const n = named.value;
+      if (named.type !== 'number' || !Number.isInteger(n) || (n as number) < 1 || (n as number) > packets.length) {
+        named.fail(`expected a packet number from 1 to ${packets.length}, got ${String(n)}`);
+      }
+      target = (n as number) - 1;
+    }
+    return { packets, target, expect: parseExpect(expect, ctx) };
+  },
+  run: async (c, ctx) => runPackets(c, ctx),
+};
