@@ -82,12 +82,14 @@ export class SuitePaths {
     private readonly enrichment: Enrichment | undefined,
     private readonly ingress: IngressColos,
     readonly warnings: string[],
+    /** Advanced TCP Protection is active in this configuration */
+    readonly atpActive: boolean,
   ) {}
 
   /** Compiles the configuration; throws the compile errors of buildPacketPath. */
   static async open(snapshot: Snapshot, options: PathOptions): Promise<SuitePaths> {
     const built = await buildPacketPath(snapshot, options);
-    return new SuitePaths(snapshot, options, built.firewall, built.enrichment, new IngressColos({ colo: options.colo, region: options.region }), built.warnings);
+    return new SuitePaths(snapshot, options, built.firewall, built.enrichment, new IngressColos({ colo: options.colo, region: options.region }), built.warnings, built.atp.active);
   }
 
   fresh(): CasePath {
