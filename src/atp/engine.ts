@@ -102,10 +102,10 @@ export class AdvancedTcpProtection {
     return t;
   }
 
-  /** Decides one packet into `out` (reset first). Allocates nothing beyond new connection entries. */
+  /** Decides one IP packet into `out` (reset first); the packet path passes frames without IP by. Allocates nothing beyond new connection entries. */
   inspect(rec: PacketRecord, out: AtpDecision): void {
     out.reset();
-    if (!this.active || (rec.present & Has.IP) === 0) return;
+    if (!this.active) return;
     const t = this.clock(rec);
     this.seen++;
     if ((rec.present & IP_TCP) !== IP_TCP) return;

@@ -3,7 +3,7 @@
 // expression is accepted here exactly when the configuration API accepts it; a bad one is reported
 // with the engine's own message under the filter's path. Compiled over the packet record through
 // the same field binding as the firewall, so a filter reads packets exactly as a rule does.
-import { compileRecordExpression } from '../capture/fields.js';
+import { compileRecordExpression } from '../fields/compile.js';
 import { FilterError } from '../lang/index.js';
 import type { FilterPredicate } from './component-modes.js';
 import { AtpConfigError } from './errors.js';

@@ -16,7 +16,7 @@
 // rule's `ref` is kept, so reports name the same rules after an import. The snapshot is validated
 // locally before the first request, so a bad file changes nothing. So `export(import(S))` equals
 // `S` except for server-assigned fields, when importing into an empty account.
-import { CliError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import {
   ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
 } from './resources.js';
@@ -97,7 +97,7 @@ class Api {
       response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      throw new CliError(`cannot reach the API at ${url}: ${e.cause?.code ?? e.cause?.message ?? e.message}`);
+      throw new UserError(`cannot reach the API at ${url}: ${e.cause?.code ?? e.cause?.message ?? e.message}`);
     }
     if (response.status === 204) return { success: true };
     const text = await response.text();
@@ -105,11 +105,11 @@ class Api {
     try {
       envelope = JSON.parse(text) as Envelope;
     } catch {
-      throw new CliError(`${method} ${url}: HTTP ${response.status}: the response is not JSON`);
+      throw new UserError(`${method} ${url}: HTTP ${response.status}: the response is not JSON`);
     }
     if (!response.ok || envelope.success === false) {
       const messages = (envelope.errors ?? []).map((e) => (e.message ?? '').replace(/\n$/, '')).filter(Boolean);
-      throw new CliError(`${method} ${url}: HTTP ${response.status}: ${messages.join('; ') || response.statusText || 'request failed'}`);
+      throw new UserError(`${method} ${url}: HTTP ${response.status}: ${messages.join('; ') || response.statusText || 'request failed'}`);
     }
     return envelope;
   }
@@ -124,10 +124,10 @@ class Api {
     let previous = '';
     for (let page = 1; ; page++) {
       const items = (await this.call('GET', path, undefined, { page: String(page), per_page: String(PAGE_SIZE) })).result;
-      if (!Array.isArray(items)) throw new CliError(`GET ${this.base}${path}: the result is not a list`);
+      if (!Array.isArray(items)) throw new UserError(`GET ${this.base}${path}: the result is not a list`);
       if (items.length === 0) return out;
       const signature = JSON.stringify(items.map((i: Obj) => i.id ?? i));
-      if (signature === previous) throw new CliError(`GET ${this.base}${path}: page ${page} repeats page ${page - 1}; the server ignores pagination`);
+      if (signature === previous) throw new UserError(`GET ${this.base}${path}: page ${page} repeats page ${page - 1}; the server ignores pagination`);
       previous = signature;
       out.push(...(items as Obj[]));
     }
@@ -140,11 +140,11 @@ class Api {
     let cursor: string | undefined;
     do {
       const envelope = await this.call('GET', path, undefined, cursor === undefined ? query : { ...query, cursor });
-      if (!Array.isArray(envelope.result)) throw new CliError(`GET ${this.base}${path}: the result is not a list`);
+      if (!Array.isArray(envelope.result)) throw new UserError(`GET ${this.base}${path}: the result is not a list`);
       out.push(...(envelope.result as Obj[]));
       cursor = envelope.result_info?.cursors?.after ?? envelope.result_info?.cursor ?? undefined;
       if (cursor !== undefined) {
-        if (seen.has(cursor)) throw new CliError(`GET ${this.base}${path}: the server returned cursor ${cursor} twice`);
+        if (seen.has(cursor)) throw new UserError(`GET ${this.base}${path}: the server returned cursor ${cursor} twice`);
         seen.add(cursor);
       }
     } while (cursor);

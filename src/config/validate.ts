@@ -3,7 +3,7 @@
 // filled (sensitivities medium, rules enabled...), vendor spellings mapped to canonical ones
 // (phase magic_transit -> edge_transit). Every problem is reported, each with its JSON path, so a
 // broken file is fixed in one pass rather than one error at a time.
-import { CliError } from '../cli/errors.js';
+import { UserError } from '../errors.js';
 import { VOCABULARY } from './checks.js';
 import { SNAPSHOT_SCHEMA } from './resources.js';
 import { dottedPath, parseWithSchema, type Issue } from './schema.js';
@@ -12,10 +12,12 @@ import type { Snapshot } from './snapshot.js';
 const MAX_LISTED = 20;
 
 /** A snapshot that does not validate; `issues` holds every problem, the message lists them. */
-export class SnapshotError extends CliError {
-  constructor(readonly issues: Issue[], readonly source?: string) {
-    super(formatIssues(issues, source));
-    this.name = 'SnapshotError';
+export class SnapshotError extends UserError {
+  override name = 'SnapshotError';
+
+  constructor(readonly issues: Issue[], file?: string) {
+    // each line carries the file already (an expression error keeps its own lines)
+    super(formatIssues(issues, file));
   }
 }
 

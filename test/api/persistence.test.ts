@@ -96,7 +96,7 @@ describe('persistence', () => {
     let stderr = '';
     child.stderr!.on('data', (d) => { stderr += d; });
     expect((await exited(child)).code).toBe(1);
-    expect(stderr).toBe(`edgesim: --data ${path.join(file, 'sub')}: the directory cannot be created or written: ENOTDIR\n`);
+    expect(stderr).toBe(`edgesim: --data ${path.join(file, 'sub')}: the directory cannot be created or written: a part of the path is not a directory\n`);
   });
 
   it('serve refuses a port in use with a one-line error', async () => {

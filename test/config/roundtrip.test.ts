@@ -11,7 +11,7 @@ import type { RunningServer } from '../../src/api/server.js';
 import { exportSnapshot, importSnapshot, type ApiTarget } from '../../src/config/api-client.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { SnapshotError } from '../../src/config/validate.js';
-import { CliError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
 import { BIN } from '../helpers/cli.js';
 
@@ -92,7 +92,7 @@ describe('export', () => {
     const port = (stuck.address() as { port: number }).port;
     const err = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);
     stuck.close();
-    expect(err).toBeInstanceOf(CliError);
+    expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toMatch(/prefixes: page 2 repeats page 1; the server ignores pagination$/);
   });
 
@@ -101,7 +101,7 @@ describe('export', () => {
     const unreachable = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);
     expect((unreachable as Error).message).toBe(`cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/a/magic/advanced_tcp_protection/configs/tcp_protection_status: ECONNREFUSED`);
     const unauthorised = await exportSnapshot({ url: server.url, account: 'a' }).catch((e: Error) => e);
-    expect(unauthorised).toBeInstanceOf(CliError);
+    expect(unauthorised).toBeInstanceOf(UserError);
     expect((unauthorised as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/client\/v4\/accounts\/a\/magic\/advanced_tcp_protection\/configs\/tcp_protection_status: HTTP 401: missing credentials/);
   });
 });

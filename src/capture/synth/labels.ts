@@ -6,6 +6,7 @@
 // (a byte, a 16-bit part index and a 32-bit flow id per frame) rather than an object per frame.
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { OutputError, UserError } from '../../errors.js';
 
 /** The label sidecar's path for a capture. */
 export function labelsPathFor(capturePath: string): string {
@@ -32,7 +33,7 @@ export class LabelWriter {
     try {
       return new LabelWriter(openSync(path, 'w'), path);
     } catch (err) {
-      throw new Error(`cannot create ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OutputError(path, err);
     }
   }
 
@@ -81,7 +82,7 @@ export class LabelWriter {
     try {
       while (off < this.used) off += writeSync(this.fd, this.buf, off, this.used - off);
     } catch (err) {
-      throw new Error(`cannot write ${this.path}: ${(err as Error).message}`);
+      throw new OutputError(this.path, err);
     }
     this.used = 0;
   }
@@ -102,10 +103,8 @@ export interface Labels {
 }
 
 /** A label sidecar that cannot be read; the message names the file and the line. */
-export class LabelsError extends Error {
+export class LabelsError extends UserError {
   override name = 'LabelsError';
-  /** a user error: the CLI prints the message and exits 1 */
-  readonly exitCode = 1;
 }
 
 const LEGIT = 1;

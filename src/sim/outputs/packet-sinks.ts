@@ -4,7 +4,7 @@ import type { PacketRecord } from '../../capture/record.js';
 import { PcapWriter } from '../../capture/pcap-writer.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
-import { OutputError, TextSink } from './text-sink.js';
+import { TextSink } from './text-sink.js';
 
 export interface PacketSink {
   packet(rec: PacketRecord, v: PacketVerdict): void;
@@ -14,11 +14,7 @@ export interface PacketSink {
 }
 
 function openPcap(path: string, linkType: number): PcapWriter {
-  try {
-    return PcapWriter.open(path, { linkType, nanosecond: true });
-  } catch (err) {
-    throw new OutputError((err as Error).message);
-  }
+  return PcapWriter.open(path, { linkType, nanosecond: true });
 }
 
 /** One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note). */

@@ -1,20 +1,13 @@
-import { Command, Option } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions, type ConfigFlags, type DataFlags } from '../config-options.js';
-
-export interface ReplayFlags extends ConfigFlags, DataFlags {
-  format: 'table' | 'json' | 'ndjson' | 'csv';
-  out?: string;
-  writePassed?: string;
-  writeDropped?: string;
-  labels: boolean;
-  progress: boolean;
-}
+// `edgesim replay CAPTURE`: options and help; the replay itself is in action.ts, loaded when run.
+import { Option, type Command } from 'commander';
+import { addAtpOptions, addConfigOptions, addDataOptions } from '../../options.js';
+import type { ReplayFlags } from './action.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('replay')
     .description('replay a capture (pcap, pcapng, optionally gzipped) through a configuration and report what passes, what drops, and why')
-    .argument('<capture>', 'the capture file')
+    .argument('<capture>', 'the capture file ("-" reads standard input)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']).default('table'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
     .option('--write-passed <file>', 'write the packets that pass to this pcap file')
@@ -34,7 +27,8 @@ With ndjson or csv a one-line summary goes to stderr.
 Examples:
   edgesim replay examples/demo.pcap --config examples/demo-snapshot.json
   edgesim replay attack.pcapng --api http://127.0.0.1:8787/client/v4 --account acc1 --format ndjson | jq 'select(.verdict=="drop")'
-  edgesim replay big.pcap.gz --config snap.json --write-dropped dropped.pcap`,
+  edgesim replay big.pcap.gz --config snap.json --write-dropped dropped.pcap
+  edgesim synth syn-flood --out - | edgesim replay - --config snap.json`,
   );
-  cmd.action(async (capture: string, flags: ReplayFlags) => (await import('../actions/replay.js')).runReplay(capture, flags));
+  cmd.action(async (capture: string, flags: ReplayFlags) => (await import('./action.js')).run(capture, flags));
 }

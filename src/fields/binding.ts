@@ -7,17 +7,9 @@
 // false otherwise), so `not sip` holds for an ordinary packet. The raw-bytes fields are views into
 // the record's buffer: `ip` is the IP packet as captured (header included), `tcp`/`udp`/`icmp` the
 // transport header and payload as captured.
-//
-// recordFields() renders the same table for people (edgesim inspect): addresses as text, ip.proto,
-// countries and data-center names as text, raw bytes as lowercase hex pairs joined by ':' (the
-// Rules language's byte-string literal form, e.g. 45:00:00:3c).
-import type { Binding, BoolAccess, BytesAccess, FieldAccess, IntAccess, IpAccess } from '../lang/binding.js';
-import { compile, fieldsUsed, parse, settingsFor, type ExpressionKind } from '../lang/index.js';
-import type { IpSet } from '../net/ip-set.js';
-import { formatIPv4 } from '../net/ipv4.js';
-import { formatIPv6 } from '../net/ipv6.js';
-import { protocolName } from './protocols.js';
-import { Has, type PacketRecord, TcpFlag } from './record.js';
+import type { Binding, BoolAccess, BytesAccess, IntAccess, IpAccess } from '../lang/binding.js';
+import { protocolName } from '../capture/protocols.js';
+import { Has, type PacketRecord, TcpFlag } from '../capture/record.js';
 
 type R = PacketRecord;
 
@@ -33,9 +25,14 @@ function tcpFlag(flag: number): BoolAccess<R> {
   return bool(Has.TCP, (r) => (r.tcpFlags & flag) !== 0);
 }
 
+/** A Bytes field whose value is a name (a protocol, a country, a data center), shown as text. */
+export interface NameAccess extends BytesAccess<R> {
+  readonly isName: true;
+}
+
 /** an interned string: the whole array */
-function text(bit: number, bytes: (r: R) => Uint8Array): BytesAccess<R> {
-  return { type: 'Bytes', has: (r) => (r.present & bit) !== 0, bytes, start: () => 0, end: (r) => bytes(r).length };
+function text(bit: number, bytes: (r: R) => Uint8Array): NameAccess {
+  return { type: 'Bytes', isName: true, has: (r) => (r.present & bit) !== 0, bytes, start: () => 0, end: (r) => bytes(r).length };
 }
 
 /** a raw view into the packet's buffer */
@@ -83,51 +80,3 @@ export const recordBinding: Binding<PacketRecord> = {
   icmp: raw(Has.ICMP, (r) => r.l4Off, (r) => r.l4End),
   sip: bool(Has.IP, (r) => r.sip),
 };
-
-/**
- * Compiles an expression of `kind` ('rule': firewall scheme, 'filter': ATP filter scheme) over packet
- * records, with the limits the configuration API applies to that kind; throws FilterError. The one
- * place firewall rules, ATP filters and `edgesim match` turn text into a predicate.
- */
-export function compileRecordExpression(
-  kind: ExpressionKind,
-  expression: string,
-  lists?: (name: string) => IpSet | undefined,
-): { predicate: (p: PacketRecord) => boolean; fields: string[] } {
-  const { scheme, limits } = settingsFor(kind);
-  const ast = parse(expression, scheme, limits);
-  return { predicate: compile(ast, recordBinding, { lists }), fields: fieldsUsed(ast) };
-}
-
-/** Bytes fields whose values are names (shown as text); the other Bytes fields are raw packet bytes. */
-const TEXT_FIELDS = new Set(['ip.proto', 'ip.src.country', 'ip.dst.country', 'cf.colo.name', 'cf.colo.region']);
-
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
-const decoder = new TextDecoder();
-
-function value(name: string, field: FieldAccess<R>, rec: R): string | number | boolean {
-  switch (field.type) {
-    case 'Int':
-    case 'Bool':
-      return field.get(rec);
-    case 'Ip':
-      return field.family(rec) === 4 ? formatIPv4(field.v4(rec)) : formatIPv6(field.v6(rec));
-    case 'Bytes': {
-      const bytes = field.bytes(rec).subarray(field.start(rec), field.end(rec));
-      return TEXT_FIELDS.has(name) ? decoder.decode(bytes) : Array.from(bytes, (b) => HEX[b]).join(':');
-    }
-  }
-}
-
-/**
- * Every field the packet has, by Rules-language name, with a JSON-friendly value: numbers and
- * booleans as such, addresses and names as text, raw bytes as "aa:bb:..." hex. For people and
- * reports (edgesim inspect), not for the per-packet hot path.
- */
-export function recordFields(rec: PacketRecord): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [name, field] of Object.entries(recordBinding)) {
-    if (field.has(rec)) out[name] = value(name, field, rec);
-  }
-  return out;
-}

@@ -3,11 +3,12 @@
 // absent exactly when the packet lacks it; expressions compiled over it evaluate decoded packets
 // as documented; recordFields renders the same values for people.
 import { describe, expect, it } from 'vitest';
-import { recordBinding, recordFields } from '../../src/capture/fields.js';
+import { recordBinding } from '../../src/fields/binding.js';
+import { recordFields } from '../../src/fields/render.js';
 import { decodeFrame } from '../../src/capture/reader.js';
 import { Has, PacketRecord } from '../../src/capture/record.js';
 import { compile, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
-import { ascii, ethernet, icmp, ipv4, ipv6, tcp, udp } from './helpers/build.js';
+import { ascii, ethernet, icmp, ipv4, ipv6, tcp, udp } from '../capture/helpers/build.js';
 
 function decoded(linkType: number, frame: Uint8Array): PacketRecord {
   const rec = new PacketRecord();

@@ -1,5 +1,6 @@
+// `edgesim about`: the version and the attributions of bundled data.
 import type { Command } from 'commander';
-import { VERSION, aboutText } from '../about.js';
+import { VERSION, aboutText } from '../../about.js';
 
 export function register(program: Command): void {
   program
