@@ -4,6 +4,7 @@ import { AdvancedTcpProtection, type AtpOptionsInput } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { createListRegistry } from '../data/lists.js';
 import { enrichmentFor, LOOKUP_FIELDS, type LookupOptions } from '../fields/lookups.js';
+import type { Enrichment } from '../data/enrichment.js';
 import { Firewall } from '../firewall/firewall.js';
 import { PacketPath } from './packet-path.js';
 
@@ -48,5 +49,5 @@ export async function buildLookupPath(lookups: boolean, opts: PathOptions = {}):
   const atp = AdvancedTcpProtection.fromSnapshot({});
   // ASNs only with --asn: enrichmentFor leaves them out without a database
   const enrichment = lookups ? await enrichmentFor(LOOKUP_FIELDS, false, opts, warnings) : undefined;
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, enrichment, warnings };
 }

@@ -3,12 +3,10 @@
 // file, the line and the key (exit 2).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AtpConfigError } from '../atp/index.js';
 import { loadSnapshotFile } from '../config/load.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { validateSnapshot } from '../config/validate.js';
 import { systemErrorText, UserError } from '../errors.js';
-import { FirewallConfigError } from '../firewall/firewall.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
 import { existingFile } from './kinds/capture.js';
@@ -21,8 +19,7 @@ const CASE_KEYS = ['name', 'expect', ...KIND_KEYS, ...new Set(CASE_KINDS.flatMap
 
 /** A problem of the configuration the suite names, as a suite error at the `config` key. */
 function configProblem(at: Located, err: unknown): never {
-  const known = err instanceof FirewallConfigError || err instanceof AtpConfigError || err instanceof UserError || typeof (err as { exitCode?: unknown })?.exitCode === 'number';
-  if (!known) throw err;
+  if (!(err instanceof UserError)) throw err;
   return at.fail((err as Error).message.split('\n')[0]!);
 }
 

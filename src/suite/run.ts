@@ -31,9 +31,9 @@ export async function runSuites(suites: readonly Suite[], opts: RunOptions = {})
         outcome.warnings.unshift(...suite.paths.warnings);
         verdict = judge(outcome, opts.strict === true);
       } catch (err) {
-        if (!(err instanceof UserError) && typeof (err as { exitCode?: unknown })?.exitCode !== 'number') throw err;
+        if (!(err instanceof UserError)) throw err;
         outcome = { failures: [], traces: [], warnings: [], notes: [] };
-        verdict = { status: 'error', message: err instanceof UserError ? err.line() : (err as Error).message };
+        verdict = { status: 'error', message: (err as Error).message };
       }
       const result: CaseResult = {
         suite: suite.file,

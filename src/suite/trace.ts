@@ -5,7 +5,7 @@
 // the same record, so the replay's hot path pays nothing for it; the test suite checks that the
 // trace and the replay's verdict always agree.
 import type { PacketRecord } from '../capture/record.js';
-import { recordFields } from '../capture/fields.js';
+import { recordFields } from '../fields/render.js';
 import { Has } from '../capture/record.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { PacketVerdict } from '../sim/verdict.js';

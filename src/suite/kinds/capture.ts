@@ -10,7 +10,7 @@ import { OutputError } from '../../errors.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import { NdjsonSink, type PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
-import { replay } from '../../sim/replay.js';
+import { replayFile } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
@@ -112,10 +112,8 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
   const actualPath = tmp === null ? null : path.join(tmp, 'verdicts.ndjson');
   let check: FrameCheck | undefined;
   try {
-    const { report, warnings } = await replay({
+    const { report, warnings } = await replayFile(c.capture, snapshot, {
       ...options,
-      capture: c.capture,
-      snapshot,
       sinks: (firewall) => {
         check = new FrameCheck(c.frames, firewall, ctx.paths.atpActive);
         return actualPath === null ? [check] : [check, new NdjsonSink(new TextSink(actualPath), firewall)];

@@ -12,7 +12,7 @@ import { Reason, REASONS } from '../../atp/types.js';
 import { generateToFile, readLabels, resolveSpec, SCENARIOS, SpecError } from '../../capture/synth/index.js';
 import type { PacketRecord } from '../../capture/record.js';
 import type { PacketSink } from '../../sim/outputs/packet-sinks.js';
-import { replay } from '../../sim/replay.js';
+import { replayFile } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
@@ -77,7 +77,7 @@ async function runScenario(c: ScenarioCase, ctx: RunContext): Promise<CaseOutcom
     const capture = path.join(dir, 'scenario.pcap');
     await generateToFile(c.source, capture, c.options);
     const scoring = new PathOutcomes();
-    const { report, warnings } = await replay({ ...ctx.paths.options, capture, snapshot: ctx.paths.snapshot, sinks: () => [scoring] });
+    const { report, warnings } = await replayFile(capture, ctx.paths.snapshot, { ...ctx.paths.options, sinks: () => [scoring] });
     out.warnings.push(...warnings, ...report.capture.warnings);
     const labels = await readLabels(capture);
     if (labels === null || labels.frames !== report.packets) {
