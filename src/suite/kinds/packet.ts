@@ -7,7 +7,8 @@ import { PacketBuilder } from '../packet-builder.js';
 import { parsePacket, type PacketSpec } from '../packet-spec.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, LoadContext, RunContext } from '../suite.js';
-import { tracePacket } from '../trace.js';
+import { tracePacket, type PacketTrace } from '../trace.js';
+import type { SuitePaths } from '../case-path.js';
 import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
 
 export interface PacketCase {
@@ -19,17 +20,21 @@ export interface PacketCase {
 
 const record = new PacketRecord();
 
-/** Decides the packets of a case in order; returns the outcome for the target packet. */
-export function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
-  const path = ctx.paths.fresh();
+/** Decides packets[0..target] in order on a fresh path; returns the trace of packets[target]. */
+export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
+  const path = paths.fresh();
   const builder = new PacketBuilder();
-  for (let i = 0; i <= c.target; i++) {
-    const spec = c.packets[i]!;
+  for (let i = 0; i <= target; i++) {
+    const spec = packets[i]!;
     builder.build(spec, record);
     path.setLookups(spec.lookups);
     path.path.process(record, path.verdict);
   }
-  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atpActive);
+  return tracePacket(record, path.verdict, paths.firewall, path.atpActive);
+}
+
+function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
+  const trace = tracePackets(c.packets, c.target, ctx.paths);
   const failures = compareVerdict(c.expect, trace);
   const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
   return { failures: failures.map((f) => where + f), traces: failures.length > 0 ? [trace] : [], warnings: [], notes: [] };
