@@ -60,7 +60,7 @@ function parseSource(value: Located, keys: Map<string, Located>, dir: string): P
     if (at.type !== 'number') at.fail(`expected a number, got ${at.type}`);
     options[k] = at.value as number;
   }
-  const source = Object.hasOwn(SCENARIOS, name) ? name : path.resolve(dir, name);
+  const source = name.endsWith('.json') ? path.resolve(dir, name) : name;
   try {
     resolveSpec(source, options);
     return { source, options };
