@@ -51,7 +51,10 @@ describe('suite errors', () => {
     const nofile = writeSuite('# a comment\nconfig: nowhere.json\ncases: []\n');
     await expect(loadSuite(nofile)).rejects.toThrow(`${nofile}:2: config: "nowhere.json": no such file (paths are relative to the suite's folder)`);
     const bad = writeSuite('config:\n  rulesets:\n    - {name: r, phase: edge_transit, kind: root, rules: [{action: block, expression: "tcp.dstport == x"}]}\ncases: []\n');
-    const err = await loadSuite(bad).catch((e: unknown) => e as SuiteError);
+    const err = (await loadSuite(bad).then(
+      () => null,
+      (e: unknown) => e,
+    )) as SuiteError;
     expect(err.message.split('\n')).toHaveLength(1);
     expect(err.message).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: config: .*rulesets\\[0\\]\\.rules\\[0\\]\\.expression`));
   });
