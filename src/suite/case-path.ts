@@ -69,8 +69,8 @@ export interface CasePath {
   path: PacketPath;
   verdict: PacketVerdict;
   atpActive: boolean;
-  /** sets the looked-up values of the next packet */
-  setLookups(lookups: LookupOverrides): void;
+  /** decides one packet (its looked-up values set first) */
+  process(rec: PacketRecord, lookups: LookupOverrides): void;
 }
 
 /** The compiled configuration of a suite, from which each packet case gets its own path. */
@@ -92,15 +92,35 @@ export class SuitePaths {
     return new SuitePaths(snapshot, options, built.firewall, built.enrichment, new IngressColos({ colo: options.colo, region: options.region }), built.warnings, built.atp.active);
   }
 
+  private spare: CasePath | null = null;
+  /** the spare path's protection state changed: a TCP packet reached active ATP */
+  private spareUsed = false;
+
+  /**
+   * A path with fresh protection state. Only a TCP packet changes ATP's state (connections, rates;
+   * every case's first packet has the same time), so a path that saw none is handed out again rather
+   * than rebuilt: a suite of thousands of UDP cases, or a configuration without active protection,
+   * compiles ATP once.
+   */
   fresh(): CasePath {
+    if (this.spare !== null && !this.spareUsed) return this.spare;
     const atp = AdvancedTcpProtection.fromSnapshot(this.snapshot, this.options.atp);
     const override = new LookupOverride(this.enrichment, this.ingress);
     const path = new PacketPath({ enrichment: override, atp, firewall: this.firewall });
-    return {
+    const verdict = path.newVerdict();
+    const active = atp.active;
+    this.spareUsed = false;
+    const made: CasePath = {
       path,
-      verdict: path.newVerdict(),
-      atpActive: atp.active,
-      setLookups: (lookups) => (override.lookups = lookups),
+      verdict,
+      atpActive: active,
+      process: (rec, lookups) => {
+        override.lookups = lookups;
+        path.process(rec, verdict);
+        if (active && (rec.present & Has.TCP) !== 0) this.spareUsed = true;
+      },
     };
+    this.spare = made;
+    return made;
   }
 }

@@ -2,7 +2,7 @@
 // so that a suite error names the file, the line and the key (`suite.yaml:12: cases[1].packet.tcp.dstprot:
 // unknown field`). YAML 1.2 is a superset of JSON, so one parser (the `yaml` library, whose LineCounter
 // turns offsets into lines) reads both kinds of suite.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { distance } from '../capture/synth/json-checks.js';
 import { UserError } from '../errors.js';
 
@@ -24,11 +24,16 @@ export class Located {
     /** the dotted path of the value, e.g. cases[2].expect.frames.5 */
     readonly key: string,
     readonly line: number,
-    private readonly node: Node | null,
+    node: Node | null,
     private readonly lines: LineCounter,
+    private readonly doc: Document.Parsed,
   ) {
     this.keyLine = line;
+    // an alias (*name) stands for the node its anchor (&name) marks; lines stay the alias's own
+    this.node = isAlias(node) ? ((node.resolve(doc) as Node | undefined) ?? null) : node;
   }
+
+  private readonly node: Node | null;
 
   private keyLine: number;
 
@@ -43,7 +48,7 @@ export class Located {
 
   /** The plain JavaScript value (maps as objects, lists as arrays). */
   get value(): unknown {
-    return this.node === null ? null : this.node.toJSON();
+    return this.node === null ? null : (this.node.toJS(this.doc) as unknown);
   }
 
   /** A map's entries in order, keys as text; fails when this is not a map. */
@@ -55,7 +60,7 @@ export class Located {
       const name = String(isScalar(keyNode) ? keyNode.value : keyNode?.toJSON());
       const at = this.lineOf(keyNode) ?? this.line;
       const child = (pair.value as Node | null) ?? null;
-      return [name, new Located(this.file, this.childKey(name), this.lineOf(child) ?? at, child, this.lines).keyedAt(at)];
+      return [name, new Located(this.file, this.childKey(name), this.lineOf(child) ?? at, child, this.lines, this.doc).keyedAt(at)];
     });
   }
 
@@ -63,7 +68,7 @@ export class Located {
   items(what = 'a list'): Located[] {
     const n = this.node;
     if (!isSeq(n)) this.fail(`expected ${what}, got ${describeType(this.type)}`);
-    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.lines));
+    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.lines, this.doc));
   }
 
   /** Fails, unless every key of this map is one of `allowed` (with a did-you-mean for a near miss). */
@@ -120,5 +125,5 @@ export function parseSuiteText(file: string, text: string): Located {
     const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
     throw new SuiteError(file, line, '', `not valid YAML: ${err.message.split('\n')[0]}`);
   }
-  return new Located(file, '', 1, (doc.contents as Node | null) ?? null, lines);
+  return new Located(file, '', 1, (doc.contents as Node | null) ?? null, lines, doc);
 }

@@ -50,10 +50,19 @@ export interface PacketTrace {
   steps: StageStep[];
 }
 
+/** What the path decided, as the NDJSON and the expectations name it. */
+export type VerdictSummary = Pick<PacketTrace, 'verdict' | 'stage' | 'rule' | 'reason' | 'matched'>;
+
+export function verdictSummary(v: PacketVerdict, firewall: Firewall): VerdictSummary {
+  const fw = v.firewall;
+  const matched: string[] = [];
+  for (let k = 0; k < fw.matchedCount; k++) matched.push(firewall.rules[fw.matched[k]!]!.ref);
+  return { verdict: v.drop ? 'drop' : 'pass', stage: v.stage, rule: fw.decidingRule < 0 ? null : firewall.rules[fw.decidingRule]!.ref, reason: v.reason, matched };
+}
+
 /** The trace of `rec`, which the path has just decided into `v`. */
 export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firewall, atpActive: boolean): PacketTrace {
   const fw = v.firewall;
-  const refs = firewall.rules.map((r) => r.ref);
   const isIp = (rec.present & Has.IP) !== 0;
   const atpDropped = v.stage === 'syn_protection' || v.stage === 'tcp_flow_protection';
   const steps: StageStep[] = [
@@ -97,17 +106,11 @@ export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firew
       trace,
     });
   }
-  const matched: string[] = [];
-  for (let k = 0; k < fw.matchedCount; k++) matched.push(refs[fw.matched[k]!]!);
   const m = v.atp.monitor;
   return {
     frame: rec.frame,
     time: rec.timeText(),
-    verdict: v.drop ? 'drop' : 'pass',
-    stage: v.stage,
-    rule: fw.decidingRule < 0 ? null : refs[fw.decidingRule]!,
-    reason: v.reason,
-    matched,
+    ...verdictSummary(v, firewall),
     monitor: m === null ? null : { stage: m.stage, verdict: m.verdict, reason: m.reason },
     fields: isIp ? recordFields(rec) : {},
     steps,

@@ -5,7 +5,7 @@
 import { REASONS } from '../atp/types.js';
 import type { Firewall } from '../firewall/firewall.js';
 import { suggestion, type Located } from './source.js';
-import type { PacketTrace } from './trace.js';
+import type { VerdictSummary } from './trace.js';
 
 export interface VerdictExpectation {
   verdict?: 'pass' | 'drop';
@@ -63,7 +63,7 @@ function show(v: unknown): string {
 }
 
 /** The differences between what was expected and the traced packet, one `key: expected X, got Y` each. */
-export function compareVerdict(want: VerdictExpectation, got: Pick<PacketTrace, 'verdict' | 'rule' | 'stage' | 'reason' | 'matched'>): string[] {
+export function compareVerdict(want: VerdictExpectation, got: VerdictSummary): string[] {
   const diffs: string[] = [];
   const check = (key: keyof VerdictExpectation, actual: unknown): void => {
     const expected = want[key];

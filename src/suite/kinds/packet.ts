@@ -7,8 +7,8 @@ import { PacketBuilder } from '../packet-builder.js';
 import { parsePacket, type PacketSpec } from '../packet-spec.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, LoadContext, RunContext } from '../suite.js';
-import { tracePacket, type PacketTrace } from '../trace.js';
-import type { SuitePaths } from '../case-path.js';
+import type { CasePath, SuitePaths } from '../case-path.js';
+import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
 
 export interface PacketCase {
@@ -20,24 +20,31 @@ export interface PacketCase {
 
 const record = new PacketRecord();
 
-/** Decides packets[0..target] in order on a fresh path; returns the trace of packets[target]. */
-export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
+/** Decides packets[0..target] in order on a fresh path; `record` holds packets[target] after. */
+function decide(packets: readonly PacketSpec[], target: number, paths: SuitePaths): CasePath {
   const path = paths.fresh();
   const builder = new PacketBuilder();
   for (let i = 0; i <= target; i++) {
     const spec = packets[i]!;
     builder.build(spec, record);
-    path.setLookups(spec.lookups);
-    path.path.process(record, path.verdict);
+    path.process(record, spec.lookups);
   }
+  return path;
+}
+
+/** The trace of packets[target] after packets[0..target] went through a fresh path. */
+export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
+  const path = decide(packets, target, paths);
   return tracePacket(record, path.verdict, paths.firewall, path.atpActive);
 }
 
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
-  const trace = tracePackets(c.packets, c.target, ctx.paths);
-  const failures = compareVerdict(c.expect, trace);
+  const path = decide(c.packets, c.target, ctx.paths);
+  const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
+  if (failures.length === 0) return { failures, traces: [], warnings: [], notes: [] };
   const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
-  return { failures: failures.map((f) => where + f), traces: failures.length > 0 ? [trace] : [], warnings: [], notes: [] };
+  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atpActive);
+  return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes: [] };
 }
 
 function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExpectation {
