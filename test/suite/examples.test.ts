@@ -11,6 +11,6 @@ describe('examples/demo-suite.yaml', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^12 cases: 12 passed, 0 failed, 0 errors$/m);
-    expect(readFileSync('new URL('../../examples/demo.verdicts.ndjson', import.meta.url)', 'utf8')).toBe(runCli(['replay', DEMO_PCAP, '--config', DEMO_CONFIG, '--format', 'ndjson']).stdout);
+    expect(readFileSync(new URL('../../examples/demo.verdicts.ndjson', import.meta.url), 'utf8')).toBe(runCli(['replay', DEMO_PCAP, '--config', DEMO_CONFIG, '--format', 'ndjson']).stdout);
   });
 });
