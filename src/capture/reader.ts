@@ -9,8 +9,8 @@
 // data) ends or skips what it must and becomes a warning in CaptureInfo: every packet before it is
 // delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
 import { CaptureError } from './capture-error.js';
-import { decodeFrameAt } from './decode/frame.js';
-import { type FormatParser, FrameSink } from './frames.js';
+import { decodeFrameAt } from './decode/link-up.js';
+import { type FormatParser, FrameDelivery } from './frame-delivery.js';
 import { PCAP_FILE_HEADER, isPcapMagic, pcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
@@ -86,7 +86,7 @@ function hex(buf: Uint8Array, n: number): string {
   return Array.from(buf.subarray(0, n), (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 
-async function openFormat(path: string, w: Window, sink: FrameSink): Promise<FormatParser> {
+async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise<FormatParser> {
   await w.fill(PCAP_FILE_HEADER);
   const have = w.end;
   if (have < PCAP_FILE_HEADER && w.source.problem !== '') throw new CaptureError(`${path}: ${w.source.problem}`);
@@ -112,7 +112,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
   const name = path === '-' ? STDIN_NAME : path;
   try {
     const w = new Window(source);
-    const sink = new FrameSink(new PacketRecord(), onPacket);
+    const sink = new FrameDelivery(new PacketRecord(), onPacket);
     const parser = await openFormat(name, w, sink);
     onProgress?.(source.position, source.size);
     for (;;) {

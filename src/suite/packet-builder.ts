@@ -8,7 +8,7 @@
 // (after the previous packet's SYN, FIN and payload), so a handshake is written as flags only.
 import { decodeFrame } from '../capture/reader.js';
 import { PacketRecord } from '../capture/record.js';
-import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP } from '../capture/synth/frame.js';
+import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP } from '../capture/synth/frame-builder.js';
 import type { PacketSpec } from './packet-spec.js';
 
 const LINKTYPE_ETHERNET = 1;

@@ -14,7 +14,7 @@
 // Looked-up fields (countries, ASNs, data center) are not in the packet's bytes: when given they
 // replace what the lookups would say. A suite error names the key; nothing here builds bytes.
 import { protocolNumber, protocolText } from '../capture/protocols.js';
-import { MAX_FRAME } from '../capture/synth/frame.js';
+import { MAX_FRAME } from '../capture/synth/frame-builder.js';
 import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';

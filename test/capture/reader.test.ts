@@ -13,7 +13,7 @@ import { CaptureError, readCapture, type CaptureInfo } from '../../src/capture/r
 import { PacketRecord } from '../../src/capture/record.js';
 import { bytes, ethernet, ipv4, ipv6, PcapngBuilder, pcapFile, sll2Frame, tcp, udp, type PcapRecord } from './helpers/build.js';
 import { corpusPath, epochText, readAll } from './helpers/corpus.js';
-import { tsharkFields } from './helpers/tshark.js';
+import { tsharkFields } from '../helpers/tshark.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'edgesim-reader-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -11,8 +11,9 @@ import { register as serve } from './serve/command.js';
 import { register as exportSnapshot } from './export/command.js';
 import { register as importSnapshot } from './import/command.js';
 import { register as synth } from './synth/command.js';
+import { register as diff } from './diff/command.js';
 import { register as test } from './test/command.js';
 import { register as trace } from './trace/command.js';
 import { register as about } from './about/command.js';
 
-export const commands: Array<(program: Command) => void> = [validate, explain, replay, match, inspect, serve, exportSnapshot, importSnapshot, synth, test, trace, about];
+export const commands: Array<(program: Command) => void> = [validate, explain, replay, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, test, trace, about];

@@ -79,16 +79,15 @@ export class CsvSink implements PacketSink {
   }
 }
 
-/** Writes the packets with one verdict (pass or drop) to a pcap file, for Wireshark. */
-export class PcapVerdictSink implements PacketSink {
+/** A pcap file of chosen frames, as captured, for Wireshark; it holds the link type of the first frame written. */
+export class FramePcap {
   private writer: PcapWriter | null = null;
   private linkType = -1;
   private skipped = 0;
 
-  constructor(private readonly path: string, private readonly wantDrop: boolean) {}
+  constructor(readonly path: string) {}
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
-    if (v.drop !== this.wantDrop) return;
+  write(rec: PacketRecord): void {
     if (this.writer === null) {
       this.linkType = rec.linkType;
       this.writer = openPcap(this.path, rec.linkType);
@@ -109,5 +108,26 @@ export class PcapVerdictSink implements PacketSink {
   async close(): Promise<void> {
     if (this.writer === null) this.writer = openPcap(this.path, 1);
     await this.writer.close();
+  }
+}
+
+/** Writes the packets with one verdict (pass or drop) to a pcap file. */
+export class PcapVerdictSink implements PacketSink {
+  private readonly file: FramePcap;
+
+  constructor(path: string, private readonly wantDrop: boolean) {
+    this.file = new FramePcap(path);
+  }
+
+  packet(rec: PacketRecord, v: PacketVerdict): void {
+    if (v.drop === this.wantDrop) this.file.write(rec);
+  }
+
+  warnings(): string[] {
+    return this.file.warnings();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
   }
 }

@@ -1,6 +1,4 @@
-// Independent readers the synth tests compare against: pcap-parser (classic µs pcap, in process)
-// and the Wireshark tools (tshark, capinfos) run as a user would.
-import { spawnSync } from 'node:child_process';
+// pcap-parser as an independent reader of classic µs pcap (in process), for cross-checks.
 import { createRequire } from 'node:module';
 
 export interface ParsedPacket {
@@ -48,30 +46,4 @@ export function parseWithPcapParser(path: string): Promise<ParsedCapture> {
       .on('error', reject)
       .on('end', () => resolve(out));
   });
-}
-
-export interface ToolResult {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function runTool(tool: string, args: string[]): ToolResult {
-  const r = spawnSync(tool, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-  return { status: r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '').replace(/^Running as user "root".*\n/m, '') };
-}
-
-/** tshark's fields, one array of strings per frame, with every checksum check switched on. */
-export function tsharkFields(path: string, fields: string[], filter?: string): { rows: string[][]; stderr: string } {
-  const args = [
-    '-n', '-r', path,
-    '-o', 'ip.check_checksum:TRUE', '-o', 'tcp.check_checksum:TRUE', '-o', 'udp.check_checksum:TRUE',
-    '-T', 'fields', '-E', 'separator=\t', '-E', 'occurrence=f',
-  ];
-  if (filter) args.push('-Y', filter);
-  for (const f of fields) args.push('-e', f);
-  const r = runTool('tshark', args);
-  if (r.status !== 0) throw new Error(`tshark failed (${r.status}): ${r.stderr}`);
-  const rows = r.stdout.split('\n').filter((l) => l.length > 0).map((l) => l.split('\t'));
-  return { rows, stderr: r.stderr };
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LabelWriter } from '../../src/capture/synth/labels.js';
-import { LabelsError, labelsPathFor, readLabels } from '../../src/capture/synth/index.js';
+import { LabelWriter } from '../../../src/capture/synth/labels.js';
+import { LabelsError, labelsPathFor, readLabels } from '../../../src/capture/synth/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-labels-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

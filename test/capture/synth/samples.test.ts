@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-samples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

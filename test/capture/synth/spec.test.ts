@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpec, SpecError, specToJson } from '../../src/capture/synth/spec.js';
-import { planParts } from '../../src/capture/synth/part.js';
+import { parseSpec, SpecError, specToJson } from '../../../src/capture/synth/spec.js';
+import { planParts } from '../../../src/capture/synth/part.js';
 
 const part = (p: Record<string, unknown>): unknown => ({ parts: [{ kind: 'handshake', ...p }] });
 

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PcapWriter } from '../../src/capture/pcap-writer.js';
-import { readCapture } from '../../src/capture/reader.js';
-import { generate, resolveSpec } from '../../src/capture/synth/index.js';
+import { PcapWriter } from '../../../src/capture/pcap-writer.js';
+import { readCapture } from '../../../src/capture/reader.js';
+import { generate, resolveSpec } from '../../../src/capture/synth/index.js';
 import { decodeAll } from './capture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-rt-'));

@@ -1,12 +1,12 @@
 // What the format parsers share: numbering frames, decoding each into the one reused record and
 // handing it to the caller, and collecting file-level warnings (bounded, so a file corrupt in a
 // million places cannot fill memory with messages).
-import { decodeFrameAt } from './decode/frame.js';
+import { decodeFrameAt } from './decode/link-up.js';
 import type { PacketRecord } from './record.js';
 
 const MAX_WARNINGS = 100;
 
-export class FrameSink {
+export class FrameDelivery {
   /** the last frame number given out; the next frame is frames + 1 */
   frames = 0;
   /** packets handed to onPacket */

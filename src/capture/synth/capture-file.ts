@@ -4,8 +4,8 @@
 // the label writer.
 import { readFileSync } from 'node:fs';
 import { PcapWriter } from '../pcap-writer.js';
-import { generate } from './generator.js';
-import type { GenerateSummary } from './generator.js';
+import { generate } from './frame-stream.js';
+import type { GenerateSummary } from './frame-stream.js';
 import { LabelWriter, labelsPathFor } from './labels.js';
 import { SCENARIOS, scenarioSpec } from './scenarios.js';
 import { SPEC_DEFAULTS, SpecError, parseSpec } from './spec.js';

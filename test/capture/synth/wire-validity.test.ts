@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateToFile, readLabels } from '../../src/capture/synth/index.js';
+import { generateToFile, readLabels } from '../../../src/capture/synth/index.js';
 import { decodeAll } from './capture.js';
-import { runTool, tsharkFields } from './oracles.js';
+import { runTool, tsharkColumns } from '../../helpers/tshark.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-synth-tshark-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +19,7 @@ describe.each(['handshakes', 'syn-flood', 'ack-flood', 'mixed', 'geo'])('tshark 
   it('finds every checksum good, nothing malformed, no expert errors, and strict time order', async () => {
     const out = path.join(dir, `${name}.pcap`);
     await generateToFile(name, out, { packets: 2500, seed: 3 });
-    const { rows, stderr } = tsharkFields(out, ['frame.number', '_ws.malformed', '_ws.expert.severity', ...CHECKSUMS]);
+    const { rows, stderr } = tsharkColumns(out, ['frame.number', '_ws.malformed', '_ws.expert.severity', ...CHECKSUMS], { checksums: true });
     expect(stderr).toBe('');
     expect(rows.length).toBe(2500);
     for (const [frame, malformed, severity, ...checks] of rows) {
@@ -40,7 +40,7 @@ describe('tshark on legitimate TCP sessions', () => {
     const out = path.join(dir, 'sessions.pcap');
     const r = await generateToFile('handshakes', out, { packets: 3000, seed: 11 });
     const labels = (await readLabels(out))!;
-    const { rows } = tsharkFields(out, ['frame.number', 'tcp.stream', 'tcp.analysis.flags']);
+    const { rows } = tsharkColumns(out, ['frame.number', 'tcp.stream', 'tcp.analysis.flags'], { checksums: true });
     const streams = new Map<string, Set<number | null>>();
     for (const [frame, stream, flags] of rows) {
       expect({ frame, flags }).toEqual({ frame, flags: '' });
@@ -56,7 +56,7 @@ describe('tshark on legitimate TCP sessions', () => {
     const out = path.join(dir, 'mixed-diff.pcap');
     await generateToFile('mixed', out, { packets: 1500, seed: 5 });
     const ours = await decodeAll(out);
-    const { rows } = tsharkFields(out, ['frame.time_epoch', 'ip.src', 'ipv6.src', 'ip.dst', 'ipv6.dst', 'tcp.srcport', 'udp.srcport', 'tcp.dstport', 'udp.dstport', 'tcp.flags', 'tcp.len']);
+    const { rows } = tsharkColumns(out, ['frame.time_epoch', 'ip.src', 'ipv6.src', 'ip.dst', 'ipv6.dst', 'tcp.srcport', 'udp.srcport', 'tcp.dstport', 'udp.dstport', 'tcp.flags', 'tcp.len'], { checksums: true });
     expect(rows.length).toBe(ours.length);
     const hex6 = (a: string): string => {
       const [head, tail] = a.split('::');

@@ -3,7 +3,7 @@
 // packet's time. One binary heap orders them all by time (ties by the order they were scheduled,
 // so the output is the same on every run), and only live flows are in memory: a million-packet
 // capture holds a few thousand flows at a time, and each finished flow object is reused.
-import { FrameBuilder } from './frame.js';
+import { FrameBuilder } from './frame-builder.js';
 import { DnsLookup, Ping, QuicSession } from './flows/datagrams.js';
 import { Flow } from './flows/flow.js';
 import type { Emitter, Timed } from './flows/flow.js';
@@ -28,7 +28,7 @@ const MAKERS: Readonly<Record<PartKind, { flow?: new () => Flow; packet?: Single
 };
 
 /** Where generated frames go. */
-export interface FrameSink {
+export interface FrameConsumer {
   /**
    * The next frame: its first `len` bytes of `data` (valid only during the call), `timeUs`
    * microseconds from the capture's start, made by `part`, in legit flow `flow` (0 = none).
@@ -143,7 +143,7 @@ export interface GenerateSummary {
  * Generates the capture of `spec` into `sink`, in time order. `onProgress(done, total)` is called
  * every 65,536 packets.
  */
-export function generate(spec: FlowSpec, sink: FrameSink, onProgress?: (done: number, total: number) => void): GenerateSummary {
+export function generate(spec: FlowSpec, sink: FrameConsumer, onProgress?: (done: number, total: number) => void): GenerateSummary {
   const parts = planParts(spec);
   const total = parts.reduce((s, p) => s + p.packets, 0);
   const frame = new FrameBuilder();

@@ -18,7 +18,7 @@ import { Has, type PacketRecord } from '../../src/capture/record.js';
 import { formatIPv4 } from '../../src/net/ipv4.js';
 import { formatIPv6 } from '../../src/net/ipv6.js';
 import { corpusFiles, corpusPath, epochText, readAll } from './helpers/corpus.js';
-import { tsharkFields, type TsharkRow } from './helpers/tshark.js';
+import { tsharkFields, type TsharkRow } from '../helpers/tshark.js';
 
 const PAYLOAD_LENGTH_ZERO = 'IPv6 payload length 0 (BIG TCP, or a jumbogram without its option): tshark hands the next header an empty buffer, edgesim decodes it from the captured bytes';
 const ODD_OPTION = 'first IPv4 option unknown or malformed: tshark shows no ip.opt.type, edgesim gives the first option byte, as the field is defined';
@@ -64,8 +64,15 @@ const TIME_EXCLUDED: Record<string, string> = {
   'rx_serviceid_oobr.pcap': TIME_ODD,
 };
 
+/** ip.len of an IPv6 packet: the payload length plus the header; a jumbogram's from its Jumbo Payload option (RFC 2675). */
+function ipv6Length(t: TsharkRow): number {
+  const plen = +t['ipv6.plen']![0]!;
+  const jumbo = t['ipv6.opt.jumbo']![0];
+  return (plen === 0 && jumbo !== undefined ? +jumbo : plen) + 40;
+}
+
 const FIELDS = ['frame.protocols', 'frame.time_epoch', 'ip.src', 'ip.dst', 'ip.proto', 'ip.ttl', 'ip.len', 'ip.hdr_len', 'ip.opt.type',
-  'ipv6.src', 'ipv6.dst', 'ipv6.nxt', 'ipv6.hlim', 'ipv6.plen', 'ipv6.hopopts.nxt', 'ipv6.routing.nxt', 'ipv6.fraghdr.nxt',
+  'ipv6.src', 'ipv6.dst', 'ipv6.nxt', 'ipv6.hlim', 'ipv6.plen', 'ipv6.opt.jumbo', 'ipv6.hopopts.nxt', 'ipv6.routing.nxt', 'ipv6.fraghdr.nxt',
   'ipv6.dstopts.nxt', 'ah.next_header', 'tcp.srcport', 'tcp.dstport', 'tcp.flags', 'udp.srcport', 'udp.dstport',
   'icmp.type', 'icmp.code', 'icmpv6.type', 'icmpv6.code'];
 
@@ -105,7 +112,7 @@ function tsharkOuter(t: TsharkRow): Fields {
       used[nxt] = n + 1;
       nxt = t[field]![n]!;
     }
-    Object.assign(out, { src: t['ipv6.src']![0], dst: t['ipv6.dst']![0], proto: +nxt, ttl: +t['ipv6.hlim']![0]!, len: +t['ipv6.plen']![0]! + 40 });
+    Object.assign(out, { src: t['ipv6.src']![0], dst: t['ipv6.dst']![0], proto: +nxt, ttl: +t['ipv6.hlim']![0]!, len: ipv6Length(t) });
     while (EXTENSION_LAYERS.has(layers[next]!)) next++;
   }
   const transport = layers[next]!;

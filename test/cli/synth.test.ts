@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
-import { runTool } from './oracles.js';
+import { runTool } from '../helpers/tshark.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-synth-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

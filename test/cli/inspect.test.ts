@@ -8,8 +8,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatIPv6, parseIPv6 } from '../../src/net/ipv6.js';
 import { BIN, runCli } from '../helpers/cli.js';
-import { corpusPath } from './helpers/corpus.js';
-import { tsharkFields } from './helpers/tshark.js';
+import { corpusPath } from '../capture/helpers/corpus.js';
+import { tsharkFields } from '../helpers/tshark.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'edgesim-inspect-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToFile, readLabels } from '../../src/capture/synth/index.js';
-import type { GenerateResult, Labels } from '../../src/capture/synth/index.js';
+import { generateToFile, readLabels } from '../../../src/capture/synth/index.js';
+import type { GenerateResult, Labels } from '../../../src/capture/synth/index.js';
 import { decodeAll } from './capture.js';
 import type { Decoded } from './capture.js';
 

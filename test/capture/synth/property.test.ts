@@ -3,12 +3,12 @@
 // reverse, for answers), on its part's ports, decoding fully; floods carry no flow id, flows do.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeFrame } from '../../src/capture/reader.js';
-import { PacketRecord } from '../../src/capture/record.js';
-import { generate, parseSpec } from '../../src/capture/synth/index.js';
-import { planParts } from '../../src/capture/synth/part.js';
-import type { Cidr } from '../../src/net/cidr.js';
-import { mask4, mask6Word } from '../../src/net/cidr.js';
+import { decodeFrame } from '../../../src/capture/reader.js';
+import { PacketRecord } from '../../../src/capture/record.js';
+import { generate, parseSpec } from '../../../src/capture/synth/index.js';
+import { planParts } from '../../../src/capture/synth/part.js';
+import type { Cidr } from '../../../src/net/cidr.js';
+import { mask4, mask6Word } from '../../../src/net/cidr.js';
 
 const KINDS = ['handshake', 'dns', 'udp', 'icmp', 'syn-flood', 'ack-flood'] as const;
 const FLOODS = new Set(['syn-flood', 'ack-flood']);

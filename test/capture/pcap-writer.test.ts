@@ -4,7 +4,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PcapWriter } from '../../src/capture/pcap-writer.js';
-import { parseWithPcapParser, runTool, tsharkFields } from './oracles.js';
+import { parseWithPcapParser } from '../helpers/pcap-parser.js';
+import { runTool, tsharkColumns } from '../helpers/tshark.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-pcapw-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -135,7 +136,7 @@ describe('PcapWriter', () => {
       expect(info.status).toBe(0);
       expect(info.stderr).toBe('');
       expect(info.stdout.trim().split('\t')[1]).toBe(String(stamps.length));
-      const { rows, stderr } = tsharkFields(file, ['frame.time_epoch', 'ip.checksum.status', 'udp.srcport', '_ws.malformed']);
+      const { rows, stderr } = tsharkColumns(file, ['frame.time_epoch', 'ip.checksum.status', 'udp.srcport', '_ws.malformed'], { checksums: true });
       expect(stderr).toBe('');
       expect(rows.length).toBe(stamps.length);
       rows.forEach((row, i) => {

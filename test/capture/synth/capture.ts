@@ -1,7 +1,7 @@
 // Reads a capture with the project's reader into plain objects the synth tests can compare.
-import { readCapture } from '../../src/capture/reader.js';
-import { Has } from '../../src/capture/record.js';
-import type { PacketRecord } from '../../src/capture/record.js';
+import { readCapture } from '../../../src/capture/reader.js';
+import { Has } from '../../../src/capture/record.js';
+import type { PacketRecord } from '../../../src/capture/record.js';
 
 export interface Decoded {
   frame: number;

@@ -8,12 +8,12 @@ import path from 'node:path';
 import { Reader } from 'maxmind';
 import type { CountryResponse } from 'maxmind';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatIPv4 } from '../../src/net/ipv4.js';
-import { formatIPv6 } from '../../src/net/ipv6.js';
-import { parseCidr } from '../../src/net/cidr.js';
-import { AddressPool } from '../../src/capture/synth/addresses.js';
-import { COUNTRY_PREFIXES, generateToFile, readLabels } from '../../src/capture/synth/index.js';
-import { Rng } from '../../src/capture/synth/rng.js';
+import { formatIPv4 } from '../../../src/net/ipv4.js';
+import { formatIPv6 } from '../../../src/net/ipv6.js';
+import { parseCidr } from '../../../src/net/cidr.js';
+import { AddressPool } from '../../../src/capture/synth/addresses.js';
+import { COUNTRY_PREFIXES, generateToFile, readLabels } from '../../../src/capture/synth/index.js';
+import { Rng } from '../../../src/capture/synth/rng.js';
 import { decodeAll } from './capture.js';
 
 const require = createRequire(import.meta.url);

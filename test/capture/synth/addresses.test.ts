@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AddressPool, FamilyChooser } from '../../src/capture/synth/addresses.js';
-import { Rng } from '../../src/capture/synth/rng.js';
-import { mask4, mask6Word, parseCidr } from '../../src/net/cidr.js';
-import type { Cidr } from '../../src/net/cidr.js';
+import { AddressPool, FamilyChooser } from '../../../src/capture/synth/addresses.js';
+import { Rng } from '../../../src/capture/synth/rng.js';
+import { mask4, mask6Word, parseCidr } from '../../../src/net/cidr.js';
+import type { Cidr } from '../../../src/net/cidr.js';
 
 const v4Prefix = fc.tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 32 })).map(([a, len]): Cidr => ({ family: 4, v4: (a & mask4(len)) >>> 0, v6: new Uint32Array(4), len }));
 const v6Prefix = fc.tuple(fc.uint32Array({ minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 128 })).map(([w, len]): Cidr => ({
