@@ -33,7 +33,7 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
       capture: demo.pcap
       expect:
         totals: {pass: 3148, drop: 1378}           # and packets
-        frames: {5: drop, 17: {verdict: pass, rule: allow-web}}
+        frames: {5: drop, 57: {verdict: pass, rule: allow-web}}
         by_rule: {allow-web: 1261}                 # packets each rule decided
         golden: demo.verdicts.ndjson               # replay's NDJSON; create it with --update
     - name: SYN flood is stopped
