@@ -6,14 +6,14 @@
 import { compileRecordExpression } from '../fields/compile.js';
 import { FilterError } from '../lang/index.js';
 import type { FilterPredicate } from './component-modes.js';
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 
-/** Compiles one filter expression to a predicate over packet records; throws AtpConfigError naming `path`. */
+/** Compiles one filter expression to a predicate over packet records; throws ConfigItemError naming `path`. */
 export function compileFilter(expression: string, path: string): FilterPredicate {
   try {
     return compileRecordExpression('filter', expression).predicate;
   } catch (err) {
-    if (err instanceof FilterError) throw new AtpConfigError(path, err.message.trimEnd());
+    if (err instanceof FilterError) throw new ConfigItemError(path, err.message.trimEnd());
     throw err;
   }
 }

@@ -1,6 +1,8 @@
 // What the format parsers share: numbering frames, decoding each into the one reused record and
 // handing it to the caller, and collecting file-level warnings (bounded, so a file corrupt in a
-// million places cannot fill memory with messages).
+// million places cannot fill memory with messages). One of them is counted here: packets stamped
+// earlier than the packet before them (capinfos's "Strict time order: False"), which a reader of
+// rates and durations needs to know about.
 import { decodeFrameAt } from './decode/link-up.js';
 import type { PacketRecord } from './record.js';
 
@@ -13,6 +15,10 @@ export class FrameDelivery {
   delivered = 0;
   readonly warnings: string[] = [];
   private dropped = 0;
+  private lastSec = -Infinity;
+  private lastNsec = 0;
+  private outOfOrder = 0;
+  private firstOutOfOrder = 0;
 
   constructor(private readonly rec: PacketRecord, private readonly onPacket: (rec: PacketRecord) => void) {}
 
@@ -22,6 +28,11 @@ export class FrameDelivery {
     rec.frame = ++this.frames;
     rec.tsSec = tsSec;
     rec.tsNsec = tsNsec;
+    if (tsSec < this.lastSec || (tsSec === this.lastSec && tsNsec < this.lastNsec)) {
+      if (this.outOfOrder++ === 0) this.firstOutOfOrder = rec.frame;
+    }
+    this.lastSec = tsSec;
+    this.lastNsec = tsNsec;
     this.delivered++;
     this.onPacket(rec);
   }
@@ -36,9 +47,15 @@ export class FrameDelivery {
     else this.dropped++;
   }
 
-  /** The warnings, with a last line counting those left out. */
+  /** The warnings, with the time-order count and a last line counting those left out. */
   allWarnings(): string[] {
-    return this.dropped === 0 ? this.warnings : [...this.warnings, `${this.dropped} more warnings not shown`];
+    const out = [...this.warnings];
+    if (this.outOfOrder > 0) {
+      const n = this.outOfOrder.toLocaleString('en-US');
+      out.push(`timestamps out of order: ${n} packet${this.outOfOrder === 1 ? ' is' : 's are'} stamped earlier than the packet before them (the first is frame ${this.firstOutOfOrder})`);
+    }
+    if (this.dropped > 0) out.push(`${this.dropped} more warnings not shown`);
+    return out;
   }
 }
 

@@ -3,7 +3,7 @@
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
 import { readFileSync } from 'node:fs';
-import { resolveOptions, type AtpOptionsInput } from '../atp/index.js';
+import { parseAtpOptions, type AtpOptionsInput } from '../atp/index.js';
 import type { ApiTarget } from '../config/api-client.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { attachSource, InputError, UsageError, UserError } from '../errors.js';
@@ -62,7 +62,7 @@ function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
     }
     if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UserError('expected a JSON object of ATP options', { source: file });
     try {
-      resolveOptions(options);
+      parseAtpOptions(options);
     } catch (err) {
       throw attachSource(err, file);
     }

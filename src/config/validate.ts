@@ -15,17 +15,18 @@ const MAX_LISTED = 20;
 export class SnapshotError extends UserError {
   override name = 'SnapshotError';
 
-  constructor(readonly issues: Issue[], file?: string) {
+  constructor(readonly issues: Issue[], file?: string, omitted = 0) {
     // each line carries the file already (an expression error keeps its own lines)
-    super(formatIssues(issues, file));
+    super(formatIssues(issues, file, omitted));
   }
 }
 
-/** `source: path: message` per issue, one per line (an expression error keeps its own lines). */
-export function formatIssues(issues: readonly Issue[], source?: string): string {
+/** `source: path: message` per issue, one per line (an expression error keeps its own lines); `omitted` more only counted. */
+export function formatIssues(issues: readonly Issue[], source?: string, omitted = 0): string {
   const prefix = source ? `${source}: ` : '';
   const lines = issues.slice(0, MAX_LISTED).map((i) => `${prefix}${dottedPath(i.path)}: ${i.message.replace(/\n$/, '')}`);
-  if (issues.length > MAX_LISTED) lines.push(`${prefix}... and ${issues.length - MAX_LISTED} more problems`);
+  const more = Math.max(0, issues.length - MAX_LISTED) + omitted;
+  if (more > 0) lines.push(`${prefix}... and ${more} more problems`);
   return lines.join('\n');
 }
 
@@ -34,7 +35,7 @@ export function formatIssues(issues: readonly Issue[], source?: string): string 
  * (`source` prefixes each line, e.g. the file name).
  */
 export function validateSnapshot(value: unknown, source?: string): Snapshot {
-  const { value: normalised, issues } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
-  if (issues.length > 0) throw new SnapshotError(issues, source);
+  const { value: normalised, issues, omitted } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
+  if (issues.length > 0) throw new SnapshotError(issues, source, omitted);
   return normalised as Snapshot;
 }

@@ -2,6 +2,7 @@
 // Advanced TCP Protection, and switches on only the enrichment the configuration reads.
 import { AdvancedTcpProtection, type AtpOptionsInput } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
+import { vendorLimitWarnings } from '../config/vendor-limits.js';
 import { createListRegistry } from '../data/lists.js';
 import { enrichmentFor, LOOKUP_FIELDS, type LookupOptions } from '../fields/lookups.js';
 import type { Enrichment } from '../data/enrichment.js';
@@ -26,7 +27,7 @@ export interface BuiltPath {
 
 /** Compiles the snapshot into a packet path; a bad item throws a ConfigItemError naming its path in the snapshot. */
 export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath> {
-  const warnings: string[] = [];
+  const warnings = vendorLimitWarnings(snapshot);
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: (name) => lists.resolve(name) });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);

@@ -2,7 +2,7 @@
 // summary, and return the report. A bad packet is reported (decode note) and the replay goes on;
 // only a capture that cannot be read at all stops it.
 import type { PacketRecord } from '../capture/record.js';
-import { readLabels } from '../capture/synth/labels.js';
+import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
@@ -55,8 +55,11 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const warnings = [...built.warnings];
   for (const sink of sinks) warnings.push(...(sink.warnings?.() ?? []));
-  const atpReport = built.atp.active ? built.atp.report(labels ?? undefined) : null;
-  return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed), warnings };
+  const misfit = labels === null ? null : labelsMisfit(labels, summary.lastFrame, labelsPathFor(capture.path));
+  if (misfit !== null) warnings.push(misfit);
+  const scored = misfit === null ? labels : null;
+  const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
+  return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings };
 }
 
 /** Builds the path for `snapshot` and replays the capture file through it (for scripts, benches and tests). */

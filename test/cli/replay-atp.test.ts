@@ -88,4 +88,15 @@ describe('replay with Advanced TCP Protection', () => {
     expect(e.status).toBe(1);
     expect(e.stderr).toBe(`edgesim: ${bad}: options.learningSeconds: expected a number, 0 or more, got -1\n`);
   });
+
+  it('names the snapshot file for a bad ATP item of the snapshot, even with --atp-options', () => {
+    const ok = path.join(dir, 'atp-ok2.json');
+    writeFileSync(ok, JSON.stringify({ learningSeconds: 2 }));
+    const file = path.join(dir, 'bad-filter.json');
+    const s = snapshot('enabled');
+    writeFileSync(file, JSON.stringify({ ...s, syn_protection: { ...s.syn_protection, filters: [{ expression: 'ip.src==34', mode: 'enabled' }] } }));
+    const e = runCli(['replay', capture, '--config', file, '--atp-options', ok]);
+    expect(e.status).toBe(1);
+    expect(e.stderr.startsWith(`edgesim: ${file}: syn_protection.filters[0].expression: `)).toBe(true);
+  });
 });

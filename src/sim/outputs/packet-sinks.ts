@@ -1,5 +1,6 @@
 // Per-packet outputs of a replay: NDJSON (the contract in DESIGN.md), CSV, and pcap files of the
 // passed or dropped packets. Each sink sees every packet once, after its verdict.
+import type { ModeSource } from '../../atp/index.js';
 import type { PacketRecord } from '../../capture/record.js';
 import { PcapWriter } from '../../capture/pcap-writer.js';
 import type { Firewall } from '../../firewall/firewall.js';
@@ -17,9 +18,15 @@ function openPcap(path: string, linkType: number): PcapWriter {
   return PcapWriter.open(path, { linkType, nanosecond: true });
 }
 
-/** One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note). */
+/**
+ * One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note).
+ * `rule` is the firewall rule that decided, or for a protection drop the ATP filter or rule whose
+ * mode applied (its id, or its snapshot path when it has none); a monitoring note names it too.
+ */
 export class NdjsonSink implements PacketSink {
   private readonly refs: string[];
+  /** the JSON text of each ATP mode source's ref (few, shared objects), so a drop allocates nothing */
+  private readonly sourceRefs = new Map<ModeSource, string>();
 
   constructor(private readonly out: TextSink, firewall: Firewall) {
     this.refs = firewall.rules.map((r) => JSON.stringify(r.ref));
@@ -31,13 +38,24 @@ export class NdjsonSink implements PacketSink {
     let matched = '';
     for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ',') + refs[fw.matched[k]];
     const m = v.atp.monitor;
-    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}"}`;
+    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}","rule":${this.sourceRef(v.atp.source)}}`;
+    const rule = fw.decidingRule >= 0 ? refs[fw.decidingRule] : v.stage !== null && v.stage !== 'firewall' ? this.sourceRef(v.atp.source) : 'null';
     this.out.write(
       `{"frame":${rec.frame},"time":${rec.timeText()},"verdict":"${v.drop ? 'drop' : 'pass'}",` +
-        `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${fw.decidingRule < 0 ? 'null' : refs[fw.decidingRule]},` +
+        `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${rule},` +
         `"matched":[${matched}],"monitor":${monitor},"reason":${v.reason === null ? 'null' : `"${v.reason}"`}` +
         `${rec.note === '' ? '' : `,"note":${JSON.stringify(rec.note)}`}}\n`,
     );
+  }
+
+  private sourceRef(source: ModeSource | null): string {
+    if (source === null || source.ref === null) return 'null';
+    let text = this.sourceRefs.get(source);
+    if (text === undefined) {
+      text = JSON.stringify(source.ref);
+      this.sourceRefs.set(source, text);
+    }
+    return text;
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LabelWriter } from '../../../src/capture/synth/labels.js';
+import { LabelWriter, labelsMisfit } from '../../../src/capture/synth/labels.js';
 import { LabelsError, labelsPathFor, readLabels } from '../../../src/capture/synth/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-labels-'));
@@ -71,5 +71,47 @@ describe('label sidecar', () => {
     const err = await readLabels(capture).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LabelsError);
     expect((err as Error).message).toBe(`${labelsPathFor(capture)}:${line}: ${message}`);
+  });
+
+  it('sizes memory by its lines, not by the frame numbers they name (the 61-byte sidecar)', async () => {
+    const capture = path.join(dir, 'huge-frame.pcap');
+    const line = '{"frame":2147483647,"label":"attack","part":"x","flow":null}\n';
+    expect(Buffer.byteLength(line)).toBe(61);
+    writeFileSync(labelsPathFor(capture), line);
+    const before = process.memoryUsage().arrayBuffers;
+    const labels = (await readLabels(capture))!;
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(grown).toBeLessThan(1 << 20);
+    expect([labels.frames, labels.lines, labels.label(2147483647), labels.part(2147483647), labels.label(1), labels.label(2147483646)]).toEqual([
+      2147483647, 1, 'attack', 'x', null, null,
+    ]);
+  });
+
+  it('finds the labels of a file in any frame order; a later line for a frame wins', async () => {
+    const lines = fc.sample(fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.constantFrom('legit' as const, 'attack' as const), fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 60 }), 20);
+    for (const rows of lines) {
+      const capture = path.join(dir, `shuffled${++n}.pcap`);
+      writeFileSync(labelsPathFor(capture), rows.map(([frame, label, flow]) => JSON.stringify({ frame, label, part: `p${flow}`, flow })).join('\n'));
+      const labels = (await readLabels(capture))!;
+      const last = new Map(rows.map(([frame, label, flow]) => [frame, { label, flow }]));
+      expect(labels.lines).toBe(rows.length);
+      expect(labels.frames).toBe(Math.max(...rows.map((r) => r[0])));
+      for (let frame = 0; frame <= 51; frame++) {
+        expect(labels.label(frame)).toBe(last.get(frame)?.label ?? null);
+        expect(labels.flow(frame)).toBe(last.get(frame)?.flow ?? null);
+        expect(labels.part(frame)).toBe(last.has(frame) ? `p${last.get(frame)!.flow}` : null);
+      }
+    }
+  });
+
+  it('does not fit a capture with fewer frames than lines, or whose last frame comes before a labelled one', async () => {
+    const capture = path.join(dir, 'fit.pcap');
+    writeFileSync(labelsPathFor(capture), [1, 2, 3].map((frame) => JSON.stringify({ frame, label: 'legit', part: 'a', flow: 1 })).join('\n'));
+    const dense = (await readLabels(capture))!;
+    expect(labelsMisfit(dense, 3, 'l.ndjson')).toBeNull();
+    expect(labelsMisfit(dense, 2, 'l.ndjson')).toBe('l.ndjson has 3 label lines for 2 frames; the labels were not scored');
+    writeFileSync(labelsPathFor(capture), '{"frame":2147483647,"label":"attack","part":"x","flow":null}\n');
+    const far = (await readLabels(capture))!;
+    expect(labelsMisfit(far, 4526, 'l.ndjson')).toBe("l.ndjson labels frame 2,147,483,647, past the capture's last frame (4,526); the labels were not scored");
   });
 });

@@ -1,46 +1,58 @@
 // `edgesim serve`, run: the mock configuration API until SIGINT/SIGTERM, then a clean close
 // (pending writes finish first). The base URL goes to stdout as the first line, so a script can read
-// it; the human note goes to stderr.
-import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+// it; the human notes (where the configuration is kept, who may use it) go to stderr.
+import type { CredentialTable } from '../../../api/credentials.js';
 import type { RunningServer } from '../../../api/server.js';
 import { systemErrorText, UsageError, UserError } from '../../../errors.js';
+import { DEFAULT_DATA } from '../../options.js';
 
 export interface ServeFlags {
   port: string;
   host: string;
   data?: string;
   inMemory?: boolean;
+  credentials?: string;
   token?: string;
   key?: string;
   email?: string;
+  maxRules: string;
 }
-
-import { DEFAULT_DATA } from '../../options.js';
 
 function port(text: string): number {
   if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError(`--port: ${JSON.stringify(text)} is not a port number (0-65535)`);
   return Number(text);
 }
 
-async function usableDirectory(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
-  } catch (err) {
-    throw new UserError(`the directory cannot be created or written: ${systemErrorText(err)}`, { source: `--data ${dir}` });
-  }
+function whole(flag: string, text: string, min: number, max: number): number {
+  if (!/^[0-9]{1,9}$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a whole number from ${min} to ${max}`);
+  return Number(text);
 }
 
-async function start(flags: ServeFlags): Promise<RunningServer> {
+async function credentialsOf(flags: ServeFlags): Promise<CredentialTable | undefined> {
+  const { loadCredentialsFile, singleCredentials } = await import('../../../api/credentials.js');
+  if (flags.credentials !== undefined) {
+    if (flags.token !== undefined || flags.key !== undefined) throw new UsageError('give either --credentials FILE or --token/--key, not both');
+    return loadCredentialsFile(flags.credentials);
+  }
+  return flags.token !== undefined || flags.key !== undefined ? singleCredentials(flags) : undefined;
+}
+
+function accessNote(flags: ServeFlags, credentials: CredentialTable | undefined): string {
+  if (credentials === undefined) return 'open mode: any well-formed credentials may read and write every account (--credentials FILE restricts them)';
+  if (flags.credentials !== undefined) return `credentials from ${flags.credentials}: ${credentials.tokens.length} token(s), ${credentials.keys.length} key(s), each limited to its accounts`;
+  return 'only the given --token/--key are accepted, for every account';
+}
+
+async function start(flags: ServeFlags): Promise<{ server: RunningServer; credentials: CredentialTable | undefined }> {
   if (flags.inMemory && flags.data !== undefined) throw new UsageError('give either --data DIR or --in-memory, not both');
   if ((flags.key === undefined) !== (flags.email === undefined)) throw new UsageError('--key and --email go together');
   const p = port(flags.port);
+  const maxRules = whole('--max-rules', flags.maxRules, 1, 100_000);
+  const credentials = await credentialsOf(flags);
   const data = flags.inMemory ? undefined : (flags.data ?? DEFAULT_DATA);
-  if (data !== undefined) await usableDirectory(data);
   const { createServer } = await import('../../../api/server.js');
   try {
-    return await createServer({ port: p, host: flags.host, data, token: flags.token, key: flags.key, email: flags.email });
+    return { server: await createServer({ port: p, host: flags.host, data, credentials, maxRules }), credentials };
   } catch (err) {
     if (err instanceof UserError) throw err;
     throw new UserError(`cannot listen on ${flags.host}:${p}: ${systemErrorText(err)}`);
@@ -48,10 +60,11 @@ async function start(flags: ServeFlags): Promise<RunningServer> {
 }
 
 export async function run(flags: ServeFlags): Promise<void> {
-  const server = await start(flags);
+  const { server, credentials } = await start(flags);
   process.stdout.write(`${server.url}\n`);
   const where = flags.inMemory ? 'in memory' : `in ${flags.data ?? DEFAULT_DATA}`;
   process.stderr.write(`edgesim: API listening at ${server.url} (configuration kept ${where}); Ctrl-C stops it\n`);
+  process.stderr.write(`edgesim: ${accessNote(flags, credentials)}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

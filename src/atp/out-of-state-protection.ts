@@ -11,13 +11,15 @@
 // A capture that starts mid-connection shows established connections without their handshakes:
 // during the learning window such packets are undecided — they pass, are flagged as undecided, and
 // (with `adoptMidConnection`) start tracking the connection as Open, so it is known when an attack
-// comes later.
+// comes later. Moving a connection along is the tracking step shared with the protected side
+// (connection-tracking.ts).
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
 import type { ComponentModes } from './component-modes.js';
-import { Flag, State, type FlowTable } from './flow-table.js';
+import { adoptConnection, advanceConnection } from './connection-tracking.js';
+import { Flag, Side, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
-import { Reason } from './types.js';
+import { Reason } from './vocabulary.js';
 
 export class OutOfStateProtection {
   /** after inspect(): the packet belonged to no connection during the learning window */
@@ -44,23 +46,14 @@ export class OutOfStateProtection {
     if (slot < 0) {
       if (t < this.options.learningSeconds) {
         this.undecided = true;
-        if (this.options.adoptMidConnection && (rec.tcpFlags & TcpFlag.RST) === 0) this.adopt(rec, t);
+        if (this.options.adoptMidConnection && (rec.tcpFlags & TcpFlag.RST) === 0) adoptConnection(this.table, rec, t, Side.REMOTE);
         return Reason.NONE;
       }
       reason = Reason.NOT_FOUND;
     } else reason = this.check(rec, slot);
     if (reason !== Reason.NONE) return evaluating && this.modes.meter.count(t) ? reason : Reason.NONE;
-    this.advance(rec, t, slot);
+    advanceConnection(this.table, slot, rec, t, Side.REMOTE, true);
     return Reason.NONE;
-  }
-
-  private adopt(rec: PacketRecord, t: number): void {
-    const tb = this.table;
-    const fin = (rec.tcpFlags & TcpFlag.FIN) !== 0;
-    const slot = tb.insert(t, fin ? State.CLOSING : State.OPEN);
-    if (slot < 0) return;
-    tb.setFlags(slot, Flag.ADOPTED | Flag.REMOTE_SEQ | (fin ? Flag.REMOTE_FIN : 0));
-    tb.setRemoteSeq(slot, rec.tcpSeq, (rec.tcpSeq + rec.payloadLen + (fin ? 1 : 0)) >>> 0);
   }
 
   private check(rec: PacketRecord, slot: number): number {
@@ -85,28 +78,5 @@ export class OutOfStateProtection {
     if ((fl & Flag.LOCAL_SEQ) !== 0 && !this.near(rec.tcpAck, tb.localNext(slot))) return Reason.OUT_OF_SEQUENCE;
     if ((fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen > 0 && ((seq + rec.payloadLen - tb.remoteNext(slot)) | 0) > 0) return Reason.UNEXPECTED;
     return Reason.NONE;
-  }
-
-  private advance(rec: PacketRecord, t: number, slot: number): void {
-    const tb = this.table;
-    const flags = rec.tcpFlags;
-    let fl = tb.flags(slot);
-    if ((flags & TcpFlag.RST) !== 0) {
-      tb.update(slot, State.CLOSED, fl, t);
-      return;
-    }
-    const fin = (flags & TcpFlag.FIN) !== 0;
-    const end = (rec.tcpSeq + rec.payloadLen + (fin ? 1 : 0)) >>> 0;
-    if ((fl & Flag.REMOTE_SEQ) === 0) {
-      fl |= Flag.REMOTE_SEQ;
-      tb.setRemoteNext(slot, end);
-    } else if (((end - tb.remoteNext(slot)) | 0) > 0) tb.setRemoteNext(slot, end);
-    let st = tb.state(slot);
-    if (st === State.NEW) st = State.OPEN;
-    if (fin) {
-      fl |= Flag.REMOTE_FIN;
-      if (st === State.OPEN) st = State.CLOSING;
-    } else if (st === State.CLOSING && (fl & Flag.LOCAL_FIN) !== 0 && (fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen === 0) st = State.CLOSED;
-    tb.update(slot, st, fl, t);
   }
 }

@@ -1,4 +1,5 @@
-// Ruleset versioning and rule placement, as the vendor's Rulesets API behaves:
+// Ruleset versioning and rule placement, as the vendor's Rulesets API behaves (the HTTP routes
+// that call these are routes/rulesets.ts):
 // - every change (create excepted) makes a new ruleset version; older versions stay readable;
 // - a rule keeps its id and version while its definition is unchanged, and takes the new ruleset
 //   version when it changes; moving a rule does not change it;
