@@ -14,6 +14,7 @@ import { buildPacketPath, type PathOptions } from '../sim/build.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { PacketVerdict } from '../sim/verdict.js';
 import type { LookupOverrides } from './packet-spec.js';
+import type { KnownRefs } from './verdict-expect.js';
 
 /** The lookups, then the case's own values for looked-up fields. */
 class LookupOverride implements Enrichment {
@@ -68,9 +69,17 @@ class LookupOverride implements Enrichment {
 export interface CasePath {
   path: PacketPath;
   verdict: PacketVerdict;
-  atpActive: boolean;
+  /** the path's protection, or null when it is not active */
+  atp: AdvancedTcpProtection | null;
   /** decides one packet (its looked-up values set first) */
   process(rec: PacketRecord, lookups: LookupOverrides): void;
+}
+
+/** The refs ATP names its rules and filters by in verdicts: the id, else the path in the snapshot. */
+function atpRefs(snapshot: Snapshot): string[] {
+  return (['syn_protection', 'tcp_flow_protection'] as const).flatMap((component) =>
+    (['rules', 'filters'] as const).flatMap((kind) => (snapshot[component]?.[kind] ?? []).map((item, i) => (typeof item.id === 'string' ? item.id : `${component}.${kind}[${i}]`))),
+  );
 }
 
 /** The compiled configuration of a suite, from which each packet case gets its own path. */
@@ -82,14 +91,17 @@ export class SuitePaths {
     private readonly enrichment: Enrichment | undefined,
     private readonly ingress: IngressColos,
     readonly warnings: string[],
-    /** Advanced TCP Protection is active in this configuration */
-    readonly atpActive: boolean,
+    /** the refs expectations may name */
+    readonly refs: KnownRefs,
   ) {}
 
   /** Compiles the configuration; throws the compile errors of buildPacketPath. */
   static async open(snapshot: Snapshot, options: PathOptions): Promise<SuitePaths> {
     const built = await buildPacketPath(snapshot, options);
-    return new SuitePaths(snapshot, options, built.firewall, built.enrichment, new IngressColos({ colo: options.colo, region: options.region }), built.warnings, built.atp.active);
+    return new SuitePaths(snapshot, options, built.firewall, built.enrichment, new IngressColos({ colo: options.colo, region: options.region }), built.warnings, {
+      deciding: [...built.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)],
+      firewall: built.firewall.rules.map((r) => r.ref),
+    });
   }
 
   private spare: CasePath | null = null;
@@ -113,7 +125,7 @@ export class SuitePaths {
     const made: CasePath = {
       path,
       verdict,
-      atpActive: active,
+      atp: active ? atp : null,
       process: (rec, lookups) => {
         override.lookups = lookups;
         path.process(rec, verdict);

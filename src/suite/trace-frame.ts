@@ -22,7 +22,7 @@ export async function traceFrames(snapshot: Snapshot, options: PathOptions, capt
         if (stop.signal.aborted) return;
         frames = rec.frame;
         built.path.process(rec, verdict);
-        if (want(rec.frame)) onTrace(tracePacket(rec, verdict, built.firewall, built.atp.active));
+        if (want(rec.frame)) onTrace(tracePacket(rec, verdict, built.firewall, built.atp.active ? built.atp : null));
         if (rec.frame >= last) stop.abort(DONE);
       },
       { signal: stop.signal },

@@ -7,6 +7,7 @@
 import type { PacketRecord } from '../capture/record.js';
 import { recordFields } from '../fields/render.js';
 import { Has } from '../capture/record.js';
+import type { AdvancedTcpProtection, AtpExplanation } from '../atp/index.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { PacketVerdict } from '../sim/verdict.js';
 
@@ -32,7 +33,8 @@ export interface StageStep {
   /** the stage decided the packet's verdict (dropped it, or a firewall rule decided) */
   decided: boolean;
   action: 'pass' | 'drop' | null;
-  detail: Record<string, unknown>;
+  /** for protection: ATP's own explanation (component, mode and what set it, connection, rates, thresholds) */
+  detail: Record<string, unknown> | AtpExplanation;
   trace?: RuleStep[];
 }
 
@@ -53,15 +55,22 @@ export interface PacketTrace {
 /** What the path decided, as the NDJSON and the expectations name it. */
 export type VerdictSummary = Pick<PacketTrace, 'verdict' | 'stage' | 'rule' | 'reason' | 'matched'>;
 
+/**
+ * The verdict as replay's NDJSON states it: `rule` is the firewall rule that decided, or for a
+ * protection drop the ATP filter or rule whose mode applied.
+ */
 export function verdictSummary(v: PacketVerdict, firewall: Firewall): VerdictSummary {
   const fw = v.firewall;
   const matched: string[] = [];
   for (let k = 0; k < fw.matchedCount; k++) matched.push(firewall.rules[fw.matched[k]!]!.ref);
-  return { verdict: v.drop ? 'drop' : 'pass', stage: v.stage, rule: fw.decidingRule < 0 ? null : firewall.rules[fw.decidingRule]!.ref, reason: v.reason, matched };
+  const protection = v.stage !== null && v.stage !== 'firewall';
+  const rule = fw.decidingRule >= 0 ? firewall.rules[fw.decidingRule]!.ref : protection ? (v.atp.source?.ref ?? null) : null;
+  return { verdict: v.drop ? 'drop' : 'pass', stage: v.stage, rule, reason: v.reason, matched };
 }
 
-/** The trace of `rec`, which the path has just decided into `v`. */
-export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firewall, atpActive: boolean): PacketTrace {
+/** The trace of `rec`, which the path has just decided into `v`; `atp` is the path's protection when active. */
+export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firewall, atp: AdvancedTcpProtection | null): PacketTrace {
+  const atpActive = atp !== null;
   const fw = v.firewall;
   const isIp = (rec.present & Has.IP) !== 0;
   const atpDropped = v.stage === 'syn_protection' || v.stage === 'tcp_flow_protection';
@@ -83,8 +92,8 @@ export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firew
       reached: atpActive,
       decided: atpDropped,
       action: !atpActive ? null : atpDropped ? 'drop' : 'pass',
-      detail: atpActive
-        ? { inspected: a.protectedPacket, component: a.stage, mode: a.mode, reason: a.reason, undecided: a.undecided, monitor: a.monitor }
+      detail: atp !== null
+        ? atp.explain(rec, a)
         : { note: 'not active (status off, no protected prefix, or no rule or filter in enabled or monitoring mode)' },
     });
     const reached = !atpDropped;

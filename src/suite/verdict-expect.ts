@@ -2,8 +2,7 @@
 // verdict, the deciding rule, the stage, ATP's reason, and the refs of every matching rule. A key
 // that is absent is not checked. Rule refs are checked against the configuration when the suite is
 // loaded, so a typo in a ref is a suite error rather than a case that can never pass.
-import { REASONS } from '../atp/types.js';
-import type { Firewall } from '../firewall/firewall.js';
+import { REASONS } from '../atp/vocabulary.js';
 import { suggestion, type Located } from './source.js';
 import type { VerdictSummary } from './trace.js';
 
@@ -17,6 +16,11 @@ export interface VerdictExpectation {
 
 export const VERDICT_KEYS = ['verdict', 'rule', 'stage', 'reason', 'matched'] as const;
 const VERDICTS = ['pass', 'drop'];
+/** What an expectation may name: `rule` any deciding ref (firewall rules, ATP rules and filters), `matched` firewall rules. */
+export interface KnownRefs {
+  deciding: readonly string[];
+  firewall: readonly string[];
+}
 const STAGES = ['firewall', 'syn_protection', 'tcp_flow_protection'];
 
 function choice(at: Located, allowed: readonly string[], nullable: boolean): string | null {
@@ -35,27 +39,28 @@ function ruleRef(at: Located, refs: readonly string[]): string {
   return ref;
 }
 
-/** Parses the verdict keys of `fields` (already checked to be among the allowed keys). */
-export function parseVerdictExpectation(fields: Map<string, Located>, firewall: Firewall): VerdictExpectation {
-  const refs = firewall.rules.map((r) => r.ref);
+/**
+ * Parses the verdict keys of `fields` (already checked to be among the allowed keys).
+ */
+export function parseVerdictExpectation(fields: Map<string, Located>, refs: KnownRefs): VerdictExpectation {
   const out: VerdictExpectation = {};
   const verdict = fields.get('verdict');
   if (verdict !== undefined) out.verdict = choice(verdict, VERDICTS, false) as 'pass' | 'drop';
   const rule = fields.get('rule');
-  if (rule !== undefined) out.rule = rule.type === 'null' ? null : ruleRef(rule, refs);
+  if (rule !== undefined) out.rule = rule.type === 'null' ? null : ruleRef(rule, refs.deciding);
   const stage = fields.get('stage');
   if (stage !== undefined) out.stage = choice(stage, STAGES, true);
   const reason = fields.get('reason');
   if (reason !== undefined) out.reason = choice(reason, REASONS, true);
   const matched = fields.get('matched');
-  if (matched !== undefined) out.matched = matched.items('a list of rule refs').map((r) => ruleRef(r, refs));
+  if (matched !== undefined) out.matched = matched.items('a list of rule refs').map((r) => ruleRef(r, refs.firewall));
   return out;
 }
 
 /** A verdict written in short (`5: drop`) or as a map (`17: {verdict: pass, rule: allow-web}`). */
-export function parseFrameExpectation(at: Located, firewall: Firewall): VerdictExpectation {
+export function parseFrameExpectation(at: Located, refs: KnownRefs): VerdictExpectation {
   if (at.type === 'string') return { verdict: choice(at, VERDICTS, false) as 'pass' | 'drop' };
-  return parseVerdictExpectation(at.checkKeys(VERDICT_KEYS), firewall);
+  return parseVerdictExpectation(at.checkKeys(VERDICT_KEYS), refs);
 }
 
 function show(v: unknown): string {

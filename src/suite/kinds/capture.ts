@@ -10,13 +10,16 @@ import { OutputError } from '../../errors.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import { NdjsonSink, type PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
-import { replayFile } from '../../sim/replay.js';
+import type { AdvancedTcpProtection } from '../../atp/index.js';
+import { buildPacketPath } from '../../sim/build.js';
+import { OpenCapture } from '../../sim/packet-loop.js';
+import { replay } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
-import { tracePacket, type PacketTrace } from '../trace.js';
+import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { traceFrame } from '../trace-frame.js';
-import { compareVerdict, parseFrameExpectation, type VerdictExpectation } from '../verdict-expect.js';
+import { compareVerdict, parseFrameExpectation, type KnownRefs, type VerdictExpectation } from '../verdict-expect.js';
 
 export interface CaptureCase {
   capture: string;
@@ -49,18 +52,17 @@ function count(at: Located): number {
   return n as number;
 }
 
-function parseExpect(expect: Map<string, Located>, firewall: Firewall, dir: string): Omit<CaptureCase, 'capture' | 'suiteFile'> {
+function parseExpect(expect: Map<string, Located>, refs: KnownRefs, dir: string): Omit<CaptureCase, 'capture' | 'suiteFile'> {
   const totals: CaptureCase['totals'] = {};
   const t = expect.get('totals');
   if (t !== undefined) for (const [k, at] of t.checkKeys(['packets', 'pass', 'drop'])) totals[k as 'pass'] = count(at);
   const frames = new Map<number, VerdictExpectation>();
   for (const [k, at] of expect.get('frames')?.entries('a map of frame numbers to verdicts') ?? []) {
     if (!/^[1-9][0-9]*$/.test(k)) at.failKey('expected a frame number (1, 2, ...; frames are numbered as Wireshark numbers them)');
-    frames.set(Number(k), parseFrameExpectation(at, firewall));
+    frames.set(Number(k), parseFrameExpectation(at, refs));
   }
   const byRule = new Map<string, number>();
-  const refs = firewall.rules.map((r) => r.ref);
-  for (const [ref, at] of expect.get('by_rule')?.checkKeys(refs, 'rule ref') ?? []) byRule.set(ref, count(at));
+  for (const [ref, at] of expect.get('by_rule')?.checkKeys(refs.firewall, 'rule ref') ?? []) byRule.set(ref, count(at));
   const g = expect.get('golden');
   let golden: string | null = null;
   if (g !== undefined) {
@@ -79,16 +81,16 @@ class FrameCheck implements PacketSink {
   constructor(
     private readonly frames: Map<number, VerdictExpectation>,
     private readonly firewall: Firewall,
-    private readonly atpActive: boolean,
+    private readonly atp: AdvancedTcpProtection | null,
   ) {}
 
   packet(rec: PacketRecord, v: PacketVerdict): void {
     const want = this.frames.get(rec.frame);
     if (want === undefined) return;
     this.seen.add(rec.frame);
-    const trace = tracePacket(rec, v, this.firewall, this.atpActive);
-    const diffs = compareVerdict(want, trace);
+    const diffs = compareVerdict(want, verdictSummary(v, this.firewall));
     if (diffs.length === 0) return;
+    const trace = tracePacket(rec, v, this.firewall, this.atp);
     this.failures.push(...diffs.map((d) => `frame ${rec.frame}: ${d}`));
     this.traces.push(trace);
   }
@@ -112,10 +114,10 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
   const actualPath = tmp === null ? null : path.join(tmp, 'verdicts.ndjson');
   let check: FrameCheck | undefined;
   try {
-    const { report, warnings } = await replayFile(c.capture, snapshot, {
-      ...options,
+    const built = await buildPacketPath(snapshot, options);
+    const { report, warnings } = await replay(await OpenCapture.open(c.capture), built, {
       sinks: (firewall) => {
-        check = new FrameCheck(c.frames, firewall, ctx.paths.atpActive);
+        check = new FrameCheck(c.frames, firewall, built.atp.active ? built.atp : null);
         return actualPath === null ? [check] : [check, new NdjsonSink(new TextSink(actualPath), firewall)];
       },
     });
@@ -180,7 +182,7 @@ export const captureKind: CaseKind<CaptureCase> = {
   expectKeys: ['totals', 'frames', 'by_rule', 'golden'],
   parse(value, expect, _keys, ctx) {
     const capture = existingFile(value, ctx.dir, 'a capture');
-    return { capture, suiteFile: ctx.file, ...parseExpect(expect, ctx.paths.firewall, ctx.dir) };
+    return { capture, suiteFile: ctx.file, ...parseExpect(expect, ctx.paths.refs, ctx.dir) };
   },
   run: runCapture,
 };

@@ -35,7 +35,7 @@ function decide(packets: readonly PacketSpec[], target: number, paths: SuitePath
 /** The trace of packets[target] after packets[0..target] went through a fresh path. */
 export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
   const path = decide(packets, target, paths);
-  return tracePacket(record, path.verdict, paths.firewall, path.atpActive);
+  return tracePacket(record, path.verdict, paths.firewall, path.atp);
 }
 
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
@@ -43,12 +43,12 @@ function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
   const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
   if (failures.length === 0) return { failures, traces: [], warnings: [], notes: [] };
   const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
-  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atpActive);
+  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atp);
   return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes: [] };
 }
 
 function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExpectation {
-  return parseVerdictExpectation(expect, ctx.paths.firewall);
+  return parseVerdictExpectation(expect, ctx.paths.refs);
 }
 
 export const packetKind: CaseKind<PacketCase> = {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Outcome, Outcomes } from '../../atp/outcomes.js';
-import { Reason, REASONS } from '../../atp/types.js';
+import { Reason, REASONS } from '../../atp/vocabulary.js';
 import { generateToFile, readLabels, resolveSpec, SCENARIOS, SpecError } from '../../capture/synth/index.js';
 import type { PacketRecord } from '../../capture/record.js';
 import type { PacketSink } from '../../sim/outputs/packet-sinks.js';
