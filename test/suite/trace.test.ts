@@ -3,12 +3,15 @@
 // is the first tried rule that matched and terminates; the matched list is the tried rules that
 // matched). The CLI gives the same for a frame (earlier frames replayed first) and for a packet
 // written as field=value arguments.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AtpExplanation } from '../../src/atp/index.js';
 import { loadSnapshotFile } from '../../src/config/load.js';
 import type { PacketTrace } from '../../src/suite/trace.js';
 import { traceFrames } from '../../src/suite/trace-frame.js';
 import { runCli } from '../helpers/cli.js';
-import { DEMO_CONFIG, DEMO_PCAP } from './helpers.js';
+import { DEMO_CONFIG, DEMO_PCAP, tempDir } from './helpers.js';
 
 interface Line {
   frame: number;
@@ -64,9 +67,27 @@ describe('edgesim trace', () => {
       expect(summary(t)).toEqual({ frame: f, verdict, stage, rule, reason, matched });
       expect(t.steps.map((s) => s.step_name)).toEqual(['decode', 'advanced_tcp_protection', 'firewall']);
     }
+    // protection says why: the component, the rule that set its mode, the connection, rate against threshold
+    const t = JSON.parse(runCli(['trace', DEMO_PCAP, '--frame', '1420', '--config', DEMO_CONFIG, '--json']).stdout) as PacketTrace;
+    const atp = t.steps[1]!.detail as AtpExplanation;
+    expect(atp).toMatchObject({ step: 'syn_protection', component: 'syn_protection', connection: { before: 'none', after: 'challenged' }, reason: 'CHALLENGE_NEEDED' });
+    const syn = atp.components.syn_protection;
+    expect(syn).toMatchObject({ applied: true, mode: 'enabled', modeFrom: { kind: 'rule', ref: 'syn_protection.rules[0]', scope: 'global' }, meter: { mitigating: true } });
+    expect(syn.meter.rateThresholdPps).not.toBeNull();
+    expect(syn.meter.ratePps > syn.meter.rateThresholdPps! || syn.meter.burstPps > syn.meter.burstThresholdPps!).toBe(true);
     const past = runCli(['trace', DEMO_PCAP, '--frame', '99999', '--config', DEMO_CONFIG]);
     expect(past.status).toBe(1);
     expect(past.stderr).toBe(`edgesim: ${DEMO_PCAP}: has ${replayed.length} frames, no frame 99999\n`);
+  });
+
+  it('traces the last packet of a packet file after the ones before it (connection state carried)', () => {
+    const file = path.join(tempDir(), 'handshake.yaml');
+    writeFileSync(file, 'packets:\n  - {tcp.dstport: 443, tcp.flags.syn: true}\n  - {tcp.dstport: 443, tcp.flags.ack: true, time: 0.05}\n');
+    const r = runCli(['trace', '--config', DEMO_CONFIG, '--packet', file, '--json']);
+    expect(r.stderr).toBe('');
+    const t = JSON.parse(r.stdout) as PacketTrace;
+    expect(summary(t)).toMatchObject({ frame: 2, verdict: 'pass', rule: 'allow-web' });
+    expect(t.steps[1]!.detail).toMatchObject({ step: 'tcp_flow_protection', connection: { before: 'new', after: 'open' } });
   });
 
   it('traces a packet given as field=value arguments, with the vendor trace field names', () => {
