@@ -2,7 +2,7 @@
 // `edgesim: warning: ...` lines. Errors never go through here: they are thrown as UserErrors and
 // printed by cli/main.ts.
 import { writeFileSync } from 'node:fs';
-import { OutputError } from '../errors.js';
+import { OutputError, UsageError } from '../errors.js';
 
 /** Writes a whole result to `out` (a file), or to stdout when out is missing or '-'. */
 export function writeOutput(out: string | undefined, text: string): void {
@@ -14,6 +14,13 @@ export function writeOutput(out: string | undefined, text: string): void {
     writeFileSync(out, text);
   } catch (err) {
     throw new OutputError(out, err);
+  }
+}
+
+/** Refuses to send a page (HTML) to a terminal, where it would be a screenful of markup. */
+export function refusePageOnTerminal(out: string | undefined): void {
+  if ((out === undefined || out === '-') && process.stdout.isTTY === true) {
+    throw new UsageError('an HTML page is not for the terminal: give --out FILE (or redirect standard output to a file)');
   }
 }
 

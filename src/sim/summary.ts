@@ -2,12 +2,15 @@
 // format prints. Counting allocates nothing per packet: counters are plain numbers and typed arrays;
 // only the first occurrence of a decode note adds an entry. With labels, each packet's outcome is
 // recorded (a byte per frame) and scored at the end by ATP's one label scoring (atp/outcomes.ts).
+// Verdicts over time and the breakdown of drops are bounded in size whatever the capture's length.
 import { Outcome, Outcomes, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
+import { DropBreakdown, type DropReport } from './drop-breakdown.js';
 import type { PacketVerdict, Stage } from './verdict.js';
+import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesReport } from './verdict-series.js';
 
 export interface RuleReport {
   ref: string;
@@ -20,6 +23,17 @@ export interface RuleReport {
   hits: number;
   /** packets whose verdict the rule decided */
   decided: number;
+}
+
+/** A finding of the ruleset analysis (`edgesim lint --json`), when the report carries them. */
+export interface LintFinding {
+  ruleset: string;
+  rule: string;
+  kind: string;
+  message: string;
+  blocked_by?: string | null;
+  different_action?: boolean | null;
+  witness?: unknown;
 }
 
 export interface ReplayReport {
@@ -42,6 +56,11 @@ export interface ReplayReport {
   labels: LabelScore | null;
   elapsedSeconds: number;
   packetsPerSecond: number;
+  /** packets over time: passed, and dropped by stage */
+  series: VerdictSeriesReport;
+  /** dropped packets by rule, by reason, and their top sources and destinations */
+  drops: DropReport;
+  lint?: LintFinding[];
 }
 
 const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
@@ -63,6 +82,8 @@ export class ReplaySummary {
   private readonly notes = new Map<string, { packets: number; firstFrame: number }>();
   /** what the whole path did with each frame, when the capture has labels */
   private readonly outcomes: Outcomes | null;
+  private readonly series = new VerdictSeries();
+  private readonly drops = new DropBreakdown();
 
   constructor(labels: Labels | null) {
     this.outcomes = labels === null ? null : new Outcomes();
@@ -89,6 +110,8 @@ export class ReplaySummary {
     const m = v.atp.monitor;
     if (m !== null) this.monitor.set(m, (this.monitor.get(m) ?? 0) + 1);
     if (this.outcomes !== null) this.outcomes.record(rec.frame, outcomeOf(v));
+    this.series.add(rec.tsSec, rec.tsNsec, v.drop ? SERIES_COLUMNS.indexOf(v.stage as Stage) : 0);
+    if (v.drop) this.drops.add(rec, v);
   }
 
   private addNote(note: string, frame: number): void {
@@ -126,6 +149,8 @@ export class ReplaySummary {
       labels: labels === null || this.outcomes === null ? null : this.outcomes.score(labels),
       elapsedSeconds,
       packetsPerSecond: elapsedSeconds > 0 ? this.packets / elapsedSeconds : 0,
+      series: this.series.report(),
+      drops: this.drops.report(firewall),
     };
   }
 }

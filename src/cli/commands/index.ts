@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { register as validate } from './validate/command.js';
 import { register as explain } from './explain/command.js';
 import { register as replay } from './replay/command.js';
+import { register as report } from './report/command.js';
 import { register as match } from './match/command.js';
 import { register as inspect } from './inspect/command.js';
 import { register as serve } from './serve/command.js';
@@ -16,4 +17,4 @@ import { register as test } from './test/command.js';
 import { register as trace } from './trace/command.js';
 import { register as about } from './about/command.js';
 
-export const commands: Array<(program: Command) => void> = [validate, explain, replay, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, test, trace, about];
+export const commands: Array<(program: Command) => void> = [validate, explain, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, test, trace, about];

@@ -10,12 +10,12 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
-import { printWarnings, writeOutput } from '../../output.js';
+import { printWarnings, refusePageOnTerminal, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
 import { progressReporter } from '../../progress.js';
 
 export interface ReplayFlags extends ConfigFlags, DataFlags {
-  format: 'table' | 'json' | 'ndjson' | 'csv';
+  format: 'table' | 'json' | 'ndjson' | 'csv' | 'html';
   out?: string;
   writePassed?: string;
   writeDropped?: string;
@@ -29,6 +29,7 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     ['--write-passed', flags.writePassed],
     ['--write-dropped', flags.writeDropped],
   ]);
+  if (flags.format === 'html') refusePageOnTerminal(flags.out);
   const config = await loadConfiguration(flags);
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
@@ -47,7 +48,8 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update });
     progress?.stop();
     if (flags.format === 'table') writeOutput(flags.out, formatSummary(report, warnings));
-    else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, warnings }, null, 2)}\n`);
+    else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, configuration: config.source ?? null, warnings }, null, 2)}\n`);
+    else if (flags.format === 'html') writeOutput(flags.out, (await import('../../../report/render.js')).renderHtmlReport({ ...report, configuration: config.source ?? null, warnings }));
     else {
       printWarnings(undefined, warnings);
       printWarnings(input.name, report.capture.warnings);
