@@ -9,9 +9,8 @@ import { validateSnapshot } from '../config/validate.js';
 import { systemErrorText, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
-import { existingFile } from './kinds/capture.js';
 import { CASE_KINDS } from './kinds/index.js';
-import { parseSuiteText, type Located } from './source.js';
+import { existingFile, parseSuiteText, type Located } from './source.js';
 import type { LoadContext, Suite, SuiteCase } from './suite.js';
 
 const KIND_KEYS = CASE_KINDS.map((k) => k.key);

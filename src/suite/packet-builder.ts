@@ -30,8 +30,8 @@ export class PacketBuilder {
   /** Builds and decodes the next packet into `rec` (reset first). */
   build(spec: PacketSpec, rec: PacketRecord): void {
     const f = this.frames;
-    const inbound = true;
-    const l4 = spec.family === 4 ? f.ipv4(inbound, spec.src4, spec.dst4, spec.proto, spec.ttl, this.frame + 1) : f.ipv6(inbound, spec.src6, spec.dst6, spec.proto, spec.ttl, 0);
+    // inbound: from the upstream router's MAC to the server side's, as traffic toward the edge
+    const l4 = spec.family === 4 ? f.ipv4(true, spec.src4, spec.dst4, spec.proto, spec.ttl, this.frame + 1) : f.ipv6(true, spec.src6, spec.dst6, spec.proto, spec.ttl, 0);
     let end: number;
     const key = connectionKey(spec);
     let seq = 0;

@@ -134,7 +134,7 @@ function flagNames(flags: number): string {
   return names.length === 0 ? 'no flags' : names.join(' ');
 }
 
-function checkValue(name: string, rule: FieldRule, at: Located): unknown {
+function checkValue(rule: FieldRule, at: Located): void {
   const v = at.value;
   const type = at.type;
   const ok =
@@ -149,7 +149,6 @@ function checkValue(name: string, rule: FieldRule, at: Located): unknown {
     if (n < 0 || n > (rule.max ?? 0xffffffff)) at.fail(`${n} is out of range (0 to ${rule.max})`);
   }
   if (rule.kind === 'number' && !((v as number) >= 0)) at.fail(`expected a number of seconds, 0 or more, got ${String(v)}`);
-  return v;
 }
 
 interface Address {
@@ -180,7 +179,7 @@ export function parsePacket(node: Located): PacketSpec {
     if (unsettable !== undefined) at.failKey(unsettable);
     const rule = FIELDS[name];
     if (rule === undefined) return at.failKey(`unknown field${suggestion(name, KNOWN_NAMES, false)}`);
-    checkValue(name, rule, at);
+    checkValue(rule, at);
     given.set(name, at);
   }
   const get = <T>(name: string): T | undefined => given.get(name)?.value as T | undefined;

@@ -3,6 +3,8 @@
 // unknown field`). YAML 1.2 is a superset of JSON, so one parser (the `yaml` library, whose LineCounter
 // turns offsets into lines) reads both kinds of suite.
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { distance } from '../capture/synth/json-checks.js';
 import { UserError } from '../errors.js';
 
@@ -114,6 +116,20 @@ export function suggestion(name: string, allowed: readonly string[], list: boole
 
 export function describeType(t: NodeType): string {
   return t === 'map' ? 'a map' : t === 'list' ? 'a list' : t === 'null' ? 'nothing' : `a ${t}`;
+}
+
+/** Resolves a file the suite names relative to its folder; a missing file is a suite error. */
+export function existingFile(at: Located, dir: string, what: string): string {
+  if (at.type !== 'string' || at.value === '') at.fail(`expected the path of ${what} (a string), got ${at.type}`);
+  const file = path.resolve(dir, at.value as string);
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return at.fail(`${JSON.stringify(at.value)}: no such file (paths are relative to the suite's folder)`);
+  }
+  if (!isFile) at.fail(`${JSON.stringify(at.value)} is not a file`);
+  return file;
 }
 
 /** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */

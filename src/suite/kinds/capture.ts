@@ -2,7 +2,7 @@
 // `totals` (packets passed and dropped), `frames` (frame number -> verdict or expectation), `by_rule`
 // (rule ref -> packets it decided) and `golden` (every frame's verdict in the replay's NDJSON
 // format). `--update` rewrites golden files, and only those, from the current result (btest's -U).
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PacketRecord } from '../../capture/record.js';
@@ -15,7 +15,7 @@ import { buildPacketPath } from '../../sim/build.js';
 import { OpenCapture } from '../../sim/packet-loop.js';
 import { replay } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
-import type { Located } from '../source.js';
+import { existingFile, type Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
 import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { traceFrame } from '../trace-frame.js';
@@ -32,19 +32,6 @@ export interface CaptureCase {
   suiteFile: string;
 }
 
-/** Resolves a file the suite names relative to its folder; a missing file is a suite error. */
-export function existingFile(at: Located, dir: string, what: string): string {
-  if (at.type !== 'string' || at.value === '') at.fail(`expected the path of ${what} (a string), got ${at.type}`);
-  const file = path.resolve(dir, at.value as string);
-  let isFile: boolean;
-  try {
-    isFile = statSync(file).isFile();
-  } catch {
-    return at.fail(`${JSON.stringify(at.value)}: no such file (paths are relative to the suite's folder)`);
-  }
-  if (!isFile) at.fail(`${JSON.stringify(at.value)} is not a file`);
-  return file;
-}
 
 function count(at: Located): number {
   const n = at.value;
