@@ -205,5 +205,12 @@ describe('edgesim test on a corpus capture', () => {
     const strict = runSuite(suite, ['--strict'], 'strict.yaml');
     expect(strict.status).toBe(1);
     expect(strict.json.cases[0]!.message).toMatch(/^warning \(--strict\): .*ASN/);
+
+    // frames of a link type the decoder does not know pass uninspected: a warning, a failure under --strict
+    const linkType = { config: 'config.json', cases: [{ name: '802.15.4', capture: path.join(SHARED, 'corpus/tcpdump-tests/802_15_4-data.pcap'), expect: { totals: { pass: 1 } } }] };
+    expect(runSuite(linkType, [], 'strict.yaml').status).toBe(0);
+    const strictLink = runSuite(linkType, ['--strict'], 'strict.yaml');
+    expect(strictLink.status).toBe(1);
+    expect(strictLink.json.cases[0]!.message).toBe('warning (--strict): 1 packet: unsupported link type 195 (first: frame 1)');
   });
 });

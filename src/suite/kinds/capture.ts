@@ -109,7 +109,7 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
       },
     });
     out.warnings.push(...warnings, ...report.capture.warnings);
-    for (const n of report.notes) out.warnings.push(`${n.packets} packets: ${n.note} (first: frame ${n.firstFrame})`);
+    for (const n of report.notes) out.warnings.push(`${n.packets} packet${n.packets === 1 ? '' : 's'}: ${n.note} (first: frame ${n.firstFrame})`);
     const totals: Record<string, number> = { packets: report.packets, pass: report.passed, drop: report.dropped };
     for (const [k, want] of Object.entries(c.totals)) if (totals[k] !== want) out.failures.push(`totals.${k}: expected ${want}, got ${totals[k]}`);
     const f = check!;
