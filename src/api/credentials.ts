@@ -12,7 +12,8 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigItemError, InputError } from '../errors.js';
 import { parseJson } from '../config/json.js';
-import { dottedPath, parseWithSchema, type Issue, type JsonSchema } from '../config/schema.js';
+import { parseWithSchema, type Issue, type JsonSchema } from '../config/schema.js';
+import { firstIssueError } from '../config/validate.js';
 
 export type Access = 'read' | 'write';
 
@@ -66,17 +67,13 @@ function grantIssues(grants: Record<string, unknown>, path: Array<string | numbe
 
 /** Checks a parsed credentials document; the first problem is thrown as a ConfigItemError naming `source`. */
 export function parseCredentials(doc: unknown, source: string): CredentialTable {
-  const { value, issues } = parseWithSchema(SCHEMA, doc, VOCABULARY);
+  const { value, issues, omitted } = parseWithSchema(SCHEMA, doc, VOCABULARY);
   const table = value as { tokens?: Array<{ token: string; accounts: Record<string, unknown> }>; keys?: Array<{ email: string; key: string; accounts: Record<string, unknown> }> };
   if (issues.length === 0) {
     table.tokens?.forEach((t, i) => issues.push(...grantIssues(t.accounts, ['tokens', i, 'accounts'])));
     table.keys?.forEach((k, i) => issues.push(...grantIssues(k.accounts, ['keys', i, 'accounts'])));
   }
-  if (issues.length > 0) {
-    const [first] = issues;
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-    throw new ConfigItemError(dottedPath(first.path), `${first.message}${more}`, source);
-  }
+  if (issues.length > 0) throw firstIssueError(issues, omitted, source);
   if (!table.tokens?.length && !table.keys?.length) {
     throw new ConfigItemError('', `no credentials: give "tokens" and/or "keys", as ${CREDENTIALS_FORMAT}`, source);
   }

@@ -17,6 +17,7 @@ import { arrayOf, LIST_ITEM, storedSchema } from '../config/resources.js';
 import { dottedPath, parseWithSchema, type JsonSchema } from '../config/schema.js';
 import type { ListItem } from '../config/snapshot.js';
 import { ConfigItemError } from '../errors.js';
+import { CHUNK, yieldToOthers } from './event-loop.js';
 import type { StoredList } from './state.js';
 
 /** One change to the items of one list. */
@@ -56,14 +57,37 @@ const LINE: JsonSchema = {
   },
 };
 
-/** The log lines for `changes`, each ending with a newline. */
-export function logLines(changes: readonly ItemChange[]): string {
-  return changes.map((c) => `${JSON.stringify(c)}\n`).join('');
+/**
+ * The log lines for `changes`, each ending with a newline. Long item arrays are serialised a chunk
+ * at a time with the event loop free in between, so a 100,000-item write does not stall every other
+ * account for the time of one 17 MB JSON.stringify. The changes must not be mutated meanwhile
+ * (`record` and `snapshotOf` copy the arrays; item objects are replaced, never changed in place).
+ */
+export async function logLines(changes: readonly ItemChange[]): Promise<string> {
+  const out: string[] = [];
+  for (const change of changes) {
+    if (change.op === 'remove' || change.items.length <= CHUNK) {
+      out.push(`${JSON.stringify(change)}\n`);
+      continue;
+    }
+    const parts: string[] = [];
+    for (let i = 0; i < change.items.length; i += CHUNK) {
+      parts.push(JSON.stringify(change.items.slice(i, i + CHUNK)).slice(1, -1));
+      await yieldToOthers();
+    }
+    out.push(`{"list":${JSON.stringify(change.list)},"op":${JSON.stringify(change.op)},"items":[${parts.join(',')}]}\n`);
+  }
+  return out.join('');
 }
 
-/** The log as one `set` line per list: what a compaction writes. */
-export function compactedLog(lists: readonly StoredList[]): string {
-  return logLines(lists.map((l) => ({ list: l.id, op: 'set', items: l.items })));
+/** A change as the log keeps it: its own copy of the item array, which the list goes on changing. */
+export function snapshotOf(change: ItemChange): ItemChange {
+  return change.op === 'remove' ? { ...change, ids: change.ids.slice() } : { ...change, items: change.items.slice() };
+}
+
+/** The changes a compaction writes: one `set` per list. */
+export function compaction(lists: readonly StoredList[]): ItemChange[] {
+  return lists.map((l) => ({ list: l.id, op: 'set', items: l.items.slice() }));
 }
 
 /** Item positions by id, per items array, for a replay: an `add` looks up each item instead of scanning the list. */

@@ -24,10 +24,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJson } from '../config/json.js';
 import { VOCABULARY } from '../config/checks.js';
-import { dottedPath, parseWithSchema, type JsonSchema } from '../config/schema.js';
-import { ConfigItemError, InputError, systemErrorText, UserError } from '../errors.js';
+import { parseWithSchema, type JsonSchema } from '../config/schema.js';
+import { firstIssueError } from '../config/validate.js';
+import { InputError, systemErrorText, UserError } from '../errors.js';
 import { ApiError } from './errors.js';
-import { compactedLog, entries, logLines, needsCompaction, replayLog, type ItemChange, type ItemChanges } from './item-log.js';
+import { compaction, entries, logLines, needsCompaction, replayLog, snapshotOf, type ItemChange, type ItemChanges } from './item-log.js';
 import { appendFileDurably, makeWritableDirectory, removeTemporaryFiles, writeFileAtomic } from './persistence.js';
 import { ACCOUNT_STATE_SCHEMA, emptyAccount, type AccountState } from './state.js';
 
@@ -70,7 +71,7 @@ class Account implements ItemChanges {
   ) {}
 
   record(change: ItemChange): void {
-    if (this.files !== undefined) this.pending.push(change);
+    if (this.files !== undefined) this.pending.push(snapshotOf(change));
   }
 
   commit(): Promise<void> {
@@ -87,8 +88,8 @@ class Account implements ItemChanges {
     const changes = this.pending;
     this.pending = [];
     const compact = this.log.force || needsCompaction(this.log.written + changes.reduce((n, c) => n + entries(c), 0), this.state.lists);
-    const items = compact ? compactedLog(this.state.lists) : logLines(changes);
-    const written = compact ? this.state.lists.reduce((n, l) => n + l.items.length, 0) : changes.reduce((n, c) => n + entries(c), 0);
+    const items = compact ? compaction(this.state.lists) : changes;
+    const written = items.reduce((n, c) => n + entries(c), 0);
     const lists = this.state.lists.map(({ items: _items, ...list }) => list);
     const text = `${JSON.stringify({ format: FORMAT, version: 2, account: this.id, state: { ...this.state, lists } })}\n`;
     const write = this.persist(this.files as Files, items, compact, written, text);
@@ -100,7 +101,8 @@ class Account implements ItemChanges {
     return write;
   }
 
-  private async persist(files: Files, items: string, compact: boolean, written: number, text: string): Promise<void> {
+  private async persist(files: Files, changes: ItemChange[], compact: boolean, written: number, text: string): Promise<void> {
+    const items = await logLines(changes);
     if (compact) {
       await writeFileAtomic(files.items, items);
       this.log = { written, force: false };
@@ -137,11 +139,7 @@ async function loadAccount(files: Files, id: string): Promise<Account> {
     throw new UserError(`not an edgesim account state file: ${(err as Error).message}`, { source: file });
   }
   const { value, issues, omitted } = parseWithSchema(FILE_SCHEMA, doc, VOCABULARY);
-  if (issues.length > 0) {
-    const more = issues.length - 1 + omitted;
-    const message = issues[0].message.replace(/\n[\s\S]*$/, '');
-    throw new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, file);
-  }
+  if (issues.length > 0) throw firstIssueError(issues, omitted, file);
   const { version, state: stored } = value as { version: number; state: Partial<AccountState> };
   const state = { ...emptyAccount(), ...stored };
   const legacyItems = state.lists.filter((l) => l.items !== undefined && l.items.length > 0);
@@ -179,7 +177,7 @@ export class AccountStore {
     return store;
   }
 
-  /** How many accounts are held (those written at least once, or loaded from disk). */
+  /** How many accounts are held (those changed at least once, or loaded from disk). */
   get size(): number {
     return this.accounts.size;
   }
@@ -196,8 +194,9 @@ export class AccountStore {
    * account goes back to what its file holds.
    */
   async write<T>(account: string, change: (state: AccountState, items: ItemChanges) => T): Promise<T> {
-    const entry = this.accounts.get(account) ?? this.create(account);
+    const entry = this.accounts.get(account) ?? new Account(account, emptyAccount(), this.dir === undefined ? undefined : filesOf(this.dir, account));
     const answer = structuredClone(change(entry.state, entry));
+    this.accounts.set(account, entry);
     try {
       await entry.commit();
     } catch (err) {
@@ -210,12 +209,6 @@ export class AccountStore {
   /** Waits for every pending write. */
   async close(): Promise<void> {
     for (const entry of this.accounts.values()) await entry.settle();
-  }
-
-  private create(id: string): Account {
-    const entry = new Account(id, emptyAccount(), this.dir === undefined ? undefined : filesOf(this.dir, id));
-    this.accounts.set(id, entry);
-    return entry;
   }
 
   /** After a failed write: the account as its file holds it (none when there is no file yet). */

@@ -3,7 +3,7 @@
 // filled (sensitivities medium, rules enabled...), vendor spellings mapped to canonical ones
 // (phase magic_transit -> edge_transit). Every problem is reported, each with its JSON path, so a
 // broken file is fixed in one pass rather than one error at a time.
-import { UserError } from '../errors.js';
+import { ConfigItemError, UserError } from '../errors.js';
 import { VOCABULARY } from './checks.js';
 import { SNAPSHOT_SCHEMA } from './resources.js';
 import { dottedPath, parseWithSchema, type Issue } from './schema.js';
@@ -28,6 +28,16 @@ export function formatIssues(issues: readonly Issue[], source?: string, omitted 
   const more = Math.max(0, issues.length - MAX_LISTED) + omitted;
   if (more > 0) lines.push(`${prefix}... and ${more} more problems`);
   return lines.join('\n');
+}
+
+/**
+ * The first issue as one error line (`path: message (and N more problems)`) naming `source`: for
+ * files read at start-up (the API's state and credentials files), where one line is enough to act.
+ */
+export function firstIssueError(issues: readonly Issue[], omitted: number, source: string): ConfigItemError {
+  const more = issues.length - 1 + omitted;
+  const message = issues[0].message.replace(/\n[\s\S]*$/, '');
+  return new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, source);
 }
 
 /**

@@ -112,6 +112,10 @@ describe('persistence', () => {
     const store = await AccountStore.open(undefined);
     for (let i = 0; i < 1000; i++) expect(await store.read(`id${i}`, (s) => s.prefixes.length)).toBe(0);
     expect(store.size).toBe(0);
+    await expect(store.write('refused', () => {
+      throw new Error('refused before any change');
+    })).rejects.toThrow('refused before any change');
+    expect(store.size).toBe(0);
     await store.write('written', (s) => s.prefixes.push({ prefix: '10.0.0.0/8', comment: '', excluded: false }));
     expect(store.size).toBe(1);
     expect(await store.read('written', (s) => s.prefixes.length)).toBe(1);

@@ -4,14 +4,17 @@
 // whose status is then readable. The mock completes every operation before it answers, so the
 // status is always `completed`. Adding an address already in the list updates its comment.
 // A list used by a rule cannot be deleted (the rule would stop compiling).
-import { CONFLICTS, findConflicts } from '../../config/checks.js';
+// Items bodies (up to 100,000 items) are checked and prepared in chunks, letting other requests
+// run in between, and only then applied, in one synchronous step.
+import { CONFLICTS, findConflicts, VOCABULARY } from '../../config/checks.js';
 import { listsReferenced } from '../../config/references.js';
 import { arrayOf, createSchema, LIMITS, LIST, LIST_ITEM, patchSchema } from '../../config/resources.js';
-import type { JsonSchema } from '../../config/schema.js';
+import { MAX_ISSUES, parseWithSchema, type Issue, type JsonSchema } from '../../config/schema.js';
 import type { AccountList, ListItem } from '../../config/snapshot.js';
 import { formatCidr, parseCidr } from '../../net/cidr.js';
 import { ok } from '../envelope.js';
 import { ApiError } from '../errors.js';
+import { CHUNK, yieldToOthers } from '../event-loop.js';
 import { hexId, timestamp } from '../ids.js';
 import type { ItemChanges } from '../item-log.js';
 import type { AccountState, StoredList } from '../state.js';
@@ -69,32 +72,74 @@ function indexOf(items: ListItem[]): Map<string, number> {
   return index;
 }
 
+/** An item of a request, checked, with its canonical address and the id it takes if it is new. */
+interface IncomingItem {
+  item: ListItem;
+  key: string;
+  id: string;
+}
+
+const ITEMS_ARRAY: JsonSchema = { type: 'array', maxItems: LIMITS.itemsPerList };
+const ITEM = createSchema(LIST_ITEM);
+
+/**
+ * Checks an items body (an array of at most 100,000 items, each a list item) and prepares each
+ * item, a chunk at a time with the event loop free in between (a 100,000-item upload would
+ * otherwise hold every other account for the whole check). Problems are reported as the body
+ * validator reports them: each with its path, the first MAX_ISSUES in full.
+ */
+async function prepareItems(body: unknown): Promise<IncomingItem[]> {
+  if (body === undefined || body === null) throw new ApiError('missing_body', 'the request needs a JSON body');
+  const outer = parseWithSchema(ITEMS_ARRAY, body, VOCABULARY);
+  if (outer.issues.length > 0) throw ApiError.fromIssues(outer.issues, outer.omitted);
+  const raw = body as unknown[];
+  const prepared: IncomingItem[] = [];
+  const issues: Issue[] = [];
+  let omitted = 0;
+  for (let start = 0; start < raw.length; start += CHUNK) {
+    if (start > 0) await yieldToOthers();
+    for (let i = start; i < Math.min(raw.length, start + CHUNK); i++) {
+      const checked = parseWithSchema(ITEM, raw[i], VOCABULARY, [i]);
+      for (const issue of checked.issues) {
+        if (issues.length < MAX_ISSUES) issues.push(issue);
+        else omitted++;
+      }
+      omitted += checked.omitted;
+      if (issues.length === 0) {
+        const item = checked.value as ListItem;
+        prepared.push({ item, key: canonical(item.ip), id: hexId() });
+      }
+    }
+  }
+  if (issues.length > 0) throw ApiError.fromIssues(issues, omitted);
+  return prepared;
+}
+
 /**
  * Adds (or updates the comment of) each item; throws before changing anything if over the limit.
  * Returns the items as added or updated (for the item log).
  */
-function upsert(list: StoredList, incoming: readonly ListItem[]): ListItem[] {
+function upsert(list: StoredList, incoming: readonly IncomingItem[]): ListItem[] {
   const index = indexOf(list.items);
-  const fresh = new Set(incoming.map((i) => canonical(i.ip)).filter((k) => !index.has(k)));
+  const fresh = new Set(incoming.map((i) => i.key).filter((k) => !index.has(k)));
   if (list.items.length + fresh.size > LIMITS.itemsPerList) {
     throw new ApiError('limit_exceeded', `a list holds at most ${LIMITS.itemsPerList} items (it has ${list.items.length}, the request adds ${fresh.size})`);
   }
+  const now = timestamp();
   const changed: ListItem[] = [];
-  for (const item of incoming) {
-    const key = canonical(item.ip);
-    const now = timestamp();
+  for (const { item, key, id } of incoming) {
     let at = index.get(key);
     if (at === undefined) {
       at = list.items.length;
       index.set(key, at);
-      list.items.push(ordered(LIST_ITEM, { id: hexId(), ...item, created_on: now, modified_on: now }));
+      list.items.push(ordered(LIST_ITEM, { id, ...item, created_on: now, modified_on: now }));
     } else {
       const existing = list.items[at];
       list.items[at] = ordered(LIST_ITEM, { ...existing, comment: item.comment ?? existing.comment, modified_on: now });
     }
     changed.push(list.items[at]);
   }
-  list.modified_on = timestamp();
+  list.modified_on = now;
   return changed;
 }
 
@@ -167,14 +212,18 @@ export function registerListRoutes({ app, store }: RouteContext, prefix: string)
   app.get(`${base}/:id/items/:item`, async (req) => {
     return ok(await store.read(accountOf(req), (state) => findById(listOf(state, param(req, 'id')).items, param(req, 'item'), 'list item')));
   });
-  const itemsBody = withBody(arrayOf(createSchema(LIST_ITEM), LIMITS.itemsPerList));
-  app.post(`${base}/:id/items`, itemsBody, mutate<ListItem[]>((state, list, body, items) => {
-    items.record({ list: list.id, op: 'add', items: upsert(list, body) });
+  // items bodies are checked by prepareItems (in chunks), not by the route's body schema
+  const withItems = (fn: (state: AccountState, list: StoredList, incoming: IncomingItem[], items: ItemChanges) => unknown) => async (req: Parameters<typeof accountOf>[0]) => {
+    const incoming = await prepareItems(req.body);
+    return ok(await store.write(accountOf(req), (state, items) => fn(state, listOf(state, param(req, 'id')), incoming, items)));
+  };
+  app.post(`${base}/:id/items`, withItems((state, list, incoming, items) => {
+    items.record({ list: list.id, op: 'add', items: upsert(list, incoming) });
     return recordOperation(state);
   }));
-  app.put(`${base}/:id/items`, itemsBody, mutate<ListItem[]>((state, list, body, items) => {
+  app.put(`${base}/:id/items`, withItems((state, list, incoming, items) => {
     const replaced: StoredList = { ...list, items: [] };
-    upsert(replaced, body);
+    upsert(replaced, incoming);
     list.items = replaced.items;
     list.modified_on = replaced.modified_on;
     items.record({ list: list.id, op: 'set', items: list.items });
