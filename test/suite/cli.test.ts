@@ -188,6 +188,7 @@ describe('edgesim test on a corpus capture', () => {
       const updated = runSuite(suite, ['--update'], 'golden.yaml');
       expect(updated.status).toBe(0);
       expect(updated.stdout).toContain(`golden afs.verdicts.ndjson: ${expected} frames changed, rewritten`);
+      expect(updated.junit).toContain(`<system-out>golden afs.verdicts.ndjson: ${expected} frames changed, rewritten</system-out>`);
       expect(readFileSync(path.join(dir, 'golden.yaml'), 'utf8')).toBe(suiteBefore);
       expect(statSync(path.join(dir, 'config.json')).mtimeMs).toBe(configBefore);
       expect(runSuite(suite, [], 'golden.yaml').status).toBe(0);

@@ -1,6 +1,7 @@
 // JUnit XML for CI systems (GitHub, GitLab, Jenkins read it): one <testsuite> per suite file, one
 // <testcase> per case with a unique name, a <failure> or <error> element with the one-line message
-// as its attribute and the expected/actual lines and traces as its text.
+// as its attribute and the expected/actual lines and traces as its text; what a case reports as
+// done (a golden file rewritten, a scenario's scores) goes to <system-out>.
 import type { CaseResult } from '../suite.js';
 import { failureDetails } from './text.js';
 
@@ -39,12 +40,13 @@ export function junitReport(results: readonly CaseResult[]): string {
     out.push(`  <testsuite name="${xmlText(suite)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'error')}" skipped="0" time="${seconds(total(rs))}">`);
     for (const r of rs) {
       const open = `    <testcase name="${xmlText(unique(r.name))}" classname="${xmlText(suite)}" time="${seconds(r.seconds)}"`;
+      const notes = r.outcome.notes.length === 0 ? [] : [`      <system-out>${xmlText(r.outcome.notes.join('\n'))}</system-out>`];
       if (r.status === 'passed') {
-        out.push(`${open}/>`);
+        out.push(...(notes.length === 0 ? [`${open}/>`] : [`${open}>`, ...notes, '    </testcase>']));
         continue;
       }
       const tag = r.status === 'failed' ? 'failure' : 'error';
-      out.push(`${open}>`, `      <${tag} message="${xmlText(r.message)}" type="${tag}">${xmlText(failureDetails(r))}</${tag}>`, '    </testcase>');
+      out.push(`${open}>`, `      <${tag} message="${xmlText(r.message)}" type="${tag}">${xmlText(failureDetails(r))}</${tag}>`, ...notes, '    </testcase>');
     }
     out.push('  </testsuite>');
   }
