@@ -9,7 +9,7 @@
 import { decodeFrame } from '../capture/reader.js';
 import { PacketRecord } from '../capture/record.js';
 import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP } from '../capture/synth/frame-builder.js';
-import type { PacketSpec } from './packet-spec.js';
+import { SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
 
 const LINKTYPE_ETHERNET = 1;
 const ETH = 14;
@@ -17,8 +17,6 @@ const ETH = 14;
 export const BASE_TIME = 1_700_000_000;
 /** seconds between packets of a sequence that give no time */
 export const DEFAULT_GAP = 0.001;
-/** the payload of a packet with `sip: true` */
-export const SIP_PAYLOAD = new TextEncoder().encode('OPTIONS sip:edgesim@example.com SIP/2.0\r\n\r\n');
 
 /** Builds the packets of one case in order, keeping each TCP connection's next sequence number. */
 export class PacketBuilder {

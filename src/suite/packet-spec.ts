@@ -19,8 +19,10 @@ import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
 import { FIREWALL_SCHEME } from '../lang/schemes.js';
-import { SIP_PAYLOAD } from './packet-builder.js';
 import { describeType, suggestion, type Located } from './source.js';
+
+/** the payload of a packet with `sip: true` */
+export const SIP_PAYLOAD = new TextEncoder().encode('OPTIONS sip:edgesim@example.com SIP/2.0\r\n\r\n');
 
 export type Transport = 'tcp' | 'udp' | 'icmp' | 'other';
 
