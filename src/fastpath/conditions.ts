@@ -8,8 +8,8 @@
 // field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
 // has only 256 values (ip.proto) the leaf is a table filled by the compiled evaluator itself, so it
 // cannot disagree. What the fast path does not read (looked-up fields: countries, ASNs, data
-// centers; regexes over raw bytes; compound values) marks the rule unsupported: the generated code
-// then hands any packet that reaches that rule back to the decoder and evaluator.
+// centers; compound values) marks the rule unsupported: the generated code then hands any packet
+// that reaches that rule back to the decoder and evaluator.
 //
 // The rule code is reached only for IP packets, so the `ip` group of fields is always present there.
 import type { Ast, ComparisonExpr, ComparisonOp, Expr, IndexExpr } from '../lang/index.js';
@@ -17,6 +17,7 @@ import { compile } from '../lang/index.js';
 import { buildIpSet } from '../lang/eval/primitive.js';
 import { intMembership, mergeRanges } from '../lang/eval/int-set.js';
 import { parseWildcard } from '../lang/literals/wildcard.js';
+import { compileRegex } from '../lang/regex/compile.js';
 import type { IpSet } from '../net/ip-set.js';
 import { recordBinding } from '../fields/binding.js';
 import { Has, PacketRecord } from '../capture/record.js';
@@ -247,6 +248,11 @@ function bytesLeaf(op: ComparisonOp, [has, start, end]: readonly [string, string
     }
     case 'contains':
       return `(${has} && containsView(${view}, ${k.add(op.rhs)}))`;
+    case 'matches': {
+      const re = compileRegex(op.pattern);
+      if (typeof re === 'string') throw new Unsupported();
+      return `(${has} && ${k.add(re)}.test(${view}))`;
+    }
     case 'wildcard': {
       const w = parseWildcard(op.pattern);
       if (typeof w === 'string') throw new Unsupported();

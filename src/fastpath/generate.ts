@@ -11,7 +11,7 @@
 // The generated source holds only numbers, local names and the K<n> constant names, never text
 // from the configuration.
 import { compareView, containsView, equalsView, wildcardMatchView } from '../lang/eval/bytes.js';
-import { readBits } from '../lang/eval/bit-slice.js';
+import { readBits } from '../lang/functions/bit-slice.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
 import type { Condition } from './conditions.js';

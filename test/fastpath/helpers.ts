@@ -41,6 +41,7 @@ export const FIELDS: Rule[] = [
   ['list', 'log', 'ip.src in $bad xor ip.dst in $bad'],
   ['ports', 'log', 'tcp.dstport in {80 443 8080} or tcp.srcport in {1..1023}'],
   ['wild', 'log', 'tcp wildcard "*http*" or udp in {"abc" 00:35}'],
+  ['regex', 'log', 'tcp matches "HTTP/1\\.[01]" or udp matches "^.{8}\\x00"'],
   ['telnet', 'block', 'tcp.dstport == 23'],
   ['skip-web', 'skip', 'tcp.srcport == 80 and ip.len < 1000'],
   ['dns', 'block', 'udp.dstport == 53 and ip.ttl > 1'],

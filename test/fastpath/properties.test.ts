@@ -80,7 +80,7 @@ const leaf = fc.oneof(
   fc.tuple(pick(['ip.src', 'ip.dst']), pick(['==', '!=', '<', '>']), addr).map(([f, op, a]) => `${f} ${op} ${a}`),
   fc.tuple(pick(['ip.src', 'ip.dst']), fc.array(cidr, { minLength: 1, maxLength: 3 })).map(([f, cs]) => `${f} in {${cs.join(' ')}}`),
   pick(['ip.src in $bad', 'ip.proto == "tcp"', 'ip.proto in {"udp" "icmp"}', 'ip.ttl < 2', 'ip.len > 60', 'ip.hdr_len > 5', 'ip.opt.type == 148',
-    'tcp.flags.syn', 'tcp.flags & 0x12', 'tcp.flags == 2', 'icmp.type == 8', 'icmp.code != 0', 'sip', 'tcp contains "SIP"', 'udp contains 13:c4',
+    'tcp.flags.syn', 'tcp.flags & 0x12', 'tcp.flags == 2', 'icmp.type == 8', 'icmp.code != 0', 'sip', 'tcp contains "SIP"', 'udp contains 13:c4', 'tcp matches "SIP/2\\.0"', 'udp matches "^..\\x13"',
     'bit_slice(ip, 0, 4) == 6', 'bit_slice(tcp, 104, 112) > 16', 'ip.src.country == "US"', 'ip.geoip.country != "DE"']),
 );
 const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
