@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // The field reference names exactly the firewall scheme's fields, each once, with the scheme's type,
 // and says something about each (a unit and a sentence).
 import { describe, expect, it } from 'vitest';
@@ -24,5 +25,14 @@ describe('field reference', () => {
     expect(ref.get('ip.hdr_len')!.unit).toBe('32-bit words');
     expect(ref.get('ip.len')!.meaning).toContain('plus the 40-byte fixed header');
     expect(ref.get('tcp')!.meaning).toContain('ip.proto == "tcp"');
+  });
+});
+
+describe('the field table in the README', () => {
+  it('is the reference, field for field', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Fields'));
+    const rows = [...section.matchAll(/^\| `([^`]+)` \| (\w+) \| ([^|]+) \| (.+) \|$/gm)].map((m) => ({ name: m[1], type: m[2], unit: m[3]!.trim(), meaning: m[4]!.replace(/\\\|/g, '|') }));
+    expect(rows).toEqual(FIELD_REFERENCE.map((f) => ({ name: f.name, type: f.type, unit: f.unit, meaning: f.meaning })));
   });
 });
