@@ -1,6 +1,8 @@
 // `edgesim bench`'s measurement: a ruleset (and Advanced TCP Protection) on packets held in memory.
-// 1. whole path: decode + enrichment + ATP + firewall per packet, frames from memory (no file I/O),
-//    a fresh ATP state per pass, so every pass sees the capture as a replay would;
+// 1. whole path: what a replay does per packet, frames from memory (no file I/O): decode + enrichment
+//    + ATP + firewall, a fresh ATP state per pass so every pass sees the capture as a replay would;
+//    with protection off, the firewall's fast path (fastpath/) decides the frames it can from their
+//    bytes and the rest are decoded, as in sim/replay.ts;
 // 2. firewall alone: the production evaluator over the IP packets' records, decoded (and enriched)
 //    once (its figures count those packets: frames without IP pass the path uninspected);
 // 3. per rule: the profiling evaluator (rule-profile.ts) over the same records; its counts are
@@ -18,6 +20,8 @@ import { AdvancedTcpProtection } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
+import { FastDecoding } from '../fastpath/fast-decoding.js';
+import { FastFirewall } from '../fastpath/fast-firewall.js';
 import { enrichmentFor } from '../fields/lookups.js';
 import type { PathOptions } from '../sim/build.js';
 import { PacketPath } from '../sim/packet-path.js';
@@ -79,17 +83,27 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
 
   // 1. whole path
   const rec0 = new PacketRecord();
+  const fastFirewall = probe.active ? null : FastFirewall.compile(firewall, { lists: resolve });
   const whole = measure(
     store.count,
     runs,
     () => {
       const path = new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
-      return { path, verdict: path.newVerdict() };
+      const verdict = path.newVerdict();
+      return { path, verdict, fast: fastFirewall === null ? null : new FastDecoding(fastFirewall, verdict.firewall) };
     },
-    ({ path, verdict }) => {
+    ({ path, verdict, fast }) => {
+      if (fast === null) {
+        for (let i = 0; i < store.count; i++) {
+          store.decode(i, rec0);
+          path.process(rec0, verdict);
+        }
+        return;
+      }
       for (let i = 0; i < store.count; i++) {
-        store.decode(i, rec0);
-        path.process(rec0, verdict);
+        store.decodeWith(i, rec0, fast.decodeFrame);
+        if (fast.decided) verdict.setFromFirewall();
+        else path.process(rec0, verdict);
       }
     },
   );

@@ -49,6 +49,11 @@ export class FrameStore {
     rec.tsNsec = this.tsNsec[i]!;
   }
 
+  /** Frame i (0-based) through a frame decoder of the reader's shape (the fast path's, say) into rec. */
+  decodeWith(i: number, rec: PacketRecord, decode: (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number) => void): void {
+    decode(rec, this.linkTypes[i]!, this.bytes, this.offsets[i]!, this.capLens[i]!, this.origLens[i]!);
+  }
+
   /** Every frame decoded into a record of its own (for passes over the firewall alone). */
   decodeAll(): PacketRecord[] {
     const out = new Array<PacketRecord>(this.count);

@@ -3,12 +3,12 @@
 // its filter (BPF for tcpdump, a display filter for tshark -Y), the same tests edgesim's firewall makes
 // on a packet no rule decides early. Each peer is one process per run, timed from spawn to exit, so
 // its figure includes its start-up and the file read (the note says so); the median of `runs` runs.
-// The fair edgesim figure to set against them is fromFile(): the same file read, decoded and passed
-// through the whole path in-process, timed from open to last packet (Node's start-up not included).
+// The fair edgesim figure to set against them is fromFile(): edgesim's own replay of the same file,
+// in-process, timed from the first packet read to the last (Node's start-up not included).
 import { spawnSync } from 'node:child_process';
-import { readCapture } from '../capture/reader.js';
 import type { Snapshot } from '../config/snapshot.js';
-import { buildPacketPath, type PathOptions } from '../sim/build.js';
+import type { PathOptions } from '../sim/build.js';
+import { replayFile } from '../sim/replay.js';
 import { toBpf } from '../translate/bpf.js';
 import { toDisplayFilter } from '../translate/display-filter.js';
 import { Untranslatable } from '../translate/walk.js';
@@ -64,17 +64,14 @@ export function runPeers(capture: string, expressions: readonly string[], packet
   });
 }
 
-/** edgesim's whole path reading `capture` from the file: its packets, and packets/s as the median of `runs` runs, each with a fresh path. */
+/** edgesim's replay of `capture` (sim/replay.ts, in-process): its packets, and packets/s as the median of `runs` runs. */
 export async function fromFile(capture: string, snapshot: Snapshot, opts: PathOptions, runs: number): Promise<{ packets: number; packets_per_second: number }> {
   const times: number[] = [];
   let packets = 0;
   for (let r = 0; r < runs; r++) {
-    const { path } = await buildPacketPath(snapshot, opts);
-    const verdict = path.newVerdict();
-    const t0 = process.hrtime.bigint();
-    const info = await readCapture(capture, (rec) => path.process(rec, verdict));
-    times.push(Number(process.hrtime.bigint() - t0));
-    packets = info.packets;
+    const { report } = await replayFile(capture, snapshot, { ...opts, useLabels: false });
+    times.push(report.elapsedSeconds * 1e9);
+    packets = report.packets;
   }
   return { packets, packets_per_second: (packets * 1e9) / median(times) };
 }

@@ -2,7 +2,7 @@
 // --bpf or --display-filter, the expression's exact equivalent for tcpdump or tshark, or why there
 // is none (exit 1).
 import { UsageError, UserError } from '../../../errors.js';
-import { explain, FilterError, settingsFor } from '../../../lang/index.js';
+import { explain, FilterError, hintFor, settingsFor } from '../../../lang/index.js';
 import { toBpf } from '../../../translate/bpf.js';
 import { toDisplayFilter } from '../../../translate/display-filter.js';
 import { Untranslatable } from '../../../translate/walk.js';
@@ -41,5 +41,7 @@ export async function run(arg: string | undefined, flags: ExplainFlags): Promise
   } catch (err) {
     if (!(err instanceof FilterError)) throw err;
     printError(err);
+    const hint = hintFor(expr, err, scheme);
+    if (hint) process.stdout.write(`${hint}\n`);
   }
 }
