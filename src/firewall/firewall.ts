@@ -30,14 +30,10 @@ export interface FirewallRule {
   readonly path: string;
 }
 
-export const enum FirewallVerdict {
-  Pass = 0,
-  Drop = 1,
-}
-
 /** The firewall's decision for one packet; one instance is reused for every packet. */
 export class FirewallResult {
-  verdict: FirewallVerdict = FirewallVerdict.Pass;
+  /** a terminating `block` rule decided */
+  drop = false;
   /** index of the deciding rule in Firewall.rules, or -1 when no terminating rule matched */
   decidingRule = -1;
   /** indices of every enabled rule that matched, in evaluation order: matched[0 .. matchedCount) */
@@ -77,7 +73,7 @@ export class Firewall {
       predicates,
       order: Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : []))),
       terminating: new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1))),
-      verdicts: new Uint8Array(rules.map((r) => (r.action === 'block' ? FirewallVerdict.Drop : FirewallVerdict.Pass))),
+      drops: new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0))),
       hits: this.hits,
       decided: this.decided,
     });
