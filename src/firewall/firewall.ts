@@ -14,7 +14,7 @@ import { FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { compileRecordExpression } from '../capture/fields.js';
 import type { PacketRecord } from '../capture/record.js';
-import type { RuleAction, Ruleset } from '../config/snapshot.js';
+import type { RuleAction, Ruleset, RulesetRule } from '../config/snapshot.js';
 import { generateEvaluator } from './evaluator.js';
 
 export interface FirewallRule {
@@ -60,6 +60,16 @@ export interface FirewallOptions {
   lists?: (name: string) => IpSet | undefined;
 }
 
+/** How reports name the ruleset at position `index`: its name, else its id, else `rulesets[i]`. */
+export function rulesetName(rs: Ruleset, index: number): string {
+  return rs.name || rs.id || `rulesets[${index}]`;
+}
+
+/** How reports name a rule: its `ref`, else its `id`, else `<ruleset name>#<position>`. */
+export function ruleRef(rule: RulesetRule, ruleset: string, index: number): string {
+  return rule.ref || rule.id || `${ruleset}#${index + 1}`;
+}
+
 export class Firewall {
   readonly rules: readonly FirewallRule[];
   /** the Rules-language fields the rules read (the pipeline enriches packets only with what is used) */
@@ -92,7 +102,7 @@ export class Firewall {
     const predicates: Array<(p: PacketRecord) => boolean> = [];
     const fields = new Set<string>();
     rulesets.forEach((rs, i) => {
-      const name = rs.name || rs.id || `rulesets[${i}]`;
+      const name = rulesetName(rs, i);
       (rs.rules ?? []).forEach((rule, j) => {
         const path = `rulesets[${i}].rules[${j}]`;
         try {
@@ -104,7 +114,7 @@ export class Firewall {
           throw err;
         }
         rules.push({
-          ref: rule.ref || rule.id || `${name}#${j + 1}`,
+          ref: ruleRef(rule, name, j),
           ruleset: name,
           action: rule.action,
           enabled: rule.enabled !== false,
