@@ -7,7 +7,7 @@
 import type { ComparisonExpr, IpItem, IpValue } from '../lang/index.js';
 import { protocolText } from '../capture/protocols.js';
 import type { IpSet } from '../net/ip-set.js';
-import { type Intervals, NONE, fromRanges, intersect, isEmpty, point, range, subtract } from './intervals.js';
+import { type Intervals, NONE, fromRanges, intersect, isEmpty, point, range } from './intervals.js';
 import { countryProblem, type NameTables } from './names.js';
 import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions } from './space.js';
 
@@ -256,7 +256,3 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
   }
 }
 
-/** Values of a dimension outside `set` (used by witnesses to stay within a field's present values). */
-export function presentValues(set: Intervals): Intervals {
-  return subtract(set, point(-1n));
-}
