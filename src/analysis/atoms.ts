@@ -137,8 +137,9 @@ function ipItemRange(item: IpItem): [bigint, bigint] {
   if (item.kind === 'range') return [encodeIp(item.lo), encodeIp(item.hi)];
   const bits = BigInt(item.ip.family === 4 ? 32 : 128);
   const host = (1n << (bits - BigInt(item.len))) - 1n;
-  const lo = encodeIp(item.ip) & ~host;
-  return [lo, lo | host];
+  const base = item.ip.family === 4 ? 0n : V6_BASE;
+  const lo = ((encodeIp(item.ip) - base) & ~host) + base;
+  return [lo, lo + host];
 }
 
 function listRanges(set: IpSet): Intervals {

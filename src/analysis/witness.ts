@@ -16,6 +16,9 @@ import { ABSENT, type Box, Dim, L4, V6_BASE } from './space.js';
 
 export type Witness = Record<string, string | number | boolean>;
 
+/** Chooses one value of a (non-empty) set; `preferred` are values that look like ordinary traffic. */
+export type Chooser = (set: Intervals, preferred: readonly bigint[]) => bigint;
+
 function pick(set: Intervals, preferred: readonly bigint[]): bigint {
   for (const p of preferred) if (contains(set, p)) return p;
   return first(set);
@@ -35,10 +38,10 @@ function addressText(v: bigint): string {
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
 const DST = [v4('198.51.100.1'), v6('2001:db8::2')];
 
-/** A packet of the box. */
-export function witnessOf(box: Box, names: NameTables): Witness {
+/** A packet of the box (`choose` picks each value: the default prefers ordinary-looking ones). */
+export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick): Witness {
   const w: Witness = {};
-  const value = (d: number, preferred: readonly bigint[] = []): bigint => pick(box[d]!, preferred);
+  const value = (d: number, preferred: readonly bigint[] = []): bigint => choose(box[d]!, preferred);
   const l4 = value(Dim.l4, [L4.tcp, L4.udp, L4.icmp]);
   const src = value(Dim.src, SRC);
   w['ip.src'] = addressText(src);
