@@ -181,7 +181,14 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
       message: `\`${fieldName} != …\` also matches every packet without ${['TCP', 'UDP', 'ICMP'][Number(transport)]}`,
     });
   }
-  const presence = (): Region => (transport === undefined ? U : constrain(U, new Map([[Dim.l4, point(transport)]])));
+  /** the packets that have the field (an unmodelled comparison is false on the others) */
+  const presence = (): Region => {
+    const c2 = new Map<number, Intervals>();
+    if (transport !== undefined) c2.set(Dim.l4, point(transport));
+    if (model?.kind === 'int') c2.set(model.dim, model.domain);
+    if (model?.kind === 'name' && model.dims.length === 1) c2.set(model.dims[0]!, range(0n, ASN_MAX));
+    return constrain(U, c2);
+  };
   const indeterminate = (): Meaning => ({ must: [], may: isNe || model === undefined ? U : presence() });
   const impossible = (message: string): void => {
     ctx.notes.push({ kind: 'impossible_comparison', message: `${fieldName}: ${message}` });
