@@ -9,4 +9,5 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['replay', () => import('./replay.js')],
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],
+  ['analysis', () => import('./analysis.js')],
 ];

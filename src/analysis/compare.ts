@@ -5,9 +5,8 @@
 // intersection. Pairs that only possibly share packets (indeterminate parts) are reported as such,
 // so "equivalent" is claimed only when it is proved.
 import type { Snapshot } from '../config/snapshot.js';
-import { type Decision, decisions } from './decisions.js';
+import { type Decision, decisions, jointPacket } from './decisions.js';
 import { type FirewallModel, type ModelOptions, modelFirewalls } from './model.js';
-import { intersectRegions, isEmptyRegion } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export interface Side {
@@ -41,23 +40,23 @@ export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOp
     { snapshot: b, options: options.b },
   ]);
   const [ma, mb] = firewalls as [FirewallModel, FirewallModel];
-  const da = decisions(ma, space.universe).filter((d) => !isEmptyRegion(d.region.may));
-  const db = decisions(mb, space.universe).filter((d) => !isEmptyRegion(d.region.may));
+  const da = decisions(ma, space.universe);
+  const db = decisions(mb, space.universe);
   const differences: Difference[] = [];
   for (const x of da) {
     for (const y of db) {
       const before = side(ma, x);
       const after = side(mb, y);
       if (before.verdict === after.verdict && before.rule === after.rule) continue;
-      const sure = intersectRegions(x.region.must, y.region.must);
-      const possible = isEmptyRegion(sure) ? intersectRegions(x.region.may, y.region.may) : sure;
-      if (isEmptyRegion(possible)) continue;
+      const sure = jointPacket(x, y, 'must');
+      const possible = sure ?? jointPacket(x, y, 'may');
+      if (possible === null) continue;
       differences.push({
         before,
         after,
         verdict_changed: before.verdict !== after.verdict,
-        certain: !isEmptyRegion(sure),
-        witness: witnessOf(possible[0]!, space.names),
+        certain: sure !== null,
+        witness: witnessOf(possible, space.names),
       });
     }
   }

@@ -34,7 +34,23 @@ export function isEmpty(a: Intervals): boolean {
   return a.length === 0;
 }
 
+/** Whether `b` is one range holding every value of `a` (the common case: an unconstrained dimension). */
+function spans(b: Intervals, a: Intervals): boolean {
+  return b.length === 2 && a.length > 0 && b[0]! <= a[0]! && a[a.length - 1]! <= b[1]!;
+}
+
+function apart(a: Intervals, b: Intervals): boolean {
+  return a.length === 0 || b.length === 0 || a[a.length - 1]! < b[0]! || b[b.length - 1]! < a[0]!;
+}
+
 export function intersect(a: Intervals, b: Intervals): Intervals {
+  if (a === b || spans(b, a)) return a;
+  if (spans(a, b)) return b;
+  if (apart(a, b)) return NONE;
+  return remembered(intersected, a, b, intersectSorted);
+}
+
+function intersectSorted(a: Intervals, b: Intervals): Intervals {
   const out: bigint[] = [];
   let i = 0;
   let j = 0;
@@ -49,6 +65,8 @@ export function intersect(a: Intervals, b: Intervals): Intervals {
 }
 
 export function overlaps(a: Intervals, b: Intervals): boolean {
+  if (apart(a, b)) return false;
+  if (a === b || spans(a, b) || spans(b, a)) return true;
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
@@ -59,7 +77,29 @@ export function overlaps(a: Intervals, b: Intervals): boolean {
   return false;
 }
 
+// Large sets (a 10,000-entry list) meet the same few sets again and again — the list against the
+// whole address axis in every rule below it — so results over large inputs are remembered by identity.
+const LARGE = 64;
+type Memo = WeakMap<Intervals, WeakMap<Intervals, Intervals>>;
+const subtracted: Memo = new WeakMap();
+const intersected: Memo = new WeakMap();
+
+function remembered(memo: Memo, a: Intervals, b: Intervals, compute: (a: Intervals, b: Intervals) => Intervals): Intervals {
+  if (a.length + b.length < LARGE) return compute(a, b);
+  let inner = memo.get(a);
+  if (inner === undefined) memo.set(a, (inner = new WeakMap()));
+  let r = inner.get(b);
+  if (r === undefined) inner.set(b, (r = compute(a, b)));
+  return r;
+}
+
 export function subtract(a: Intervals, b: Intervals): Intervals {
+  if (a === b || spans(b, a)) return NONE;
+  if (apart(a, b)) return a;
+  return remembered(subtracted, a, b, subtractSorted);
+}
+
+function subtractSorted(a: Intervals, b: Intervals): Intervals {
   const out: bigint[] = [];
   let j = 0;
   for (let i = 0; i < a.length; i += 2) {

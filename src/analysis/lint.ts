@@ -15,7 +15,7 @@ import type { Note } from './atoms.js';
 import { smallestCover } from './cover.js';
 import { atpFilterFindings } from './atp-filters.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, modelFirewalls } from './model.js';
-import { Dim, type Region, constrain, isEmptyRegion, regionsOverlap, subtractRegions } from './space.js';
+import { Dim, type Region, constrain, firstOutside, isEmptyRegion, regionsOverlap } from './space.js';
 import { point, subtract } from './intervals.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -54,6 +54,7 @@ export type RuleStatus =
   | { readonly kind: 'disabled' }
   | { readonly kind: 'unmatchable' }
   | { readonly kind: 'unreachable'; readonly blockedBy: number[]; readonly region: Region }
+  /** witnessRegion: packets the rule certainly decides (a part of them, not all) */
   | { readonly kind: 'reachable'; readonly witnessRegion: Region }
   | { readonly kind: 'indeterminate' };
 
@@ -80,8 +81,8 @@ export function ruleStatus(model: FirewallModel, i: number): RuleStatus {
   );
   if (cover !== null) return { kind: 'unreachable', blockedBy: cover.map((c) => candidates[c]!), region: may };
   const mayEarlier = earlier.map((k) => model.rules[k]!.meaning.may).filter((r) => regionsOverlap(must, r));
-  const witnessRegion = subtractRegions(must, mayEarlier.flat());
-  return isEmptyRegion(witnessRegion) ? { kind: 'indeterminate' } : { kind: 'reachable', witnessRegion };
+  const witness = firstOutside(must, mayEarlier);
+  return witness === null ? { kind: 'indeterminate' } : { kind: 'reachable', witnessRegion: [witness] };
 }
 
 function noteFinding(rule: ModelledRule, note: Note, space: HeaderSpace): Finding | null {

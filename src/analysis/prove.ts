@@ -8,9 +8,10 @@ import type { Snapshot } from '../config/snapshot.js';
 import { FIREWALL_SCHEME } from '../lang/index.js';
 import { parseCidr } from '../net/cidr.js';
 import { ConfigItemError } from '../errors.js';
-import { decisions } from './decisions.js';
+import { decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
 import { type ModelOptions, modelFirewalls, parseAt } from './model.js';
+import type { Box } from './space.js';
 import { intersectRegions, isEmptyRegion } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -74,11 +75,13 @@ export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: S
   const model = firewalls[0]!;
   const region = ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
   let possible: SpaceProof | null = null;
-  for (const d of decisions(model, region)) {
+  for (const d of decisions(model, hs.universe)) {
     const rule = d.rule < 0 ? null : model.rules[d.rule]!.ref;
     if (d.verdict === expect.verdict && (expect.rule === undefined || expect.rule === rule)) continue;
-    if (!isEmptyRegion(d.region.must)) return { status: 'fails', witness: witnessOf(d.region.must[0]!, hs.names), verdict: d.verdict, rule };
-    if (possible === null && !isEmptyRegion(d.region.may)) possible = { status: 'indeterminate', witness: witnessOf(d.region.may[0]!, hs.names), verdict: d.verdict, rule };
+    const sure = decidedPacket(d, region, 'must');
+    if (sure !== null) return { status: 'fails', witness: witnessOf(sure, hs.names), verdict: d.verdict, rule };
+    const maybe: Box | null = possible === null ? decidedPacket(d, region, 'may') : null;
+    if (maybe !== null) possible = { status: 'indeterminate', witness: witnessOf(maybe, hs.names), verdict: d.verdict, rule };
   }
   return possible ?? { status: 'holds' };
 }

@@ -188,7 +188,7 @@ export function unionRegions(a: Region, b: Region): Region {
 }
 
 export function regionsOverlap(a: Region, b: Region): boolean {
-  for (const x of a) for (const y of b) if (boxesOverlap(x, y) && intersectBoxes(x, y) !== null) return true;
+  for (const x of a) for (const y of b) if (boxesOverlap(x, y)) return true;
   return false;
 }
 
@@ -196,9 +196,39 @@ export function isEmptyRegion(r: Region): boolean {
   return r.length === 0;
 }
 
+/**
+ * A box of packets in `r` but in none of `minus`, or null when `minus` covers `r`. Subtracting
+ * many overlapping regions up front fragments a box into exponentially many pieces (each earlier
+ * rule cuts along other fields), so this searches depth first: cut the box by the next region it
+ * overlaps and descend into each piece in turn, stopping at the first piece nothing covers. A
+ * reachable rule is usually shown so after a few cuts; only a covered one is explored in full, and
+ * then its pieces die as soon as a region covers them.
+ */
+export function firstOutside(r: Region, minus: readonly Region[]): Box | null {
+  const subs = minus.flat();
+  for (const box of r) {
+    const found = search(box, subs, 0);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function search(box: Box, subs: readonly Box[], from: number): Box | null {
+  let k = from;
+  while (k < subs.length && !boxesOverlap(box, subs[k]!)) k++;
+  if (k === subs.length) return box;
+  const pieces: Box[] = [];
+  subtractBox(box, subs[k]!, pieces);
+  for (const piece of pieces) {
+    const found = search(piece, subs, k + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** Whether every packet of `inner` is in `outer`. */
 export function regionCovers(outer: Region, inner: Region): boolean {
-  return subtractRegions(inner, outer).length === 0;
+  return firstOutside(inner, [outer]) === null;
 }
 
 /** One set of values for a dimension across a region (the union of its boxes'). */
