@@ -12,7 +12,7 @@
 // transport. Addresses of both families share one axis: IPv4 a.b.c.d is its 32-bit value, IPv6
 // address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
 // just the complement of one point.
-import { type Intervals, NONE, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
+import { type Intervals, NONE, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
 
 export const Dim = {
   src: 0,
@@ -213,10 +213,26 @@ export function firstOutside(r: Region, minus: readonly Region[]): Box | null {
   return null;
 }
 
+/** Whether `outer` holds all of `inner`, judged cheaply (large sets that differ count as "no": the cut decides). */
+function boxContains(outer: Box, inner: Box): boolean {
+  for (let d = 0; d < DIMS; d++) {
+    const o = outer[d]!;
+    const i = inner[d]!;
+    if (o === i || (o.length === 2 && o[0]! <= i[0]! && i[i.length - 1]! <= o[1]!)) continue;
+    if (o.length + i.length > 1024 || !covers(o, i)) return false;
+  }
+  return true;
+}
+
 function search(box: Box, subs: readonly Box[], from: number): Box | null {
-  let k = from;
-  while (k < subs.length && !boxesOverlap(box, subs[k]!)) k++;
-  if (k === subs.length) return box;
+  let k = -1;
+  for (let j = from; j < subs.length; j++) {
+    if (!boxesOverlap(box, subs[j]!)) continue;
+    // one region holding the whole box ends this branch before it is cut into pieces
+    if (boxContains(subs[j]!, box)) return null;
+    if (k < 0) k = j;
+  }
+  if (k < 0) return box;
   const pieces: Box[] = [];
   subtractBox(box, subs[k]!, pieces);
   for (const piece of pieces) {
