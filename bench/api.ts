@@ -3,7 +3,10 @@
 // once persisting to a data directory (where every acknowledged write is fsynced; concurrent writes
 // share one file write: group commit). Counts are fixed, so the suite's time is bounded. A bare
 // fastify server answering a constant envelope, loaded the same way in the same run, is the peer:
-// it shows what the load generator and loopback allow on this machine at this moment.
+// it shows what the load generator and loopback allow on this machine at this moment. Last, a
+// 100,000-item list: how long a one-item add to it takes next to a write to a small account (the
+// items log makes it an append, not a rewrite of every item), and how long another account waits
+// while the 100,000 items are uploaded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,11 +104,53 @@ async function measure(label: string, data: string | undefined): Promise<BenchRo
   }
 }
 
+/** Mean milliseconds of `n` sequential requests. */
+async function meanMs(n: number, request: (i: number) => Promise<Response>): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await (await request(i)).arrayBuffer();
+  return (performance.now() - t0) / n;
+}
+
+async function bigList(data: string): Promise<BenchRow[]> {
+  const { url, child } = await startServer(apiScript(data));
+  try {
+    const status = `${url}/accounts/small/edge/advanced_tcp_protection/configs/tcp_protection_status`;
+    const lists = `${url}/accounts/big/rules/lists`;
+    const list = ((await (await fetch(lists, { method: 'POST', headers: HEADERS, body: '{"name":"big","kind":"ip"}' })).json()) as { result: { id: string } }).result.id;
+    const items = JSON.stringify(Array.from({ length: 100_000 }, (_, i) => ({ ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, comment: `item ${i}` })));
+    let waiting = true;
+    let longest = 0;
+    const prober = (async () => {
+      while (waiting) {
+        const t0 = performance.now();
+        await (await fetch(status, { headers: HEADERS })).arrayBuffer();
+        longest = Math.max(longest, performance.now() - t0);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const upload = await fetch(`${lists}/${list}/items`, { method: 'POST', headers: HEADERS, body: items });
+    waiting = false;
+    await prober;
+    if (!upload.ok) throw new Error(`the 100,000-item upload failed: HTTP ${upload.status}`);
+    const N = 50;
+    const small = await meanMs(N, (i) => fetch(status, { method: 'PATCH', headers: HEADERS, body: `{"enabled":${i % 2 === 0}}` }));
+    const add = await meanMs(N, (i) => fetch(`${lists}/${list}/items`, { method: 'POST', headers: HEADERS, body: `[{"ip":"192.0.2.${i}"}]` }));
+    return [
+      { suite: 'api', name: 'one-item add to a 100,000-item list / a write to a small account, with --data', value: add / small, unit: 'ratio', note: `${add.toFixed(1)} ms vs ${small.toFixed(1)} ms, ${N} sequential requests each` },
+      { suite: 'api', name: 'longest wait of another account during a 100,000-item upload', value: longest, unit: 'ms', note: 'a GET every 5 ms from another account while the items are validated and stored' },
+    ];
+  } finally {
+    await stop(child);
+  }
+}
+
 export const suite: BenchSuite = async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-bench-api-'));
+  const big = mkdtempSync(path.join(tmpdir(), 'edgesim-bench-api-'));
   try {
-    return [await peer(), ...await measure('in memory', undefined), ...await measure('with --data', dir)];
+    return [await peer(), ...await measure('in memory', undefined), ...await measure('with --data', dir), ...await bigList(big)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(big, { recursive: true, force: true });
   }
 };

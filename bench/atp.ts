@@ -13,7 +13,7 @@ import { PacketRecord } from '../src/capture/record.js';
 import { generateToFile } from '../src/capture/synth/index.js';
 import type { Ruleset, Snapshot } from '../src/config/snapshot.js';
 import { Firewall } from '../src/firewall/firewall.js';
-import { replay } from '../src/sim/replay.js';
+import { replayFile } from '../src/sim/replay.js';
 import { SERVER, SERVER_NET, rule, snapshot } from '../test/atp/helpers/config.js';
 import { ACK, SYN, capture, clients, fill, flood, type Pkt } from '../test/atp/helpers/traffic.js';
 import type { BenchRow, BenchSuite } from './types.js';
@@ -103,8 +103,8 @@ async function replayRows(): Promise<BenchRow[]> {
     const full = { fw: [] as number[], both: [] as number[] };
     const atpSnapshot = { ...config, prefixes: [{ prefix: '203.0.113.0/24' }, { prefix: '2001:db8:ffff::/48' }], rulesets: [RULESET] };
     for (let r = 0; r < 3; r++) {
-      full.fw.push(await timed(() => replay({ capture, snapshot: { rulesets: [RULESET] } })));
-      full.both.push(await timed(() => replay({ capture, snapshot: atpSnapshot })));
+      full.fw.push(await timed(() => replayFile(capture, { rulesets: [RULESET] })));
+      full.both.push(await timed(() => replayFile(capture, atpSnapshot)));
     }
     return [
       { suite: 'atp', name: 'replay from disk, firewall only (syn-flood scenario)', value: fwPps, unit: 'packets/s', note: '300,000-packet synthetic pcap, 5 rules, median of 5, CPU time' },

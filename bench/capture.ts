@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { decodeFrameAt } from '../src/capture/decode/frame.js';
+import { decodeFrameAt } from '../src/capture/decode/link-up.js';
 import { readCapture } from '../src/capture/reader.js';
 import { Has, PacketRecord } from '../src/capture/record.js';
 import type { BenchRow, BenchSuite } from './types.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateToFile } from '../src/capture/synth/index.js';
 import type { Snapshot } from '../src/config/snapshot.js';
-import { replay } from '../src/sim/replay.js';
+import { replayFile } from '../src/sim/replay.js';
 import type { BenchRow, BenchSuite } from './types.js';
 
 const PACKETS = 1_000_000;
@@ -72,7 +72,7 @@ export const suite: BenchSuite = async () => {
   const inProcess = async (protection: boolean): Promise<number> => {
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const { report } = await replay({ capture: file, snapshot: snapshot(protection), useLabels: false });
+      const { report } = await replayFile(file, snapshot(protection), { useLabels: false });
       if (report.packets !== PACKETS) throw new Error(`replayed ${report.packets} packets, expected ${PACKETS}`);
       times.push(report.elapsedSeconds);
     }

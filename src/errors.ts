@@ -3,7 +3,7 @@
 // API — is a UserError; anything else is a bug. `cli/main.ts` is the only place that turns an error
 // into a line and an exit code:
 //
-//   edgesim: <source>: <message>        (source omitted when there is none)
+//   edgesim: <source>: <detail>        (the error's message; source omitted when there is none)
 //
 // `source` names what the error is about (a file, a flag such as --atp-options, an API URL). Code
 // deep inside (the firewall compiler, ATP) often does not know the file the item came from: it
@@ -21,19 +21,27 @@ export interface UserErrorOptions {
 
 export class UserError extends Error {
   override name = 'UserError';
+  /** what went wrong, without the source */
+  readonly detail: string;
   source: string | undefined;
   readonly exitCode: number;
 
-  constructor(message: string, options: UserErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(detail: string, options: UserErrorOptions = {}) {
+    super(withSource(options.source, detail), options.cause === undefined ? undefined : { cause: options.cause });
+    this.detail = detail;
     this.source = options.source;
     this.exitCode = options.exitCode ?? 1;
   }
 
-  /** The one line the CLI prints, without the `edgesim: ` prefix. */
-  line(): string {
-    return this.source === undefined || this.source === '' ? this.message : `${this.source}: ${this.message}`;
+  /** Names the file (or flag, or URL) the error is about. */
+  locate(source: string): void {
+    this.source = source;
+    this.message = withSource(source, this.detail);
   }
+}
+
+function withSource(source: string | undefined, detail: string): string {
+  return source === undefined || source === '' ? detail : `${source}: ${detail}`;
 }
 
 /** A wrong command line: exit 2, as commander's own usage errors. */
@@ -50,11 +58,13 @@ export class ConfigItemError extends UserError {
   override name = 'ConfigItemError';
 
   constructor(
+    /** where the item is in the configuration, e.g. `syn_protection.rules[2].mode` */
     readonly path: string,
-    readonly detail: string,
+    /** what is wrong with it */
+    readonly problem: string,
     source?: string,
   ) {
-    super(path === '' ? detail : `${path}: ${detail}`, { source });
+    super(path === '' ? problem : `${path}: ${problem}`, { source });
   }
 }
 
@@ -76,16 +86,16 @@ export class InputError extends UserError {
   }
 }
 
-/** Sets the source of a UserError that has none (e.g. the snapshot file a ConfigItemError came from); returns err. */
+/** Names the file (or API) a ConfigItemError's item came from, unless it names one already; returns err. */
 export function attachSource(err: unknown, source: string | undefined): unknown {
-  if (err instanceof UserError && (err.source === undefined || err.source === '') && source !== undefined) err.source = source;
+  if (err instanceof ConfigItemError && (err.source === undefined || err.source === '') && source !== undefined) err.locate(source);
   return err;
 }
 
 const SYSTEM_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file or folder',
-  EISDIR: 'it is a folder',
-  ENOTDIR: 'a part of the path is not a folder',
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
   ENOSPC: 'no space left on the device',

@@ -1,6 +1,7 @@
 // Once per `npm test`: build dist/ so that end-to-end tests run the installed `edgesim` command as a
 // user would, and make sure the oracle tools (tshark, tcpdump) that differential tests compare
-// against are present, installing them from Debian's packages when we can (CI runs as root).
+// against, and the browser the report page is tested in (chromium), are present, installing them
+// from Debian's packages when we can (CI runs as root).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -11,19 +12,17 @@ function has(tool: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
 }
 
-function installOracles(): void {
-  if (has('tshark') && has('tcpdump')) return;
+/** Installs Debian packages when one of `tools` is missing (CI runs as root); warns when it cannot. */
+function ensureTools(tools: string[], packages: string[], usedBy: string, preseed: string[] = []): void {
+  if (tools.every(has)) return;
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
-    console.warn('tshark/tcpdump missing and not root: install them (apt-get install tshark tcpdump) for the differential tests');
+    console.warn(`${tools.join('/')} missing and not root: install them (apt-get install ${packages.join(' ')}) for ${usedBy}`);
     return;
   }
-  const script = [
-    'export DEBIAN_FRONTEND=noninteractive',
-    'echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections',
-    '(apt-get install -y -qq --no-install-recommends tshark tcpdump || (apt-get update -qq && apt-get install -y -qq --no-install-recommends tshark tcpdump))',
-  ].join(' && ');
-  const r = spawnSync('sh', ['-c', script], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
-  if (r.status !== 0) console.warn('could not install tshark/tcpdump; the differential tests will fail');
+  const install = `apt-get install -y -qq --no-install-recommends ${packages.join(' ')}`;
+  const script = ['export DEBIAN_FRONTEND=noninteractive', ...preseed, `(${install} || (apt-get update -qq && ${install}))`].join(' && ');
+  const r = spawnSync('sh', ['-c', script], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
+  if (r.status !== 0) console.warn(`could not install ${packages.join(' ')}; ${usedBy} will fail`);
 }
 
 export default function setup(): void {
@@ -33,5 +32,9 @@ export default function setup(): void {
     cwd: root,
     stdio: 'ignore',
   });
-  installOracles();
+  ensureTools(['tshark', 'tcpdump'], ['tshark', 'tcpdump'], 'the differential tests', [
+    'echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections',
+  ]);
+  // the report page is tested in a real browser (test/report/browser.test.ts)
+  ensureTools(['chromium'], ['chromium', 'fonts-liberation'], 'the report page tests');
 }

@@ -1,17 +1,13 @@
 // Credentials as the vendor takes them: `Authorization: Bearer <token>`, or `X-Auth-Email` with
-// `X-Auth-Key`. By default any well-formed credentials are accepted (a local mock has no users);
-// missing or malformed ones are a 401. When the server is started with a token and/or a key, only
-// those are accepted, and other well-formed credentials are a 403. A client may send several kinds
-// at once (the official SDK does when configured so); one accepted kind is enough.
+// `X-Auth-Key`. Missing or malformed ones are a 401. In open mode (no credential table) any
+// well-formed credentials may do anything: a local mock has no users. With a table
+// (credentials.ts), credentials it does not hold are a 403, and so is a request for an account the
+// credentials hold no grant for, or a write with a read grant. A client may send several kinds at
+// once (the official SDK does when configured so): their grants add up. An account's own grant
+// takes precedence over a "*" grant.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Access, CredentialTable, Grants } from './credentials.js';
 import { ApiError } from './errors.js';
-
-/** Credentials the server insists on; none set = accept any well-formed credentials. */
-export interface RequiredCredentials {
-  token?: string;
-  key?: string;
-  email?: string;
-}
 
 interface Presented {
   token?: string;
@@ -43,15 +39,30 @@ function presented(headers: IncomingHttpHeaders): Presented {
   return out;
 }
 
-/** Throws a 401 (missing or malformed credentials) or a 403 (credentials not accepted). */
-export function authenticate(headers: IncomingHttpHeaders, required: RequiredCredentials): void {
+const RANK: Record<Access, number> = { read: 1, write: 2 };
+
+function grantFor(grants: Grants, account: string): number {
+  const own = grants[account] ?? grants['*'];
+  return own === undefined ? 0 : RANK[own];
+}
+
+/**
+ * Throws a 401 (missing or malformed credentials) or a 403 (credentials not in `table`, or without
+ * `access` to `account`). `account` is undefined for routes outside any account (validate-expr),
+ * which any accepted credentials may use.
+ */
+export function authenticate(headers: IncomingHttpHeaders, table: CredentialTable | undefined, account: string | undefined, access: Access): void {
   const p = presented(headers);
   if (p.token === undefined && p.key === undefined) {
     throw new ApiError('missing_credentials', 'missing credentials: send "Authorization: Bearer <API token>", or X-Auth-Email and X-Auth-Key');
   }
-  const restricted = required.token !== undefined || required.key !== undefined;
-  if (!restricted) return;
-  const tokenOk = required.token !== undefined && p.token === required.token;
-  const keyOk = required.key !== undefined && p.key === required.key && (required.email === undefined || p.email === required.email);
-  if (!tokenOk && !keyOk) throw new ApiError('bad_credentials', 'the credentials were not accepted');
+  if (table === undefined) return;
+  const held: Grants[] = [
+    ...table.tokens.filter((t) => t.token === p.token).map((t) => t.accounts),
+    ...table.keys.filter((k) => k.key === p.key && k.email === p.email).map((k) => k.accounts),
+  ];
+  if (held.length === 0) throw new ApiError('bad_credentials', 'the credentials were not accepted');
+  if (account === undefined) return;
+  const best = Math.max(...held.map((g) => grantFor(g, account)));
+  if (best < RANK[access]) throw new ApiError('not_permitted', `these credentials may not ${access} account ${JSON.stringify(account)}`);
 }

@@ -2,7 +2,7 @@
 // report: each with a stable numeric code (>= 1000, as the vendor's) and its HTTP status. One place
 // (server.ts's error handler) turns an ApiError into the `{result, success, errors, messages}`
 // envelope, so handlers never build error responses themselves.
-import { dottedPath, jsonPointer, type Issue, type IssueKind } from '../config/schema.js';
+import { dottedPath, jsonPointer, MAX_ISSUES, type Issue, type IssueKind } from '../config/schema.js';
 
 /** Every error condition: its code (stable; clients may rely on it) and HTTP status. */
 export const CONDITIONS = {
@@ -22,12 +22,16 @@ export const CONDITIONS = {
   limit_exceeded: { code: 1013, status: 400 },
   invalid_identifier: { code: 1014, status: 400 },
   missing_body: { code: 1015, status: 400 },
+  more_errors: { code: 1016, status: 400 },
+  invalid_url: { code: 1017, status: 400 },
   missing_credentials: { code: 1100, status: 401 },
   bad_credentials: { code: 1101, status: 403 },
+  not_permitted: { code: 1102, status: 403 },
   not_found: { code: 1200, status: 404 },
   route_not_found: { code: 1201, status: 404 },
   method_not_allowed: { code: 1202, status: 405 },
   payload_too_large: { code: 1203, status: 413 },
+  uri_too_long: { code: 1205, status: 414 },
   unsupported_media_type: { code: 1204, status: 415 },
   internal: { code: 1500, status: 500 },
   storage_failure: { code: 1501, status: 500 },
@@ -73,16 +77,20 @@ export class ApiError extends Error {
   }
 
   /**
-   * A 400 listing validation issues. An expression's message is the Rules-language engine's text
-   * exactly (as validate-expr returns it); other messages are prefixed with the field's path. Each
-   * item's `source.pointer` locates the field within the body.
+   * A 400 listing validation issues: the first MAX_ISSUES, then one item counting the rest (the
+   * `omitted` ones the validator only counted, and any beyond MAX_ISSUES here), so an answer stays
+   * small whatever the body. An expression's message is the Rules-language engine's text exactly
+   * (as validate-expr returns it); other messages are prefixed with the field's path. Each item's
+   * `source.pointer` locates the field within the body.
    */
-  static fromIssues(issues: readonly Issue[]): ApiError {
-    const [first] = issues;
+  static fromIssues(issues: readonly Issue[], omitted = 0): ApiError {
+    const [first, ...others] = issues.slice(0, MAX_ISSUES);
     const err = new ApiError(ISSUE_CONDITIONS[first.kind], issueMessage(first), jsonPointer(first.path));
-    for (const issue of issues.slice(1)) {
+    for (const issue of others) {
       err.items.push({ code: CONDITIONS[ISSUE_CONDITIONS[issue.kind]].code, message: issueMessage(issue), source: { pointer: jsonPointer(issue.path) } });
     }
+    const rest = Math.max(0, issues.length - MAX_ISSUES) + omitted;
+    if (rest > 0) err.items.push({ code: CONDITIONS.more_errors.code, message: `and ${rest} more problem${rest === 1 ? '' : 's'} of the same request` });
     return err;
   }
 }

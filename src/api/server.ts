@@ -7,11 +7,13 @@
 // declares its body as a JSON Schema from src/config/resources.ts, and the validator compiler runs
 // the project's own validator on it, so the API and the snapshot loader report the same problems
 // in the same words. An unknown path is a 404; a known path with the wrong method is a 405.
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { VOCABULARY } from '../config/checks.js';
 import { parseJson } from '../config/json.js';
+import { LIMITS } from '../config/resources.js';
 import { parseWithSchema, type JsonSchema } from '../config/schema.js';
-import { authenticate, type RequiredCredentials } from './auth.js';
+import { authenticate } from './auth.js';
+import type { Access, CredentialTable } from './credentials.js';
 import { failure } from './envelope.js';
 import { ApiError, type Condition } from './errors.js';
 import { registerAtpRoutes } from './routes/atp.js';
@@ -31,11 +33,10 @@ export interface ServerOptions {
   host?: string;
   /** Directory for the accounts' state files; absent = keep everything in memory. */
   data?: string;
-  /** Accept only this API token (Bearer). */
-  token?: string;
-  /** Accept only this API key (with `email`, when given). */
-  key?: string;
-  email?: string;
+  /** Who may read and write which account; absent = open mode (any well-formed credentials). */
+  credentials?: CredentialTable;
+  /** Rules per ruleset. Default: the vendor's default maximum, 200. */
+  maxRules?: number;
   /** Largest accepted request body in bytes. Default 16 MiB (a full 100,000-item list fits). */
   bodyLimit?: number;
 }
@@ -51,6 +52,8 @@ export interface RunningServer {
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+/** fastify's default maxParamLength: a longer path parameter is a 414 */
+const MAX_SEGMENT = 100;
 
 /** Fastify's own failures (by HTTP status) and the condition each is reported as. */
 const FRAMEWORK_CONDITIONS: Record<number, Condition> = {
@@ -70,10 +73,31 @@ function frameworkError(err: FastifyError, bodyLimit: number, contentType: strin
   return new ApiError('internal', 'internal error');
 }
 
+function urlError(err: FastifyError): ApiError {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('uri_too_long', `a part of the URL path is longer than ${MAX_SEGMENT} characters`);
+  return new ApiError('invalid_url', 'the URL path is not valid: a %-escape is malformed or not UTF-8');
+}
+
 function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
-  const credentials: RequiredCredentials = { token: options.token, key: options.key, email: options.email };
+  const access = (method: string): Access => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+  const answer = (reply: FastifyReply, api: ApiError): FastifyReply => reply.code(api.status).headers(api.headers).send(failure(api.items));
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_SEGMENT },
+    // a URL the router cannot take apart (a bad %-escape, a segment over 100 characters): the
+    // credentials are still checked first (no account is known yet), and the answer is an envelope
+    frameworkErrors: (err, req, reply) => {
+      try {
+        authenticate(req.headers, options.credentials, undefined, access(req.method));
+        throw urlError(err);
+      } catch (e) {
+        return answer(reply, e instanceof ApiError ? e : new ApiError('internal', 'internal error'));
+      }
+    },
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -86,13 +110,13 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   });
   app.setValidatorCompiler(({ schema }) => (data: unknown) => {
     if (data === null || data === undefined) return { error: new ApiError('missing_body', 'the request needs a JSON body') };
-    const { value, issues } = parseWithSchema(schema as JsonSchema, data, VOCABULARY);
-    return issues.length > 0 ? { error: ApiError.fromIssues(issues) } : { value };
+    const { value, issues, omitted } = parseWithSchema(schema as JsonSchema, data, VOCABULARY);
+    return issues.length > 0 ? { error: ApiError.fromIssues(issues, omitted) } : { value };
   });
 
   app.addHook('onRequest', async (req) => {
-    authenticate(req.headers, credentials);
     const account = (req.params as { account?: string } | undefined)?.account;
+    authenticate(req.headers, options.credentials, account, access(req.method));
     if (account !== undefined && !ACCOUNT_ID.test(account)) {
       throw new ApiError('invalid_identifier', `account id ${JSON.stringify(account)}: use letters, digits, "-" and "_" (at most 64)`);
     }
@@ -101,7 +125,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const api = err instanceof ApiError ? err : frameworkError(err, bodyLimit, req.headers['content-type']);
     if (api.status >= 500 && !(err instanceof ApiError)) process.stderr.write(`edgesim serve: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
-    return reply.code(api.status).headers(api.headers).send(failure(api.items));
+    return answer(reply, api);
   });
 
   app.setNotFoundHandler(async (req) => {
@@ -113,7 +137,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
     throw new ApiError('route_not_found', `no route for ${req.method} ${url}`);
   });
 
-  const ctx = { app, store };
+  const ctx = { app, store, maxRules: options.maxRules ?? LIMITS.rulesPerRuleset };
   registerAtpRoutes(ctx, BASE_PATH);
   registerRulesetRoutes(ctx, BASE_PATH);
   registerListRoutes(ctx, BASE_PATH);
@@ -123,7 +147,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
 
 /** Starts the mock API; resolves once it is listening. */
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const store = new AccountStore(options.data);
+  const store = await AccountStore.open(options.data);
   const app = buildApp(options, store);
   await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();

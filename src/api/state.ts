@@ -1,5 +1,11 @@
 // What the API keeps for one account: the snapshot resources, with every server field filled,
-// plus what only the API needs (each ruleset's version history, the bulk operations of lists).
+// plus what only the API needs (each ruleset's version history, the bulk operations of lists); and
+// the schema a state file is checked against when it is loaded, so a file edited by hand (or by
+// another version) is refused at start-up with its path, not a 500 on some later request.
+import {
+  ALLOWLIST_ENTRY, arrayOf, FILTER, FLOW_RULE, LIST, PREFIX, RULESET, STATUS, storedSchema, SYN_RULE,
+} from '../config/resources.js';
+import type { JsonSchema } from '../config/schema.js';
 import type {
   AccountList, AllowlistEntry, Prefix, ProtectionFilter, ProtectionRule, ProtectionStatus, Ruleset, RulesetRule,
 } from '../config/snapshot.js';
@@ -58,3 +64,50 @@ export function emptyAccount(): AccountState {
     operations: [],
   };
 }
+
+const component = (rule: typeof SYN_RULE): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['rules', 'filters'],
+  properties: { rules: arrayOf(storedSchema(rule)), filters: arrayOf(storedSchema(FILTER)) },
+});
+
+const storedRuleset = storedSchema(RULESET);
+const text: JsonSchema = { type: 'string' };
+
+/**
+ * An account's state as stored. Older versions of a ruleset are checked for shape only: they are
+ * shown as they were, never evaluated, and compiling up to 100 versions of 200 rules would slow the
+ * start-up for nothing.
+ */
+export const ACCOUNT_STATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tcp_protection_status: storedSchema(STATUS),
+    prefixes: arrayOf(storedSchema(PREFIX)),
+    allowlist: arrayOf(storedSchema(ALLOWLIST_ENTRY)),
+    syn_protection: component(SYN_RULE),
+    tcp_flow_protection: component(FLOW_RULE),
+    rulesets: arrayOf({
+      ...storedRuleset,
+      required: [...(storedRuleset.required ?? []), 'id', 'version', 'last_updated'],
+      properties: {
+        ...storedRuleset.properties,
+        history: arrayOf({
+          type: 'object',
+          additionalProperties: false,
+          required: ['version', 'last_updated', 'name', 'rules'],
+          properties: { version: text, last_updated: text, name: text, description: text, rules: arrayOf({ type: 'object' }) },
+        }),
+      },
+    }),
+    lists: arrayOf({ ...storedSchema(LIST), required: ['id', 'name', 'kind'] }),
+    operations: arrayOf({
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'status', 'completed'],
+      properties: { id: text, status: { type: 'string', enum: ['completed'] }, completed: text },
+    }),
+  },
+};

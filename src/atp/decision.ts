@@ -1,7 +1,8 @@
 // What ATP decided for one packet. The pipeline owns one AtpDecision and passes it to every
 // inspect() call, which resets it first; the `monitor` notes are shared constant objects (one per
 // component and reason), so deciding a packet allocates nothing.
-import { MODE_NAMES, REASONS, STAGES, reasonName, type AtpMode, type AtpStage, type MitigationReason } from './types.js';
+import type { ModeSource } from './component-modes.js';
+import { MODE_NAMES, REASONS, STAGES, reasonName, type AtpMode, type AtpStage, type MitigationReason } from './vocabulary.js';
 
 /** What a monitoring-mode component would have done with the packet. */
 export interface MonitorNote {
@@ -30,6 +31,10 @@ export class AtpDecision {
   mode: AtpMode = 'off';
   /** a packet ATP could not judge, e.g. a mid-connection packet during the learning window */
   undecided = false;
+  /** what set the mode of the component that took the packet (a filter or a rule; `default` when none), else null */
+  source: ModeSource | null = null;
+  /** what a component did, as an Outcome code for label scoring (Outcome.NONE: no component acted) */
+  outcome = 0;
 
   reset(): void {
     this.verdict = 'pass';
@@ -39,6 +44,8 @@ export class AtpDecision {
     this.protectedPacket = false;
     this.mode = 'off';
     this.undecided = false;
+    this.outcome = 0;
+    this.source = null;
   }
 
   /** @internal sets the mode from its code */

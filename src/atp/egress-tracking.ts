@@ -3,10 +3,12 @@
 // the acknowledgement numbers of ingress packets and see a connection close completely. These
 // packets are never mitigated (ATP protects ingress) and never create connections outside the
 // learning window, except the protected side's own SYN, which opens an outbound connection (its
-// SYN-ACK from the remote side is then in state).
+// SYN-ACK from the remote side is then in state). Past the SYN, a packet moves its connection along
+// with the tracking step shared with ingress (connection-tracking.ts).
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
-import { Flag, State, type FlowTable } from './flow-table.js';
+import { adoptConnection, advanceConnection } from './connection-tracking.js';
+import { Flag, Side, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
 
 export class EgressTracking {
@@ -36,32 +38,14 @@ export class EgressTracking {
       }
       return;
     }
-    const fin = (flags & TcpFlag.FIN) !== 0;
-    const end = (seq + rec.payloadLen + (fin ? 1 : 0)) >>> 0;
     if (slot < 0) {
-      if (t >= this.options.learningSeconds || !this.options.adoptMidConnection || (flags & TcpFlag.RST) !== 0) return;
-      slot = tb.insert(t, fin ? State.CLOSING : State.OPEN);
-      if (slot < 0) return;
-      tb.setFlags(slot, Flag.ADOPTED | Flag.LOCAL_SEQ | (fin ? Flag.LOCAL_FIN : 0));
-      tb.setLocalSeq(slot, seq, end);
+      if (t < this.options.learningSeconds && this.options.adoptMidConnection && (flags & TcpFlag.RST) === 0) adoptConnection(tb, rec, t, Side.LOCAL);
       return;
     }
-    let st = tb.state(slot);
+    const st = tb.state(slot);
     if (st === State.CHALLENGED || st === State.CLOSED) return;
-    let fl = tb.flags(slot);
-    if ((flags & TcpFlag.RST) !== 0) {
-      tb.update(slot, State.CLOSED, fl, t);
-      return;
-    }
-    if ((fl & Flag.LOCAL_SEQ) === 0) {
-      fl |= Flag.LOCAL_SEQ;
-      tb.setLocalNext(slot, end);
-    } else if (((end - tb.localNext(slot)) | 0) > 0) tb.setLocalNext(slot, end);
-    if (st === State.NEW && (fl & Flag.LOCAL_INITIATED) !== 0 && (fl & Flag.REMOTE_SEQ) !== 0 && (flags & TcpFlag.ACK) !== 0) st = State.OPEN;
-    if (fin) {
-      fl |= Flag.LOCAL_FIN;
-      if (st === State.OPEN) st = State.CLOSING;
-    } else if (st === State.CLOSING && (fl & Flag.LOCAL_FIN) !== 0 && (fl & Flag.REMOTE_FIN) !== 0 && rec.payloadLen === 0) st = State.CLOSED;
-    tb.update(slot, st, fl, t);
+    const fl = tb.flags(slot);
+    const opens = (fl & Flag.LOCAL_INITIATED) !== 0 && (fl & Flag.REMOTE_SEQ) !== 0 && (flags & TcpFlag.ACK) !== 0;
+    advanceConnection(tb, slot, rec, t, Side.LOCAL, opens);
   }
 }

@@ -3,17 +3,17 @@
 // expression is accepted here exactly when the configuration API accepts it; a bad one is reported
 // with the engine's own message under the filter's path. Compiled over the packet record through
 // the same field binding as the firewall, so a filter reads packets exactly as a rule does.
-import { compileRecordExpression } from '../capture/fields.js';
+import { compileRecordExpression } from '../fields/compile.js';
 import { FilterError } from '../lang/index.js';
 import type { FilterPredicate } from './component-modes.js';
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 
-/** Compiles one filter expression to a predicate over packet records; throws AtpConfigError naming `path`. */
+/** Compiles one filter expression to a predicate over packet records; throws ConfigItemError naming `path`. */
 export function compileFilter(expression: string, path: string): FilterPredicate {
   try {
     return compileRecordExpression('filter', expression).predicate;
   } catch (err) {
-    if (err instanceof FilterError) throw new AtpConfigError(path, err.message.trimEnd());
+    if (err instanceof FilterError) throw new ConfigItemError(path, err.message.trimEnd());
     throw err;
   }
 }

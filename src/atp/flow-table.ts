@@ -39,6 +39,9 @@ export const Flag = {
   AWAIT_RETRANSMIT: 256,
 } as const;
 
+/** The two ends of a connection, for the accessors that take a side. */
+export const Side = { REMOTE: 0, LOCAL: 1 } as const;
+
 /** Index of `timeouts` for a Challenged entry with AWAIT_RETRANSMIT (the other indexes are states). */
 export const RETRANSMIT_WAIT = 6;
 
@@ -50,8 +53,9 @@ const HASH = 10;
 const META = 11;
 const REMOTE_ISN = 12;
 const REMOTE_NEXT = 13;
-const LOCAL_ISN = 14;
-const LOCAL_NEXT = 15;
+// the local side's two words follow the remote side's (the side accessors rely on it)
+const LOCAL_ISN = REMOTE_ISN + 2;
+const LOCAL_NEXT = REMOTE_NEXT + 2;
 const D_STRIDE = STRIDE / 2;
 const LAST_SEEN = 8;
 const SINCE = 9;
@@ -155,10 +159,6 @@ export class FlowTable {
     this.u32[slot * STRIDE + REMOTE_NEXT] = next;
   }
 
-  localIsn(slot: number): number {
-    return this.u32[slot * STRIDE + LOCAL_ISN];
-  }
-
   localNext(slot: number): number {
     return this.u32[slot * STRIDE + LOCAL_NEXT];
   }
@@ -169,8 +169,19 @@ export class FlowTable {
     this.u32[slot * STRIDE + LOCAL_NEXT] = next;
   }
 
-  setLocalNext(slot: number, next: number): void {
-    this.u32[slot * STRIDE + LOCAL_NEXT] = next;
+  /** the next sequence number expected from `side` (Side.REMOTE or Side.LOCAL) */
+  next(slot: number, side: number): number {
+    return this.u32[slot * STRIDE + REMOTE_NEXT + 2 * side];
+  }
+
+  setNext(slot: number, side: number, next: number): void {
+    this.u32[slot * STRIDE + REMOTE_NEXT + 2 * side] = next;
+  }
+
+  /** `side`'s initial sequence number and the next sequence number expected from it */
+  setSeq(slot: number, side: number, isn: number, next: number): void {
+    this.u32[slot * STRIDE + REMOTE_ISN + 2 * side] = isn;
+    this.u32[slot * STRIDE + REMOTE_NEXT + 2 * side] = next;
   }
 
   /** Sets the key of the packet's connection: ingress (remote = source) or egress (remote = destination). */
@@ -252,6 +263,13 @@ export class FlowTable {
     for (let i = this.hash & mask; this.state(i) !== State.NONE; i = (i + 1) & mask) {
       if (this.keyAt(i)) return this.expired(i, now) ? -1 : i;
     }
+    return -1;
+  }
+
+  /** The slot of the connection set by setKey(), or -1, expiring nothing (for explanations: no side effects). */
+  peek(): number {
+    const mask = this.mask;
+    for (let i = this.hash & mask; this.state(i) !== State.NONE; i = (i + 1) & mask) if (this.keyAt(i)) return i;
     return -1;
   }
 

@@ -1,10 +1,11 @@
 // Advanced TCP Protection: SYN-flood and out-of-state TCP protection over a configuration snapshot.
 // The model is documented in README.md beside this file.
-export { AdvancedTcpProtection } from './engine.js';
+export { AdvancedTcpProtection } from './advanced-tcp-protection.js';
 export { AtpDecision, type MonitorNote } from './decision.js';
-export { AtpConfigError } from './errors.js';
-export { DEFAULT_ATP_OPTIONS, resolveOptions, type AtpOptions, type AtpOptionsInput, type RateOptions, type Sensitivity } from './options.js';
-export type { AtpLabels, LabelScore } from './outcomes.js';
+export type { ModeSource } from './component-modes.js';
+export type { AtpExplanation, ComponentExplanation, ConnectionState } from './explanation.js';
+export { DEFAULT_ATP_OPTIONS, parseAtpOptions, type AtpOptions, type AtpOptionsInput, type RateOptions, type Sensitivity } from './options.js';
+export { Outcome, Outcomes, type AtpLabels, type LabelScore } from './outcomes.js';
 export type { MitigationPeriod, TimelinePoint } from './rate-meter.js';
 export type { AtpComponentReport, AtpReport, AtpScopeReport } from './report.js';
-export type { AtpMode, AtpStage, MitigationReason } from './types.js';
+export type { AtpMode, AtpStage, MitigationReason } from './vocabulary.js';

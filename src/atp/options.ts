@@ -2,7 +2,7 @@
 // (README.md in this folder explains what each one means and why it has its default). The vendor
 // documents the shape of the behaviour (thresholds from sensitivities, challenges, connection
 // states) but not its numbers; the defaults here are the simulator's inferred model.
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 
 export type Sensitivity = 'low' | 'medium' | 'high';
 
@@ -146,29 +146,34 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>, at:
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     const path = at === '' ? key : `${at}.${key}`;
-    if (!(key in base)) throw new AtpConfigError(`options.${path}`, 'unknown option');
+    if (!(key in base)) throw new ConfigItemError(`options.${path}`, 'unknown option');
     const current = base[key];
     if (isPlainObject(current)) {
-      if (!isPlainObject(value)) throw new AtpConfigError(`options.${path}`, 'expected an object');
+      if (!isPlainObject(value)) throw new ConfigItemError(`options.${path}`, 'expected an object');
       out[key] = merge(current, value, path);
     } else out[key] = value;
   }
   return out;
 }
 
-/** The defaults overridden by `input`; throws AtpConfigError naming an unknown or out-of-range option. */
-export function resolveOptions(input: AtpOptionsInput = {}): AtpOptions {
-  const options = merge(DEFAULT_ATP_OPTIONS as unknown as Record<string, unknown>, input as Record<string, unknown>, '') as unknown as AtpOptions;
+/**
+ * The defaults overridden by `input` (an object, e.g. parsed from an --atp-options file). Throws a
+ * ConfigItemError whose path starts with `options.` for an unknown or out-of-range option, so an
+ * options error is never mistaken for a snapshot item (those paths never start with `options.`).
+ */
+export function parseAtpOptions(input: AtpOptionsInput = {}): AtpOptions {
+  if (!isPlainObject(input)) throw new ConfigItemError('options', 'expected an object of ATP options');
+  const options = merge(DEFAULT_ATP_OPTIONS as unknown as Record<string, unknown>, input, '') as unknown as AtpOptions;
   for (const [path, get, rule] of CHECKS) {
     const [test, want] = RULES[rule];
     const value = get(options);
-    if (!test(value)) throw new AtpConfigError(`options.${path}`, `expected ${want}, got ${JSON.stringify(value)}`);
+    if (!test(value)) throw new ConfigItemError(`options.${path}`, `expected ${want}, got ${JSON.stringify(value)}`);
   }
   if (options.burstWindowSeconds > options.rateWindowSeconds) {
-    throw new AtpConfigError('options.burstWindowSeconds', `must not exceed rateWindowSeconds (${options.rateWindowSeconds})`);
+    throw new ConfigItemError('options.burstWindowSeconds', `must not exceed rateWindowSeconds (${options.rateWindowSeconds})`);
   }
   if (options.retransmit.minGapSeconds > options.retransmit.maxGapSeconds) {
-    throw new AtpConfigError('options.retransmit.minGapSeconds', `must not exceed retransmit.maxGapSeconds (${options.retransmit.maxGapSeconds})`);
+    throw new ConfigItemError('options.retransmit.minGapSeconds', `must not exceed retransmit.maxGapSeconds (${options.retransmit.maxGapSeconds})`);
   }
   return options;
 }

@@ -1,9 +1,12 @@
-// What ATP did with each protected packet, one byte per frame number, kept so that report() can
-// score a labelled capture (synthetic scenarios know which packets are attack and which flows are
-// legitimate) after the replay. Frames are numbered 1.. by the reader, so a growable Uint8Array
-// indexed by frame is both the smallest and the simplest record; frames past FRAME_LIMIT are not
-// recorded (and the score says how many were left out).
-import { Reason } from './types.js';
+// The one scoring of a labelled capture (synthetic scenarios know which packets are attack and which
+// flows are legitimate): what happened to each packet, one byte per frame number, scored against the
+// labels once the capture is over. ATP records what its components did with the packets they saw
+// (its report's `labels`); the replay summary records what the whole path did with every packet
+// (the replay report's `labels`, where a firewall drop is Outcome.DROP_OTHER). Both are scored here,
+// by the same rules. Frames are numbered 1.. by the reader, so a growable Uint8Array indexed by
+// frame is both the smallest and the simplest record; frames past FRAME_LIMIT are not recorded (and
+// the score says how many were left out).
+import { Reason } from './vocabulary.js';
 
 /** Ground truth for a synthetic capture, by frame number. */
 export interface AtpLabels {
@@ -30,18 +33,26 @@ export interface LabelScore {
   legitFlowsHarmed: number;
   /** the same, counting monitoring notes as if they had been drops */
   legitFlowsWouldBeHarmed: number;
+  /** flows with at least one dropped packet, a challenged SYN included (even when the client then passed) */
+  legitFlowsDropped: number;
   /** packets through a component whose frame number was too large to record */
   unrecorded: number;
 }
 
-export const Outcome = { NONE: 0, PASS: 1, UNDECIDED: 2, DROP: 8, FLAG: 16 } as const;
+/**
+ * A frame's outcome code: PASS, UNDECIDED, DROP + an ATP reason code, FLAG + an ATP reason code
+ * (a monitoring note), or DROP_OTHER (dropped by a later stage: the firewall).
+ */
+export const Outcome = { NONE: 0, PASS: 1, UNDECIDED: 2, DROP: 8, DROP_OTHER: 15, FLAG: 16 } as const;
 const FRAME_LIMIT = 1 << 28;
 
 // Per-flow bits while scoring, for the actual (drop) and the would-be (drop or flag) worlds.
 const CHALLENGED = 1;
 const PENDING = 2;
 const HARMED = 4;
+const DROPPED = 8;
 
+/** Outcome codes by frame, and their score against labels. */
 export class Outcomes {
   private byFrame = new Uint8Array(4096);
   private maxFrame = 0;
@@ -81,6 +92,7 @@ export class Outcomes {
       legitFlowsChallenged: 0,
       legitFlowsHarmed: 0,
       legitFlowsWouldBeHarmed: 0,
+      legitFlowsDropped: 0,
       unrecorded: this.unrecorded,
     };
     const flows = new Map<number, number>();
@@ -109,6 +121,7 @@ export class Outcomes {
       if ((actual | would) & CHALLENGED) s.legitFlowsChallenged++;
       if (actual & (HARMED | PENDING)) s.legitFlowsHarmed++;
       if (would & (HARMED | PENDING)) s.legitFlowsWouldBeHarmed++;
+      if (actual & DROPPED) s.legitFlowsDropped++;
     }
     return s;
   }
@@ -121,9 +134,10 @@ function advance(bits: number, code: number): number {
   return step(bits & 0xf, kind === Outcome.DROP ? reason : 0) | (step(bits >> 4, kind === Outcome.DROP || kind === Outcome.FLAG ? reason : 0) << 4);
 }
 
+// `reason`: 0 passed, an ATP reason code, or 7 (DROP_OTHER's) for a drop by another stage.
 function step(bits: number, reason: number): number {
   if (reason === Reason.NONE) return bits & ~PENDING;
-  if (reason === Reason.CHALLENGE_NEEDED) return bits | CHALLENGED | PENDING;
-  if (reason === Reason.CHALLENGE_PASSED) return bits & ~PENDING;
-  return bits | HARMED;
+  if (reason === Reason.CHALLENGE_NEEDED) return bits | CHALLENGED | PENDING | DROPPED;
+  if (reason === Reason.CHALLENGE_PASSED) return (bits & ~PENDING) | DROPPED;
+  return bits | HARMED | DROPPED;
 }

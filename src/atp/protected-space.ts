@@ -14,14 +14,14 @@ import { mask4, mask6Word, NetParseError, parseCidr, type Cidr } from '../net/ci
 import { IpSetBuilder, type IpSet } from '../net/ip-set.js';
 import { compareIPv6 } from '../net/ipv6.js';
 import { PrefixMap } from '../net/prefix-map.js';
-import { AtpConfigError } from './errors.js';
+import { ConfigItemError } from '../errors.js';
 
 function cidrOf(value: unknown, path: string): Cidr {
-  if (typeof value !== 'string') throw new AtpConfigError(path, 'expected a prefix string (CIDR or address)');
+  if (typeof value !== 'string') throw new ConfigItemError(path, 'expected a prefix string (CIDR or address)');
   try {
     return parseCidr(value.trim());
   } catch (err) {
-    if (err instanceof NetParseError) throw new AtpConfigError(path, err.message);
+    if (err instanceof NetParseError) throw new ConfigItemError(path, err.message);
     throw err;
   }
 }
@@ -48,7 +48,7 @@ function previous6(a: Uint32Array): Uint32Array {
 
 const LAST6 = new Uint32Array([0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff]);
 
-function flatten(cidrs: Cidr[], map: PrefixMap<boolean>): IpSet {
+function flatten(cidrs: Cidr[], map: PrefixMap<PrefixMatch>): IpSet {
   const set = new IpSetBuilder();
   const cuts4 = new Set<number>([0]);
   const cuts6: Uint32Array[] = [new Uint32Array(4)];
@@ -65,18 +65,25 @@ function flatten(cidrs: Cidr[], map: PrefixMap<boolean>): IpSet {
   }
   const starts4 = [...cuts4].filter((v) => v < 2 ** 32).sort((a, b) => a - b);
   starts4.forEach((lo, k) => {
-    if (map.lookup4(lo) === false) set.addRange4(lo, (k + 1 < starts4.length ? starts4[k + 1] : 2 ** 32) - 1);
+    if (map.lookup4(lo)?.excluded === false) set.addRange4(lo, (k + 1 < starts4.length ? starts4[k + 1] : 2 ** 32) - 1);
   });
   cuts6.sort(compareIPv6);
   const starts6 = cuts6.filter((v, k) => k === 0 || compareIPv6(v, cuts6[k - 1]) !== 0);
   starts6.forEach((lo, k) => {
-    if (map.lookup6(lo) === false) set.addRange6(lo, k + 1 < starts6.length ? previous6(starts6[k + 1]) : LAST6);
+    if (map.lookup6(lo)?.excluded === false) set.addRange6(lo, k + 1 < starts6.length ? previous6(starts6[k + 1]) : LAST6);
   });
   return set.build();
 }
 
+/** The most specific ATP prefix holding an address: its text as configured, and whether it is excluded. */
+export interface PrefixMatch {
+  readonly prefix: string;
+  readonly excluded: boolean;
+}
+
 export class ProtectedSpace {
   private readonly protected: IpSet;
+  private readonly prefixes = new PrefixMap<PrefixMatch>();
   private readonly allowed: IpSet;
   /** whether any prefix is protected (enrolled and not excluded) */
   readonly any: boolean;
@@ -85,20 +92,20 @@ export class ProtectedSpace {
   private lastProtected = false;
 
   constructor(prefixes: Prefix[] | undefined, allowlist: AllowlistEntry[] | undefined) {
-    const map = new PrefixMap<boolean>();
+    const map = this.prefixes;
     const cidrs: Cidr[] = [];
     (prefixes ?? []).forEach((p, k) => {
-      if (typeof p !== 'object' || p === null) throw new AtpConfigError(`prefixes[${k}]`, 'expected a prefix object');
-      if (p.excluded !== undefined && typeof p.excluded !== 'boolean') throw new AtpConfigError(`prefixes[${k}].excluded`, 'expected true or false');
+      if (typeof p !== 'object' || p === null) throw new ConfigItemError(`prefixes[${k}]`, 'expected a prefix object');
+      if (p.excluded !== undefined && typeof p.excluded !== 'boolean') throw new ConfigItemError(`prefixes[${k}].excluded`, 'expected true or false');
       const c = cidrOf(p.prefix, `prefixes[${k}].prefix`);
-      map.set(c, p.excluded === true);
+      map.set(c, Object.freeze({ prefix: String(p.prefix).trim(), excluded: p.excluded === true }));
       cidrs.push(c);
     });
     this.protected = flatten(cidrs, map);
     this.any = this.protected.ranges4 + this.protected.ranges6 > 0;
     const allow = new IpSetBuilder();
     (allowlist ?? []).forEach((a, k) => {
-      if (typeof a !== 'object' || a === null) throw new AtpConfigError(`allowlist[${k}]`, 'expected an allowlist object');
+      if (typeof a !== 'object' || a === null) throw new ConfigItemError(`allowlist[${k}]`, 'expected an allowlist object');
       const c = cidrOf(a.prefix, `allowlist[${k}].prefix`);
       if (a.enabled !== true) return;
       if (c.family === 4) allow.addPrefix4(c.v4, c.len);
@@ -125,6 +132,11 @@ export class ProtectedSpace {
   /** The source is in a protected prefix (the protected side sending, for bidirectional tracking). */
   protectsSrc(rec: PacketRecord): boolean {
     return rec.ipVersion === 4 ? this.protected.has4(rec.src4) : this.protected.has6(rec.src6);
+  }
+
+  /** The most specific prefix holding the destination, or null (for explanations; the hot path uses protectsDst). */
+  matchDst(rec: PacketRecord): PrefixMatch | null {
+    return (rec.ipVersion === 4 ? this.prefixes.lookup4(rec.dst4) : this.prefixes.lookup6(rec.dst6)) ?? null;
   }
 
   /** The source is allowlisted. */

@@ -10,7 +10,7 @@
 // Counts live in a ring of ticks (a Uint32Array), so counting a packet allocates nothing; the
 // report's timeline grows by one point per `timelineSeconds` in which the meter saw packets.
 import type { AtpOptions, RateOptions, Sensitivity } from './options.js';
-import type { AtpStage } from './types.js';
+import type { AtpStage } from './vocabulary.js';
 
 /** One timeline point: what the meter saw in [time, time + timelineSeconds). */
 export interface TimelinePoint {
@@ -103,6 +103,17 @@ export class RateMeter {
       }
     }
     this.tickAt = at;
+  }
+
+  /** The sustained and burst rates (pps) at time `t` without counting anything (for explanations). */
+  ratesAt(t: number): { ratePps: number; burstPps: number } {
+    const at = Math.floor(t / this.tick);
+    const n = this.ticks.length;
+    if (this.tickAt < 0 || at - this.tickAt >= n) return { ratePps: 0, burstPps: 0 };
+    if (at <= this.tickAt) return { ratePps: this.sum / this.options.rateWindowSeconds, burstPps: this.ticks[this.tickAt % n] / this.tick };
+    let sum = this.sum;
+    for (let k = this.tickAt + 1; k <= at; k++) sum -= this.ticks[k % n];
+    return { ratePps: sum / this.options.rateWindowSeconds, burstPps: 0 };
   }
 
   /** Counts one packet at time `t` (seconds since the first packet) and returns whether mitigation is on. */

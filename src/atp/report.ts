@@ -6,7 +6,7 @@ import type { ComponentModes } from './component-modes.js';
 import type { LabelScore } from './outcomes.js';
 import type { AtpOptions } from './options.js';
 import type { MitigationPeriod, RateMeter, TimelinePoint } from './rate-meter.js';
-import { Mode, REASONS, Reason, type AtpStage, type MitigationReason } from './types.js';
+import { Mode, REASONS, Reason, type AtpStage, type MitigationReason } from './vocabulary.js';
 
 /** One scope's meter: a rule's (global, region, data center) or the component default (filters without a rule). */
 export interface AtpScopeReport {

@@ -22,7 +22,7 @@ import { TcpFlag } from '../capture/record.js';
 import type { ComponentModes } from './component-modes.js';
 import { Flag, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
-import { Reason } from './types.js';
+import { Reason } from './vocabulary.js';
 
 const INVALID_WITH_SYN = TcpFlag.RST | TcpFlag.FIN;
 const ANSWER_MASK = TcpFlag.SYN | TcpFlag.ACK | TcpFlag.RST | TcpFlag.FIN;

@@ -8,6 +8,7 @@
 // to the stream and a fresh one started; `needsDrain` and `drain()` let a producer that can wait do so.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { OutputError } from '../errors.js';
 
 /** Options of PcapWriter.open. */
 export interface PcapWriterOptions {
@@ -42,7 +43,7 @@ class FileSink implements Sink {
     try {
       while (off < len) off += writeSync(this.fd, buf, off, len - off);
     } catch (err) {
-      throw new Error(`cannot write ${this.path}: ${(err as Error).message}`);
+      throw new OutputError(this.path, err);
     }
     return buf;
   }
@@ -131,7 +132,7 @@ export class PcapWriter {
 
   /**
    * Creates (or truncates) `path` and writes the pcap file header; '-' writes to standard output.
-   * Throws an Error naming the path when the file cannot be created.
+   * Throws an OutputError naming the path when the file cannot be created.
    */
   static open(path: string, opts: PcapWriterOptions = {}): PcapWriter {
     if (path === '-') return new PcapWriter(new StreamSink(process.stdout), opts);
@@ -139,7 +140,7 @@ export class PcapWriter {
     try {
       fd = openSync(path, 'w');
     } catch (err) {
-      throw new Error(`cannot create ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OutputError(path, err);
     }
     try {
       return new PcapWriter(new FileSink(fd, path), opts);

@@ -6,7 +6,7 @@
 // A record header is all a parser has to find the next record, so an impossible captured length
 // ends the read there (with a warning); everything before it has been delivered.
 import { CaptureError } from './capture-error.js';
-import { type FormatParser, type FrameSink, MAX_RECORD } from './frames.js';
+import { type FormatParser, type FrameDelivery, MAX_RECORD } from './frame-delivery.js';
 
 const MAGIC_USEC = 0xa1b2c3d4;
 const MAGIC_NSEC = 0xa1b23c4d;
@@ -27,7 +27,7 @@ class PcapParser implements FormatParser {
   readonly linkTypes: number[];
 
   constructor(
-    private readonly sink: FrameSink,
+    private readonly sink: FrameDelivery,
     private readonly little: boolean,
     private readonly nanoFactor: number,
     private readonly linkType: number,
@@ -69,7 +69,7 @@ class PcapParser implements FormatParser {
 }
 
 /** Reads the file header (at least PCAP_FILE_HEADER bytes in view) and returns the record parser. */
-export function pcapParser(path: string, view: DataView, sink: FrameSink): FormatParser {
+export function pcapParser(path: string, view: DataView, sink: FrameDelivery): FormatParser {
   const little = view.getUint32(0, true) === MAGIC_USEC || view.getUint32(0, true) === MAGIC_NSEC;
   const magic = view.getUint32(0, little);
   const major = view.getUint16(4, little);

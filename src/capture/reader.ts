@@ -9,12 +9,12 @@
 // data) ends or skips what it must and becomes a warning in CaptureInfo: every packet before it is
 // delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
 import { CaptureError } from './capture-error.js';
-import { decodeFrameAt } from './decode/frame.js';
-import { type FormatParser, FrameSink } from './frames.js';
+import { decodeFrameAt } from './decode/link-up.js';
+import { type FormatParser, FrameDelivery } from './frame-delivery.js';
 import { PCAP_FILE_HEADER, isPcapMagic, pcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
-import { type ByteSource, CHUNK, openSource } from './source.js';
+import { type ByteSource, CHUNK, openSource, STDIN_NAME } from './source.js';
 
 export { CaptureError } from './capture-error.js';
 
@@ -23,6 +23,8 @@ export interface ReadOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** aborting stops the read at the next chunk; readCapture then rejects with the signal's reason */
   signal?: AbortSignal;
+  /** the capture already opened with openSource (it is closed at the end); else `path` is opened */
+  source?: ByteSource;
 }
 
 export interface CaptureInfo {
@@ -84,7 +86,7 @@ function hex(buf: Uint8Array, n: number): string {
   return Array.from(buf.subarray(0, n), (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 
-async function openFormat(path: string, w: Window, sink: FrameSink): Promise<FormatParser> {
+async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise<FormatParser> {
   await w.fill(PCAP_FILE_HEADER);
   const have = w.end;
   if (have < PCAP_FILE_HEADER && w.source.problem !== '') throw new CaptureError(`${path}: ${w.source.problem}`);
@@ -106,11 +108,12 @@ async function openFormat(path: string, w: Window, sink: FrameSink): Promise<For
 export async function readCapture(path: string, onPacket: (rec: PacketRecord) => void, opts: ReadOptions = {}): Promise<CaptureInfo> {
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
-  const source = await openSource(path);
+  const source = opts.source ?? (await openSource(path));
+  const name = path === '-' ? STDIN_NAME : path;
   try {
     const w = new Window(source);
-    const sink = new FrameSink(new PacketRecord(), onPacket);
-    const parser = await openFormat(path, w, sink);
+    const sink = new FrameDelivery(new PacketRecord(), onPacket);
+    const parser = await openFormat(name, w, sink);
     onProgress?.(source.position, source.size);
     for (;;) {
       w.start = parser.parse(w.buf, w.view, w.start, w.end, w.base);

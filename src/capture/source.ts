@@ -6,8 +6,10 @@
 // Corrupt or cut-off compressed data does not lose what was already inflated: the source reports
 // the end of the data and keeps the problem in `problem`, which the reader turns into a warning.
 import { open, type FileHandle } from 'node:fs/promises';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { createGunzip, type Gunzip } from 'node:zlib';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { systemErrorText } from '../errors.js';
 import { CaptureError } from './capture-error.js';
 
 export const CHUNK = 1 << 20;
@@ -25,18 +27,8 @@ export interface ByteSource {
   close(): Promise<void>;
 }
 
-const OPEN_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many symbolic links',
-};
-
 function describe(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return (e.code !== undefined ? OPEN_ERRORS[e.code] : undefined) ?? e.message ?? String(err);
+  return systemErrorText(err);
 }
 
 /** Compressions recognised by magic only to say clearly that they are not read. */
@@ -97,26 +89,23 @@ class FileSource implements ByteSource {
   }
 }
 
-class GzipSource implements ByteSource {
-  readonly compressed = true;
+/** A stream of chunks (a gzip stream inflating a file, or standard input) read into the caller's buffer. */
+class StreamSource implements ByteSource {
   problem = '';
-  private readonly file: ReadStream;
-  private readonly gunzip: Gunzip;
-  private readonly chunks: AsyncIterator<Buffer>;
   private pending: Buffer | undefined;
   private pendingOff = 0;
   private ended = false;
 
-  constructor(path: string, readonly size: number) {
-    this.file = createReadStream(path, { highWaterMark: CHUNK });
-    this.gunzip = createGunzip({ chunkSize: CHUNK });
-    this.file.on('error', (err) => this.gunzip.destroy(err));
-    this.file.pipe(this.gunzip);
-    this.chunks = this.gunzip[Symbol.asyncIterator]();
-  }
+  constructor(
+    private readonly chunks: AsyncIterator<Buffer>,
+    readonly compressed: boolean,
+    readonly size: number,
+    private readonly consumed: () => number,
+    private readonly stop: () => void,
+  ) {}
 
   get position(): number {
-    return this.file.bytesRead;
+    return this.consumed();
   }
 
   async read(buf: Uint8Array, off: number, len: number): Promise<number> {
@@ -132,7 +121,7 @@ class GzipSource implements ByteSource {
         this.pendingOff = 0;
       } catch (err) {
         this.ended = true;
-        this.problem = `compressed data is corrupt or cut off (${describe(err)})`;
+        this.problem = `${this.compressed ? 'compressed data is corrupt or cut off' : 'the input ended with an error'} (${describe(err)})`;
         return 0;
       }
     }
@@ -143,9 +132,44 @@ class GzipSource implements ByteSource {
   }
 
   async close(): Promise<void> {
-    this.file.destroy();
-    this.gunzip.destroy();
+    this.stop();
   }
+}
+
+function gzipFile(path: string, size: number): ByteSource {
+  const file = createReadStream(path, { highWaterMark: CHUNK });
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  file.on('error', (err) => gunzip.destroy(err));
+  file.pipe(gunzip);
+  return new StreamSource(gunzip[Symbol.asyncIterator](), true, size, () => file.bytesRead, () => {
+    file.destroy();
+    gunzip.destroy();
+  });
+}
+
+/** Standard input (`-`), inflated when it starts like gzip; its size is unknown (0). */
+async function openStdin(input: Readable): Promise<ByteSource> {
+  const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await chunks.next();
+  let consumed = first.done === true ? 0 : first.value.length;
+  async function* all(): AsyncGenerator<Buffer> {
+    if (first.done === true) return;
+    yield first.value;
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done === true) return;
+      consumed += next.value.length;
+      yield next.value;
+    }
+  }
+  const head = first.done === true ? new Uint8Array(0) : first.value;
+  if (!startsWith(head, head.length, [0x1f, 0x8b])) return new StreamSource(all(), false, 0, () => consumed, () => input.destroy());
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  Readable.from(all()).on('error', (err) => gunzip.destroy(err)).pipe(gunzip);
+  return new StreamSource(gunzip[Symbol.asyncIterator](), true, 0, () => consumed, () => {
+    gunzip.destroy();
+    input.destroy();
+  });
 }
 
 function startsWith(head: Uint8Array, n: number, magic: readonly number[]): boolean {
@@ -153,8 +177,12 @@ function startsWith(head: Uint8Array, n: number, magic: readonly number[]): bool
   return magic.every((b, i) => head[i] === b);
 }
 
-/** Opens a capture file as a byte source, inflating it if it is gzip-compressed. */
-export async function openSource(path: string): Promise<ByteSource> {
+/** The name standard input goes by in messages. */
+export const STDIN_NAME = 'standard input';
+
+/** Opens a capture file as a byte source, inflating it if it is gzip-compressed; `-` is standard input. */
+export async function openSource(path: string, stdin: Readable = process.stdin): Promise<ByteSource> {
+  if (path === '-') return openStdin(stdin);
   let fh: FileHandle;
   try {
     fh = await open(path, 'r');
@@ -163,7 +191,7 @@ export async function openSource(path: string): Promise<ByteSource> {
   }
   try {
     const st = await fh.stat();
-    if (st.isDirectory()) throw new CaptureError(`${path}: cannot open: is a directory`);
+    if (st.isDirectory()) throw new CaptureError(`${path}: cannot open: ${systemErrorText({ code: 'EISDIR' })}`);
     const head = new Uint8Array(8);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     for (const [magic, name] of UNSUPPORTED_COMPRESSION) {
@@ -171,7 +199,7 @@ export async function openSource(path: string): Promise<ByteSource> {
     }
     if (startsWith(head, bytesRead, [0x1f, 0x8b])) {
       await fh.close();
-      return new GzipSource(path, st.size);
+      return gzipFile(path, st.size);
     }
     return new FileSource(fh, st.size, path);
   } catch (err) {

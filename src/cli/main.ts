@@ -1,10 +1,14 @@
-// The `edgesim` command. Each subcommand lives in its own file under commands/ and registers itself
-// on the program; this file only wires them together and is the one place where errors become
-// exit codes: a CliError (or any error carrying a numeric `exitCode`) prints its message, anything else
-// prints a one-line internal error, never a stack trace unless EDGESIM_DEBUG is set.
+// The `edgesim` command: wires the subcommands together, and is the one place where errors become a
+// line on stderr and an exit code:
+//   - a UserError (a bad file, flag, configuration item, expression, an unreachable API) prints
+//     `edgesim: <source>: <message>` and exits with its code (1, or 2 for usage);
+//   - commander's own usage errors have printed themselves and exit 2; help and version exit 0;
+//   - a closed pipe (`edgesim ... | head`) ends quietly with 0;
+//   - anything else is a bug: `edgesim: internal error: ...` and exit 70 (the stack only with EDGESIM_DEBUG).
 import { Command, CommanderError } from 'commander';
-import { commands } from './commands/index.js';
+import { UserError } from '../errors.js';
 import { VERSION, aboutText } from './about.js';
+import { commands } from './commands/index.js';
 
 export function buildProgram(): Command {
   const program = new Command('edgesim')
@@ -29,16 +33,13 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function reportError(err: unknown): number {
-  if (err instanceof CommanderError) {
-    // commander has already printed help, the version or its own usage error; usage errors exit 2
-    return err.exitCode === 0 ? 0 : 2;
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+  if (err instanceof UserError) {
+    process.stderr.write(`edgesim: ${err.message}\n`);
+    return err.exitCode;
   }
-  const e = err as { code?: string; message?: string; stack?: string; exitCode?: unknown };
-  if (e && e.code === 'EPIPE') return 0;
-  if (e && typeof e.exitCode === 'number' && typeof e.message === 'string') {
-    process.stderr.write(`edgesim: ${e.message}\n`);
-    return e.exitCode;
-  }
+  const e = err as { code?: string; message?: string; stack?: string } | undefined;
+  if (e?.code === 'EPIPE') return 0;
   process.stderr.write(`edgesim: internal error: ${e?.message ?? String(err)}\n`);
   if (process.env.EDGESIM_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
   return 70;

@@ -5,18 +5,24 @@
 // API. Everything read is reduced to the fields the snapshot schema knows and validated, so an
 // export is always a snapshot file that loads.
 //
+// Requests go through node:http(s) rather than fetch: fetch refuses ports on its blocked list
+// (6000, 6665-6669, ...), and the client must reach any port our own server listens on.
+//
 // Export walks every paginated list to its end: page-number lists until an empty page (as the
 // official SDK does), cursor lists until no cursor is returned. A server that ignores `page` would
 // make that loop endless, so a page that repeats the previous one is an error.
 //
 // Import has replace semantics per resource: each key present in the snapshot replaces that
 // resource in the account (the ATP collections are bulk-deleted first, edge_transit rulesets and IP
-// lists are deleted one by one); a key absent from the snapshot leaves that resource untouched.
+// lists are deleted one by one); a key absent from the snapshot leaves that resource untouched, and
+// the summary says which were replaced and which were left as they were.
 // Server-assigned fields (ids, timestamps, versions, counts) are dropped before sending, but a
 // rule's `ref` is kept, so reports name the same rules after an import. The snapshot is validated
 // locally before the first request, so a bad file changes nothing. So `export(import(S))` equals
 // `S` except for server-assigned fields, when importing into an empty account.
-import { CliError } from '../cli/errors.js';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { systemErrorText, UserError } from '../errors.js';
 import {
   ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
 } from './resources.js';
@@ -37,15 +43,22 @@ export interface ApiTarget {
   email?: string;
 }
 
-/** How many objects of each kind an import created. */
+/** A resource of an account that an import replaces as a whole, named by its snapshot key. */
+export type ResourceKey =
+  | 'tcp_protection_status' | 'prefixes' | 'allowlist'
+  | 'syn_protection.rules' | 'syn_protection.filters' | 'tcp_flow_protection.rules' | 'tcp_flow_protection.filters'
+  | 'rulesets' | 'lists';
+
+const RESOURCE_KEYS: readonly ResourceKey[] = [
+  'tcp_protection_status', 'prefixes', 'allowlist',
+  'syn_protection.rules', 'syn_protection.filters', 'tcp_flow_protection.rules', 'tcp_flow_protection.filters',
+  'rulesets', 'lists',
+];
+
+/** What an import did: each resource replaced (with how many objects it now holds), and the ones left as they were. */
 export interface ImportSummary {
-  prefixes: number;
-  allowlist: number;
-  rules: number;
-  filters: number;
-  rulesets: number;
-  lists: number;
-  listItems: number;
+  replaced: Array<{ key: ResourceKey; count: number; items?: number }>;
+  left: ResourceKey[];
 }
 
 type Obj = Record<string, unknown>;
@@ -67,6 +80,28 @@ const COMPONENTS = [
   { key: 'syn_protection', path: 'syn_protection', rule: SYN_RULE },
   { key: 'tcp_flow_protection', path: 'tcp_flow_protection', rule: FLOW_RULE },
 ] as const;
+
+interface Reply {
+  status: number;
+  statusText: string;
+  text: string;
+}
+
+/** One HTTP(S) request; rejects with the socket's error (ECONNREFUSED...) or ETIMEDOUT. */
+function send(url: string, method: string, headers: IncomingHttpHeaders, body: string | undefined): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = request(url, { method, headers, timeout: TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 class Api {
   private readonly base: string;
@@ -91,25 +126,24 @@ class Api {
   async call(method: string, path: string, body?: unknown, query: Record<string, string> = {}): Promise<Envelope> {
     const qs = new URLSearchParams(query).toString();
     const url = `${this.base}${path}${qs ? `?${qs}` : ''}`;
-    const headers = body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
-    let response: Response;
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers = text === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+    let response: Reply;
     try {
-      response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+      response = await send(url, method, headers, text);
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string; message?: string } };
-      throw new CliError(`cannot reach the API at ${url}: ${e.cause?.code ?? e.cause?.message ?? e.message}`);
+      throw new UserError(`cannot reach the API at ${url}: ${systemErrorText(err)}`);
     }
     if (response.status === 204) return { success: true };
-    const text = await response.text();
     let envelope: Envelope;
     try {
-      envelope = JSON.parse(text) as Envelope;
+      envelope = JSON.parse(response.text) as Envelope;
     } catch {
-      throw new CliError(`${method} ${url}: HTTP ${response.status}: the response is not JSON`);
+      throw new UserError(`${method} ${url}: HTTP ${response.status}: the response is not JSON`);
     }
-    if (!response.ok || envelope.success === false) {
+    if (response.status < 200 || response.status > 299 || envelope.success === false) {
       const messages = (envelope.errors ?? []).map((e) => (e.message ?? '').replace(/\n$/, '')).filter(Boolean);
-      throw new CliError(`${method} ${url}: HTTP ${response.status}: ${messages.join('; ') || response.statusText || 'request failed'}`);
+      throw new UserError(`${method} ${url}: HTTP ${response.status}: ${messages.join('; ') || response.statusText || 'request failed'}`);
     }
     return envelope;
   }
@@ -124,10 +158,10 @@ class Api {
     let previous = '';
     for (let page = 1; ; page++) {
       const items = (await this.call('GET', path, undefined, { page: String(page), per_page: String(PAGE_SIZE) })).result;
-      if (!Array.isArray(items)) throw new CliError(`GET ${this.base}${path}: the result is not a list`);
+      if (!Array.isArray(items)) throw new UserError(`GET ${this.base}${path}: the result is not a list`);
       if (items.length === 0) return out;
       const signature = JSON.stringify(items.map((i: Obj) => i.id ?? i));
-      if (signature === previous) throw new CliError(`GET ${this.base}${path}: page ${page} repeats page ${page - 1}; the server ignores pagination`);
+      if (signature === previous) throw new UserError(`GET ${this.base}${path}: page ${page} repeats page ${page - 1}; the server ignores pagination`);
       previous = signature;
       out.push(...(items as Obj[]));
     }
@@ -140,11 +174,11 @@ class Api {
     let cursor: string | undefined;
     do {
       const envelope = await this.call('GET', path, undefined, cursor === undefined ? query : { ...query, cursor });
-      if (!Array.isArray(envelope.result)) throw new CliError(`GET ${this.base}${path}: the result is not a list`);
+      if (!Array.isArray(envelope.result)) throw new UserError(`GET ${this.base}${path}: the result is not a list`);
       out.push(...(envelope.result as Obj[]));
       cursor = envelope.result_info?.cursors?.after ?? envelope.result_info?.cursor ?? undefined;
       if (cursor !== undefined) {
-        if (seen.has(cursor)) throw new CliError(`GET ${this.base}${path}: the server returned cursor ${cursor} twice`);
+        if (seen.has(cursor)) throw new UserError(`GET ${this.base}${path}: the server returned cursor ${cursor} twice`);
         seen.add(cursor);
       }
     } while (cursor);
@@ -212,39 +246,35 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 export async function importSnapshot(snapshot: Snapshot, target: ApiTarget): Promise<ImportSummary> {
   const s = validateSnapshot(snapshot, 'snapshot');
   const api = new Api(target);
-  const summary: ImportSummary = { prefixes: 0, allowlist: 0, rules: 0, filters: 0, rulesets: 0, lists: 0, listItems: 0 };
+  const replaced: ImportSummary['replaced'] = [];
 
-  if (s.tcp_protection_status) await api.call('PATCH', `${api.cfg}/tcp_protection_status`, { enabled: s.tcp_protection_status.enabled });
+  if (s.tcp_protection_status) {
+    await api.call('PATCH', `${api.cfg}/tcp_protection_status`, { enabled: s.tcp_protection_status.enabled });
+    replaced.push({ key: 'tcp_protection_status', count: s.tcp_protection_status.enabled ? 1 : 0 });
+  }
   if (s.prefixes) {
     await api.call('DELETE', `${api.cfg}/prefixes`);
     for (const chunk of chunks(s.prefixes, LIMITS.prefixesPerBulk)) {
       await api.call('POST', `${api.cfg}/prefixes/bulk`, chunk.map((p: Prefix) => body(PREFIX, p)));
-      summary.prefixes += chunk.length;
     }
+    replaced.push({ key: 'prefixes', count: s.prefixes.length });
   }
   if (s.allowlist) {
     await api.call('DELETE', `${api.cfg}/allowlist`);
-    for (const entry of s.allowlist as AllowlistEntry[]) {
-      await api.call('POST', `${api.cfg}/allowlist`, body(ALLOWLIST_ENTRY, entry));
-      summary.allowlist++;
-    }
+    for (const entry of s.allowlist as AllowlistEntry[]) await api.call('POST', `${api.cfg}/allowlist`, body(ALLOWLIST_ENTRY, entry));
+    replaced.push({ key: 'allowlist', count: s.allowlist.length });
   }
   for (const c of COMPONENTS) {
     const component = s[c.key] as ProtectionComponent | undefined;
-    if (!component) continue;
-    if (component.rules) {
+    if (component?.rules) {
       await api.call('DELETE', `${api.cfg}/${c.path}/rules`);
-      for (const rule of component.rules as ProtectionRule[]) {
-        await api.call('POST', `${api.cfg}/${c.path}/rules`, body(c.rule, rule));
-        summary.rules++;
-      }
+      for (const rule of component.rules as ProtectionRule[]) await api.call('POST', `${api.cfg}/${c.path}/rules`, body(c.rule, rule));
+      replaced.push({ key: `${c.key}.rules`, count: component.rules.length });
     }
-    if (component.filters) {
+    if (component?.filters) {
       await api.call('DELETE', `${api.cfg}/${c.path}/filters`);
-      for (const filter of component.filters as ProtectionFilter[]) {
-        await api.call('POST', `${api.cfg}/${c.path}/filters`, body(FILTER, filter));
-        summary.filters++;
-      }
+      for (const filter of component.filters as ProtectionFilter[]) await api.call('POST', `${api.cfg}/${c.path}/filters`, body(FILTER, filter));
+      replaced.push({ key: `${c.key}.filters`, count: component.filters.length });
     }
   }
 
@@ -257,14 +287,15 @@ export async function importSnapshot(snapshot: Snapshot, target: ApiTarget): Pro
     for (const existing of await api.result<Obj[]>('GET', `${api.account}/rules/lists`) ?? []) {
       if (existing.kind === 'ip') await api.call('DELETE', `${api.account}/rules/lists/${encodeURIComponent(String(existing.id))}`);
     }
+    let items = 0;
     for (const list of s.lists as AccountList[]) {
       const created = await api.result<Obj>('POST', `${api.account}/rules/lists`, body(LIST, list));
-      summary.lists++;
       for (const chunk of chunks(list.items ?? [], ITEMS_PER_REQUEST)) {
         await api.call('POST', `${api.account}/rules/lists/${encodeURIComponent(String(created.id))}/items`, chunk.map((i: ListItem) => body(LIST_ITEM, i)));
-        summary.listItems += chunk.length;
       }
+      items += list.items?.length ?? 0;
     }
+    replaced.push({ key: 'lists', count: s.lists.length, items });
   }
   if (s.rulesets) {
     for (const rs of s.rulesets as Ruleset[]) {
@@ -273,8 +304,38 @@ export async function importSnapshot(snapshot: Snapshot, target: ApiTarget): Pro
         return { ...rest, ref: r.ref ?? id };
       });
       await api.call('POST', `${api.account}/rulesets`, { ...body(RULESET, rs), phase: 'magic_transit', rules });
-      summary.rulesets++;
     }
+    replaced.push({ key: 'rulesets', count: s.rulesets.length });
   }
-  return summary;
+  replaced.sort((a, b) => RESOURCE_KEYS.indexOf(a.key) - RESOURCE_KEYS.indexOf(b.key));
+  return { replaced, left: RESOURCE_KEYS.filter((key) => !replaced.some((r) => r.key === key)) };
+}
+
+const NAMES: Record<ResourceKey, [one: string, many: string]> = {
+  tcp_protection_status: ['protection status', 'protection status'],
+  prefixes: ['prefix', 'prefixes'],
+  allowlist: ['allowlist entry', 'allowlist entries'],
+  'syn_protection.rules': ['SYN flood rule', 'SYN flood rules'],
+  'syn_protection.filters': ['SYN flood filter', 'SYN flood filters'],
+  'tcp_flow_protection.rules': ['out-of-state TCP rule', 'out-of-state TCP rules'],
+  'tcp_flow_protection.filters': ['out-of-state TCP filter', 'out-of-state TCP filters'],
+  rulesets: ['ruleset', 'rulesets'],
+  lists: ['list', 'lists'],
+};
+
+const counted = (n: number, [one, many]: [string, string]): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The summary in words: `replaced: 2 prefixes, 0 rulesets, protection on; left as they were:
+ * allowlist entries, …` (a resource in the snapshot, even empty, is replaced; one absent is left).
+ */
+export function describeImport(summary: ImportSummary): string {
+  const replaced = summary.replaced.map(({ key, count, items }) => {
+    if (key === 'tcp_protection_status') return `protection ${count === 1 ? 'on' : 'off'}`;
+    const text = counted(count, NAMES[key]);
+    return items === undefined ? text : `${text} (${counted(items, ['item', 'items'])})`;
+  });
+  const parts = [`replaced: ${replaced.length > 0 ? replaced.join(', ') : 'nothing'}`];
+  if (summary.left.length > 0) parts.push(`left as they were: ${summary.left.map((key) => NAMES[key][1]).join(', ')}`);
+  return parts.join('; ');
 }

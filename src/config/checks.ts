@@ -3,6 +3,7 @@
 // rulesets in one phase, two rules with one ref). The same conflict rules serve the snapshot loader
 // (duplicates inside one file) and the API (an incoming object against what the account holds),
 // so a file that loads is a file the API accepts.
+import { coloProblem, regionProblem } from '../data/colos.js';
 import { formatCidr, parseCidr } from '../net/cidr.js';
 import { FORMATS } from './formats.js';
 import { unknownListIssues } from './references.js';
@@ -132,6 +133,14 @@ const rulesetRule: ObjectCheck = (rule, path) => {
   return [];
 };
 
+// An ATP rule scoped to a region or a data center must name one that exists (the lists --region
+// and --colo take): a rule for "MARS" would be accepted and never apply.
+const protectionRule: ObjectCheck = (rule, path) => {
+  if (typeof rule.name !== 'string' || rule.name === '') return [];
+  const problem = rule.scope === 'region' ? regionProblem(rule.name) : rule.scope === 'datacenter' ? coloProblem(rule.name) : null;
+  return problem === null ? [] : [{ path: [...path, 'name'], kind: 'invalid_value', message: problem }];
+};
+
 const ruleset: ObjectCheck = (value, path) => {
   const rules = objects(value.rules);
   const at = (i: number): JsonPath => [...path, 'rules', i];
@@ -164,5 +173,5 @@ const snapshot: ObjectCheck = (value, path) => {
 /** The formats and object checks of the configuration schemas. */
 export const VOCABULARY: Vocabulary = {
   formats: FORMATS,
-  checks: { 'ruleset-rule': rulesetRule, ruleset, snapshot },
+  checks: { 'ruleset-rule': rulesetRule, 'protection-rule': protectionRule, ruleset, snapshot },
 };

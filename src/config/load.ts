@@ -1,7 +1,7 @@
 // Reading a snapshot file: a missing file, bad JSON and invalid content all become one clear
-// SnapshotError/CliError whose message starts with the file name.
+// SnapshotError/UserError whose message starts with the file name.
 import { readFile } from 'node:fs/promises';
-import { CliError } from '../cli/errors.js';
+import { InputError, UserError } from '../errors.js';
 import { parseJson } from './json.js';
 import type { Snapshot } from './snapshot.js';
 import { validateSnapshot } from './validate.js';
@@ -12,15 +12,13 @@ export async function loadSnapshotFile(path: string): Promise<Snapshot> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.message;
-    throw new CliError(`${path}: cannot read the snapshot: ${why}`);
+    throw new InputError(path, err, 'cannot read the snapshot');
   }
   let value: unknown;
   try {
     value = parseJson(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new CliError(`${path}: ${(err as Error).message}`);
+    throw new UserError((err as Error).message, { source: path });
   }
   return validateSnapshot(value, path);
 }

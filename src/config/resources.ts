@@ -32,7 +32,10 @@ export interface Resource {
 
 /** The limits the API enforces (documented by the vendor where noted). */
 export const LIMITS = {
-  /** rules per ruleset (vendor default) */
+  /**
+   * rules per ruleset: the vendor's default, raised for some accounts; so the API enforces it (and
+   * `serve --max-rules` changes it) while a snapshot with more is replayed with a warning
+   */
   rulesPerRuleset: 200,
   /** prefixes per bulk create request (vendor) */
   prefixesPerBulk: 300,
@@ -93,6 +96,7 @@ const ruleFields: Record<string, Field> = {
 
 export const SYN_RULE: Resource = {
   name: 'SYN flood rule',
+  check: 'protection-rule',
   fields: {
     ...ruleFields,
     mitigation_type: { schema: { type: 'string', enum: ['challenge', 'retransmit'], default: 'challenge' }, patch: true },
@@ -103,6 +107,7 @@ export const SYN_RULE: Resource = {
 
 export const FLOW_RULE: Resource = {
   name: 'out-of-state TCP rule',
+  check: 'protection-rule',
   fields: { ...ruleFields, created_on: serverTimestamp, modified_on: serverTimestamp },
 };
 
@@ -158,7 +163,7 @@ export const RULESET: Resource = {
     version: { schema: { type: 'string', format: 'version', readOnly: true }, server: true },
     last_updated: serverTimestamp,
     rules: {
-      schema: { type: 'array', maxItems: LIMITS.rulesPerRuleset, items: storedSchema(RULESET_RULE), default: [] },
+      schema: { type: 'array', items: storedSchema(RULESET_RULE), default: [] },
       patch: true,
     },
   },

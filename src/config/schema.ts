@@ -10,7 +10,9 @@
 // keys named. The subset is small, and owning it keeps the wording identical on both paths.
 //
 // `parseWithSchema` never mutates its input: it returns a normalised copy with defaults filled and vendor
-// aliases mapped to the canonical spelling (`x-aliases`), plus every issue found (not just the first).
+// aliases mapped to the canonical spelling (`x-aliases`), plus the issues found (not just the first):
+// the first MAX_ISSUES in full, the rest only counted, so a hostile document (300,000 unknown keys)
+// costs a count, not 300,000 messages.
 
 /** A path into a JSON document: object keys and array indexes. */
 export type JsonPath = ReadonlyArray<string | number>;
@@ -96,14 +98,23 @@ export function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/** How many issues a validation keeps in full; the rest are counted in `omitted`. */
+export const MAX_ISSUES = 20;
+
 const quote = (s: string): string => JSON.stringify(s);
 
 class Parser {
   readonly issues: Issue[] = [];
+  omitted = 0;
   constructor(private readonly vocabulary: Vocabulary) {}
 
   private add(path: JsonPath, kind: IssueKind, message: string): void {
-    this.issues.push({ path, kind, message });
+    this.push({ path, kind, message });
+  }
+
+  private push(issue: Issue): void {
+    if (this.issues.length < MAX_ISSUES) this.issues.push(issue);
+    else this.omitted++;
   }
 
   value(schema: JsonSchema, value: unknown, path: JsonPath): unknown {
@@ -121,11 +132,16 @@ class Parser {
   private object(schema: JsonSchema, value: Record<string, unknown>, path: JsonPath): Record<string, unknown> {
     const props = schema.properties ?? {};
     const out: Record<string, unknown> = {};
+    let expected: string | undefined;
     for (const key of Object.keys(value)) {
       const sub = Object.hasOwn(props, key) ? props[key] : undefined;
       if (sub) out[key] = this.value(sub, value[key], [...path, key]);
       else if (schema.additionalProperties === false) {
-        this.add([...path, key], 'unknown_key', `unknown key (expected one of: ${Object.keys(props).join(', ')})`);
+        if (this.issues.length === MAX_ISSUES) this.omitted++;
+        else {
+          expected ??= Object.keys(props).join(', ');
+          this.add([...path, key], 'unknown_key', `unknown key (expected one of: ${expected})`);
+        }
       } else out[key] = value[key];
     }
     for (const key of schema.required ?? []) {
@@ -138,7 +154,7 @@ class Parser {
     if (checkName) {
       const check = this.vocabulary.checks[checkName];
       if (!check) throw new Error(`schema uses unknown check ${quote(checkName)}`);
-      this.issues.push(...check(out, path));
+      for (const issue of check(out, path)) this.push(issue);
     }
     return out;
   }
@@ -188,16 +204,17 @@ class Parser {
 }
 
 /**
- * Validates `value` against `schema`; returns a normalised copy (defaults filled, aliases mapped)
- * and every issue found. `vocabulary` supplies the checks named by `format` and `x-check`.
+ * Validates `value` against `schema`; returns a normalised copy (defaults filled, aliases mapped),
+ * the first MAX_ISSUES issues found and how many more were `omitted`. `vocabulary` supplies the
+ * checks named by `format` and `x-check`.
  */
 export function parseWithSchema(
   schema: JsonSchema,
   value: unknown,
   vocabulary: Vocabulary,
   path: JsonPath = [],
-): { value: unknown; issues: Issue[] } {
+): { value: unknown; issues: Issue[]; omitted: number } {
   const parser = new Parser(vocabulary);
   const out = parser.value(schema, value, path);
-  return { value: out, issues: parser.issues };
+  return { value: out, issues: parser.issues, omitted: parser.omitted };
 }

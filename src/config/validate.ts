@@ -3,7 +3,7 @@
 // filled (sensitivities medium, rules enabled...), vendor spellings mapped to canonical ones
 // (phase magic_transit -> edge_transit). Every problem is reported, each with its JSON path, so a
 // broken file is fixed in one pass rather than one error at a time.
-import { CliError } from '../cli/errors.js';
+import { ConfigItemError, UserError } from '../errors.js';
 import { VOCABULARY } from './checks.js';
 import { SNAPSHOT_SCHEMA } from './resources.js';
 import { dottedPath, parseWithSchema, type Issue } from './schema.js';
@@ -12,19 +12,32 @@ import type { Snapshot } from './snapshot.js';
 const MAX_LISTED = 20;
 
 /** A snapshot that does not validate; `issues` holds every problem, the message lists them. */
-export class SnapshotError extends CliError {
-  constructor(readonly issues: Issue[], readonly source?: string) {
-    super(formatIssues(issues, source));
-    this.name = 'SnapshotError';
+export class SnapshotError extends UserError {
+  override name = 'SnapshotError';
+
+  constructor(readonly issues: Issue[], file?: string, omitted = 0) {
+    // each line carries the file already (an expression error keeps its own lines)
+    super(formatIssues(issues, file, omitted));
   }
 }
 
-/** `source: path: message` per issue, one per line (an expression error keeps its own lines). */
-export function formatIssues(issues: readonly Issue[], source?: string): string {
+/** `source: path: message` per issue, one per line (an expression error keeps its own lines); `omitted` more only counted. */
+export function formatIssues(issues: readonly Issue[], source?: string, omitted = 0): string {
   const prefix = source ? `${source}: ` : '';
   const lines = issues.slice(0, MAX_LISTED).map((i) => `${prefix}${dottedPath(i.path)}: ${i.message.replace(/\n$/, '')}`);
-  if (issues.length > MAX_LISTED) lines.push(`${prefix}... and ${issues.length - MAX_LISTED} more problems`);
+  const more = Math.max(0, issues.length - MAX_LISTED) + omitted;
+  if (more > 0) lines.push(`${prefix}... and ${more} more problems`);
   return lines.join('\n');
+}
+
+/**
+ * The first issue as one error line (`path: message (and N more problems)`) naming `source`: for
+ * files read at start-up (the API's state and credentials files), where one line is enough to act.
+ */
+export function firstIssueError(issues: readonly Issue[], omitted: number, source: string): ConfigItemError {
+  const more = issues.length - 1 + omitted;
+  const message = issues[0].message.replace(/\n[\s\S]*$/, '');
+  return new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, source);
 }
 
 /**
@@ -32,7 +45,7 @@ export function formatIssues(issues: readonly Issue[], source?: string): string 
  * (`source` prefixes each line, e.g. the file name).
  */
 export function validateSnapshot(value: unknown, source?: string): Snapshot {
-  const { value: normalised, issues } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
-  if (issues.length > 0) throw new SnapshotError(issues, source);
+  const { value: normalised, issues, omitted } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
+  if (issues.length > 0) throw new SnapshotError(issues, source, omitted);
   return normalised as Snapshot;
 }

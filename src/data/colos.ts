@@ -59,6 +59,23 @@ export function findColo(name: string): Colo | undefined {
   return byName.get(lower) ?? (/^[a-z]{3}$/.test(lower) ? table.colos.find((c) => c.name.startsWith(lower)) : undefined);
 }
 
+/** Why `name` is not a known region (the known ones listed), or null: for rules scoped to a region. */
+export function regionProblem(name: string): string | null {
+  return findRegion(name) === undefined ? `unknown region ${JSON.stringify(name)} (known: ${REGIONS.join(', ')})` : null;
+}
+
+/**
+ * Why `name` is not a known data center, or null: for rules scoped to a data center. A near name
+ * is offered (the same city's data centers, or names one letter away), else a few examples.
+ */
+export function coloProblem(name: string): string | null {
+  if (findColo(name) !== undefined) return null;
+  const lower = name.toLowerCase();
+  const near = COLO_NAMES.filter((c) => c.startsWith(lower.slice(0, 3)) || (c.length === lower.length && [...c].filter((ch, i) => ch !== lower[i]).length === 1));
+  const hint = near.length > 0 ? `did you mean ${near.slice(0, 3).map((c) => JSON.stringify(c)).join(' or ')}?` : `expected one of the ${COLO_NAMES.length} in datasets/colos.json, e.g. fra01 or sfo06, or a city code such as lax`;
+  return `unknown data center ${JSON.stringify(name)} (${hint})`;
+}
+
 /** The data center the table assigns to a country code ("DE" -> fra01), or the default colo. */
 export function coloForCountry(country: string): Colo {
   return byName.get(table.countries[country.toUpperCase()] ?? DEFAULT_COLO)!;
@@ -85,7 +102,7 @@ export class IngressColos {
   constructor(opts: { colo?: string; region?: string } = {}) {
     if (opts.region !== undefined) {
       this.region = findRegion(opts.region);
-      if (this.region === undefined) throw new DataError(`unknown region ${JSON.stringify(opts.region)} (known: ${REGIONS.join(', ')})`);
+      if (this.region === undefined) throw new DataError(regionProblem(opts.region)!);
     }
     if (opts.colo !== undefined) {
       const colo = findColo(opts.colo);

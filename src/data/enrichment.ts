@@ -35,9 +35,8 @@ class PacketEnrichment implements Enrichment {
     private readonly ingress: IngressColos | undefined,
   ) {}
 
+  /** Looks up the packet's fields; called by the packet path for IP packets only. */
   enrich(rec: PacketRecord): void {
-    // a packet without IP never reaches the network firewall: it gets no looked-up fields at all
-    if ((rec.present & Has.IP) === 0) return;
     const v4 = rec.ipVersion === 4;
     let srcCountry: Uint8Array | null = null;
     if (this.countries !== undefined) {

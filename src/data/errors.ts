@@ -1,9 +1,9 @@
+import { UserError } from '../errors.js';
+
 /**
  * A problem with a data file the user gave or the installation ships (GeoIP/ASN database, list
- * feed, data-center table). The message names the file (and line, for text files) and what is
- * wrong; `exitCode` 1 marks it as the user's input, not an internal failure.
+ * feed, data-center table). The message names the file (and line, for text files) and what is wrong.
  */
-export class DataError extends Error {
+export class DataError extends UserError {
   override name = 'DataError';
-  readonly exitCode = 1;
 }

@@ -10,9 +10,10 @@
 // evaluate() allocates nothing: the refs of matched rules are written as indices into a reused
 // Int32Array, and hit counters are typed arrays indexed by rule. The loop itself is generated per
 // ruleset (evaluator.ts).
+import { ConfigItemError } from '../errors.js';
 import { FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
-import { compileRecordExpression } from '../capture/fields.js';
+import { compileRecordExpression } from '../fields/compile.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { RuleAction, Ruleset, RulesetRule } from '../config/snapshot.js';
 import { generateEvaluator } from './evaluator.js';
@@ -45,13 +46,6 @@ export class FirewallResult {
 
   constructor(ruleCount: number) {
     this.matched = new Int32Array(Math.max(1, ruleCount));
-  }
-}
-
-export class FirewallConfigError extends Error {
-  constructor(readonly path: string, readonly detail: string) {
-    super(`${path}: ${detail}`);
-    this.name = 'FirewallConfigError';
   }
 }
 
@@ -96,7 +90,7 @@ export class Firewall {
     });
   }
 
-  /** Compiles the rulesets of the firewall phase; throws FirewallConfigError naming the bad rule. */
+  /** Compiles the rulesets of the firewall phase; throws ConfigItemError naming the bad rule. */
   static compile(rulesets: readonly Ruleset[], options: FirewallOptions = {}): Firewall {
     const rules: FirewallRule[] = [];
     const predicates: Array<(p: PacketRecord) => boolean> = [];
@@ -110,7 +104,7 @@ export class Firewall {
           for (const f of compiled.fields) fields.add(f);
           predicates.push(compiled.predicate);
         } catch (err) {
-          if (err instanceof FilterError) throw new FirewallConfigError(`${path}.expression`, err.message.trimEnd());
+          if (err instanceof FilterError) throw new ConfigItemError(`${path}.expression`, err.message.trimEnd());
           throw err;
         }
         rules.push({

@@ -1,6 +1,6 @@
 // How a compiled expression reads a packet. The Rules language does not know what a packet is:
 // whoever compiles an expression passes a Binding that maps each scheme field to an accessor over
-// its own packet type P (capture/fields.ts binds PacketRecord for the firewall phase; tests bind plain
+// its own packet type P (fields/binding.ts binds PacketRecord for the firewall phase; tests bind plain
 // objects). Accessors return plain numbers or preallocated/interned arrays, so evaluation
 // allocates nothing. `has` false means the field is absent for this packet.
 

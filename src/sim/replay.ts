@@ -1,24 +1,20 @@
-// A replay: read a capture, decide every packet on the packet path, feed the per-packet sinks and
-// the summary, and return the report. A bad packet is reported (decode note) and the replay goes on;
+// A replay: decide every packet of a capture on the packet path, feed the per-packet sinks and the
+// summary, and return the report. A bad packet is reported (decode note) and the replay goes on;
 // only a capture that cannot be read at all stops it.
-import { readCapture } from '../capture/reader.js';
-import { openSource } from '../capture/source.js';
 import type { PacketRecord } from '../capture/record.js';
-import { readLabels } from '../capture/synth/labels.js';
-import type { Snapshot } from '../config/snapshot.js';
+import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { buildPacketPath, type PathOptions } from './build.js';
+import type { Snapshot } from '../config/snapshot.js';
+import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
+import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
 
-export interface ReplayOptions extends PathOptions {
-  capture: string;
-  snapshot: Snapshot;
-  /** per-packet outputs, made once the firewall is compiled (they name its rules) */
+export interface ReplayOptions extends LoopOptions {
+  /** per-packet outputs, made once the capture is open (they name the firewall's rules) */
   sinks?: (firewall: Firewall) => PacketSink[];
   /** use the capture's label sidecar (synthetic scenarios) to score mitigation; default true */
   useLabels?: boolean;
-  onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
 export interface ReplayResult {
@@ -26,13 +22,19 @@ export interface ReplayResult {
   warnings: string[];
 }
 
-export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
-  const built = await buildPacketPath(opts.snapshot, opts);
-  const labels = opts.useLabels === false ? null : await readLabels(opts.capture);
-  // a capture that cannot be opened fails here, before any output file is created or truncated
-  await (await openSource(opts.capture)).close();
+/** Replays an opened capture through a built path; the capture is closed at the end. */
+export async function replay(capture: OpenCapture, built: BuiltPath, opts: ReplayOptions = {}): Promise<ReplayResult> {
+  let sinks: PacketSink[] = [];
+  let labels;
+  try {
+    labels = opts.useLabels === false || capture.path === '-' ? null : await readLabels(capture.path);
+    sinks = opts.sinks ? opts.sinks(built.firewall) : [];
+  } catch (err) {
+    await capture.close();
+    await Promise.allSettled(sinks.map((s) => s.close()));
+    throw err;
+  }
   const summary = new ReplaySummary(labels);
-  const sinks = opts.sinks ? opts.sinks(built.firewall) : [];
   const path = built.path;
   const verdict = path.newVerdict();
   const started = process.hrtime.bigint();
@@ -43,7 +45,7 @@ export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
   };
   let info;
   try {
-    info = await readCapture(opts.capture, onPacket, { onProgress: opts.onProgress });
+    info = await capture.forEachPacket(onPacket, opts);
   } finally {
     // every sink is closed (and flushed) even when one fails or the read did; the first error wins
     const closed = await Promise.allSettled(sinks.map((s) => s.close()));
@@ -51,7 +53,17 @@ export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
     if (failed !== undefined && info !== undefined) throw failed.reason;
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  for (const sink of sinks) built.warnings.push(...(sink.warnings?.() ?? []));
-  const atpReport = built.atp.active ? built.atp.report(labels ?? undefined) : null;
-  return { report: summary.report(opts.capture, info, built.firewall, atpReport, elapsed), warnings: built.warnings };
+  const warnings = [...built.warnings];
+  for (const sink of sinks) warnings.push(...(sink.warnings?.() ?? []));
+  const misfit = labels === null ? null : labelsMisfit(labels, summary.lastFrame, labelsPathFor(capture.path));
+  if (misfit !== null) warnings.push(misfit);
+  const scored = misfit === null ? labels : null;
+  const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
+  return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings };
+}
+
+/** Builds the path for `snapshot` and replays the capture file through it (for scripts, benches and tests). */
+export async function replayFile(capture: string, snapshot: Snapshot, opts: ReplayOptions & PathOptions = {}): Promise<ReplayResult> {
+  const built = await buildPacketPath(snapshot, opts);
+  return replay(await OpenCapture.open(capture), built, opts);
 }

@@ -1,12 +1,16 @@
 // Counts what a replay did, packet by packet, and turns the counts into the report every output
 // format prints. Counting allocates nothing per packet: counters are plain numbers and typed arrays;
-// only the first occurrence of a decode note, and each harmed legitimate flow, adds an entry.
-import type { AtpReport, MonitorNote } from '../atp/index.js';
+// only the first occurrence of a decode note adds an entry. With labels, each packet's outcome is
+// recorded (a byte per frame) and scored at the end by ATP's one label scoring (atp/outcomes.ts).
+// Verdicts over time and the breakdown of drops are bounded in size whatever the capture's length.
+import { Outcome, Outcomes, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
+import { DropBreakdown, type DropReport } from './drop-breakdown.js';
 import type { PacketVerdict, Stage } from './verdict.js';
+import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesReport } from './verdict-series.js';
 
 export interface RuleReport {
   ref: string;
@@ -21,14 +25,15 @@ export interface RuleReport {
   decided: number;
 }
 
-export interface LabelScore {
-  attackPackets: number;
-  attackDropped: number;
-  legitPackets: number;
-  legitDropped: number;
-  legitFlows: number;
-  /** legitimate flows with at least one dropped packet (a challenged SYN counts, even when the client then passed) */
-  legitFlowsHarmed: number;
+/** A finding of the ruleset analysis (`edgesim lint --json`), when the report carries them. */
+export interface LintFinding {
+  ruleset: string;
+  rule: string;
+  kind: string;
+  message: string;
+  blocked_by?: string | null;
+  different_action?: boolean | null;
+  witness?: unknown;
 }
 
 export interface ReplayReport {
@@ -51,12 +56,19 @@ export interface ReplayReport {
   labels: LabelScore | null;
   elapsedSeconds: number;
   packetsPerSecond: number;
+  /** packets over time: passed, and dropped by stage */
+  series: VerdictSeriesReport;
+  /** dropped packets by rule, by reason, and their top sources and destinations */
+  drops: DropReport;
+  lint?: LintFinding[];
 }
 
 const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
 
 export class ReplaySummary {
   packets = 0;
+  /** the last frame number, as Wireshark numbers frames (a pcapng record without a packet takes one too) */
+  lastFrame = 0;
   passed = 0;
   dropped = 0;
   nonIp = 0;
@@ -68,20 +80,18 @@ export class ReplaySummary {
   /** counted by the note object itself: ATP's notes are shared constants, one per stage and reason */
   private readonly monitor = new Map<MonitorNote, number>();
   private readonly notes = new Map<string, { packets: number; firstFrame: number }>();
-  private readonly labels: Labels | null;
-  private readonly score: LabelScore | null;
-  private readonly legitFlows = new Set<number>();
-  private readonly harmedFlows = new Set<number>();
+  /** what the whole path did with each frame, when the capture has labels */
+  private readonly outcomes: Outcomes | null;
+  private readonly series = new VerdictSeries();
+  private readonly drops = new DropBreakdown();
 
   constructor(labels: Labels | null) {
-    this.labels = labels;
-    this.score = labels
-      ? { attackPackets: 0, attackDropped: 0, legitPackets: 0, legitDropped: 0, legitFlows: 0, legitFlowsHarmed: 0 }
-      : null;
+    this.outcomes = labels === null ? null : new Outcomes();
   }
 
   add(rec: PacketRecord, v: PacketVerdict): void {
     this.packets++;
+    this.lastFrame = rec.frame;
     if (this.firstSec < 0) {
       this.firstSec = rec.tsSec;
       this.firstNsec = rec.tsNsec;
@@ -99,7 +109,9 @@ export class ReplaySummary {
     }
     const m = v.atp.monitor;
     if (m !== null) this.monitor.set(m, (this.monitor.get(m) ?? 0) + 1);
-    if (this.labels !== null) this.scoreLabel(rec.frame, v.drop);
+    if (this.outcomes !== null) this.outcomes.record(rec.frame, outcomeOf(v));
+    this.series.add(rec.tsSec, rec.tsNsec, v.drop ? SERIES_COLUMNS.indexOf(v.stage as Stage) : 0);
+    if (v.drop) this.drops.add(rec, v);
   }
 
   private addNote(note: string, frame: number): void {
@@ -108,25 +120,8 @@ export class ReplaySummary {
     else n.packets++;
   }
 
-  private scoreLabel(frame: number, dropped: boolean): void {
-    const score = this.score as LabelScore;
-    const labels = this.labels as Labels;
-    const label = labels.label(frame);
-    if (label === 'attack') {
-      score.attackPackets++;
-      if (dropped) score.attackDropped++;
-    } else if (label === 'legit') {
-      score.legitPackets++;
-      const flow = labels.flow(frame);
-      if (flow !== null) this.legitFlows.add(flow);
-      if (dropped) {
-        score.legitDropped++;
-        if (flow !== null) this.harmedFlows.add(flow);
-      }
-    }
-  }
-
-  report(file: string, info: CaptureInfo, firewall: Firewall, atp: AtpReport | null, elapsedSeconds: number): ReplayReport {
+  /** The report; `labels` (those given to the constructor, or null when they do not fit the capture) are scored. */
+  report(file: string, info: CaptureInfo, firewall: Firewall, atp: AtpReport | null, elapsedSeconds: number, labels: Labels | null): ReplayReport {
     const rules: RuleReport[] = firewall.rules.map((r, i) => ({
       ref: r.ref,
       ruleset: r.ruleset,
@@ -137,10 +132,6 @@ export class ReplaySummary {
       hits: firewall.hits[i],
       decided: firewall.decided[i],
     }));
-    if (this.score) {
-      this.score.legitFlows = this.legitFlows.size;
-      this.score.legitFlowsHarmed = this.harmedFlows.size;
-    }
     return {
       capture: { file, format: info.format, compressed: info.compressed, linkTypes: info.linkTypes, warnings: info.warnings },
       packets: this.packets,
@@ -155,9 +146,18 @@ export class ReplaySummary {
       notes: [...this.notes].map(([note, n]) => ({ note, ...n })).sort((a, b) => b.packets - a.packets),
       nonIpPackets: this.nonIp,
       atp,
-      labels: this.score,
+      labels: labels === null || this.outcomes === null ? null : this.outcomes.score(labels),
       elapsedSeconds,
       packetsPerSecond: elapsedSeconds > 0 ? this.packets / elapsedSeconds : 0,
+      series: this.series.report(),
+      drops: this.drops.report(firewall),
     };
   }
+}
+
+// The whole path's outcome for label scoring: a firewall drop, else what ATP did (a drop or a
+// monitoring note, with its reason), else a pass.
+function outcomeOf(v: PacketVerdict): number {
+  if (v.stage === 'firewall') return Outcome.DROP_OTHER;
+  return v.atp.outcome === Outcome.NONE || v.atp.outcome === Outcome.UNDECIDED ? Outcome.PASS : v.atp.outcome;
 }

@@ -1,7 +1,7 @@
 // What happened to one packet on its way through the path. One instance is reused per packet;
 // the stage objects it holds (firewall result, ATP decision) are reused too.
 import { AtpDecision, type AtpStage, type MitigationReason } from '../atp/index.js';
-import type { FirewallResult } from '../firewall/firewall.js';
+import type { Firewall, FirewallResult } from '../firewall/firewall.js';
 
 export type Stage = 'firewall' | AtpStage;
 
@@ -23,4 +23,10 @@ export class PacketVerdict {
     this.firewall.matchedCount = 0;
     this.atp.reset();
   }
+}
+
+/** The ref of the rule that decided the packet (a firewall rule), or null when no rule decided. */
+export function decidingRule(v: PacketVerdict, firewall: Firewall): string | null {
+  const i = v.firewall.decidingRule;
+  return i < 0 ? null : firewall.rules[i]!.ref;
 }

@@ -3,6 +3,7 @@
 // changes what the account holds.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { singleCredentials } from '../../src/api/credentials.js';
 import { CONDITIONS } from '../../src/api/errors.js';
 import type { RunningServer } from '../../src/api/server.js';
 import { BEARER, call, cfg, KEY_AUTH, start } from './helpers.js';
@@ -12,7 +13,7 @@ let restricted: RunningServer;
 
 beforeAll(async () => {
   server = await start({ bodyLimit: 64 * 1024 });
-  restricted = await start({ token: 'right-token', key: 'right-key', email: 'ops@example.com' });
+  restricted = await start({ credentials: singleCredentials({ token: 'right-token', key: 'right-key', email: 'ops@example.com' }) });
 });
 afterAll(async () => {
   await server.close();
@@ -53,6 +54,9 @@ describe('error envelope and statuses', () => {
     ['bad order', () => call('GET', `${cfg(server.url, 'a1')}/prefixes?order=color`), 400, 'invalid_query'],
     ['bad mode filter', () => call('GET', `${cfg(server.url, 'a1')}/syn_protection/filters?mode=on`), 400, 'invalid_query'],
     ['bad account id', () => call('GET', `${cfg(server.url, 'a%2F..')}/prefixes`), 400, 'invalid_identifier'],
+    ['an id over 100 characters', () => call('GET', `${cfg(server.url, 'a1')}/prefixes/${'x'.repeat(101)}`), 414, 'uri_too_long'],
+    ['a malformed %-escape in the path', () => call('GET', `${cfg(server.url, 'a1')}/prefixes/%ff`), 400, 'invalid_url'],
+    ['a malformed %-escape in the account', () => call('GET', `${cfg(server.url, '%ff')}/prefixes`), 400, 'invalid_url'],
   ];
   for (const [name, request, status, condition] of cases) {
     it(`${name}: HTTP ${status}, code ${codeOf(condition)}, failure envelope`, async () => {
@@ -133,9 +137,48 @@ describe('credentials', () => {
     expect((await call('GET', url(), undefined, {})).status).toBe(401);
   });
 
+  it('credentials are checked before the URL: a bad URL without credentials is a 401, with wrong ones a 403', async () => {
+    const long = `${cfg(restricted.url, 'a1')}/prefixes/${'x'.repeat(101)}`;
+    const bad = `${cfg(restricted.url, 'a1')}/prefixes/%ff`;
+    for (const url of [long, bad]) {
+      expect((await call('GET', url, undefined, {})).body.errors[0].code).toBe(codeOf('missing_credentials'));
+      const wrong = await call('GET', url, undefined, { authorization: 'Bearer wrong-token' });
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ result: null, success: false, messages: [] });
+    }
+    expect((await call('GET', long, undefined, { authorization: 'Bearer right-token' })).status).toBe(414);
+    expect((await call('GET', bad, undefined, { authorization: 'Bearer right-token' })).status).toBe(400);
+  });
+
   it('credentials are checked before the body: an unauthenticated bad body is a 401', async () => {
     expect((await call('PATCH', url(), { enabled: 'no' }, { authorization: 'Bearer wrong' })).status).toBe(403);
     expect((await call('PATCH', url(), { enabled: 'no' }, {})).status).toBe(401);
+  });
+});
+
+describe('error amplification', () => {
+  it('300,000 unknown keys (3.5 MB) answer with the first 20 problems and one counting the rest', async () => {
+    const big = await start();
+    const body: Record<string, unknown> = { prefix: '10.0.0.0/8', comment: '', enabled: true };
+    for (let i = 0; i < 300_000; i++) body[`k${i}`] = 1;
+    const r = await fetch(`${cfg(big.url, 'amp')}/allowlist`, { method: 'POST', headers: { ...BEARER, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await r.text();
+    await big.close();
+    expect(r.status).toBe(400);
+    expect(text.length).toBeLessThan(4096);
+    const { errors } = JSON.parse(text);
+    expect(errors).toHaveLength(21);
+    expect(errors.slice(0, 20).map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(Array.from({ length: 20 }, (_, i) => `/k${i}`));
+    expect(errors[20]).toEqual({ code: codeOf('more_errors'), message: 'and 299980 more problems of the same request' });
+  });
+
+  it('the cap holds for problems found after validation (unknown item ids of a list delete)', async () => {
+    const list = (await call('POST', `${server.url}/accounts/amp/rules/lists`, { name: 'amp', kind: 'ip' })).body.result;
+    const items = Array.from({ length: 500 }, (_, i) => ({ id: i.toString(16).padStart(32, '0') }));
+    const r = await call('DELETE', `${server.url}/accounts/amp/rules/lists/${list.id}/items`, { items });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toHaveLength(21);
+    expect(r.body.errors[20].message).toBe('and 480 more problems of the same request');
   });
 });
 

@@ -6,7 +6,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CONDITIONS } from '../../src/api/errors.js';
+import { AccountStore } from '../../src/api/store.js';
+import { ConfigItemError, UserError } from '../../src/errors.js';
 import { BIN } from '../helpers/cli.js';
 import { call, cfg, start, tempDir } from './helpers.js';
 
@@ -76,17 +77,54 @@ describe('persistence', () => {
     await mem.close();
   });
 
-  it('a damaged state file is a 500 naming the file; other accounts keep working', async () => {
+  it('a damaged state file stops the start-up with one line naming the file', async () => {
     const data = tempDir();
     writeFileSync(path.join(data, 'broken.json'), '{"format": "edgesim-account-state", "state": ');
-    const server = await start({ data });
-    const r = await call('GET', `${cfg(server.url, 'broken')}/prefixes`);
-    expect(r.status).toBe(500);
-    expect(r.body.errors[0].code).toBe(CONDITIONS.storage_failure.code);
-    expect(r.body.errors[0].message).toContain(path.join(data, 'broken.json'));
-    expect((await call('GET', `${cfg(server.url, 'fine')}/prefixes`)).status).toBe(200);
-    await server.close();
-    expect(existsSync(path.join(data, 'fine.json'))).toBe(false); // reads do not write
+    const err = await start({ data }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).message).toMatch(new RegExp(`^${path.join(data, 'broken.json')}: not an edgesim account state file: invalid JSON[^\n]*$`));
+  });
+
+  it('a state file with wrong types is refused on load, naming the file and the JSON path', async () => {
+    const data = tempDir();
+    const state = { prefixes: [{ prefix: 5 }], tcp_protection_status: { enabled: 'yes' } };
+    writeFileSync(path.join(data, 'typed.json'), JSON.stringify({ format: 'edgesim-account-state', version: 1, account: 'typed', state }));
+    const err = await start({ data }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigItemError);
+    expect((err as UserError).message).toBe(`${path.join(data, 'typed.json')}: state.prefixes[0].prefix: must be a string (got integer) (and 1 more problem)`);
+  });
+
+  it('temporary files left by a crash are removed on start; reads of unknown accounts keep nothing', async () => {
+    const data = tempDir();
+    const first = await start({ data });
+    await call('PATCH', `${cfg(first.url, 'kept')}/tcp_protection_status`, { enabled: true });
+    await first.close();
+    writeFileSync(path.join(data, '.kept.json.4242.7.tmp'), '{"format": "edgesim-acc');
+    const second = await start({ data });
+    expect(readdirSync(data)).toEqual(['kept.json']);
+    expect((await call('GET', `${cfg(second.url, 'kept')}/tcp_protection_status`)).body.result).toEqual({ enabled: true });
+    for (let i = 0; i < 50; i++) expect((await call('GET', `${cfg(second.url, `unknown${i}`)}/prefixes`)).status).toBe(200);
+    await second.close();
+    expect(readdirSync(data)).toEqual(['kept.json']); // reads do not write
+  });
+
+  it('an account that was only read is not kept in memory', async () => {
+    const store = await AccountStore.open(undefined);
+    for (let i = 0; i < 1000; i++) expect(await store.read(`id${i}`, (s) => s.prefixes.length)).toBe(0);
+    expect(store.size).toBe(0);
+    await expect(store.write('refused', () => {
+      throw new Error('refused before any change');
+    })).rejects.toThrow('refused before any change');
+    expect(store.size).toBe(0);
+    await store.write('written', (s) => s.prefixes.push({ prefix: '10.0.0.0/8', comment: '', excluded: false }));
+    expect(store.size).toBe(1);
+    expect(await store.read('written', (s) => s.prefixes.length)).toBe(1);
+  });
+
+  it('a data folder that cannot be created is a one-line error, not a spin (/proc/nope)', async () => {
+    const err = await AccountStore.open('/proc/nope').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).message).toBe('/proc/nope: the directory cannot be created or written: no such file');
   });
 
   it('serve refuses a --data path that is not a usable directory', async () => {
@@ -96,7 +134,7 @@ describe('persistence', () => {
     let stderr = '';
     child.stderr!.on('data', (d) => { stderr += d; });
     expect((await exited(child)).code).toBe(1);
-    expect(stderr).toBe(`edgesim: --data ${path.join(file, 'sub')}: the directory cannot be created or written: ENOTDIR\n`);
+    expect(stderr).toBe(`edgesim: ${path.join(file, 'sub')}: the directory cannot be created or written: a part of the path is not a directory\n`);
   });
 
   it('serve refuses a port in use with a one-line error', async () => {

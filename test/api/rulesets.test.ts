@@ -134,6 +134,25 @@ describe('rulesets', () => {
     expect(tooMany.body.errors[0].message).toBe('rules: must have at most 200 items (got 201)');
   });
 
+  it('serve --max-rules raises (or lowers) the limit, for create, PUT, the entry point and single adds', async () => {
+    const rules = (n: number) => Array.from({ length: n }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i + 1}` }));
+    const raised = await start({ maxRules: 250 });
+    const big = await call('POST', `${raised.url}/accounts/big/rulesets`, { name: 'fw', kind: 'root', phase: 'edge_transit', rules: rules(250) });
+    expect(big.status).toBe(200);
+    expect(big.body.result.rules).toHaveLength(250);
+    expect((await call('POST', `${raised.url}/accounts/big/rulesets/${big.body.result.id}/rules`, rule('z'))).body.errors[0].message).toBe('a ruleset holds at most 250 rules');
+    await raised.close();
+
+    const lowered = await start({ maxRules: 3 });
+    const put = await call('PUT', `${lowered.url}/accounts/small/rulesets/phases/edge_transit/entrypoint`, { rules: rules(4) });
+    expect(put.status).toBe(400);
+    expect(put.body.errors[0]).toMatchObject({ message: 'rules: must have at most 3 items (got 4)', source: { pointer: '/rules' } });
+    const three = await call('PUT', `${lowered.url}/accounts/small/rulesets/phases/edge_transit/entrypoint`, { rules: rules(3) });
+    expect(three.status).toBe(200);
+    expect((await call('PUT', `${lowered.url}/accounts/small/rulesets/${three.body.result.id}`, { rules: rules(4) })).status).toBe(400);
+    await lowered.close();
+  });
+
   it('PUT keeps the identity and version of rules sent back unchanged, bumps changed ones, refuses a renamed ruleset', async () => {
     const acct = account();
     const rs = await ruleset(acct, ['a', 'b']);

@@ -1,16 +1,17 @@
-// A configuration ATP cannot use is refused with an AtpConfigError whose path names the item
+// A configuration ATP cannot use is refused with an ConfigItemError whose path names the item
 // (so the CLI can print it without a stack trace); the options are checked the same way.
 import { describe, expect, it } from 'vitest';
-import { AdvancedTcpProtection, AtpConfigError, DEFAULT_ATP_OPTIONS, resolveOptions, type AtpOptionsInput } from '../../src/atp/index.js';
+import { AdvancedTcpProtection, DEFAULT_ATP_OPTIONS, parseAtpOptions, type AtpOptionsInput } from '../../src/atp/index.js';
+import { ConfigItemError } from '../../src/errors.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { rule, snapshot } from './helpers/config.js';
 
-function refusal(s: Snapshot, options?: AtpOptionsInput): AtpConfigError {
+function refusal(s: Snapshot, options?: AtpOptionsInput): ConfigItemError {
   try {
     AdvancedTcpProtection.fromSnapshot(s, options);
   } catch (err) {
-    expect(err).toBeInstanceOf(AtpConfigError);
-    return err as AtpConfigError;
+    expect(err).toBeInstanceOf(ConfigItemError);
+    return err as ConfigItemError;
   }
   throw new Error('accepted');
 }
@@ -53,7 +54,7 @@ describe('configuration errors name the bad item', () => {
 
 describe('options', () => {
   it('overrides any part and keeps the rest of the defaults', () => {
-    const o = resolveOptions({ rateFactor: { high: 1.2 }, retransmit: { maxGapSeconds: 20 }, bidirectional: true });
+    const o = parseAtpOptions({ rateFactor: { high: 1.2 }, retransmit: { maxGapSeconds: 20 }, bidirectional: true });
     expect(o.rateFactor).toEqual({ high: 1.2, medium: 2, low: 4 });
     expect(o.retransmit).toEqual({ ...DEFAULT_ATP_OPTIONS.retransmit, maxGapSeconds: 20 });
     expect(o.bidirectional).toBe(true);
@@ -73,5 +74,22 @@ describe('options', () => {
     const err = refusal(snapshot({}), input as AtpOptionsInput);
     expect(err.path).toBe(path);
     expect(err.message).toMatch(message);
+  });
+
+  it('are parsed on their own, so an options error is told apart from a snapshot item', () => {
+    expect(() => parseAtpOptions({ learningSeconds: -1 })).toThrow(ConfigItemError);
+    for (const input of [null, [], 'fast']) {
+      const err = (() => {
+        try {
+          parseAtpOptions(input as never);
+        } catch (e) {
+          return e as ConfigItemError;
+        }
+        throw new Error('accepted');
+      })();
+      expect(err).toBeInstanceOf(ConfigItemError);
+      expect(err.message).toBe('options: expected an object of ATP options');
+    }
+    expect(parseAtpOptions(parseAtpOptions({ learningSeconds: 3 }))).toEqual(parseAtpOptions({ learningSeconds: 3 }));
   });
 });

@@ -2,12 +2,12 @@
 // (against a brute-force count), and mitigation on/off with hysteresis.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveOptions, type AtpOptionsInput } from '../../src/atp/index.js';
+import { parseAtpOptions, type AtpOptionsInput } from '../../src/atp/index.js';
 import type { Sensitivity } from '../../src/atp/options.js';
 import { RateMeter } from '../../src/atp/rate-meter.js';
 
 function meter(input: AtpOptionsInput, rate: Sensitivity = 'medium', burst: Sensitivity = 'medium'): RateMeter {
-  const o = resolveOptions(input);
+  const o = parseAtpOptions(input);
   return new RateMeter('syn_protection', 'global', 'global', rate, burst, o, o.syn_protection);
 }
 
@@ -135,6 +135,25 @@ describe('RateMeter', () => {
         expect(m.peakBurstPps).toBeCloseTo(peakBurst, 6);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('ratesAt(t) reads the rates at any later time without counting (against a brute-force count)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 0.3, noNaN: true }), { minLength: 1, maxLength: 80 }), fc.double({ min: 0, max: 2, noNaN: true }), (gaps, later) => {
+        const m = meter({ learningSeconds: 0 });
+        const times: number[] = [];
+        let t = 0;
+        for (const g of gaps) m.count((t += g)), times.push(t);
+        const q = t + later;
+        const tick = (x: number) => Math.floor(x / 0.1);
+        const before = [m.packets, m.active, m.peakRatePps];
+        const r = m.ratesAt(q);
+        expect(r.ratePps).toBe(times.filter((x) => tick(x) > tick(q) - 10).length);
+        expect(r.burstPps).toBeCloseTo(times.filter((x) => tick(x) === tick(q)).length / 0.1, 6);
+        expect([m.packets, m.active, m.peakRatePps]).toEqual(before);
+        expect(m.ratesAt(q)).toEqual(r);
+      }),
     );
   });
 });

@@ -6,7 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Note } from '../../src/capture/notes.js';
-import { decodeFrame } from '../../src/capture/reader.js';
+import { decodeFrame, readCapture } from '../../src/capture/reader.js';
+import { tsharkFields } from '../helpers/tshark.js';
+import { corpusPath } from './helpers/corpus.js';
 import { Has, PacketRecord } from '../../src/capture/record.js';
 import { formatIPv4 } from '../../src/net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../../src/net/ipv6.js';
@@ -343,5 +345,19 @@ describe('properties', () => {
       }
       if (part.proto !== undefined && part.note !== Note.TRUNCATED_IPV6_EXTENSION) expect(part.proto).toBe(full.proto);
     }), { numRuns: 500 });
+  });
+});
+
+describe('IPv6 packets longer than 64 KiB', () => {
+  it('take ip.len from the Jumbo Payload option, or else from the frame (BIG TCP), as IPv4 with total length 0 does', async () => {
+    for (const file of ['ipv6_jumbogram_1.pcap', 'bigtcp-ipv6-hbh.pcap', 'bigtcp-ipv6.pcap', 'bigtcp-ipv4.pcap']) {
+      const path = corpusPath(file);
+      const tshark = tsharkFields(path, ['frame.len', 'eth.type', 'ipv6.opt.jumbo', 'ip.len']);
+      const ours: number[] = [];
+      await readCapture(path, (rec) => ours.push(rec.ipLen));
+      const expected = tshark.map((t) => (t['ip.len']![0] !== undefined ? +t['ip.len']![0]! : t['ipv6.opt.jumbo']![0] !== undefined ? +t['ipv6.opt.jumbo']![0]! + 40 : +t['frame.len']![0]! - 14));
+      expect({ file, ours }).toEqual({ file, ours: expected });
+      expect(Math.min(...ours)).toBeGreaterThan(65535);
+    }
   });
 });

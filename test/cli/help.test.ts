@@ -1,5 +1,28 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { SCENARIO_NAMES } from '../../src/cli/commands/synth/command.js';
+import { SCENARIOS } from '../../src/capture/synth/index.js';
+
+/** The project modules (paths under dist/) that `edgesim ARGS` loads, recorded by a module-resolution hook. */
+function modulesLoaded(args: string[]): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-modules-'));
+  const log = path.join(dir, 'loaded.txt');
+  const hooks = path.join(dir, 'hooks.mjs');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);
+  const register = path.join(dir, 'register.mjs');
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], { encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((u) => u.includes('/dist/'))
+    .map((u) => u.slice(u.indexOf('/dist/') + 6));
+}
 
 describe('edgesim command', () => {
   it('prints help listing its subcommands and exits 0', () => {
@@ -21,5 +44,20 @@ describe('edgesim command', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/CC BY 4\.0/);
     expect(r.stdout).toMatch(/edgesim \d+\.\d+\.\d+/);
+  });
+
+  it('loads neither the rule engine nor the capture code for --help, and no command action', () => {
+    const loaded = modulesLoaded(['--help']);
+    expect(loaded).toContain('cli/main.js');
+    expect(loaded.filter((m) => m.startsWith('lang/') || m.startsWith('capture/') || m.startsWith('fields/') || m.endsWith('/action.js'))).toEqual([]);
+  });
+
+  it('loads only the action of the command that runs', () => {
+    const loaded = modulesLoaded(['validate', 'tcp.dstport == 22']);
+    expect(loaded.filter((m) => m.endsWith('/action.js'))).toEqual(['cli/commands/validate/action.js']);
+  });
+
+  it('lists in synth help exactly the scenarios the generator knows', () => {
+    expect([...SCENARIO_NAMES].sort()).toEqual(Object.keys(SCENARIOS).sort());
   });
 });

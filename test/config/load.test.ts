@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSnapshotFile } from '../../src/config/load.js';
 import { SnapshotError, validateSnapshot } from '../../src/config/validate.js';
-import { CliError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { tempDir } from '../api/helpers.js';
 
 const dir = tempDir('edgesim-config-');
@@ -21,7 +21,7 @@ async function loadError(p: string): Promise<string> {
   try {
     await loadSnapshotFile(p);
   } catch (err) {
-    expect(err).toBeInstanceOf(CliError);
+    expect(err).toBeInstanceOf(UserError);
     return (err as Error).message;
   }
   throw new Error('expected the load to fail');

@@ -8,10 +8,10 @@ import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/api/server.js';
-import { exportSnapshot, importSnapshot, type ApiTarget } from '../../src/config/api-client.js';
+import { describeImport, exportSnapshot, importSnapshot, type ApiTarget } from '../../src/config/api-client.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { SnapshotError } from '../../src/config/validate.js';
-import { CliError } from '../../src/cli/errors.js';
+import { UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
 import { BIN } from '../helpers/cli.js';
 
@@ -92,17 +92,32 @@ describe('export', () => {
     const port = (stuck.address() as { port: number }).port;
     const err = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);
     stuck.close();
-    expect(err).toBeInstanceOf(CliError);
+    expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toMatch(/prefixes: page 2 repeats page 1; the server ignores pagination$/);
   });
 
   it('an unreachable API and an HTTP error are one-line errors naming the URL', async () => {
     const port = await closedPort();
     const unreachable = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);
-    expect((unreachable as Error).message).toBe(`cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/a/magic/advanced_tcp_protection/configs/tcp_protection_status: ECONNREFUSED`);
+    expect((unreachable as Error).message).toBe(`cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/a/magic/advanced_tcp_protection/configs/tcp_protection_status: connection refused (is the server running?)`);
     const unauthorised = await exportSnapshot({ url: server.url, account: 'a' }).catch((e: Error) => e);
-    expect(unauthorised).toBeInstanceOf(CliError);
+    expect(unauthorised).toBeInstanceOf(UserError);
     expect((unauthorised as Error).message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/client\/v4\/accounts\/a\/magic\/advanced_tcp_protection\/configs\/tcp_protection_status: HTTP 401: missing credentials/);
+  });
+});
+
+describe('ports', () => {
+  it('reaches our server on a port fetch refuses (6000, X11; or another of its blocked list)', async () => {
+    let blocked: RunningServer | undefined;
+    for (const port of [6000, 6665, 6666, 6667, 6668, 6669, 10080, 6697]) {
+      blocked = await start({ port }).catch(() => undefined);
+      if (blocked) break;
+    }
+    if (!blocked) throw new Error('every candidate port is taken');
+    await expect(fetch(`${blocked.url}/filters/validate-expr?expression=tcp.dstport%3D%3D1`)).rejects.toThrow();
+    const s = await exportSnapshot({ url: blocked.url, account: 'blocked', token: TOKEN });
+    expect(s.tcp_protection_status).toEqual({ enabled: false });
+    await blocked.close();
   });
 });
 
@@ -125,7 +140,11 @@ describe('import', () => {
       syn_protection: { filters: [] },
       rulesets: [{ name: 'new', kind: 'root', phase: 'edge_transit', rules: [{ action: 'block', expression: 'udp.dstport == 53' }] }],
     }, target('replace'));
-    expect(summary).toEqual({ prefixes: 1, allowlist: 0, rules: 0, filters: 0, rulesets: 1, lists: 0, listItems: 0 });
+    expect(summary).toEqual({
+      replaced: [{ key: 'prefixes', count: 1 }, { key: 'syn_protection.filters', count: 0 }, { key: 'rulesets', count: 1 }],
+      left: ['tcp_protection_status', 'allowlist', 'syn_protection.rules', 'tcp_flow_protection.rules', 'tcp_flow_protection.filters', 'lists'],
+    });
+    expect(describeImport(summary)).toBe('replaced: 1 prefix, 0 SYN flood filters, 1 ruleset; left as they were: protection status, allowlist entries, SYN flood rules, out-of-state TCP rules, out-of-state TCP filters, lists');
     const s = await exportSnapshot(target('replace'));
     expect(s.prefixes?.map((p) => p.prefix)).toEqual(['198.51.100.0/24']);
     expect(s.syn_protection?.filters).toEqual([]);
@@ -133,6 +152,15 @@ describe('import', () => {
     expect(s.allowlist).toHaveLength(2);
     expect(s.lists?.map((l) => l.name)).toEqual(['office', 'empty_list']);
     expect(s.rulesets?.map((r) => r.name)).toEqual(['new']);
+  });
+
+  it('a snapshot of only {"rulesets": []} says it replaced the rulesets and left everything else', async () => {
+    await seed('only-rulesets');
+    const summary = await importSnapshot({ rulesets: [] }, target('only-rulesets'));
+    expect(describeImport(summary)).toBe('replaced: 0 rulesets; left as they were: protection status, prefixes, allowlist entries, SYN flood rules, SYN flood filters, out-of-state TCP rules, out-of-state TCP filters, lists');
+    const s = await exportSnapshot(target('only-rulesets'));
+    expect(s.rulesets).toEqual([]);
+    expect(s.prefixes?.length).toBeGreaterThan(0);
   });
 
   it('an invalid snapshot is refused before any request', async () => {
@@ -162,7 +190,7 @@ describe('edgesim export / import', () => {
     expect(exported).toMatchObject({ status: 0, stdout: '', stderr: '' });
     const imported = await runCliAsync(['import', file, '--api', server.url, '--account', 'cli-copy'], { EDGESIM_API_TOKEN: TOKEN });
     expect(imported.stderr).toBe('');
-    expect(imported.stdout).toBe(`imported ${file} into account cli-copy: 231 prefixes, 2 allowlist entries, 3 protection rules, 2 filters, 1 ruleset, 2 lists (1200 items)\n`);
+    expect(imported.stdout).toBe(`imported ${file} into account cli-copy: replaced: protection on, 231 prefixes, 2 allowlist entries, 2 SYN flood rules, 1 SYN flood filter, 1 out-of-state TCP rule, 1 out-of-state TCP filter, 1 ruleset, 2 lists (1200 items)\n`);
     const again = await runCliAsync(['export', '--api', server.url, '--account', 'cli-copy', '--token', TOKEN]);
     expect(again.status).toBe(0);
     expect(withoutServerFields(JSON.parse(again.stdout))).toEqual(withoutServerFields(JSON.parse(readFileSync(file, 'utf8'))));
@@ -180,7 +208,7 @@ describe('edgesim export / import', () => {
     const port = await closedPort();
     const r = await runCliAsync(['export', '--api', `http://127.0.0.1:${port}/client/v4`, '--account', 'x', '--token', 't']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`edgesim: cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/x/magic/advanced_tcp_protection/configs/tcp_protection_status: ECONNREFUSED\n`);
+    expect(r.stderr).toBe(`edgesim: cannot reach the API at http://127.0.0.1:${port}/client/v4/accounts/x/magic/advanced_tcp_protection/configs/tcp_protection_status: connection refused (is the server running?)\n`);
   });
 
   it('usage mistakes exit 2', async () => {

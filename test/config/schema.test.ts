@@ -7,7 +7,7 @@ import { VOCABULARY } from '../../src/config/checks.js';
 import {
   ALLOWLIST_ENTRY, createSchema, FILTER, FLOW_RULE, LIST, LIST_ITEM, patchSchema, PREFIX, RULESET, RULESET_RULE, SNAPSHOT_SCHEMA, STATUS, storedSchema, SYN_RULE, type Resource,
 } from '../../src/config/resources.js';
-import { dottedPath, jsonPointer, parseWithSchema, type JsonSchema } from '../../src/config/schema.js';
+import { dottedPath, jsonPointer, MAX_ISSUES, parseWithSchema, type JsonSchema } from '../../src/config/schema.js';
 
 const parse = (schema: JsonSchema, value: unknown) => parseWithSchema(schema, value, VOCABULARY);
 const messages = (schema: JsonSchema, value: unknown) => parse(schema, value).issues.map((i) => `${dottedPath(i.path)}: ${i.message}`);
@@ -38,6 +38,16 @@ describe('messages', () => {
     expect(messages(createSchema(FILTER), { expression: 'tcp.dstport == 1', mode: 'enabled', modes: 'x' })).toEqual([
       'modes: unknown key (expected one of: expression, mode)',
     ]);
+  });
+
+  it('the first MAX_ISSUES issues are kept in full, the rest only counted', () => {
+    const body: Record<string, unknown> = { expression: 'tcp.dstport == 1', mode: 'enabled' };
+    for (let i = 0; i < 1000; i++) body[`k${i}`] = i;
+    const { issues, omitted } = parse(createSchema(FILTER), body);
+    expect(issues).toHaveLength(MAX_ISSUES);
+    expect(issues[MAX_ISSUES - 1].path).toEqual([`k${MAX_ISSUES - 1}`]);
+    expect(omitted).toBe(1000 - MAX_ISSUES);
+    expect(parse(createSchema(FILTER), { expression: 'tcp.dstport == 1', mode: 'enabled', x: 1 }).omitted).toBe(0);
   });
 
   it('keys named like Object.prototype members are unknown keys, not schema lookups', () => {

@@ -114,14 +114,6 @@ describe('createEnrichment', () => {
     expect(text(fromUs.coloRegion)).toBe('APAC');
   });
 
-  it('leaves non-IP packets alone: they never reach the network firewall', async () => {
-    const e = await createEnrichment({ need: { country: true, colo: true } });
-    const rec = new PacketRecord();
-    rec.reset();
-    e.enrich(rec);
-    expect(rec.present).toBe(0);
-  });
-
   it('fails with a DataError naming a bad database or override', async () => {
     await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: true } })).rejects.toThrow(DataError);
     await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: true } })).rejects.toThrow('/nonexistent.mmdb: cannot read the database (ENOENT)');

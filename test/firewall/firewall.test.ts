@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Firewall, FirewallConfigError, FirewallVerdict } from '../../src/firewall/firewall.js';
+import { ConfigItemError } from '../../src/errors.js';
+import { Firewall, FirewallVerdict } from '../../src/firewall/firewall.js';
 import type { Ruleset, RulesetRule } from '../../src/config/snapshot.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
@@ -102,7 +103,7 @@ describe('firewall rule order', () => {
 
   it('rejects a broken rule with its configuration path and the exact Rules-language message', () => {
     const attempt = () => Firewall.compile([ruleset([{ ref: 'ok', action: 'log', expression: 'ip.proto == "udp"' }, { action: 'block', expression: 'ip.src==34' }])]);
-    expect(attempt).toThrow(FirewallConfigError);
+    expect(attempt).toThrow(ConfigItemError);
     expect(attempt).toThrow(
       'rulesets[0].rules[1].expression: Filter parsing error (1:9):\nip.src==34\n        ^^ couldn\'t parse address in network: invalid IP address syntax',
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Has } from '../../src/capture/record.js';
 import type { Scope, Snapshot } from '../../src/config/snapshot.js';
+import { validateSnapshot } from '../../src/config/validate.js';
 import { buildPacketPath } from '../../src/sim/build.js';
 import { record } from '../helpers/records.js';
 
@@ -23,5 +24,19 @@ describe('building the packet path', () => {
     const plain = record({ src: '8.8.8.8', dst: '203.0.113.10' });
     global.path.process(plain, global.path.newVerdict());
     expect(plain.present & (Has.COLO_NAME | Has.COLO_REGION | Has.SRC_COUNTRY)).toBe(0);
+  });
+
+  it('a ruleset past the vendor\'s default of 200 rules is built in full, with a warning', async () => {
+    const rules = Array.from({ length: 250 }, (_, i) => ({ action: 'block' as const, expression: `tcp.dstport == ${i + 1}` }));
+    const snap = validateSnapshot({ rulesets: [{ name: 'big', kind: 'root', phase: 'edge_transit', rules }] }, 'big.json');
+    const built = await buildPacketPath(snap);
+    expect(built.warnings).toEqual([
+      'rulesets[0] ("big") has 250 rules, more than the vendor\'s default maximum of 200 per ruleset (raised only for some accounts); replaying all of them',
+    ]);
+    const rec = record({ src: '8.8.8.8', dst: '203.0.113.10', proto: 'tcp', dport: 250 });
+    const verdict = built.path.newVerdict();
+    built.path.process(rec, verdict);
+    expect(verdict.drop).toBe(true);
+    expect((await buildPacketPath(validateSnapshot({ rulesets: [{ name: 'ok', kind: 'root', phase: 'edge_transit', rules: rules.slice(0, 200) }] }))).warnings).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection } from '../../src/atp/index.js';
 import { PacketRecord } from '../../src/capture/record.js';
+import { createEnrichment } from '../../src/data/enrichment.js';
 import { Firewall } from '../../src/firewall/firewall.js';
 import { PacketPath } from '../../src/sim/packet-path.js';
 import { record } from '../helpers/records.js';
@@ -32,5 +33,14 @@ describe('packet path', () => {
     path.process(arp, v);
     expect(v.atp.monitor).toBeNull();
     expect(v.atp.verdict).toBe('pass');
+  });
+
+  it('looks up no fields for a frame without IP: it never reaches the network firewall', async () => {
+    const enrichment = await createEnrichment({ need: { country: true, colo: true } });
+    const path = new PacketPath({ enrichment, firewall: firewall(), atp: AdvancedTcpProtection.fromSnapshot({}) });
+    const arp = new PacketRecord();
+    arp.reset();
+    path.process(arp, path.newVerdict());
+    expect(arp.present).toBe(0);
   });
 });

@@ -86,59 +86,52 @@ function registerCollection({ app, store }: RouteContext, base: string, c: Colle
   };
 
   app.get(url, async (req) => {
-    const state = await store.state(accountOf(req));
     const query = queryOf(req);
-    let items = c.items(state);
-    if (c.byMode && query.mode !== undefined) {
-      const { issues } = parseWithSchema(MODE_QUERY, query.mode, VOCABULARY, ['mode']);
-      if (issues.length > 0) throw new ApiError('invalid_query', `mode: ${issues[0].message}`);
-      items = items.filter((i) => i.mode === query.mode);
-    }
-    const { result, info } = paginate(items, query, c.orderBy, c.orderBy[0]);
+    const { result, info } = await store.read(accountOf(req), (state) => {
+      let items = c.items(state);
+      if (c.byMode && query.mode !== undefined) {
+        const { issues } = parseWithSchema(MODE_QUERY, query.mode, VOCABULARY, ['mode']);
+        if (issues.length > 0) throw new ApiError('invalid_query', `mode: ${issues[0].message}`);
+        items = items.filter((i) => i.mode === query.mode);
+      }
+      return paginate(items, query, c.orderBy, c.orderBy[0]);
+    });
     return ok(result, info);
   });
 
   app.post(url, withBody(createSchema(c.resource)), async (req) => {
-    const account = accountOf(req);
-    const [created] = create(await store.state(account), [bodyOf(req)], () => []);
-    await store.commit(account);
-    return ok(created);
+    return ok(await store.write(accountOf(req), (state) => create(state, [bodyOf(req)], () => [])[0]));
   });
 
   if (c.bulkCreate !== undefined) {
     app.post(`${url}/bulk`, withBody({ ...arrayOf(createSchema(c.resource), c.bulkCreate), minItems: 1 }), async (req) => {
-      const account = accountOf(req);
-      const created = create(await store.state(account), bodyOf<Obj[]>(req), (i) => [i]);
-      await store.commit(account);
-      return ok(created);
+      return ok(await store.write(accountOf(req), (state) => create(state, bodyOf<Obj[]>(req), (i) => [i])));
     });
   }
 
   app.delete(url, async (req) => {
-    const account = accountOf(req);
-    c.items(await store.state(account)).length = 0;
-    await store.commit(account);
+    await store.write(accountOf(req), (state) => {
+      c.items(state).length = 0;
+    });
     return done();
   });
 
   app.get(`${url}/:id`, async (req) => {
-    return ok(findById(c.items(await store.state(accountOf(req))), param(req, 'id'), c.what));
+    return ok(await store.read(accountOf(req), (state) => findById(c.items(state), param(req, 'id'), c.what)));
   });
 
   app.patch(`${url}/:id`, withBody(patchSchema(c.resource)), async (req) => {
-    const account = accountOf(req);
-    const items = c.items(await store.state(account));
-    const item = findById(items, param(req, 'id'), c.what);
-    Object.assign(item, bodyOf(req), { modified_on: timestamp() });
-    await store.commit(account);
-    return ok(item);
+    return ok(await store.write(accountOf(req), (state) => {
+      const item = findById(c.items(state), param(req, 'id'), c.what);
+      return Object.assign(item, bodyOf(req), { modified_on: timestamp() });
+    }));
   });
 
   app.delete(`${url}/:id`, async (req) => {
-    const account = accountOf(req);
-    const items = c.items(await store.state(account));
-    items.splice(items.indexOf(findById(items, param(req, 'id'), c.what)), 1);
-    await store.commit(account);
+    await store.write(accountOf(req), (state) => {
+      const items = c.items(state);
+      items.splice(items.indexOf(findById(items, param(req, 'id'), c.what)), 1);
+    });
     return done();
   });
 }
@@ -148,13 +141,12 @@ export function registerAtpRoutes(ctx: RouteContext, prefix: string): void {
   const { app, store } = ctx;
   for (const segment of ['edge', 'magic']) {
     const base = `${prefix}/accounts/:account/${segment}/advanced_tcp_protection/configs`;
-    app.get(`${base}/tcp_protection_status`, async (req) => ok((await store.state(accountOf(req))).tcp_protection_status));
+    app.get(`${base}/tcp_protection_status`, async (req) => ok(await store.read(accountOf(req), (state) => state.tcp_protection_status)));
     app.patch(`${base}/tcp_protection_status`, withBody(createSchema(STATUS)), async (req) => {
-      const account = accountOf(req);
-      const state = await store.state(account);
-      state.tcp_protection_status = { enabled: bodyOf<{ enabled: boolean }>(req).enabled };
-      await store.commit(account);
-      return ok(state.tcp_protection_status);
+      return ok(await store.write(accountOf(req), (state) => {
+        state.tcp_protection_status = { enabled: bodyOf<{ enabled: boolean }>(req).enabled };
+        return state.tcp_protection_status;
+      }));
     });
     for (const c of COLLECTIONS) registerCollection(ctx, base, c);
   }

@@ -13,6 +13,8 @@ export type Obj = Record<string, unknown>;
 export interface RouteContext {
   app: FastifyInstance;
   store: AccountStore;
+  /** rules per ruleset (the vendor's default unless `serve --max-rules` says otherwise) */
+  maxRules: number;
 }
 
 /** The account id of a request under `/accounts/:account`. */

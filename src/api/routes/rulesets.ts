@@ -1,11 +1,12 @@
-// Rulesets of the network-firewall phase: create, list, get, replace (PUT), delete (204, empty
+// The HTTP routes of rulesets (how a ruleset changes from version to version is
+// ruleset-versions.ts). Rulesets of the network-firewall phase: create, list, get, replace (PUT), delete (204, empty
 // body), the phase entry point (GET/PUT `…/rulesets/phases/{phase}/entrypoint`, `edge_transit` or
 // the vendor's `magic_transit`), single-rule add/patch/delete with `position`, and versions. Rule
 // changes answer with the complete ruleset, as the vendor's do. Phases are stored in the canonical
 // spelling (`edge_transit`) whatever spelling the client used.
 import { CONFLICTS, findConflicts, VOCABULARY } from '../../config/checks.js';
 import { unknownListIssues } from '../../config/references.js';
-import { createSchema, LIMITS, patchSchema, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
+import { createSchema, patchSchema, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
 import { parseWithSchema, type JsonSchema } from '../../config/schema.js';
 import type { Ruleset, RulesetRule } from '../../config/snapshot.js';
 import { ok } from '../envelope.js';
@@ -13,7 +14,7 @@ import { ApiError } from '../errors.js';
 import { hexId, timestamp } from '../ids.js';
 import {
   commitVersion, nextVersion, placeRule, presentRuleset, rulesetAt, settleRules, versionSummaries, type Position,
-} from '../rulesets.js';
+} from '../ruleset-versions.js';
 import type { AccountState, StoredRuleset } from '../state.js';
 import { accountOf, bodyOf, findById, param, withBody, type Obj, type RouteContext } from './common.js';
 
@@ -25,6 +26,12 @@ const POSITION: JsonSchema = {
 
 function withPosition(schema: JsonSchema): JsonSchema {
   return { ...schema, properties: { ...schema.properties, position: POSITION } };
+}
+
+/** A ruleset body schema whose `rules` hold at most `maxRules` (refused before any rule is compiled). */
+function withMaxRules(schema: JsonSchema, maxRules: number): JsonSchema {
+  const properties = schema.properties ?? {};
+  return { ...schema, properties: { ...properties, rules: { ...properties.rules, maxItems: maxRules } } };
 }
 
 const PHASE_SCHEMA = RULESET.fields.phase.schema;
@@ -82,11 +89,11 @@ function replace(state: AccountState, rs: StoredRuleset, body: Partial<Ruleset>)
   commitVersion(rs, { description: body.description, rules }, version, now);
 }
 
-function addRule(state: AccountState, rs: StoredRuleset, body: RulesetRule & { position?: Position }): void {
+function addRule(state: AccountState, rs: StoredRuleset, body: RulesetRule & { position?: Position }, maxRules: number): void {
   const { position, ...rule } = body;
   if (rule.id !== undefined) throw new ApiError('invalid_value', 'id: is assigned by the server', '/id');
-  if (rs.rules.length >= LIMITS.rulesPerRuleset) {
-    throw new ApiError('limit_exceeded', `a ruleset holds at most ${LIMITS.rulesPerRuleset} rules`);
+  if (rs.rules.length >= maxRules) {
+    throw new ApiError('limit_exceeded', `a ruleset holds at most ${maxRules} rules`);
   }
   const version = nextVersion(rs);
   const now = timestamp();
@@ -123,74 +130,69 @@ function version(rs: StoredRuleset, v: string): Ruleset {
 }
 
 /** Registers the ruleset routes under `{prefix}/accounts/:account/rulesets`. */
-export function registerRulesetRoutes({ app, store }: RouteContext, prefix: string): void {
+export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, prefix: string): void {
   const base = `${prefix}/accounts/:account/rulesets`;
-  const byId = async (req: Parameters<typeof accountOf>[0]) => findById((await store.state(accountOf(req))).rulesets, param(req, 'id'), 'ruleset');
-  const change = <B>(fn: (state: AccountState, rs: StoredRuleset, body: B, ruleId: string) => void) => async (req: Parameters<typeof accountOf>[0]) => {
-    const account = accountOf(req);
-    const state = await store.state(account);
-    const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
-    fn(state, rs, bodyOf<B>(req), param(req, 'rule'));
-    await store.commit(account);
-    return ok(presentRuleset(rs));
+  type Request = Parameters<typeof accountOf>[0];
+  const byId = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
+    store.read(accountOf(req), (state) => view(findById(state.rulesets, param(req, 'id'), 'ruleset')));
+  const change = <B>(fn: (state: AccountState, rs: StoredRuleset, body: B, ruleId: string) => void) => async (req: Request) => {
+    return ok(await store.write(accountOf(req), (state) => {
+      const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
+      fn(state, rs, bodyOf<B>(req), param(req, 'rule'));
+      return presentRuleset(rs);
+    }));
   };
 
-  app.post(base, withBody(createSchema(RULESET)), async (req) => {
-    const account = accountOf(req);
-    const rs = create(await store.state(account), bodyOf<Ruleset>(req));
-    await store.commit(account);
-    return ok(presentRuleset(rs));
+  const createBody = withBody(withMaxRules(createSchema(RULESET), maxRules));
+  const replaceBody = withBody(withMaxRules(patchSchema(RULESET), maxRules));
+  app.post(base, createBody, async (req) => {
+    return ok(await store.write(accountOf(req), (state) => presentRuleset(create(state, bodyOf<Ruleset>(req)))));
   });
   app.get(base, async (req) => {
-    const list = (await store.state(accountOf(req))).rulesets.map((rs) => {
+    const list = await store.read(accountOf(req), (state) => state.rulesets.map((rs) => {
       const { rules: _rules, ...summary } = presentRuleset(rs);
       return summary;
-    });
+    }));
     return ok(list, { count: list.length, per_page: list.length });
   });
-  app.get(`${base}/:id`, async (req) => ok(presentRuleset(await byId(req))));
-  app.put(`${base}/:id`, withBody(patchSchema(RULESET)), change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
+  app.get(`${base}/:id`, async (req) => ok(await byId(req, presentRuleset)));
+  app.put(`${base}/:id`, replaceBody, change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
   app.delete(`${base}/:id`, async (req, reply) => {
-    const account = accountOf(req);
-    const state = await store.state(account);
-    const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
-    state.rulesets.splice(state.rulesets.indexOf(rs), 1);
-    await store.commit(account);
+    await store.write(accountOf(req), (state) => {
+      const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
+      state.rulesets.splice(state.rulesets.indexOf(rs), 1);
+    });
     return reply.code(204).send();
   });
 
-  app.post(`${base}/:id/rules`, withBody(withPosition(createSchema(RULESET_RULE))), change<RulesetRule & { position?: Position }>((state, rs, body) => addRule(state, rs, body)));
+  app.post(`${base}/:id/rules`, withBody(withPosition(createSchema(RULESET_RULE))), change<RulesetRule & { position?: Position }>((state, rs, body) => addRule(state, rs, body, maxRules)));
   app.patch(`${base}/:id/rules/:rule`, withBody(withPosition(patchSchema(RULESET_RULE))), change<Partial<RulesetRule> & { position?: Position }>((state, rs, body, rule) => patchRule(state, rs, rule, body)));
   app.delete(`${base}/:id/rules/:rule`, change<undefined>((_state, rs, _body, rule) => deleteRule(rs, rule)));
 
-  app.get(`${base}/:id/versions`, async (req) => ok(versionSummaries(await byId(req))));
-  app.get(`${base}/:id/versions/:version`, async (req) => ok(version(await byId(req), param(req, 'version'))));
+  app.get(`${base}/:id/versions`, async (req) => ok(await byId(req, versionSummaries)));
+  app.get(`${base}/:id/versions/:version`, async (req) => ok(await byId(req, (rs) => version(rs, param(req, 'version')))));
 
   const phaseBase = `${base}/phases/:phase/entrypoint`;
-  app.get(phaseBase, async (req) => ok(presentRuleset(requireEntryPoint(await store.state(accountOf(req)), param(req, 'phase')))));
-  app.put(phaseBase, withBody(patchSchema(RULESET)), async (req) => {
-    const account = accountOf(req);
-    const state = await store.state(account);
+  const atEntryPoint = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
+    store.read(accountOf(req), (state) => view(requireEntryPoint(state, param(req, 'phase'))));
+  app.get(phaseBase, async (req) => ok(await atEntryPoint(req, presentRuleset)));
+  app.put(phaseBase, replaceBody, async (req) => {
     const phase = canonicalPhase(param(req, 'phase'));
     const body = bodyOf<Partial<Ruleset>>(req);
     if (body.phase !== undefined && body.phase !== phase) {
       throw new ApiError('invalid_value', `phase: the body says ${JSON.stringify(body.phase)} but the path says ${JSON.stringify(phase)}`, '/phase');
     }
-    const existing = entryPoint(state, phase);
-    let rs: StoredRuleset;
-    if (existing) {
-      replace(state, existing, body);
-      rs = existing;
-    } else {
+    return ok(await store.write(accountOf(req), (state) => {
+      const existing = entryPoint(state, phase);
+      if (existing) {
+        replace(state, existing, body);
+        return presentRuleset(existing);
+      }
       const { value, issues } = parseWithSchema(createSchema(RULESET), { name: 'default', kind: 'root', ...body, phase }, VOCABULARY);
       if (issues.length > 0) throw ApiError.fromIssues(issues);
-      rs = create(state, value as Ruleset);
-    }
-    await store.commit(account);
-    return ok(presentRuleset(rs));
+      return presentRuleset(create(state, value as Ruleset));
+    }));
   });
-  app.get(`${phaseBase}/versions`, async (req) => ok(versionSummaries(requireEntryPoint(await store.state(accountOf(req)), param(req, 'phase')))));
-  app.get(`${phaseBase}/versions/:version`, async (req) => {
-    return ok(version(requireEntryPoint(await store.state(accountOf(req)), param(req, 'phase')), param(req, 'version')));
-  });
+  app.get(`${phaseBase}/versions`, async (req) => ok(await atEntryPoint(req, versionSummaries)));
+  app.get(`${phaseBase}/versions/:version`, async (req) => ok(await atEntryPoint(req, (rs) => version(rs, param(req, 'version')))));
 }

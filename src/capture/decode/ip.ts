@@ -79,6 +79,27 @@ EXTENSION[60] = EXT_8OCTET; // destination options
 EXTENSION[51] = EXT_AH;
 EXTENSION[44] = EXT_FRAGMENT;
 
+const JUMBO_PAYLOAD = 0xc2;
+
+/** The IPv6 packet length a Jumbo Payload option in a hop-by-hop header right after the header at d[off] gives, or null. */
+function jumboLength(d: Uint8Array, off: number, end: number): number | null {
+  const h = off + 40;
+  if (d[off + 6] !== 0 || end - h < 8) return null;
+  const hEnd = Math.min(end, h + (d[h + 1]! + 1) * 8);
+  for (let p = h + 2; p < hEnd; ) {
+    const type = d[p]!;
+    if (type === 0) {
+      p++;
+      continue;
+    }
+    if (p + 1 >= hEnd) return null;
+    const len = d[p + 1]!;
+    if (type === JUMBO_PAYLOAD && len === 4 && p + 6 <= hEnd) return (word(d, p + 2) >>> 0) + 40;
+    p += 2 + len;
+  }
+  return null;
+}
+
 /** Decodes an IPv6 packet at d[off, end). */
 export function decodeIPv6(rec: PacketRecord, d: Uint8Array, off: number, end: number): void {
   if (end > off && d[off]! >> 4 !== 6) {
@@ -92,7 +113,9 @@ export function decodeIPv6(rec: PacketRecord, d: Uint8Array, off: number, end: n
   const payloadLen = (d[off + 4]! << 8) | d[off + 5]!;
   rec.present |= Has.IP;
   rec.ipVersion = 6;
-  rec.ipLen = payloadLen + 40;
+  // zero: a jumbogram (RFC 2675: the length is in the hop-by-hop Jumbo Payload option) or a packet
+  // captured before segmentation offload / BIG TCP filled it in: then, as for IPv4, the frame's length
+  rec.ipLen = payloadLen !== 0 ? payloadLen + 40 : jumboLength(d, off, end) ?? rec.dataOff + rec.origLen - off;
   rec.ttl = d[off + 7]!;
   for (let i = 0; i < 4; i++) {
     rec.src6[i] = word(d, off + 8 + 4 * i);

@@ -3,9 +3,14 @@
 // so that a replay can score mitigation: how much attack traffic was dropped, how many legitimate
 // packets and flows were harmed. Writing goes byte by byte into a reused buffer (a line per packet
 // of a million-packet capture must cost next to nothing); reading keeps the labels in typed arrays
-// (a byte, a 16-bit part index and a 32-bit flow id per frame) rather than an object per frame.
+// (a byte, a 16-bit part index and a 32-bit flow id per line) rather than an object per frame.
+// Memory follows the number of lines, never the frame numbers they name: a sidecar is the user's
+// file, and one line naming frame 2147483647 must not reserve gigabytes. Lines written by
+// LabelWriter name frames 1, 2, 3… in order, and a frame's line is then found by its number; any
+// other file is sorted by frame once and searched.
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { OutputError, UserError } from '../../errors.js';
 
 /** The label sidecar's path for a capture. */
 export function labelsPathFor(capturePath: string): string {
@@ -32,7 +37,7 @@ export class LabelWriter {
     try {
       return new LabelWriter(openSync(path, 'w'), path);
     } catch (err) {
-      throw new Error(`cannot create ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OutputError(path, err);
     }
   }
 
@@ -81,7 +86,7 @@ export class LabelWriter {
     try {
       while (off < this.used) off += writeSync(this.fd, this.buf, off, this.used - off);
     } catch (err) {
-      throw new Error(`cannot write ${this.path}: ${(err as Error).message}`);
+      throw new OutputError(this.path, err);
     }
     this.used = 0;
   }
@@ -89,8 +94,10 @@ export class LabelWriter {
 
 /** The labels of a synthetic capture, by 1-based frame number. */
 export interface Labels {
-  /** frames with a label line */
+  /** the highest frame number with a label line (0: none) */
   readonly frames: number;
+  /** label lines read */
+  readonly lines: number;
   /** part names, in the order they first appear */
   readonly parts: readonly string[];
   /** 'legit', 'attack', or null for a frame without a label */
@@ -102,10 +109,8 @@ export interface Labels {
 }
 
 /** A label sidecar that cannot be read; the message names the file and the line. */
-export class LabelsError extends Error {
+export class LabelsError extends UserError {
   override name = 'LabelsError';
-  /** a user error: the CLI prints the message and exits 1 */
-  readonly exitCode = 1;
 }
 
 const LEGIT = 1;
@@ -113,47 +118,95 @@ const ATTACK = 2;
 
 class LabelTable implements Labels {
   frames = 0;
+  lines = 0;
   readonly parts: string[] = [];
-  kinds = new Uint8Array(1024);
-  partIds = new Uint16Array(1024);
-  flows = new Int32Array(1024);
+  private frameNos = new Uint32Array(1024);
+  private kinds = new Uint8Array(1024);
+  private partIds = new Uint16Array(1024);
+  private flows = new Int32Array(1024);
+  /** line k names frame k + 1 (LabelWriter's files): a frame's line is found by its number */
+  private dense = true;
 
   label(frame: number): 'legit' | 'attack' | null {
-    const k = frame >= 1 && frame <= this.frames ? this.kinds[frame - 1] : 0;
+    const i = this.find(frame);
+    const k = i < 0 ? 0 : this.kinds[i];
     return k === LEGIT ? 'legit' : k === ATTACK ? 'attack' : null;
   }
 
   part(frame: number): string | null {
-    if (frame < 1 || frame > this.frames || this.kinds[frame - 1] === 0) return null;
-    return this.parts[this.partIds[frame - 1]!]!;
+    const i = this.find(frame);
+    return i < 0 ? null : this.parts[this.partIds[i]!]!;
   }
 
   flow(frame: number): number | null {
-    const f = frame >= 1 && frame <= this.frames ? this.flows[frame - 1]! : -1;
+    const i = this.find(frame);
+    const f = i < 0 ? -1 : this.flows[i]!;
     return f < 0 ? null : f;
   }
 
-  set(frame: number, kind: number, part: number, flow: number): void {
-    if (frame > this.kinds.length) this.grow(frame);
-    this.kinds[frame - 1] = kind;
-    this.partIds[frame - 1] = part;
-    this.flows[frame - 1] = flow;
+  add(frame: number, kind: number, part: number, flow: number): void {
+    const i = this.lines;
+    if (i === this.kinds.length) this.grow();
+    this.frameNos[i] = frame;
+    this.kinds[i] = kind;
+    this.partIds[i] = part;
+    this.flows[i] = flow;
+    this.lines++;
+    if (frame !== this.lines) this.dense = false;
     if (frame > this.frames) this.frames = frame;
   }
 
-  private grow(frame: number): void {
-    let n = this.kinds.length;
-    while (n < frame) n *= 2;
+  /** After the last line: a file whose lines are not frames 1, 2, 3… is sorted by frame (a later line for a frame wins). */
+  finish(): void {
+    if (this.dense) return;
+    const n = this.lines;
+    const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => this.frameNos[a]! - this.frameNos[b]! || a - b);
+    this.frameNos = Uint32Array.from(order, (k) => this.frameNos[k]!);
+    this.kinds = Uint8Array.from(order, (k) => this.kinds[k]!);
+    this.partIds = Uint16Array.from(order, (k) => this.partIds[k]!);
+    this.flows = Int32Array.from(order, (k) => this.flows[k]!);
+  }
+
+  // The line of `frame` (the last one, if several name it), or -1.
+  private find(frame: number): number {
+    if (this.dense) return frame >= 1 && frame <= this.lines ? frame - 1 : -1;
+    let lo = 0;
+    let hi = this.lines;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.frameNos[mid]! <= frame) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && this.frameNos[lo - 1] === frame ? lo - 1 : -1;
+  }
+
+  private grow(): void {
+    const n = this.kinds.length * 2;
+    const frameNos = new Uint32Array(n);
+    frameNos.set(this.frameNos);
     const kinds = new Uint8Array(n);
     kinds.set(this.kinds);
     const partIds = new Uint16Array(n);
     partIds.set(this.partIds);
-    const flows = new Int32Array(n).fill(-1);
+    const flows = new Int32Array(n);
     flows.set(this.flows);
+    this.frameNos = frameNos;
     this.kinds = kinds;
     this.partIds = partIds;
     this.flows = flows;
   }
+}
+
+/**
+ * Why `labels` do not fit a capture of `frames` frames (more label lines than frames, or a line
+ * naming a frame past the end), or null when they fit. Labels that do not fit belong to another
+ * capture: the replay warns and prints no score against them.
+ */
+export function labelsMisfit(labels: Labels, frames: number, path: string): string | null {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  if (labels.lines > frames) return `${path} has ${n(labels.lines)} label lines for ${n(frames)} frames; the labels were not scored`;
+  if (labels.frames > frames) return `${path} labels frame ${n(labels.frames)}, past the capture's last frame (${n(frames)}); the labels were not scored`;
+  return null;
 }
 
 /**
@@ -169,7 +222,6 @@ export async function readLabels(capturePath: string): Promise<Labels | null> {
   });
   if (!opened) return null;
   const table = new LabelTable();
-  table.flows.fill(-1);
   const partIndex = new Map<string, number>();
   let lineNo = 0;
   const fail = (msg: string): never => {
@@ -198,7 +250,8 @@ export async function readLabels(capturePath: string): Promise<Labels | null> {
       partIndex.set(part as string, p);
       table.parts.push(part as string);
     }
-    table.set(frame as number, label === 'legit' ? LEGIT : ATTACK, p, flow === null ? -1 : (flow as number));
+    table.add(frame as number, label === 'legit' ? LEGIT : ATTACK, p, flow === null ? -1 : (flow as number));
   }
+  table.finish();
   return table;
 }

@@ -4,7 +4,7 @@
 // answers, QUIC short-header datagrams, ping payloads. Opaque bytes (TLS, QUIC) come from a pool of
 // seeded random bytes, so nothing is drawn byte by byte. The writers put bytes straight into the
 // frame buffer and return where the payload ends.
-import { putU16, putU32 } from './frame.js';
+import { putU16, putU32 } from './frame-builder.js';
 import type { Rng } from './rng.js';
 
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);

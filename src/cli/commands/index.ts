@@ -1,27 +1,18 @@
-// The subcommands, in the order `edgesim --help` lists them. Each module exports `register`, which
-// defines the command's options and help; heavy dependencies (the HTTP framework, the Rules-language
-// engine, the replay) are imported inside the action, so `edgesim --help` and each command start fast.
+// The subcommands, in the order `edgesim --help` lists them. Each folder holds command.ts (options and
+// help, importing only commander and ../options.ts) and action.ts (the work, imported when the
+// command runs), so `edgesim --help` loads neither the rule engine nor the capture code.
 import type { Command } from 'commander';
-import { register as about } from './about.js';
-import { register as validate } from './validate.js';
-import { register as explain } from './explain.js';
-import { register as replay } from './replay.js';
-import { register as match } from './match.js';
-import { register as inspect } from './inspect.js';
-import { register as serve } from './serve.js';
-import { register as exportSnapshot } from './export.js';
-import { register as importSnapshot } from './import.js';
-import { register as synth } from './synth.js';
+import { register as validate } from './validate/command.js';
+import { register as explain } from './explain/command.js';
+import { register as replay } from './replay/command.js';
+import { register as report } from './report/command.js';
+import { register as match } from './match/command.js';
+import { register as inspect } from './inspect/command.js';
+import { register as serve } from './serve/command.js';
+import { register as exportSnapshot } from './export/command.js';
+import { register as importSnapshot } from './import/command.js';
+import { register as synth } from './synth/command.js';
+import { register as diff } from './diff/command.js';
+import { register as about } from './about/command.js';
 
-export const commands: Array<(program: Command) => void> = [
-  validate,
-  explain,
-  replay,
-  match,
-  inspect,
-  serve,
-  exportSnapshot,
-  importSnapshot,
-  synth,
-  about,
-];
+export const commands: Array<(program: Command) => void> = [validate, explain, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, about];

@@ -1,10 +1,11 @@
 // Per-packet outputs of a replay: NDJSON (the contract in DESIGN.md), CSV, and pcap files of the
 // passed or dropped packets. Each sink sees every packet once, after its verdict.
+import type { ModeSource } from '../../atp/index.js';
 import type { PacketRecord } from '../../capture/record.js';
 import { PcapWriter } from '../../capture/pcap-writer.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
-import { OutputError, TextSink } from './text-sink.js';
+import { TextSink } from './text-sink.js';
 
 export interface PacketSink {
   packet(rec: PacketRecord, v: PacketVerdict): void;
@@ -14,16 +15,18 @@ export interface PacketSink {
 }
 
 function openPcap(path: string, linkType: number): PcapWriter {
-  try {
-    return PcapWriter.open(path, { linkType, nanosecond: true });
-  } catch (err) {
-    throw new OutputError((err as Error).message);
-  }
+  return PcapWriter.open(path, { linkType, nanosecond: true });
 }
 
-/** One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note). */
+/**
+ * One JSON object per packet: frame, time, verdict, stage, rule, matched, monitor, reason (+ note).
+ * `rule` is the firewall rule that decided, or for a protection drop the ATP filter or rule whose
+ * mode applied (its id, or its snapshot path when it has none); a monitoring note names it too.
+ */
 export class NdjsonSink implements PacketSink {
   private readonly refs: string[];
+  /** the JSON text of each ATP mode source's ref (few, shared objects), so a drop allocates nothing */
+  private readonly sourceRefs = new Map<ModeSource, string>();
 
   constructor(private readonly out: TextSink, firewall: Firewall) {
     this.refs = firewall.rules.map((r) => JSON.stringify(r.ref));
@@ -35,13 +38,24 @@ export class NdjsonSink implements PacketSink {
     let matched = '';
     for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ',') + refs[fw.matched[k]];
     const m = v.atp.monitor;
-    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}"}`;
+    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}","rule":${this.sourceRef(v.atp.source)}}`;
+    const rule = fw.decidingRule >= 0 ? refs[fw.decidingRule] : v.stage !== null && v.stage !== 'firewall' ? this.sourceRef(v.atp.source) : 'null';
     this.out.write(
       `{"frame":${rec.frame},"time":${rec.timeText()},"verdict":"${v.drop ? 'drop' : 'pass'}",` +
-        `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${fw.decidingRule < 0 ? 'null' : refs[fw.decidingRule]},` +
+        `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${rule},` +
         `"matched":[${matched}],"monitor":${monitor},"reason":${v.reason === null ? 'null' : `"${v.reason}"`}` +
         `${rec.note === '' ? '' : `,"note":${JSON.stringify(rec.note)}`}}\n`,
     );
+  }
+
+  private sourceRef(source: ModeSource | null): string {
+    if (source === null || source.ref === null) return 'null';
+    let text = this.sourceRefs.get(source);
+    if (text === undefined) {
+      text = JSON.stringify(source.ref);
+      this.sourceRefs.set(source, text);
+    }
+    return text;
   }
 
   async close(): Promise<void> {
@@ -83,16 +97,15 @@ export class CsvSink implements PacketSink {
   }
 }
 
-/** Writes the packets with one verdict (pass or drop) to a pcap file, for Wireshark. */
-export class PcapVerdictSink implements PacketSink {
+/** A pcap file of chosen frames, as captured, for Wireshark; it holds the link type of the first frame written. */
+export class FramePcap {
   private writer: PcapWriter | null = null;
   private linkType = -1;
   private skipped = 0;
 
-  constructor(private readonly path: string, private readonly wantDrop: boolean) {}
+  constructor(readonly path: string) {}
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
-    if (v.drop !== this.wantDrop) return;
+  write(rec: PacketRecord): void {
     if (this.writer === null) {
       this.linkType = rec.linkType;
       this.writer = openPcap(this.path, rec.linkType);
@@ -113,5 +126,26 @@ export class PcapVerdictSink implements PacketSink {
   async close(): Promise<void> {
     if (this.writer === null) this.writer = openPcap(this.path, 1);
     await this.writer.close();
+  }
+}
+
+/** Writes the packets with one verdict (pass or drop) to a pcap file. */
+export class PcapVerdictSink implements PacketSink {
+  private readonly file: FramePcap;
+
+  constructor(path: string, private readonly wantDrop: boolean) {
+    this.file = new FramePcap(path);
+  }
+
+  packet(rec: PacketRecord, v: PacketVerdict): void {
+    if (v.drop === this.wantDrop) this.file.write(rec);
+  }
+
+  warnings(): string[] {
+    return this.file.warnings();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
   }
 }

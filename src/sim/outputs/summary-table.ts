@@ -49,7 +49,7 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
     const score = table(['whole path against ground truth', 'total', 'dropped', 'share']);
     score.push(['attack packets', n(l.attackPackets), n(l.attackDropped), pct(l.attackDropped, l.attackPackets)]);
     score.push(['legitimate packets', n(l.legitPackets), n(l.legitDropped), pct(l.legitDropped, l.legitPackets)]);
-    score.push(['legitimate flows with a dropped packet', n(l.legitFlows), n(l.legitFlowsHarmed), pct(l.legitFlowsHarmed, l.legitFlows)]);
+    score.push(['legitimate flows with a dropped packet', n(l.legitFlows), n(l.legitFlowsDropped), pct(l.legitFlowsDropped, l.legitFlows)]);
     out.push('', score.toString());
   }
 

@@ -3,14 +3,10 @@
 // consumer (a pipe into jq) slows the replay instead of growing memory. A closed pipe (`| head`)
 // surfaces as an EPIPE error, which the CLI treats as a normal end.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { OutputError } from '../../errors.js';
 
 const FLUSH_AT = 64 * 1024;
 
-/** An output file that cannot be written; a user error (the CLI prints it and exits 1). */
-export class OutputError extends Error {
-  override name = 'OutputError';
-  readonly exitCode = 1;
-}
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export class TextSink {
@@ -20,7 +16,7 @@ export class TextSink {
   private readonly owned: boolean;
 
   /** `path` of '-' or undefined writes to stdout. */
-  constructor(path?: string) {
+  constructor(private readonly path?: string) {
     if (path === undefined || path === '-') {
       this.fd = 1;
       this.owned = false;
@@ -28,7 +24,7 @@ export class TextSink {
       try {
         this.fd = openSync(path, 'w');
       } catch (err) {
-        throw new OutputError(`${path}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        throw new OutputError(path, err);
       }
       this.owned = true;
     }
@@ -50,7 +46,10 @@ export class TextSink {
       try {
         off += writeSync(this.fd, buf, off, buf.length - off);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        // a closed pipe (`| head`) ends the command quietly in cli/main.ts; any other failure is the user's file
+        if (code === 'EPIPE') throw err;
+        if (code !== 'EAGAIN') throw new OutputError(this.path === undefined || this.path === '-' ? 'standard output' : this.path, err);
         Atomics.wait(sleeper, 0, 0, 1); // the pipe is full: wait for the reader
       }
     }

@@ -3,8 +3,8 @@
 // floods, and a runner that feeds them through an engine with one reused PacketRecord, as the
 // pipeline does, and keeps a copy of each decision.
 import { AtpDecision, type AdvancedTcpProtection, type AtpLabels, type AtpReport } from '../../../src/atp/index.js';
-import { Has, PacketRecord, TcpFlag } from '../../../src/capture/record.js';
-import { setAddresses } from '../../helpers/records.js';
+import { PacketRecord, TcpFlag } from '../../../src/capture/record.js';
+import { record } from '../../helpers/records.js';
 
 export const { SYN, ACK, FIN, RST, PSH } = TcpFlag;
 
@@ -49,42 +49,12 @@ export function ipText(v: number): string {
   return [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.');
 }
 
-const interned = new Map<string, Uint8Array>();
-function intern(s: string): Uint8Array {
-  let b = interned.get(s);
-  if (b === undefined) {
-    b = new TextEncoder().encode(s);
-    interned.set(s, b);
-  }
-  return b;
-}
-
-/** Fills `rec` with packet `p` as a decoder would (frame numbers are 1-based). */
+/** Fills `rec` with packet `p` as a decoder would (frame numbers are 1-based; times after 1,700,000,000 s). */
 export function fill(rec: PacketRecord, p: Pkt, frame: number): PacketRecord {
-  rec.reset();
-  rec.frame = frame;
-  rec.tsSec = 1_700_000_000 + Math.floor(p.t);
-  rec.tsNsec = Math.round((p.t - Math.floor(p.t)) * 1e9);
-  rec.present = Has.IP | Has.TCP;
-  setAddresses(rec, p.src, p.dst);
-  rec.proto = 6;
-  rec.ttl = 64;
-  rec.srcPort = p.sport;
-  rec.dstPort = p.dport;
-  rec.tcpFlags = p.flags;
-  rec.tcpSeq = p.seq >>> 0;
-  rec.tcpAck = (p.ack ?? 0) >>> 0;
-  rec.payloadLen = p.len ?? 0;
-  rec.ipLen = 40 + rec.payloadLen;
-  if (p.colo !== undefined) {
-    rec.coloName = intern(p.colo);
-    rec.present |= Has.COLO_NAME;
-  }
-  if (p.region !== undefined) {
-    rec.coloRegion = intern(p.region);
-    rec.present |= Has.COLO_REGION;
-  }
-  return rec;
+  return record(
+    { src: p.src, dst: p.dst, proto: 'tcp', sport: p.sport, dport: p.dport, flags: p.flags, seq: p.seq, ack: p.ack, payload: p.len, len: 40 + (p.len ?? 0), frame, time: p.t, epoch: 1_700_000_000, colo: p.colo, region: p.region },
+    rec,
+  );
 }
 
 export interface ConnectionSpec {

@@ -2,7 +2,7 @@
 // the resolver's answer a little later), QUIC-like sessions on UDP (short-header datagrams both
 // ways), and pings (ICMP or ICMPv6 echo request and reply, one a second, as ping sends them).
 // Each exchange is two packets: the client's (inbound, to the server) and the server's answer.
-import { PROTO_ICMP, PROTO_ICMPV6, PROTO_UDP } from '../frame.js';
+import { PROTO_ICMP, PROTO_ICMPV6, PROTO_UDP } from '../frame-builder.js';
 import type { Rng } from '../rng.js';
 import { Flow } from './flow.js';
 import type { Emitter } from './flow.js';

@@ -2,8 +2,8 @@
 // bare SYNs (no options, or just an MSS, as flood tools do) with random ports, sequence numbers,
 // windows and TTLs; an ACK/RST flood sends ACKs and RSTs with random sequence and acknowledgement
 // numbers that belong to no connection (out-of-state packets).
-import { PROTO_TCP, putU16 } from '../frame.js';
-import type { FrameBuilder } from '../frame.js';
+import { PROTO_TCP, putU16 } from '../frame-builder.js';
+import type { FrameBuilder } from '../frame-builder.js';
 import type { PartRun } from '../part.js';
 import type { Emitter } from './flow.js';
 

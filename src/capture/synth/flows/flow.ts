@@ -4,7 +4,7 @@
 //
 // Time runs in microseconds from the capture's start. A flow knows its natural length (round
 // trips, server delays, think times); one that would run past its part's end is squeezed to fit.
-import type { FrameBuilder } from '../frame.js';
+import type { FrameBuilder } from '../frame-builder.js';
 import type { PartRun } from '../part.js';
 import type { Payloads } from '../payloads.js';
 import type { Rng } from '../rng.js';

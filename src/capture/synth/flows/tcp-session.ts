@@ -5,8 +5,8 @@
 // Sequence and acknowledgement numbers, timestamp options and windows stay consistent, so tshark's
 // TCP analysis follows the stream; the server answers within a fraction of a millisecond (it is
 // near the capture point), the client one round trip later.
-import { PROTO_TCP, putU16, putU32 } from '../frame.js';
-import type { FrameBuilder } from '../frame.js';
+import { PROTO_TCP, putU16, putU32 } from '../frame-builder.js';
+import type { FrameBuilder } from '../frame-builder.js';
 import { App, appForPort } from '../payloads.js';
 import type { Rng } from '../rng.js';
 import { Flow } from './flow.js';

@@ -1,0 +1,14 @@
+// `edgesim export`, run: the account's whole configuration from a running API, as a snapshot file.
+import { exportSnapshot } from '../../../config/api-client.js';
+import { apiTarget } from '../../configuration.js';
+import type { ApiFlags } from '../../options.js';
+import { writeOutput } from '../../output.js';
+
+export interface ExportFlags extends ApiFlags {
+  out?: string;
+}
+
+export async function run(flags: ExportFlags): Promise<void> {
+  const snapshot = await exportSnapshot(apiTarget(flags));
+  writeOutput(flags.out, `${JSON.stringify(snapshot, null, 2)}\n`);
+}

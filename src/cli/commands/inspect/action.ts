@@ -1,0 +1,53 @@
+// `edgesim inspect`, run: each packet through a path with lookups only, rendered as one JSON line:
+// `frame`, `time` (written as replay writes it), every field the packet has, and `note` when
+// decoding stopped early.
+import type { PacketRecord } from '../../../capture/record.js';
+import { recordFields } from '../../../fields/render.js';
+import { buildLookupPath } from '../../../sim/build.js';
+import { TextSink } from '../../../sim/outputs/text-sink.js';
+import { OpenCapture } from '../../../sim/packet-loop.js';
+import { dataOptions } from '../../configuration.js';
+import type { DataFlags } from '../../options.js';
+import { printWarnings } from '../../output.js';
+
+export interface InspectFlags extends DataFlags {
+  limit?: number;
+  lookups: boolean;
+}
+
+function packetLine(rec: PacketRecord): string {
+  const obj: Record<string, string | number | boolean> = recordFields(rec);
+  if (rec.note !== '') obj.note = rec.note;
+  const fields = JSON.stringify(obj);
+  return `{"frame":${rec.frame},"time":${rec.timeText()}${fields === '{}' ? '}' : `,${fields.slice(1)}`}\n`;
+}
+
+/** thrown through the loop's signal once --limit packets are out */
+const LIMIT_REACHED = new Error('limit reached');
+
+export async function run(capture: string, flags: InspectFlags): Promise<void> {
+  const limit = flags.limit ?? Infinity;
+  if (limit === 0) return;
+  const built = await buildLookupPath(flags.lookups, dataOptions(flags));
+  const input = await OpenCapture.open(capture);
+  const out = new TextSink();
+  const stop = new AbortController();
+  const verdict = built.path.newVerdict();
+  let printed = 0;
+  try {
+    const info = await input.forEachPacket(
+      (rec) => {
+        if (printed >= limit) return;
+        built.path.process(rec, verdict);
+        out.write(packetLine(rec));
+        if (++printed === limit) stop.abort(LIMIT_REACHED);
+      },
+      { signal: stop.signal },
+    );
+    printWarnings(input.name, info.warnings);
+  } catch (err) {
+    if (err !== LIMIT_REACHED) throw err;
+  } finally {
+    out.close();
+  }
+}

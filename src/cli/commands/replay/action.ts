@@ -1,0 +1,62 @@
+// `edgesim replay`, run: load the configuration, build the path, open the capture, replay it into
+// the chosen outputs, print the summary.
+import { attachSource } from '../../../errors.js';
+import type { Firewall } from '../../../firewall/firewall.js';
+import { buildPacketPath } from '../../../sim/build.js';
+import { CsvSink, NdjsonSink, PcapVerdictSink, type PacketSink } from '../../../sim/outputs/packet-sinks.js';
+import { formatSummary } from '../../../sim/outputs/summary-table.js';
+import { TextSink } from '../../../sim/outputs/text-sink.js';
+import { OpenCapture } from '../../../sim/packet-loop.js';
+import { replay } from '../../../sim/replay.js';
+import { dataOptions, loadConfiguration } from '../../configuration.js';
+import type { ConfigFlags, DataFlags } from '../../options.js';
+import { printWarnings, refusePageOnTerminal, writeOutput } from '../../output.js';
+import { distinctPaths } from '../../paths.js';
+import { progressReporter } from '../../progress.js';
+
+export interface ReplayFlags extends ConfigFlags, DataFlags {
+  format: 'table' | 'json' | 'ndjson' | 'csv' | 'html';
+  out?: string;
+  writePassed?: string;
+  writeDropped?: string;
+  labels: boolean;
+  progress: boolean;
+}
+
+export async function run(capture: string, flags: ReplayFlags): Promise<void> {
+  distinctPaths(capture, [
+    ['--out', flags.out],
+    ['--write-passed', flags.writePassed],
+    ['--write-dropped', flags.writeDropped],
+  ]);
+  if (flags.format === 'html') refusePageOnTerminal(flags.out);
+  const config = await loadConfiguration(flags);
+  const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+    throw attachSource(err, config.source);
+  });
+  const input = await OpenCapture.open(capture);
+  const progress = flags.progress && capture !== '-' ? progressReporter(capture) : undefined;
+  const sinks = (firewall: Firewall): PacketSink[] => {
+    const list: PacketSink[] = [];
+    if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall));
+    if (flags.format === 'csv') list.push(new CsvSink(new TextSink(flags.out), firewall));
+    if (flags.writePassed) list.push(new PcapVerdictSink(flags.writePassed, false));
+    if (flags.writeDropped) list.push(new PcapVerdictSink(flags.writeDropped, true));
+    return list;
+  };
+  try {
+    const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update });
+    progress?.stop();
+    if (flags.format === 'table') writeOutput(flags.out, formatSummary(report, warnings));
+    else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, configuration: config.source ?? null, warnings }, null, 2)}\n`);
+    else if (flags.format === 'html') writeOutput(flags.out, (await import('../../../report/render.js')).renderHtmlReport({ ...report, configuration: config.source ?? null, warnings }));
+    else {
+      printWarnings(undefined, warnings);
+      printWarnings(input.name, report.capture.warnings);
+      process.stderr.write(`edgesim: ${report.packets} packets: ${report.passed} passed, ${report.dropped} dropped\n`);
+    }
+  } finally {
+    progress?.stop();
+  }
+}
+

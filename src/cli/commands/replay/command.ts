@@ -1,0 +1,37 @@
+// `edgesim replay CAPTURE`: options and help; the replay itself is in action.ts, loaded when run.
+import { Option, type Command } from 'commander';
+import { addAtpOptions, addConfigOptions, addDataOptions } from '../../options.js';
+import type { ReplayFlags } from './action.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('replay')
+    .description('replay a capture (pcap, pcapng, optionally gzipped) through a configuration and report what passes, what drops, and why')
+    .argument('<capture>', 'the capture file ("-" reads standard input)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv', 'html']).default('table'))
+    .option('-o, --out <file>', 'write the output here instead of stdout')
+    .option('--write-passed <file>', 'write the packets that pass to this pcap file')
+    .option('--write-dropped <file>', 'write the packets that drop to this pcap file')
+    .option('--no-labels', "ignore the capture's label sidecar (<capture>.labels.ndjson)")
+    .option('--no-progress', 'no progress bar on a terminal');
+  addConfigOptions(cmd);
+  addDataOptions(cmd);
+  addAtpOptions(cmd);
+  cmd.addHelpText(
+    'after',
+    `
+Formats: table (a summary for people), json (the summary as one JSON object), ndjson (one object per
+packet: frame, time, verdict, stage, rule, matched, monitor, reason), csv (one row per packet),
+html (one self-contained page of charts and tables; needs --out or a redirect; \`edgesim report\`
+renders the same page from a saved json summary).
+With ndjson or csv a one-line summary goes to stderr.
+
+Examples:
+  edgesim replay examples/demo.pcap --config examples/demo-snapshot.json
+  edgesim replay attack.pcapng --api http://127.0.0.1:8787/client/v4 --account acc1 --format ndjson | jq 'select(.verdict=="drop")'
+  edgesim replay big.pcap.gz --config snap.json --write-dropped dropped.pcap
+  edgesim replay examples/demo.pcap --config examples/demo-snapshot.json --format html --out report.html
+  edgesim synth syn-flood --out - | edgesim replay - --config snap.json`,
+  );
+  cmd.action(async (capture: string, flags: ReplayFlags) => (await import('./action.js')).run(capture, flags));
+}

@@ -1,0 +1,72 @@
+// Where a command's configuration and data come from at run time: a snapshot file or a running API,
+// and the data options of the packet path (lookups, ATP model options). Used by actions only. Each
+// source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
+// option) names the file it came from: see `attachSource` in errors.ts.
+import { readFileSync } from 'node:fs';
+import { parseAtpOptions, type AtpOptionsInput } from '../atp/index.js';
+import type { ApiTarget } from '../config/api-client.js';
+import type { Snapshot } from '../config/snapshot.js';
+import { attachSource, InputError, UsageError, UserError } from '../errors.js';
+import type { PathOptions } from '../sim/build.js';
+import type { ApiFlags, ConfigFlags, DataFlags } from './options.js';
+
+export interface LoadedConfiguration {
+  snapshot: Snapshot;
+  /** the snapshot file or the API URL, to name in errors; undefined for the empty configuration */
+  source: string | undefined;
+}
+
+/** The snapshot named by --config or fetched from --api; an empty configuration when neither is given and none is required. */
+export async function loadConfiguration(flags: ConfigFlags, required = true): Promise<LoadedConfiguration> {
+  if (flags.config !== undefined && flags.api !== undefined) throw new UsageError('give either --config or --api, not both');
+  if (flags.config !== undefined) {
+    const { loadSnapshotFile } = await import('../config/load.js');
+    return { snapshot: await loadSnapshotFile(flags.config), source: flags.config };
+  }
+  if (flags.api !== undefined) {
+    if (flags.account === undefined) throw new UsageError('--api needs --account ID');
+    const { exportSnapshot } = await import('../config/api-client.js');
+    return { snapshot: await exportSnapshot(apiTarget({ ...flags, api: flags.api, account: flags.account })), source: flags.api };
+  }
+  if (required) throw new UsageError('no configuration: give --config SNAPSHOT.json or --api URL --account ID');
+  return { snapshot: {}, source: undefined };
+}
+
+/** The target the flags name; $EDGESIM_API_TOKEN stands in for a missing --token. */
+export function apiTarget(flags: ApiFlags): ApiTarget {
+  if ((flags.key === undefined) !== (flags.email === undefined)) throw new UsageError('--key and --email go together');
+  if (!/^https?:\/\/[^/]/.test(flags.api)) throw new UsageError(`--api: ${JSON.stringify(flags.api)} is not an http(s) URL`);
+  const token = flags.token ?? (flags.key === undefined ? process.env.EDGESIM_API_TOKEN : undefined);
+  return { url: flags.api, account: flags.account, token: token || undefined, key: flags.key, email: flags.email };
+}
+
+/** The packet path's data options; ATP options from --atp-options are read and checked here, naming that file on error. */
+export function dataOptions(flags: DataFlags): PathOptions {
+  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
+}
+
+function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
+  let options: AtpOptionsInput | undefined;
+  const file = flags.atpOptions;
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new InputError(file, err, 'cannot read the ATP options');
+    }
+    try {
+      options = JSON.parse(text) as AtpOptionsInput;
+    } catch (err) {
+      throw new UserError(`not valid JSON: ${(err as Error).message}`, { source: file });
+    }
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UserError('expected a JSON object of ATP options', { source: file });
+    try {
+      parseAtpOptions(options);
+    } catch (err) {
+      throw attachSource(err, file);
+    }
+  }
+  if (flags.bidirectional) options = { ...options, bidirectional: true };
+  return options;
+}

@@ -1,0 +1,87 @@
+// The flags several commands share, as option definitions only: where the configuration comes from
+// (a snapshot file or a running API), the data for lookups, the ATP model's options, the API's
+// address and credentials, and the Rules-language scheme. Command files import this and commander,
+// nothing else, so `edgesim --help` loads neither the rule engine nor the capture code.
+import { InvalidArgumentError, Option, type Command } from 'commander';
+
+export interface ConfigFlags {
+  config?: string;
+  api?: string;
+  account?: string;
+  token?: string;
+  key?: string;
+  email?: string;
+}
+
+export interface DataFlags {
+  geoip?: string;
+  asn?: string;
+  lists?: string;
+  colo?: string;
+  region?: string;
+  atpOptions?: string;
+  bidirectional?: boolean;
+}
+
+/** The flags of `export` and `import`, which always talk to an API. */
+export interface ApiFlags {
+  api: string;
+  account: string;
+  token?: string;
+  key?: string;
+  email?: string;
+}
+
+export function addConfigOptions(cmd: Command): Command {
+  return cmd
+    .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`)')
+    .option('--api <url>', 'read the configuration from a running API, e.g. http://127.0.0.1:8787/client/v4')
+    .option('--account <id>', 'account id, with --api')
+    .option('--token <token>', 'API token, with --api (default: $EDGESIM_API_TOKEN)')
+    .option('--key <key>', 'API key, with --api and --email')
+    .option('--email <email>', 'the e-mail that goes with --key');
+}
+
+export function addDataOptions(cmd: Command): Command {
+  return cmd
+    .option('--geoip <file>', 'MaxMind-format country database (default: the bundled geo-whois-asn-country)')
+    .option('--asn <file>', 'MaxMind-format ASN database (for ip.src.asnum / ip.dst.asnum)')
+    .option('--lists <dir>', 'managed-list feeds (<name>.txt, one address or CIDR a line) replacing the bundled samples')
+    .option('--colo <name>', 'treat every packet as arriving at this data center')
+    .option('--region <name>', 'treat every packet as arriving in this region');
+}
+
+export function addAtpOptions(cmd: Command): Command {
+  return cmd
+    .option('--atp-options <file.json>', 'override parameters of the Advanced TCP Protection model (thresholds, windows, timeouts: see src/atp/README.md)')
+    .option('--bidirectional', 'the capture holds both directions: track connections from the server side too');
+}
+
+/** Adds --api, --account, --token, --key and --email, the first two required. */
+export function addApiOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--api <url>', 'the API base URL, e.g. http://127.0.0.1:8787/client/v4')
+    .requiredOption('--account <id>', 'account id')
+    .option('--token <token>', 'API token (default: $EDGESIM_API_TOKEN)')
+    .option('--key <key>', 'API key, with --email')
+    .option('--email <email>', 'the e-mail that goes with --key');
+}
+
+/** The Rules-language schemes by their command-line names. */
+export const SCHEMES = { firewall: 'rule', filter: 'filter' } as const;
+export type SchemeName = keyof typeof SCHEMES;
+
+export function schemeOption(): Option {
+  return new Option('--scheme <scheme>', 'firewall (rule expressions) or filter (ATP filter expressions)').choices(Object.keys(SCHEMES)).default('firewall');
+}
+
+/** A commander parser for a whole number of `things` (packets, runs...). */
+export function wholeNumberOf(things: string): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number of ${things}`);
+    return Number(value);
+  };
+}
+
+/** Where `edgesim serve` keeps the configuration unless told otherwise. */
+export const DEFAULT_DATA = './.edgesim-data';

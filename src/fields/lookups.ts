@@ -1,0 +1,43 @@
+// The fields whose values come from a lookup rather than from the capture: countries (GeoIP), AS
+// numbers (an ASN database given with --asn) and the ingress data center and region. A packet is
+// enriched only with what the expressions read: a GeoIP lookup costs about a microsecond, so a
+// ruleset that never mentions a country skips them.
+import { createEnrichment, type Enrichment } from '../data/enrichment.js';
+
+export const COUNTRY_FIELDS: readonly string[] = ['ip.src.country', 'ip.dst.country', 'ip.geoip.country'];
+export const ASN_FIELDS: readonly string[] = ['ip.src.asnum', 'ip.dst.asnum'];
+export const COLO_FIELDS: readonly string[] = ['cf.colo.name', 'cf.colo.region'];
+/** every field whose value comes from a lookup rather than from the capture */
+export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([...COUNTRY_FIELDS, ...ASN_FIELDS, ...COLO_FIELDS]);
+
+export interface LookupOptions {
+  /** a MaxMind-format country database instead of the bundled one */
+  geoipPath?: string;
+  /** a MaxMind-format ASN database (ip.src.asnum / ip.dst.asnum are absent without one) */
+  asnPath?: string;
+  /** force every packet's ingress data center / region */
+  colo?: string;
+  region?: string;
+}
+
+/**
+ * The enrichment that expressions reading `fields` need (plus data centers when protection rules are
+ * scoped by region or data center), or undefined when they need none. What the user should know
+ * (an ASN field read without an ASN database) is added to `warnings`.
+ */
+export async function enrichmentFor(fields: ReadonlySet<string>, readsIngress: boolean, opts: LookupOptions, warnings: string[]): Promise<Enrichment | undefined> {
+  const uses = (names: readonly string[]) => names.some((f) => fields.has(f));
+  const need = {
+    // data centers are chosen from the source country; createEnrichment opens GeoIP for that itself
+    country: uses(COUNTRY_FIELDS),
+    asn: uses(ASN_FIELDS),
+    // a data center named on the command line is looked up (and validated) even when no rule reads it
+    colo: uses(COLO_FIELDS) || readsIngress || opts.colo !== undefined || opts.region !== undefined,
+  };
+  if (need.asn && opts.asnPath === undefined) {
+    warnings.push('the expressions read ip.src.asnum / ip.dst.asnum but no ASN database was given (--asn FILE): those fields are absent');
+    need.asn = false;
+  }
+  if (!need.country && !need.asn && !need.colo) return undefined;
+  return createEnrichment({ geoipPath: opts.geoipPath, asnPath: opts.asnPath, colo: opts.colo, region: opts.region, need });
+}

@@ -1,0 +1,41 @@
+// A packet's fields for people (edgesim inspect, test reports, trace): addresses as text,
+// ip.proto, countries and data-center names as text, raw bytes as lowercase hex pairs joined by ':'
+// (the Rules language's byte-string literal form, e.g. 45:00:00:3c). Not for the per-packet hot path.
+import type { FieldAccess } from '../lang/binding.js';
+import { formatIPv4 } from '../net/ipv4.js';
+import { formatIPv6 } from '../net/ipv6.js';
+import type { PacketRecord } from '../capture/record.js';
+import { recordBinding } from './binding.js';
+
+type R = PacketRecord;
+
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const decoder = new TextDecoder();
+
+function value(field: FieldAccess<R>, rec: R): string | number | boolean {
+  switch (field.type) {
+    case 'Int':
+    case 'Bool':
+      return field.get(rec);
+    case 'Ip':
+      return field.family(rec) === 4 ? formatIPv4(field.v4(rec)) : formatIPv6(field.v6(rec));
+    case 'Bytes': {
+      const bytes = field.bytes(rec).subarray(field.start(rec), field.end(rec));
+      return 'isName' in field ? decoder.decode(bytes) : Array.from(bytes, (b) => HEX[b]).join(':');
+    }
+  }
+}
+
+/**
+ * Every field the packet has, by Rules-language name, with a JSON-friendly value: numbers and
+ * booleans as such, addresses and names as text, raw bytes as "aa:bb:..." hex. For people and
+ * reports (edgesim inspect), not for the per-packet hot path.
+ */
+export function recordFields(rec: PacketRecord): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [name, field] of Object.entries(recordBinding)) {
+    if (field.has(rec)) out[name] = value(field, rec);
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+// Building HTML text safely: every piece of text that came from a capture, a configuration or a
+// saved summary (rule descriptions and expressions, file names, lint messages) passes through
+// `text()` before it reaches the page, and data handed to the page's script is embedded so that no
+// string in it can close the <script> element that carries it.
+
+const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for use in element content and in quoted attribute values. */
+export function text(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+/**
+ * JSON for a `<script type="application/json">` element: `<` is written as \u003c, so neither
+ * `</script>` nor `<!--` can appear, and U+2028/2029 are escaped as well; JSON.parse of the
+ * element's text gives the value back unchanged.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Script or style source to inline: a closing tag inside it (in a string) is broken up. */
+export function inlineSource(source: string, tag: 'script' | 'style'): string {
+  return source.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1');
+}
+
+/** A number for people: thousands separated, at most `digits` decimals. */
+export function num(v: number, digits = 0): string {
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits });
+}
+
+/** part of whole as a percentage ('–' when whole is 0). */
+export function pct(part: number, whole: number): string {
+  if (whole === 0) return '–';
+  const p = (100 * part) / whole;
+  return `${p === 0 || p === 100 ? p.toFixed(0) : p < 0.1 ? p.toFixed(2) : p.toFixed(1)}%`;
+}
+
+/** A horizontal bar in a table cell: `value` against `max`, with the share of `whole` beside it. */
+export function barCell(value: number, max: number, whole: number, color: string): string {
+  const width = max > 0 && value > 0 ? Math.max(0.5, (65 * value) / max) : 0;
+  const bar = width > 0 ? `<span style="width:${width.toFixed(2)}%;background:${color}"></span>` : '';
+  return `<td class="bar">${bar}<em>${pct(value, whole)}</em></td>`;
+}
+
+/** A data table that a chart's readers can open instead of the picture. */
+export function fallbackTable(summary: string, head: string[], rows: string[][]): string {
+  const th = head.map((h, i) => `<th${i > 0 ? ' class="n"' : ''} scope="col">${h}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${c}</th>` : `<td class="n">${c}</td>`)).join('')}</tr>`).join('');
+  return `<details><summary>${summary}</summary><table><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table></details>`;
+}

@@ -1,0 +1,79 @@
+// What a configuration change does to real traffic: every packet of one capture decided by two
+// packet paths side by side (each with its own protection state, as two replays would have), and
+// the frames whose verdict, deciding rule or deciding stage differ. Changes are grouped by
+// (before rule, after rule, verdict change) for people, with a count and the first frames of each
+// group; every changed frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
+import type { CaptureInfo } from '../capture/reader.js';
+import type { PacketRecord } from '../capture/record.js';
+import type { BuiltPath } from './build.js';
+import type { LoopOptions, OpenCapture } from './packet-loop.js';
+import { decidingRule, type PacketVerdict, type Stage } from './verdict.js';
+
+/** A packet's decision as the diff compares it. */
+export interface Decision {
+  verdict: 'pass' | 'drop';
+  rule: string | null;
+  stage: Stage | null;
+}
+
+export interface ChangeGroup {
+  before: Decision;
+  after: Decision;
+  packets: number;
+  /** the first frames of the group, in capture order */
+  frames: number[];
+}
+
+export interface DiffResult {
+  capture: string;
+  packets: number;
+  changed: number;
+  /** largest groups first */
+  groups: ChangeGroup[];
+  info: CaptureInfo;
+}
+
+/** Frames listed per group. */
+const FIRST_FRAMES = 5;
+
+export function decision(v: PacketVerdict, path: BuiltPath): Decision {
+  return { verdict: v.drop ? 'drop' : 'pass', rule: decidingRule(v, path.firewall), stage: v.stage };
+}
+
+function same(a: PacketVerdict, b: PacketVerdict, pathA: BuiltPath, pathB: BuiltPath): boolean {
+  return a.drop === b.drop && a.stage === b.stage && decidingRule(a, pathA.firewall) === decidingRule(b, pathB.firewall);
+}
+
+export interface DiffOptions extends LoopOptions {
+  /** called for each changed frame, in capture order */
+  onChange?: (rec: PacketRecord, before: Decision, after: Decision) => void;
+}
+
+/** Decides every packet of `capture` on both paths and collects the frames decided differently. */
+export async function diffCapture(capture: OpenCapture, before: BuiltPath, after: BuiltPath, opts: DiffOptions = {}): Promise<DiffResult> {
+  const va = before.path.newVerdict();
+  const vb = after.path.newVerdict();
+  const groups = new Map<string, ChangeGroup>();
+  let packets = 0;
+  let changed = 0;
+  const info = await capture.forEachPacket((rec) => {
+    packets++;
+    before.path.process(rec, va);
+    after.path.process(rec, vb);
+    if (same(va, vb, before, after)) return;
+    changed++;
+    const a = decision(va, before);
+    const b = decision(vb, after);
+    const key = JSON.stringify([a, b]);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { before: a, after: b, packets: 0, frames: [] };
+      groups.set(key, group);
+    }
+    group.packets++;
+    if (group.frames.length < FIRST_FRAMES) group.frames.push(rec.frame);
+    opts.onChange?.(rec, a, b);
+  }, opts);
+  const sorted = [...groups.values()].sort((x, y) => y.packets - x.packets || x.frames[0]! - y.frames[0]!);
+  return { capture: capture.name, packets, changed, groups: sorted, info };
+}

@@ -1,0 +1,88 @@
+// What the dropped packets were: by the firewall rule that blocked them, by the reason an ATP
+// component gave, and the addresses that sent or received the most of them. Addresses are counted
+// with bounded memory (heavy-hitters.ts), exactly while few distinct addresses were seen; counting
+// a drop allocates nothing.
+import { REASONS, STAGES, type AtpStage, type MitigationReason } from '../atp/vocabulary.js';
+import type { PacketRecord } from '../capture/record.js';
+import type { Firewall } from '../firewall/firewall.js';
+import { formatIPv4 } from '../net/ipv4.js';
+import { formatIPv6 } from '../net/ipv6.js';
+import { HeavyHitters } from './heavy-hitters.js';
+import type { PacketVerdict } from './verdict.js';
+
+/** How many addresses each top list reports. */
+export const TOP_ADDRESSES = 20;
+
+export interface TopAddress {
+  address: string;
+  packets: number;
+  /** how much `packets` may overstate the true count (0: exact) */
+  error: number;
+}
+
+export interface TopAddresses {
+  /** true: every count is exact; false: counts are estimates within their `error` */
+  exact: boolean;
+  entries: TopAddress[];
+}
+
+export interface DropReport {
+  /** packets each firewall rule dropped (block rules that decided at least one packet), most first */
+  byRule: Array<{ rule: string; ruleset: string; packets: number }>;
+  /** packets each stage dropped, by reason: ATP's mitigation reason, or `block` for the firewall */
+  byReason: Array<{ stage: 'firewall' | AtpStage; reason: MitigationReason | 'block'; packets: number }>;
+  topSources: TopAddresses;
+  topDestinations: TopAddresses;
+}
+
+export class DropBreakdown {
+  /** ATP drops at [stage * REASONS.length + reason index] */
+  private readonly atp = new Float64Array(STAGES.length * REASONS.length);
+  private readonly sources = new HeavyHitters();
+  private readonly destinations = new HeavyHitters();
+
+  /** Counts one dropped packet. */
+  add(rec: PacketRecord, v: PacketVerdict): void {
+    if (v.stage !== 'firewall' && v.stage !== null && v.reason !== null) {
+      this.atp[STAGES.indexOf(v.stage) * REASONS.length + REASONS.indexOf(v.reason)]++;
+    }
+    if (rec.ipVersion === 4) {
+      this.sources.add(0, 0, 0xffff, rec.src4);
+      this.destinations.add(0, 0, 0xffff, rec.dst4);
+    } else if (rec.ipVersion === 6) {
+      const s = rec.src6;
+      const d = rec.dst6;
+      this.sources.add(s[0], s[1], s[2], s[3]);
+      this.destinations.add(d[0], d[1], d[2], d[3]);
+    }
+  }
+
+  report(firewall: Firewall): DropReport {
+    const byRule = firewall.rules
+      .map((r, i) => ({ rule: r.ref, ruleset: r.ruleset, packets: r.action === 'block' ? firewall.decided[i] : 0 }))
+      .filter((r) => r.packets > 0)
+      .sort((a, b) => b.packets - a.packets);
+    const byReason: DropReport['byReason'] = [];
+    const firewallDrops = byRule.reduce((sum, r) => sum + r.packets, 0);
+    if (firewallDrops > 0) byReason.push({ stage: 'firewall', reason: 'block', packets: firewallDrops });
+    STAGES.forEach((stage, s) =>
+      REASONS.forEach((reason, k) => {
+        const packets = this.atp[s * REASONS.length + k];
+        if (packets > 0) byReason.push({ stage, reason, packets });
+      }),
+    );
+    byReason.sort((a, b) => b.packets - a.packets);
+    return { byRule, byReason, topSources: topAddresses(this.sources), topDestinations: topAddresses(this.destinations) };
+  }
+}
+
+function topAddresses(counter: HeavyHitters): TopAddresses {
+  return {
+    exact: !counter.evicted,
+    entries: counter.top(TOP_ADDRESSES).map((h) => ({ address: formatAddress(h.key), packets: h.count, error: h.error })),
+  };
+}
+
+function formatAddress(w: Uint32Array): string {
+  return w[0] === 0 && w[1] === 0 && w[2] === 0xffff ? formatIPv4(w[3]) : formatIPv6(w);
+}

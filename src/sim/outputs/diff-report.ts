@@ -1,0 +1,39 @@
+// A capture diff for people (a table of change groups) and for programs (the result as JSON; one
+// NDJSON line per changed frame, the contract in DESIGN.md).
+import type { PacketRecord } from '../../capture/record.js';
+import type { Decision, DiffResult } from '../diff.js';
+import { count as n, share as pct, table } from './format.js';
+
+function side(d: Decision): string {
+  const by = d.rule ?? d.stage ?? 'no rule';
+  return `${d.verdict} (${by})`;
+}
+
+export function formatDiff(r: DiffResult, warnings: readonly string[] = []): string {
+  const out: string[] = [];
+  for (const w of warnings) out.push(`warning: ${w}`);
+  if (r.changed === 0) {
+    out.push(`${r.capture}: no change: all ${n(r.packets)} packets are decided the same way`);
+    return `${out.join('\n')}\n`;
+  }
+  out.push(`${r.capture}: ${n(r.changed)} of ${n(r.packets)} packets (${pct(r.changed, r.packets)}) decided differently`);
+  const t = table(['before', 'after', 'verdict', 'packets', 'first frames']);
+  for (const g of r.groups) {
+    const verdict = g.before.verdict === g.after.verdict ? `${g.before.verdict} (same)` : `${g.before.verdict} -> ${g.after.verdict}`;
+    t.push([side(g.before), side(g.after), verdict, n(g.packets), g.frames.join(', ') + (g.packets > g.frames.length ? ', ...' : '')]);
+  }
+  out.push(t.toString());
+  return `${out.join('\n')}\n`;
+}
+
+export function diffJson(r: DiffResult, warnings: readonly string[] = []): string {
+  const { info, ...rest } = r;
+  return `${JSON.stringify({ ...rest, warnings: [...warnings, ...info.warnings] }, null, 2)}\n`;
+}
+
+const decisionJson = (d: Decision): string => JSON.stringify({ verdict: d.verdict, rule: d.rule, stage: d.stage });
+
+/** One changed frame as an NDJSON line: {frame, time, before, after}. */
+export function diffLine(rec: PacketRecord, before: Decision, after: Decision): string {
+  return `{"frame":${rec.frame},"time":${rec.timeText()},"before":${decisionJson(before)},"after":${decisionJson(after)}}\n`;
+}

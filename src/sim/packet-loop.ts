@@ -1,0 +1,42 @@
+// The one loop every command that reads a capture runs (replay, match, inspect, and the test, trace,
+// diff and bench commands): open the capture first, so that a missing or unreadable capture fails
+// before any output file is created or truncated; then stream its packets, each decoded into one
+// reused PacketRecord, to the caller's visit function; report file-level warnings at the end.
+// `-` reads standard input, as `tcpdump -r -` does.
+import { readCapture, type CaptureInfo } from '../capture/reader.js';
+import type { PacketRecord } from '../capture/record.js';
+import { openSource, STDIN_NAME, type ByteSource } from '../capture/source.js';
+
+export interface LoopOptions {
+  /** bytes read so far and the file's size (0 for standard input) */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  signal?: AbortSignal;
+}
+
+/** A capture that has been opened and not yet read. */
+export class OpenCapture {
+  private constructor(
+    readonly path: string,
+    private readonly source: ByteSource,
+  ) {}
+
+  /** Opens `path` ('-': standard input); throws CaptureError when it cannot be opened. */
+  static async open(path: string): Promise<OpenCapture> {
+    return new OpenCapture(path, await openSource(path));
+  }
+
+  /** How messages name the capture. */
+  get name(): string {
+    return this.path === '-' ? STDIN_NAME : this.path;
+  }
+
+  /** Streams every packet to `visit` synchronously, then closes the capture. */
+  forEachPacket(visit: (rec: PacketRecord) => void, opts: LoopOptions = {}): Promise<CaptureInfo> {
+    return readCapture(this.path, visit, { ...opts, source: this.source });
+  }
+
+  /** Closes a capture that will not be read after all. */
+  close(): Promise<void> {
+    return this.source.close();
+  }
+}

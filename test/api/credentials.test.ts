@@ -1,0 +1,113 @@
+// Per-account credentials (`serve --credentials FILE`): each token or key + e-mail may read or write
+// the accounts it lists, and anything else is a 403 in the vendor's envelope, which the official
+// SDK reports as a PermissionDeniedError. The file is checked on load, each problem named by path.
+import Cloudflare from 'cloudflare';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCredentialsFile, parseCredentials } from '../../src/api/credentials.js';
+import { CONDITIONS } from '../../src/api/errors.js';
+import type { RunningServer } from '../../src/api/server.js';
+import { ConfigItemError, InputError } from '../../src/errors.js';
+import { call, cfg, sdk, start, tempDir } from './helpers.js';
+
+const WRITER = { authorization: 'Bearer writer' };
+const KEY = { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'k1' };
+const TABLE = {
+  tokens: [{ token: 'writer', accounts: { a: 'write', b: 'read' } }],
+  keys: [{ email: 'ops@example.com', key: 'k1', accounts: { '*': 'read', c: 'write' } }],
+};
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await start({ credentials: parseCredentials(TABLE, 'test') });
+});
+afterAll(() => server.close());
+
+const status = (account: string) => `${cfg(server.url, account)}/tcp_protection_status`;
+
+describe('grants', () => {
+  const cases: Array<[string, string, string, Record<string, string>, number, keyof typeof CONDITIONS | null]> = [
+    ['a write grant reads', 'GET', 'a', WRITER, 200, null],
+    ['a write grant writes', 'PATCH', 'a', WRITER, 200, null],
+    ['a read grant reads', 'GET', 'b', WRITER, 200, null],
+    ['a read grant does not write', 'PATCH', 'b', WRITER, 403, 'not_permitted'],
+    ['no grant, no read', 'GET', 'z', WRITER, 403, 'not_permitted'],
+    ['"*" reads any account', 'GET', 'z', KEY, 200, null],
+    ['"*": "read" does not write', 'PATCH', 'z', KEY, 403, 'not_permitted'],
+    ['an account\'s own grant wins over "*"', 'PATCH', 'c', KEY, 200, null],
+    ['a key with the wrong e-mail is refused', 'GET', 'a', { ...KEY, 'x-auth-email': 'other@example.com' }, 403, 'bad_credentials'],
+    ['an unknown token is refused', 'GET', 'a', { authorization: 'Bearer nobody' }, 403, 'bad_credentials'],
+    ['no credentials: 401', 'GET', 'a', {}, 401, 'missing_credentials'],
+  ];
+  for (const [name, method, account, headers, expected, condition] of cases) {
+    it(`${name}: ${method} ${account} → ${expected}`, async () => {
+      const r = await call(method, status(account), method === 'PATCH' ? { enabled: true } : undefined, headers);
+      expect(r.status).toBe(expected);
+      if (condition === null) expect(r.body.success).toBe(true);
+      else expect(r.body).toEqual({ result: null, success: false, errors: [expect.objectContaining({ code: CONDITIONS[condition].code })], messages: [] });
+    });
+  }
+
+  it('a refused write changes nothing', async () => {
+    await call('PATCH', status('b'), { enabled: true }, WRITER);
+    expect((await call('GET', status('b'), undefined, WRITER)).body.result).toEqual({ enabled: false });
+  });
+
+  it('grants add up when a client sends a token and a key', async () => {
+    expect((await call('PATCH', status('a'), { enabled: false }, { ...KEY, ...WRITER })).status).toBe(200);
+    expect((await call('PATCH', status('c'), { enabled: false }, { ...KEY, ...WRITER })).status).toBe(200);
+  });
+
+  it('validate-expr (no account) takes any accepted credentials', async () => {
+    expect((await call('GET', `${server.url}/filters/validate-expr?expression=tcp.dstport%3D%3D1`, undefined, KEY)).status).toBe(200);
+    expect((await call('GET', `${server.url}/filters/validate-expr?expression=tcp.dstport%3D%3D1`, undefined, { authorization: 'Bearer x' })).status).toBe(403);
+  });
+
+  it('the official SDK sees a 403 as PermissionDeniedError', async () => {
+    const client = sdk(server.url, { apiToken: 'writer' });
+    await expect(client.DDoSProtection.advancedTCPProtection.status.edit({ account_id: 'b', enabled: true }))
+      .rejects.toBeInstanceOf(Cloudflare.PermissionDeniedError);
+    await expect(client.DDoSProtection.advancedTCPProtection.status.get({ account_id: 'b' })).resolves.toEqual({ enabled: false });
+  });
+});
+
+describe('the credentials file', () => {
+  const bad: Array<[string, unknown, string]> = [
+    ['an unknown top-level key', { token: [] }, 'token: unknown key (expected one of: tokens, keys)'],
+    ['a token without accounts', { tokens: [{ token: 't' }] }, 'tokens[0].accounts: is required'],
+    ['a bad access', { tokens: [{ token: 't', accounts: { a: 'admin' } }] }, 'tokens[0].accounts.a: must be "read" or "write" (got "admin")'],
+    ['a bad account id', { keys: [{ email: 'e@x', key: 'k', accounts: { 'a/b': 'read' } }] }, 'keys[0].accounts.a/b: an account id is letters, digits, "-" and "_" (at most 64), or "*"'],
+    ['a bad e-mail', { keys: [{ email: 'nobody', key: 'k', accounts: {} }] }, 'keys[0].email: "nobody" is not an e-mail address'],
+    ['nothing in it', {}, 'no credentials: give "tokens" and/or "keys"'],
+  ];
+  for (const [name, doc, message] of bad) {
+    it(`${name} is one line naming the file and the path`, () => {
+      let err: unknown;
+      try {
+        parseCredentials(doc, 'creds.json');
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigItemError);
+      const line = (err as ConfigItemError).message;
+      expect(line.startsWith(`creds.json: ${message}`)).toBe(true);
+      expect(line).not.toContain('\n');
+    });
+  }
+
+  it('two problems: the first, then how many more', () => {
+    expect(() => parseCredentials({ tokens: [{ token: '' , accounts: { a: 'x' } }], keys: 3 }, 'f')).toThrow('tokens[0].token: must not be empty (and 1 more problem)');
+  });
+
+  it('a missing file and bad JSON are one-line errors naming the file', async () => {
+    const dir = tempDir();
+    await expect(loadCredentialsFile(path.join(dir, 'none.json'))).rejects.toBeInstanceOf(InputError);
+    await expect(loadCredentialsFile(path.join(dir, 'none.json'))).rejects.toThrow('cannot read the credentials: no such file');
+    writeFileSync(path.join(dir, 'bad.json'), '{"tokens": [');
+    const err = await loadCredentialsFile(path.join(dir, 'bad.json')).catch((e: unknown) => e);
+    expect((err as ConfigItemError).message).toMatch(new RegExp(`^${path.join(dir, 'bad.json')}: invalid JSON`));
+    writeFileSync(path.join(dir, 'good.json'), JSON.stringify(TABLE));
+    expect(await loadCredentialsFile(path.join(dir, 'good.json'))).toEqual(TABLE);
+  });
+});

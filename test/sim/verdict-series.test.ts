@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SERIES_COLUMNS, VerdictSeries } from '../../src/sim/verdict-series.js';
+
+const COLS = SERIES_COLUMNS.length;
+
+/** packets as (milliseconds after the first packet, column); the first packet is at t = 0 */
+const packets = fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: COLS - 1 })), { minLength: 1, maxLength: 400 });
+
+function feed(series: VerdictSeries, list: Array<[number, number]>, offsetMs = 0.3): void {
+  const start = 1_700_000_000;
+  series.add(start, 0, list[0][1]);
+  for (const [ms, col] of list.slice(1)) {
+    // a third of a millisecond past a whole millisecond: never on a bucket boundary, so the expected
+    // bucket is the same whatever the rounding of t / width
+    const ns = Math.round((ms + offsetMs) * 1e6);
+    series.add(start + Math.floor(ns / 1e9), ns % 1e9, col);
+  }
+}
+
+describe('verdicts over time (adaptive buckets)', () => {
+  it('keeps every packet: each column sums to the packets counted in it, and never more than the bucket limit', () => {
+    fc.assert(
+      fc.property(packets, fc.integer({ min: 2, max: 64 }), (list, max) => {
+        const series = new VerdictSeries(max);
+        feed(series, list);
+        const r = series.report();
+        SERIES_COLUMNS.forEach((name, c) => {
+          const sum = r.counts[name].reduce((a, b) => a + b, 0);
+          expect(sum).toBe(list.filter(([, col]) => col === c).length);
+          expect(r.counts[name].length).toBeLessThanOrEqual(max);
+        });
+      }),
+    );
+  });
+
+  it('puts each packet in the bucket of its time, at the narrowest width (1 ms · 2^k) that fits the capture', () => {
+    fc.assert(
+      fc.property(packets, fc.integer({ min: 2, max: 64 }), (list, max) => {
+        const series = new VerdictSeries(max);
+        feed(series, list);
+        const r = series.report();
+        const last = Math.max(...list.slice(1).map(([ms]) => ms + 0.3), 0);
+        let width = 1;
+        while (Math.floor(last / width) >= max) width *= 2;
+        expect(r.bucketSeconds * 1000).toBeCloseTo(width, 9);
+        const expected = SERIES_COLUMNS.map(() => new Array<number>(Math.floor(last / width) + 1).fill(0));
+        expected[list[0][1]][0]++;
+        for (const [ms, col] of list.slice(1)) expected[col][Math.floor((ms + 0.3) / width)]++;
+        SERIES_COLUMNS.forEach((name, c) => expect(r.counts[name]).toEqual(expected[c]));
+      }),
+    );
+  });
+
+  it('counts a packet stamped before the first one in bucket 0', () => {
+    const series = new VerdictSeries(10);
+    series.add(100, 500_000_000, 0);
+    series.add(100, 0, 1);
+    const r = series.report();
+    expect(r.start).toBe(100.5);
+    expect(r.counts.pass).toEqual([1]);
+    expect(r.counts.firewall).toEqual([1]);
+  });
+
+  it('reports no buckets and no start before the first packet', () => {
+    const r = new VerdictSeries().report();
+    expect(r.start).toBeNull();
+    expect(r.counts.pass).toEqual([]);
+  });
+
+  it('stays within the default 2,000 buckets over an hour of traffic', () => {
+    const series = new VerdictSeries();
+    for (let s = 0; s < 3600; s += 0.25) series.add(1_000 + Math.floor(s), (s % 1) * 1e9, 0);
+    const r = series.report();
+    expect(r.counts.pass.length).toBeLessThanOrEqual(2000);
+    expect(r.counts.pass.length).toBeGreaterThan(1000);
+    expect(r.counts.pass.reduce((a, b) => a + b, 0)).toBe(3600 * 4);
+  });
+});
