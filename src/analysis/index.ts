@@ -5,4 +5,4 @@ export { explain, type Explanation, type Overlap } from './explain.js';
 export { compareRulesets, type Comparison, type Difference, type Side } from './compare.js';
 export { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceExpectation, type SpaceProof, type SpaceValue } from './prove.js';
 export { witnessRecord, type Witness } from './witness.js';
-export type { ModelOptions } from './model.js';
+export { checkExpressions, type ModelOptions } from './model.js';

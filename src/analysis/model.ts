@@ -84,6 +84,11 @@ function parseRules(snapshot: Snapshot): ParsedRule[] {
   return out;
 }
 
+/** Checks that every rule expression parses (ConfigItemError naming the rule otherwise). */
+export function checkExpressions(snapshot: Snapshot): void {
+  parseRules(snapshot);
+}
+
 function defaultLists(snapshot: Snapshot): (name: string) => IpSet | undefined {
   const registry = createListRegistry({ accountLists: snapshot.lists });
   return (name) => registry.resolve(name);

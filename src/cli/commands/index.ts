@@ -13,6 +13,7 @@ import { register as exportSnapshot } from './export/command.js';
 import { register as importSnapshot } from './import/command.js';
 import { register as synth } from './synth/command.js';
 import { register as diff } from './diff/command.js';
+import { register as lint } from './lint/command.js';
 import { register as about } from './about/command.js';
 
-export const commands: Array<(program: Command) => void> = [validate, explain, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, about];
+export const commands: Array<(program: Command) => void> = [validate, explain, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, lint, about];
