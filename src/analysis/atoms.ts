@@ -73,7 +73,7 @@ const FIELDS: Record<string, FieldModel> = {
     dims: [Dim.proto],
     lookup: (_, text) => PROTO_NUMBERS.get(text) ?? `ip.proto is a lowercase protocol keyword such as "tcp"; "${text}" never matches`,
   },
-  'ip.len': { kind: 'int', dim: Dim.len, domain: PORTS },
+  'ip.len': { kind: 'int', dim: Dim.len, domain: range(0n, 65535n + 40n) },
   'ip.ttl': { kind: 'int', dim: Dim.ttl, domain: BYTE },
   'ip.hdr_len': { kind: 'int', dim: Dim.hdrLen, domain: range(0n, 15n) },
   'ip.opt.type': { kind: 'int', dim: Dim.optType, domain: BYTE },
@@ -178,7 +178,7 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
     ctx.notes.push({
       kind: 'negated_protocol_field',
       transport,
-      message: `\`${fieldName} != …\` also matches every packet without ${['TCP', 'UDP', 'ICMP'][Number(transport)]}`,
+      message: `\`${fieldName} != …\` also matches every packet without a ${['TCP', 'UDP', 'ICMP'][Number(transport)]} header`,
     });
   }
   /** the packets that have the field (an unmodelled comparison is false on the others) */

@@ -73,7 +73,7 @@ function noteNegatedTransport(arg: Expr, ctx: ModelContext): void {
         ctx.notes.push({
           kind: 'negated_protocol_field',
           transport,
-          message: `\`not\` over ${name} also matches every packet without ${label}`,
+          message: `\`not\` over ${name} also matches every packet without a ${label} header (other protocols, fragments)`,
         });
       }
     }

@@ -65,6 +65,8 @@ export interface NameDomains {
 const PORTS = range(0n, 65535n);
 const BYTE = range(0n, 255n);
 const ASNS = range(ABSENT, ASN_MAX);
+/** IPv6 ip.len is the payload length + 40, so it can exceed 65535 */
+const V6_LENGTHS = range(0n, 65535n + 40n);
 
 /** The eight boxes of packets that can reach the firewall. */
 export function universe(names: NameDomains): Region {
@@ -91,7 +93,7 @@ export function universe(names: NameDomains): Region {
       b[Dim.icmpType] = BYTE;
       b[Dim.icmpCode] = BYTE;
       b[Dim.ttl] = BYTE;
-      b[Dim.len] = PORTS;
+      b[Dim.len] = v6 ? V6_LENGTHS : PORTS;
       b[Dim.hdrLen] = v6 ? point(ABSENT) : range(0n, 15n);
       b[Dim.optType] = v6 ? point(ABSENT) : range(ABSENT, 255n);
       b[Dim.srcCountry] = countries;

@@ -131,3 +131,10 @@ describe('ATP filters', () => {
     expect(kinds(lint(s))).toEqual(['f2:atp_filter_never_applies', 'f3:atp_filter_never_applies']);
   });
 });
+
+describe('field domains', () => {
+  it('IPv6 ip.len (payload length + 40) can exceed 65535', () => {
+    expect(lint(rules(['block', 'ip.len > 65535']))).toEqual([]);
+    expect(kinds(lint(rules(['block', 'ip.len > 65535 and ip.src in {10.0.0.0/8}'])))).toEqual(['r1:unmatchable']);
+  });
+});
