@@ -4,12 +4,12 @@
 // overlap the region, an exhaustive search over smaller subsets in increasing size, so the set
 // returned has minimum cardinality. Above the limit the set is inclusion-minimal (no member can be
 // dropped) but not proved minimum.
-import { type Region, regionCovers, unionRegions } from './space.js';
+import { type Region, firstOutside } from './space.js';
 
 export const EXACT_LIMIT = 12;
 
 function coveredBy(target: Region, sets: readonly Region[]): boolean {
-  return regionCovers(sets.reduce(unionRegions, []), target);
+  return firstOutside(target, sets) === null;
 }
 
 function* combinations(n: number, k: number, start = 0, prefix: number[] = []): Generator<number[]> {
@@ -20,9 +20,8 @@ function* combinations(n: number, k: number, start = 0, prefix: number[] = []): 
   for (let i = start; i <= n - (k - prefix.length); i++) yield* combinations(n, k, i + 1, [...prefix, i]);
 }
 
-/** Indexes into `candidates` of a smallest covering subset; null if all of them together do not cover. */
-export function smallestCover(target: Region, candidates: readonly Region[]): number[] | null {
-  if (!coveredBy(target, candidates)) return null;
+/** Indexes into `candidates` of a smallest covering subset; all of them together must cover `target`. */
+export function smallestCover(target: Region, candidates: readonly Region[]): number[] {
   let chosen = candidates.map((_, i) => i);
   for (let k = chosen.length - 1; k >= 0; k--) {
     const without = chosen.filter((i) => i !== chosen[k]);

@@ -75,13 +75,12 @@ export function ruleStatus(model: FirewallModel, i: number): RuleStatus {
   if (isEmptyRegion(may)) return { kind: 'unmatchable' };
   const earlier = earlierTerminating(model, i);
   const candidates = earlier.filter((k) => regionsOverlap(may, model.rules[k]!.meaning.must));
-  const cover = smallestCover(
-    may,
-    candidates.map((k) => model.rules[k]!.meaning.must),
-  );
-  if (cover !== null) return { kind: 'unreachable', blockedBy: cover.map((c) => candidates[c]!), region: may };
-  const mayEarlier = earlier.map((k) => model.rules[k]!.meaning.may).filter((r) => regionsOverlap(must, r));
-  const witness = firstOutside(must, mayEarlier);
+  const musts = candidates.map((k) => model.rules[k]!.meaning.must);
+  const outside = firstOutside(may, musts);
+  if (outside === null) return { kind: 'unreachable', blockedBy: smallestCover(may, musts).map((c) => candidates[c]!), region: may };
+  const exact = must === may && earlier.every((k) => model.rules[k]!.meaning.must === model.rules[k]!.meaning.may);
+  // exact: the box outside every earlier must is outside every earlier may, inside the rule's must
+  const witness = exact ? outside : firstOutside(must, earlier.map((k) => model.rules[k]!.meaning.may));
   return witness === null ? { kind: 'indeterminate' } : { kind: 'reachable', witnessRegion: [witness] };
 }
 
