@@ -10,5 +10,6 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['report', () => import('./report.js')],
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],
+  ['suite', () => import('./suite.js')],
   ['analysis', () => import('./analysis.js')],
 ];

@@ -2,11 +2,8 @@
 // be one of the managed lists (spelled `svc.*`, or the vendor's `cf.*`) or an account list. The
 // Rules-language parser does not check names (the engine does not either); this check runs where
 // the account's lists are known: in the API, and in a snapshot that carries its `lists`.
-import { FIREWALL_SCHEME, listsUsed, parse } from '../lang/index.js';
+import { FIREWALL_SCHEME, listsUsed, MANAGED_LISTS, parse } from '../lang/index.js';
 import type { Issue, JsonPath } from './schema.js';
-
-/** The managed lists, by their name after the `svc.` (or vendor `cf.`) prefix. */
-export const MANAGED_LISTS: readonly string[] = ['anonymizer', 'botnetcc', 'malware', 'open_proxies', 'vpn'];
 
 const MANAGED = new Set(MANAGED_LISTS.flatMap((n) => [`svc.${n}`, `cf.${n}`]));
 

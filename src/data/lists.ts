@@ -14,11 +14,12 @@ import path from 'node:path';
 import type { AccountList } from '../config/snapshot.js';
 import { NetParseError, parseCidr } from '../net/cidr.js';
 import { type IpSet, IpSetBuilder } from '../net/ip-set.js';
+import { MANAGED_LISTS as LANGUAGE_MANAGED_LISTS } from '../lang/index.js';
 import { datasetPath } from './datasets.js';
 import { DataError } from './errors.js';
 
 /** The managed lists, as the Rules language names them after `$`. */
-export const MANAGED_LISTS: readonly string[] = ['svc.anonymizer', 'svc.botnetcc', 'svc.malware', 'svc.open_proxies', 'svc.vpn'];
+export const MANAGED_LISTS: readonly string[] = LANGUAGE_MANAGED_LISTS.map((n) => `svc.${n}`);
 
 /** Resolves list names (with or without `$`) to address sets; undefined for an unknown list. */
 export interface ListRegistry {

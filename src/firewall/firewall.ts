@@ -72,12 +72,15 @@ export class Firewall {
   readonly hits: Float64Array;
   /** per rule: packets whose verdict it decided */
   readonly decided: Float64Array;
+  /** per rule: its compiled expression, for explaining one packet (edgesim trace); evaluate() does not read it */
+  readonly predicates: ReadonlyArray<(p: PacketRecord) => boolean>;
   /** decides one packet into `out` (generated per ruleset: see evaluator.ts) */
   readonly evaluate: (p: PacketRecord, out: FirewallResult) => void;
 
   private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, fields: Set<string>) {
     this.rules = rules;
     this.fields = fields;
+    this.predicates = predicates;
     this.hits = new Float64Array(rules.length);
     this.decided = new Float64Array(rules.length);
     this.evaluate = generateEvaluator({

@@ -4,10 +4,11 @@
 // lhs index expression and their operator with an already-lexed right-hand side. Every node is
 // plain data; `span`s are byte offsets into the source text (ignored when comparing structure).
 import type { IpItem, IpValue } from './literals/ip.js';
+import type { Literal } from './literals/literal.js';
 import type { LangType } from './types.js';
 import type { Scheme } from './scheme.js';
 
-export type { IpItem, IpValue };
+export type { IpItem, IpValue, Literal };
 
 export interface Span {
   readonly start: number;
@@ -56,10 +57,6 @@ export interface ComparisonExpr {
   readonly span: Span;
 }
 
-export type Literal =
-  | { readonly type: 'Int'; readonly value: bigint }
-  | { readonly type: 'Ip'; readonly ip: IpValue }
-  | { readonly type: 'Bytes'; readonly bytes: Uint8Array };
 
 export type SetLiteral =
   | { readonly type: 'Int'; readonly ranges: ReadonlyArray<readonly [bigint, bigint]> }

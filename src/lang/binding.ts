@@ -55,6 +55,11 @@ export type ElementValue = boolean | number | Uint8Array | IpElement | CompoundV
 /** An Array value (JS array) or a Map value (keys are UTF-8 strings). */
 export type CompoundValue = readonly ElementValue[] | ReadonlyMap<string, ElementValue>;
 
+/** The elements of an Array value, or the values of a Map value, in order. */
+export function elementsOf(v: CompoundValue): ElementValue[] {
+  return Array.isArray(v) ? [...v] : [...(v as ReadonlyMap<string, ElementValue>).values()];
+}
+
 export interface CompoundAccess<P> {
   type: 'Array' | 'Map';
   has(p: P): boolean;

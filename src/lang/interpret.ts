@@ -7,10 +7,10 @@
 // except `!=`; `not` inverts afterwards; v4 and v6 never compare equal; vectors combine
 // element-wise, truncated to the shorter one.
 import type { Ast, CallExpr, ComparisonExpr, ComparisonOp, Expr, IndexExpr, IpItem, IpValue, Literal } from './ast.js';
-import type { CompoundValue, ElementValue, SchemeBinding } from './binding.js';
+import { elementsOf as elements, type CompoundValue, type ElementValue, type SchemeBinding } from './binding.js';
 import { listsUsed } from './analysis.js';
-import { BIT_SLICE_PROTOCOLS } from './functions/bit-slice.js';
-import { translateRegex } from './literals/regex.js';
+import { paramOf } from './functions/params.js';
+import { compileRegex } from './regex/compile.js';
 import type { IpSet } from '../net/ip-set.js';
 import { unknownListError } from './lists.js';
 
@@ -55,7 +55,6 @@ function literalValue(l: Literal): Value {
 }
 
 const isCompound = (v: Value): v is CompoundValue => Array.isArray(v) || v instanceof Map;
-const elements = (v: CompoundValue): Value[] => (Array.isArray(v) ? [...v] : [...(v as ReadonlyMap<string, Value>).values()]);
 
 function ipBig(ip: IpValue): bigint {
   if (ip.family === 4) return BigInt(ip.v4);
@@ -118,9 +117,9 @@ function applyOp<P>(ctx: EvalContext<P>, op: ComparisonOp, v: Value): boolean {
     case 'contains':
       return latin1.decode(v as Uint8Array).includes(latin1.decode(op.rhs));
     case 'matches': {
-      const re = translateRegex(op.pattern);
+      const re = compileRegex(op.pattern);
       if (typeof re === 'string') throw new Error(re);
-      return re.test(latin1.decode(v as Uint8Array));
+      return re.test(v as Uint8Array, 0, (v as Uint8Array).length);
     }
     case 'wildcard': {
       const value = latin1.decode(v as Uint8Array);
@@ -141,33 +140,17 @@ function applyOp<P>(ctx: EvalContext<P>, op: ComparisonOp, v: Value): boolean {
 }
 
 function evalCall<P>(ctx: EvalContext<P>, call: CallExpr, p: P): Value | undefined {
-  if (call.name === 'bit_slice') {
-    const field = call.args[0].kind === 'index' && call.args[0].expr.base.kind === 'field' ? call.args[0].expr.base.name : '';
-    if (!BIT_SLICE_PROTOCOLS.includes(field)) throw new Error(`bit_slice over ${field}`);
-    const bytes = readField(ctx, field, p) as Uint8Array | undefined;
-    const [from, to] = call.args.slice(1).map((a) => (a.kind === 'literal' && a.value.type === 'Int' ? Number(a.value.value) : NaN));
-    if (!bytes || Math.ceil(to / 8) > bytes.length) return undefined;
-    let value = 0;
-    for (let bit = from; bit < to; bit++) value = value * 2 + ((bytes[bit >> 3] >> (7 - (bit & 7))) & 1);
-    return value;
+  const fn = ctx.ast.scheme.fn(call.name);
+  if (!fn) throw new Error(`no definition for function ${call.name}`);
+  const params = call.args.map(paramOf);
+  const args = call.args.map((a) =>
+    a.kind === 'literal' ? literalValue(a.value) : a.kind === 'index' ? evalIndex(ctx, a.expr, p) : truthValue(evalExpr(ctx, a.expr, p)),
+  );
+  const first = call.args[0];
+  if (first?.kind === 'index' && first.expr.mapEach > 0) {
+    return (args[0] as Value[]).map((e) => fn.evaluate([e, ...args.slice(1)], params)).filter((v) => v !== undefined);
   }
-  if (call.name === 'concat') {
-    const args = call.args.map((a) =>
-      a.kind === 'literal' ? literalValue(a.value) : a.kind === 'index' ? evalIndex(ctx, a.expr, p) : truthValue(evalExpr(ctx, a.expr, p)),
-    );
-    const join = (values: Array<Value | undefined>): Value | undefined => {
-      const present = values.filter((v): v is Value => v !== undefined);
-      if (present.length === 0) return undefined;
-      if (present[0] instanceof Uint8Array) return Uint8Array.from(present.flatMap((v) => [...(v as Uint8Array)]));
-      return present.flatMap((v) => elements(v as CompoundValue));
-    };
-    const first = call.args[0];
-    if (first.kind === 'index' && first.expr.mapEach > 0) {
-      return (args[0] as Value[]).map((e) => join([e, ...args.slice(1)])!).filter((v) => v !== undefined);
-    }
-    return join(args);
-  }
-  throw new Error(`no implementation for function ${call.name}`);
+  return fn.evaluate(args, params);
 }
 
 function truthValue(t: Truth): Value | undefined {

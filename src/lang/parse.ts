@@ -23,15 +23,15 @@
 //   nil-not-equal behaviour), never the engine's panic for a missing mandatory field;
 // - `any(`/`all(` are syntax, as at that commit; `concat` needs two arguments.
 // Where the engine gives no answer we decided: `$name` lists are resolved at compile time and a
-// missing one is FilterError 'unknown_list'; regexes run as JS RegExp over latin1 text (Rust syntax
-// translated, constructs Rust rejects rejected, error wording ours); wildcard syntax-error wording;
+// missing one is FilterError 'unknown_list'; regexes run on our own linear-time automaton over
+// bytes (Rust's syntax and error texts, its size limit approximated: src/lang/regex/); wildcard syntax-error wording;
 // bit_slice's argument messages; `ip.geoip.country` (either country; `!=`: neither equals); the
 // length limit counts characters (code points); complexity counts DNF conjunctions.
 import type { Ast } from './ast.js';
 import { complexity } from './complexity.js';
 import { E, LexError, limitError, toFilterError } from './errors.js';
 import { DEFAULT_MAX_NESTING, Parser, type Token } from './parser/context.js';
-import { parseLogical } from './parser/logical.js';
+import { GRAMMAR } from './parser/grammar.js';
 import type { Scheme } from './scheme.js';
 import { Source } from './source.js';
 import { display } from './types.js';
@@ -59,10 +59,10 @@ function parseWith(expr: string, scheme: Scheme, limits: Limits, recordTokens: b
     }
   }
   const src = new Source(expr);
-  const parser = new Parser(src, scheme, limits.maxNesting ?? DEFAULT_MAX_NESTING, recordTokens);
+  const parser = new Parser(GRAMMAR, src, scheme, limits.maxNesting ?? DEFAULT_MAX_NESTING, recordTokens);
   let ast: Ast;
   try {
-    const [root, rest] = parseLogical(parser, src.start);
+    const [root, rest] = GRAMMAR.logical(parser, src.start);
     if (root.type !== 'Bool') throw E.typeMismatch('Bool', display(root.type), rest, src.end);
     if (rest < src.end) throw E.eof(rest, src.end);
     ast = { expr: root, source: expr, scheme };

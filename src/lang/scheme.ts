@@ -1,7 +1,8 @@
 // A scheme is what an expression may name: fields with their types, functions, and the types for
 // which `in $list` is defined (the engine registers at most one list definition per type).
 // Fields and functions share one namespace, as in the engine.
-import type { CallArg, Literal } from './ast.js';
+import type { ElementValue, FieldAccess } from './binding.js';
+import type { Literal } from './literals/literal.js';
 import type { LangType, Primitive } from './types.js';
 
 export interface FieldDef {
@@ -30,7 +31,11 @@ export type ParamProblem =
   | { readonly kind: 'type'; readonly expected: string }
   | { readonly kind: 'value'; readonly message: string };
 
-/** A function: argument checks at parse time; evaluation lives with the compiler (eval/functions.ts). */
+/**
+ * A function, known in this one definition (as in the engine's `functions/*.rs`): its argument
+ * checks and return type for the parser, its value for the reference interpreter, and optionally
+ * a compiled accessor for the compiler. Nothing else matches a function by name.
+ */
 export interface FunctionDef {
   readonly name: string;
   readonly minArgs: number;
@@ -38,6 +43,13 @@ export interface FunctionDef {
   readonly maxArgs?: number;
   checkParam(index: number, param: FunctionParam, previous: readonly FunctionParam[]): ParamProblem | null;
   returnType(params: readonly FunctionParam[]): LangType;
+  /**
+   * The call's value from its evaluated arguments (undefined: absent). With `[*]` on the first
+   * argument the interpreter calls it once per element.
+   */
+  evaluate(args: readonly (ElementValue | undefined)[], params: readonly FunctionParam[]): ElementValue | undefined;
+  /** An allocation-free accessor for the call's (primitive) value; without it the interpreter evaluates the call. */
+  compile?<P>(params: readonly FunctionParam[], field: (name: string) => FieldAccess<P>): FieldAccess<P>;
 }
 
 export interface SchemeSpec {
@@ -79,14 +91,4 @@ export class Scheme {
   functionNames(): string[] {
     return [...this.functions.keys()];
   }
-}
-
-/** The parameter view of a parsed argument. */
-export function paramOf(arg: CallArg): FunctionParam {
-  if (arg.kind === 'literal') return { kind: 'Literal', type: arg.value.type, literal: arg.value };
-  if (arg.kind === 'index') {
-    const bare = arg.expr.base.kind === 'field' && arg.expr.indexes.length === 0;
-    return { kind: 'Field', type: arg.expr.type, field: bare ? arg.expr.base.name : undefined };
-  }
-  return { kind: 'Field', type: arg.expr.type };
 }

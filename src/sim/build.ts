@@ -5,6 +5,7 @@ import type { Snapshot } from '../config/snapshot.js';
 import { vendorLimitWarnings } from '../config/vendor-limits.js';
 import { createListRegistry } from '../data/lists.js';
 import { enrichmentFor, LOOKUP_FIELDS, type LookupOptions } from '../fields/lookups.js';
+import type { Enrichment } from '../data/enrichment.js';
 import { Firewall } from '../firewall/firewall.js';
 import { PacketPath } from './packet-path.js';
 
@@ -18,6 +19,8 @@ export interface BuiltPath {
   path: PacketPath;
   firewall: Firewall;
   atp: AdvancedTcpProtection;
+  /** the lookups the path makes (undefined when the configuration reads no looked-up field) */
+  enrichment: Enrichment | undefined;
   /** things the user should know before reading the results */
   warnings: string[];
 }
@@ -29,7 +32,7 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: (name) => lists.resolve(name) });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, enrichment, warnings };
 }
 
 /**
@@ -47,5 +50,5 @@ export async function buildLookupPath(lookups: boolean, opts: PathOptions = {}):
   const atp = AdvancedTcpProtection.fromSnapshot({});
   // ASNs only with --asn: enrichmentFor leaves them out without a database
   const enrichment = lookups ? await enrichmentFor(LOOKUP_FIELDS, false, opts, warnings) : undefined;
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, enrichment, warnings };
 }

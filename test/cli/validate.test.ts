@@ -55,6 +55,32 @@ describe('edgesim validate', () => {
   });
 });
 
+describe('did-you-mean hints (CLI text only)', () => {
+  it('validate and explain add one line after the unchanged engine message; --json has no hint', () => {
+    const message = 'Filter parsing error (1:1):\ntcp.port == 80\n^^^^^^^^ unknown identifier\n';
+    const r = runCli(['validate', 'tcp.port == 80']);
+    expect([r.status, r.stdout]).toEqual([1, `${message}did you mean tcp.dstport or tcp.srcport?\n`]);
+    const e = runCli(['explain', 'tcp']);
+    expect([e.status, e.stdout]).toEqual([
+      1,
+      'Filter parsing error (1:4):\ntcp\n   ^ expected ComparisonOp\ntcp is the raw TCP header (Bytes), not a condition: did you mean ip.proto == "tcp"?\n',
+    ]);
+    const j = runCli(['validate', '--json', 'tcp.port == 80']);
+    expect(JSON.parse(j.stdout)).toEqual({ result: null, success: false, errors: [{ message }], messages: null });
+  });
+
+  it('an unknown managed list fails validate and explain', () => {
+    const r = runCli(['validate', 'ip.src in $cf.anonymiser']);
+    expect(r.status).toBe(1);
+    expect(r.stdout.split('\n').slice(2)).toEqual([
+      '          ^^^^^^^^^^^^^^ unknown list $cf.anonymiser: the managed lists are $cf.anonymizer, $cf.botnetcc, $cf.malware, $cf.open_proxies, $cf.vpn',
+      'did you mean $cf.anonymizer?',
+      '',
+    ]);
+    expect(runCli(['explain', 'ip.src in $cf.anonymiser']).status).toBe(1);
+  });
+});
+
 describe('edgesim explain', () => {
   it('shows tokens with offsets, the typed tree and the plan', () => {
     const r = runCli(['explain', 'tcp.dstport in {80 443 1000..2000 1500..3000} and not ip.src == 10.0.0.1']);

@@ -15,7 +15,7 @@ export function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : String(v);
 }
 
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const d = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = d[0]!;

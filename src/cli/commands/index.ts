@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { register as validate } from './validate/command.js';
 import { register as explain } from './explain/command.js';
+import { register as fields } from './fields/command.js';
 import { register as replay } from './replay/command.js';
 import { register as report } from './report/command.js';
 import { register as match } from './match/command.js';
@@ -14,6 +15,25 @@ import { register as importSnapshot } from './import/command.js';
 import { register as synth } from './synth/command.js';
 import { register as diff } from './diff/command.js';
 import { register as lint } from './lint/command.js';
+import { register as test } from './test/command.js';
+import { register as trace } from './trace/command.js';
 import { register as about } from './about/command.js';
 
-export const commands: Array<(program: Command) => void> = [validate, explain, replay, report, match, inspect, serve, exportSnapshot, importSnapshot, synth, diff, lint, about];
+export const commands: Array<(program: Command) => void> = [
+  validate,
+  explain,
+  fields,
+  replay,
+  report,
+  test,
+  trace,
+  diff,
+  lint,
+  match,
+  inspect,
+  serve,
+  exportSnapshot,
+  importSnapshot,
+  synth,
+  about,
+];

@@ -1,15 +1,15 @@
 // AST -> closures over a Binding. Logical nodes become short-circuiting closures (specialised for
-// two operands), comparisons on a bare primitive field (or on bit_slice) become the
-// per-type closures of primitive.ts, and `ip.geoip.country`-style fields compile once per field
-// they stand for. Everything else the firewall scheme never produces — Array/Map values, `[*]`,
-// any/all, concat — is evaluated by the reference interpreter for that node. Lists are resolved
-// here, once; a missing one is FilterError 'unknown_list'. `plan` records what each comparison
-// compiled to, for `edgesim explain`.
+// two operands), comparisons on a bare primitive field (or on a call whose definition compiles,
+// such as bit_slice) become the per-type closures of primitive.ts, and `ip.geoip.country`-style
+// fields compile once per field they stand for. Everything else the firewall scheme never
+// produces — Array/Map values, `[*]`, any/all, concat — is evaluated by the reference interpreter
+// for that node. Lists are resolved here, once; a missing one is FilterError 'unknown_list'.
+// `plan` records what each comparison compiled to, for `edgesim explain`.
 import type { Ast, ComparisonExpr, Expr, IndexExpr } from '../ast.js';
-import type { BytesAccess, FieldAccess, IntAccess, SchemeBinding } from '../binding.js';
+import type { FieldAccess, SchemeBinding } from '../binding.js';
+import { paramOf } from '../functions/params.js';
 import { evalExpr, resolveLists, type CompileOptions, type EvalContext } from '../interpret.js';
 import { printExpr } from '../print.js';
-import { readBits } from './bit-slice.js';
 import { compileBool, compileBytes, compileInt, compileIp, type Pred } from './primitive.js';
 
 /** One line of the compiled plan: a comparison's text and what it became. */
@@ -30,26 +30,20 @@ function fieldAccess<P>(c: Compiler<P>, name: string): FieldAccess<P> {
   return acc as FieldAccess<P>;
 }
 
-/** bit_slice(field, from, to) as an Int accessor over the field's bytes. */
-function bitSliceAccess<P>(c: Compiler<P>, lhs: IndexExpr): IntAccess<P> | null {
-  if (lhs.base.kind !== 'call' || lhs.base.name !== 'bit_slice' || lhs.indexes.length > 0) return null;
-  const [field, fromArg, toArg] = lhs.base.args;
-  if (field.kind !== 'index' || field.expr.base.kind !== 'field') return null;
-  if (fromArg.kind !== 'literal' || fromArg.value.type !== 'Int' || toArg.kind !== 'literal' || toArg.value.type !== 'Int') return null;
-  const bytes = fieldAccess(c, field.expr.base.name) as BytesAccess<P>;
-  const from = Number(fromArg.value.value);
-  const to = Number(toArg.value.value);
-  const get = (p: P) => (bytes.has(p) ? readBits(bytes.bytes(p), bytes.start(p), bytes.end(p), from, to) : -1);
-  return { type: 'Int', has: (p) => get(p) >= 0, get };
+/** A call whose definition compiles, as an accessor of its value; null when it does not compile. */
+function callAccess<P>(c: Compiler<P>, lhs: IndexExpr, notes: string[]): FieldAccess<P> | null {
+  if (lhs.base.kind !== 'call' || lhs.indexes.length > 0) return null;
+  const fn = c.ctx.ast.scheme.fn(lhs.base.name);
+  if (!fn?.compile) return null;
+  const acc = fn.compile<P>(lhs.base.args.map(paramOf), (name) => fieldAccess(c, name));
+  notes.push(`${fn.name} -> ${acc.type.toLowerCase()}`);
+  return acc;
 }
 
 function compilePrimitive<P>(c: Compiler<P>, e: ComparisonExpr, fieldName: string | null, notes: string[]): Pred<P> | null {
   const op = e.op;
-  if (fieldName === null) {
-    const slice = bitSliceAccess(c, e.lhs);
-    return slice ? (notes.push('bit_slice -> int'), compileInt(slice, op, notes)) : null;
-  }
-  const acc = fieldAccess(c, fieldName);
+  const acc = fieldName === null ? callAccess(c, e.lhs, notes) : fieldAccess(c, fieldName);
+  if (!acc) return null;
   switch (acc.type) {
     case 'Bool':
       return op.kind === 'isTrue' ? (notes.push('bool field'), compileBool(acc)) : null;

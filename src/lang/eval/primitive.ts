@@ -5,7 +5,7 @@ import type { ComparisonOp, IpItem, IpValue, OrderingOp } from '../ast.js';
 import type { BoolAccess, BytesAccess, IntAccess, IpAccess } from '../binding.js';
 import type { WildcardPattern } from '../literals/wildcard.js';
 import { parseWildcard } from '../literals/wildcard.js';
-import { translateRegex } from '../literals/regex.js';
+import { compileRegex } from '../regex/compile.js';
 import { IpSetBuilder, type IpSet } from '../../net/ip-set.js';
 import { compareView, containsView, equalsView, wildcardMatchView } from './bytes.js';
 import { intMembership, mergeRanges, type IntRanges } from './int-set.js';
@@ -122,23 +122,6 @@ export function compileIp<P>(a: IpAccess<P>, op: ComparisonOp, lists: ReadonlyMa
   return (p) => a.has(p) && (a.family(p) === 4 ? s.has4(a.v4(p) >>> 0) : s.has6(a.v6(p)));
 }
 
-// A regex test needs a string; interned values (countries, data-center names) reuse the last one.
-function latin1Cache(): (bytes: Uint8Array, start: number, end: number) => string {
-  let lastBytes: Uint8Array | null = null;
-  let lastStart = -1;
-  let lastEnd = -1;
-  let lastText = '';
-  return (bytes, start, end) => {
-    if (bytes !== lastBytes || start !== lastStart || end !== lastEnd) {
-      lastText = String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
-      lastBytes = bytes;
-      lastStart = start;
-      lastEnd = end;
-    }
-    return lastText;
-  };
-}
-
 export function compileBytes<P>(a: BytesAccess<P>, op: ComparisonOp, notes: string[]): Pred<P> | null {
   switch (op.kind) {
     case 'ordering': {
@@ -156,11 +139,10 @@ export function compileBytes<P>(a: BytesAccess<P>, op: ComparisonOp, notes: stri
       return (p) => a.has(p) && containsView(a.bytes(p), a.start(p), a.end(p), needle);
     }
     case 'matches': {
-      const re = translateRegex(op.pattern);
+      const re = compileRegex(op.pattern);
       if (typeof re === 'string') return null;
-      notes.push(`regex /${re.source}/${re.flags} over latin1 text`);
-      const text = latin1Cache();
-      return (p) => a.has(p) && re.test(text(a.bytes(p), a.start(p), a.end(p)));
+      notes.push('regex: linear-time automaton over bytes');
+      return (p) => a.has(p) && re.test(a.bytes(p), a.start(p), a.end(p));
     }
     case 'wildcard': {
       const w = parseWildcard(op.pattern) as WildcardPattern;

@@ -1,5 +1,7 @@
 // concat(a, b, …): byte strings or arrays of one type, joined. It is in the engine's example
-// scheme (the documented vectors use it), not in the firewall scheme.
+// scheme (the documented vectors use it), not in the firewall scheme. Absent arguments are
+// skipped; all absent gives absent. Not compiled: the interpreter evaluates it.
+import { elementsOf, type CompoundValue, type ElementValue } from '../binding.js';
 import type { FunctionDef, ParamProblem } from '../scheme.js';
 import { display, isArray, sameType } from '../types.js';
 
@@ -11,4 +13,10 @@ export const concat: FunctionDef = {
     return sameType(param.type, previous[0].type) ? null : { kind: 'type', expected: display(previous[0].type) };
   },
   returnType: (params) => params[0].type,
+  evaluate(args) {
+    const present = args.filter((v): v is ElementValue => v !== undefined);
+    if (present.length === 0) return undefined;
+    if (present[0] instanceof Uint8Array) return Uint8Array.from(present.flatMap((v) => [...(v as Uint8Array)]));
+    return present.flatMap((v) => elementsOf(v as CompoundValue));
+  },
 };

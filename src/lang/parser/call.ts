@@ -8,12 +8,11 @@ import { E } from '../errors.js';
 import { lexBytes } from '../literals/bytes.js';
 import { lexInt } from '../literals/int.js';
 import { lexIpAddr } from '../literals/ip.js';
-import { paramOf, type FunctionDef, type FunctionParam } from '../scheme.js';
+import { paramOf } from '../functions/params.js';
+import type { FunctionDef, FunctionParam } from '../scheme.js';
 import { ArrayOf, display } from '../types.js';
-import { comparisonOpAt, comparisonWithLhs } from './comparison.js';
 import type { Parser } from './context.js';
-import { parseIndexExpr } from './index-expr.js';
-import { notOperator, parseLogical, quantifierAt } from './logical.js';
+import { comparisonOpAt, notOperator, quantifierAt } from './tokens.js';
 
 function isAlnum(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -26,9 +25,9 @@ const fieldChar = (c: number) => (isAlnum(c) && !isHex(c)) || c === 0x5f;
 const fieldOrIntChar = (c: number) => isAlnum(c) || c === 0x5f;
 
 function indexArg(p: Parser, pos: number): [CallArg, number] {
-  const [lhs, rest] = parseIndexExpr(p, pos);
+  const [lhs, rest] = p.grammar.indexExpr(p, pos);
   if (comparisonOpAt(p.src, p.src.skipSpace(rest))) {
-    const [expr, end] = comparisonWithLhs(p, pos, lhs, rest);
+    const [expr, end] = p.grammar.comparisonWithLhs(p, pos, lhs, rest);
     return [{ kind: 'logical', expr }, end];
   }
   return [{ kind: 'index', expr: lhs }, rest];
@@ -42,8 +41,8 @@ function parseArg(p: Parser, pos: number): [CallArg, number] {
     p.token('literal', pos, end);
     return [{ kind: 'literal', value: { type: 'Bytes', bytes } }, end];
   }
-  if (c === 0x28 || notOperator(p, pos) || quantifierAt(p, pos)) {
-    const [expr, end] = parseLogical(p, pos);
+  if (c === 0x28 || notOperator(s, pos) || quantifierAt(s, pos)) {
+    const [expr, end] = p.grammar.logical(p, pos);
     return [{ kind: 'logical', expr }, end];
   }
   if (fieldChar(c) || (fieldOrIntChar(c) && fieldChar(c2)) || (fieldOrIntChar(c) && fieldOrIntChar(c2) && fieldChar(c3))) {

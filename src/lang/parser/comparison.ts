@@ -14,26 +14,7 @@ import { lexWildcard } from '../literals/wildcard.js';
 import type { Source } from '../source.js';
 import { ArrayOf, BOOL_ARRAY, debug, elementOf, type LangType } from '../types.js';
 import type { Parser } from './context.js';
-import { parseIndexExpr } from './index-expr.js';
-
-type OpName = 'in' | OrderingOp | 'bitwiseAnd' | 'contains' | 'matches' | 'wildcard' | 'strictWildcard';
-
-/** Operator spellings in the engine's matching order (plain prefix match, lowercase only). */
-export const COMPARISON_OPS: ReadonlyArray<readonly [string, OpName]> = [
-  ['in', 'in'],
-  ['eq', 'eq'], ['==', 'eq'], ['ne', 'ne'], ['!=', 'ne'], ['ge', 'ge'], ['>=', 'ge'],
-  ['le', 'le'], ['<=', 'le'], ['gt', 'gt'], ['>', 'gt'], ['lt', 'lt'], ['<', 'lt'],
-  ['&', 'bitwiseAnd'], ['bitwise_and', 'bitwiseAnd'],
-  ['contains', 'contains'], ['~', 'matches'], ['matches', 'matches'], ['wildcard', 'wildcard'],
-  ['strict wildcard', 'strictWildcard'],
-];
-
-const ORDERING = new Set<OpName>(['eq', 'ne', 'ge', 'le', 'gt', 'lt']);
-
-/** The comparison operator at pos, or null. */
-export function comparisonOpAt(s: Source, pos: number): readonly [string, OpName] | null {
-  return COMPARISON_OPS.find(([text]) => s.startsWith(pos, text)) ?? null;
-}
+import { comparisonOpAt, ORDERING, type OpName } from './tokens.js';
 
 function lexSet(p: Parser, type: LangType, pos: number): [SetLiteral, number] {
   const s = p.src;
@@ -144,6 +125,6 @@ export function comparisonWithLhs(p: Parser, start: number, lhs: IndexExpr, pos:
 }
 
 export function parseComparison(p: Parser, pos: number): [ComparisonExpr, number] {
-  const [lhs, rest] = parseIndexExpr(p, pos);
+  const [lhs, rest] = p.grammar.indexExpr(p, pos);
   return comparisonWithLhs(p, pos, lhs, rest);
 }

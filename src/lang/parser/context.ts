@@ -3,7 +3,14 @@
 // engine fails with the span from the offending token to the end), and an optional token log for
 // `edgesim explain`. Parsing functions take a position and return [node, position after]; the
 // rest of the input is implicit, as in the engine's `&str` slices.
+//
+// The grammar is recursive (a call's argument is a logical expression; a comparison's lhs may be a
+// call), yet its files never import each other in a circle: as acorn's files all extend one
+// Parser, ours reach every production of another file through the parser's `grammar` table,
+// which grammar.ts fills once. A file imports only this one, the token tables and the lexers.
+import type { CallExpr, ComparisonExpr, Expr, IndexExpr } from '../ast.js';
 import { E } from '../errors.js';
+import type { FunctionDef } from '../scheme.js';
 import type { Scheme } from '../scheme.js';
 import type { Source } from '../source.js';
 
@@ -17,12 +24,32 @@ export interface Token {
 
 export const DEFAULT_MAX_NESTING = 128;
 
+/** The productions one grammar file offers the others. */
+export interface Grammar {
+  /** a full logical expression (logical.ts) */
+  logical(p: Parser, pos: number): [Expr, number];
+  /** a comparison (comparison.ts) */
+  comparison(p: Parser, pos: number): [ComparisonExpr, number];
+  /** a comparison whose lhs, starting at start, is already parsed (comparison.ts) */
+  comparisonWithLhs(p: Parser, start: number, lhs: IndexExpr, pos: number): [ComparisonExpr, number];
+  /** a field, a call, with index accesses (index-expr.ts) */
+  indexExpr(p: Parser, pos: number): [IndexExpr, number];
+  /** a call after its name (call.ts) */
+  call(p: Parser, fn: FunctionDef, nameStart: number, nameEnd: number): [CallExpr, number];
+}
+
 export class Parser {
   private depth = 0;
   /** tokens by start offset, when recording (re-lexing the same spot replaces, backtracking drops) */
   private readonly tokens: Map<number, Token> | null;
 
-  constructor(readonly src: Source, readonly scheme: Scheme, readonly maxNesting: number, recordTokens = false) {
+  constructor(
+    readonly grammar: Grammar,
+    readonly src: Source,
+    readonly scheme: Scheme,
+    readonly maxNesting: number,
+    recordTokens = false,
+  ) {
     this.tokens = recordTokens ? new Map() : null;
   }
 

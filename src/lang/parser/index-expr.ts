@@ -10,7 +10,6 @@ import { lexInt } from '../literals/int.js';
 import { U32 } from '../literals/parse-int.js';
 import type { Source } from '../source.js';
 import { debug, elementOf, isArray, isMap, type LangType } from '../types.js';
-import { parseCall } from './call.js';
 import type { Parser } from './context.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -88,7 +87,7 @@ export function parseIndexExpr(p: Parser, pos: number): [IndexExpr, number] {
     rest = nameEnd;
   } else {
     p.token('function', pos, nameEnd);
-    [base, rest] = p.nested(s.skipSpace(nameEnd), () => parseCall(p, fn!, pos, nameEnd));
+    [base, rest] = p.nested(s.skipSpace(nameEnd), () => p.grammar.call(p, fn!, pos, nameEnd));
   }
   let type = base.type;
   const indexes: FieldIndex[] = [];

@@ -7,15 +7,8 @@
 import type { CombiningExpr, Expr, LogicalOp } from '../ast.js';
 import { E } from '../errors.js';
 import { BOOL_ARRAY, display, isArray, sameType } from '../types.js';
-import { parseComparison } from './comparison.js';
 import type { Parser } from './context.js';
-
-const LOGICAL_OPS: ReadonlyArray<readonly [string, LogicalOp]> = [
-  ['or', 'or'], ['||', 'or'], ['xor', 'xor'], ['^^', 'xor'], ['and', 'and'], ['&&', 'and'],
-];
-const PRECEDENCE: Record<LogicalOp, number> = { or: 1, xor: 2, and: 3 };
-const NOT_OPS = ['not', '!'];
-const QUANTIFIERS = ['any', 'all'] as const;
+import { LOGICAL_OPS, notOperator, PRECEDENCE, quantifierAt } from './tokens.js';
 
 type Lookahead = readonly [LogicalOp | null, number];
 
@@ -30,21 +23,6 @@ function combiningOp(p: Parser, pos: number): Lookahead {
   return [null, pos];
 }
 
-/** The `not`/`!` operator at pos, or null. */
-export function notOperator(p: Parser, pos: number): string | null {
-  return NOT_OPS.find((op) => p.src.startsWith(pos, op)) ?? null;
-}
-
-/** `any`/`all` followed (after spaces) by `(`: returns [which, position of the paren], or null. */
-export function quantifierAt(p: Parser, pos: number): readonly ['any' | 'all', number] | null {
-  for (const q of QUANTIFIERS) {
-    if (!p.src.startsWith(pos, q)) continue;
-    const paren = p.src.skipSpace(pos + q.length);
-    if (p.src.at(paren) === 0x28) return [q, paren];
-  }
-  return null;
-}
-
 function parseSimple(p: Parser, pos: number): [Expr, number] {
   const s = p.src;
   if (s.at(pos) === 0x28) {
@@ -57,7 +35,7 @@ function parseSimple(p: Parser, pos: number): [Expr, number] {
       return [{ kind: 'group', expr, type: expr.type }, close + 1];
     });
   }
-  const not = notOperator(p, pos);
+  const not = notOperator(s, pos);
   if (not) {
     return p.nested(pos, () => {
       p.token('not', pos, pos + not.length);
@@ -65,7 +43,7 @@ function parseSimple(p: Parser, pos: number): [Expr, number] {
       return [{ kind: 'not', arg, type: arg.type }, rest];
     });
   }
-  const quantifier = quantifierAt(p, pos);
+  const quantifier = quantifierAt(s, pos);
   if (quantifier) {
     const [which, paren] = quantifier;
     return p.nested(paren, () => {
@@ -80,7 +58,7 @@ function parseSimple(p: Parser, pos: number): [Expr, number] {
       return [{ kind: 'quantifier', which, arg, type: 'Bool' }, close + 1];
     });
   }
-  return parseComparison(p, pos);
+  return p.grammar.comparison(p, pos);
 }
 
 function combine(lhs: Expr, op: LogicalOp, rhs: Expr): Expr {

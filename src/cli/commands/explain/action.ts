@@ -1,5 +1,5 @@
 // `edgesim explain`, run: the engine's view of one expression, or its error message (exit 1).
-import { explain, FilterError, settingsFor } from '../../../lang/index.js';
+import { explain, FilterError, hintFor, settingsFor } from '../../../lang/index.js';
 import { readExpression } from '../../input.js';
 import { SCHEMES, type SchemeName } from '../../options.js';
 
@@ -15,6 +15,8 @@ export async function run(arg: string | undefined, flags: ExplainFlags): Promise
   } catch (err) {
     if (!(err instanceof FilterError)) throw err;
     process.stdout.write(err.message.endsWith('\n') ? err.message : `${err.message}\n`);
+    const hint = hintFor(expr, err, scheme);
+    if (hint) process.stdout.write(`${hint}\n`);
     process.exitCode = 1;
   }
 }

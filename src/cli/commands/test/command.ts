@@ -1,0 +1,64 @@
+// `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
+// is in action.ts, loaded when the command runs.
+import type { Command } from 'commander';
+import { addAtpOptions, addDataOptions } from '../../options.js';
+import type { TestFlags } from './action.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('test')
+    .description('run regression suites (YAML or JSON) of packets, captures and scenarios against a configuration; exit 0 all passed, 1 a case failed, 2 the suite is invalid')
+    .argument('<suite...>', 'suite files (.yaml, .yml or .json)')
+    .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]}')
+    .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI')
+    .option('--update', 'rewrite golden files from the current results (and nothing else); prints how many frames changed')
+    .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case');
+  addDataOptions(cmd);
+  addAtpOptions(cmd);
+  cmd.addHelpText(
+    'after',
+    `
+A suite (every path relative to the suite's folder; the whole suite is checked before any case runs):
+  config: firewall.json                  # a snapshot file, or an inline snapshot object
+  cases:
+    - name: office SSH passes            # unique in the suite
+      packet: {ip.src: 10.1.2.3, ip.dst: 203.0.113.5, tcp.dstport: 22, tcp.flags.syn: true}
+      expect: {verdict: pass, rule: null}
+    - name: handshake to the web server  # a timed sequence; expect applies to the last packet
+      packets:                           # (or to expect.packet: N)
+        - {tcp.dstport: 443, tcp.flags.syn: true}
+        - {tcp.dstport: 443, tcp.flags.ack: true, time: 0.05}
+      expect: {verdict: pass, rule: allow-web}
+    - name: demo capture
+      capture: demo.pcap
+      expect:
+        totals: {pass: 3148, drop: 1378}           # and packets
+        frames: {5: drop, 57: {verdict: pass, rule: allow-web}}
+        by_rule: {allow-web: 1261}                 # packets each rule decided
+        golden: demo.verdicts.ndjson               # replay's NDJSON; create it with --update
+    - name: SYN flood is stopped
+      scenario: syn-flood                # a synth scenario or a flow-spec file (labels = ground truth)
+      synth: {packets: 20000, seed: 1}
+      expect: {attack_dropped_min: 0.99, legit_flows_harmed_max: 0}
+
+Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none),
+stage (firewall|syn_protection|tcp_flow_protection|null), reason (ATP's reason), matched (refs of
+every matching rule, log rules included). A key that is absent is not checked.
+
+Packet fields are written as the Rules language writes them. Defaults of a typical packet:
+  ip.src 198.51.100.20, ip.dst 203.0.113.10 (2001:db8::20 -> 2001:db8:ffff::10 when either is IPv6),
+  ip.ttl 64, ip.proto from the transport fields given (tcp when none), tcp.srcport 49152,
+  tcp.dstport 80, tcp.flags SYN unless tcp.flags or flag booleans are given (booleans set exactly the
+  flags that are true), tcp.seq the connection's next sequence number (1000 first), tcp.ack 0,
+  tcp.window 64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (128 on IPv6), icmp.code 0,
+  no payload (ip.len pads it), sip false, time 1 ms after the previous packet.
+Looked-up fields (ip.src.country, ip.dst.country, ip.geoip.country, ip.src.asnum, ip.dst.asnum,
+cf.colo.name, cf.colo.region) replace what the lookups would say.
+
+Examples:
+  edgesim test examples/demo-suite.yaml
+  edgesim test suites/*.yaml --junit results.xml --json results.json --strict
+  edgesim test examples/demo-suite.yaml --update      # rewrite golden files after an intended change`,
+  );
+  cmd.action(async (suites: string[], flags: TestFlags) => (await import('./action.js')).run(suites, flags));
+}

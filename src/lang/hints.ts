@@ -1,0 +1,101 @@
+// "Did you mean" for the mistakes a Wireshark user makes first, shown by `validate` and `explain`
+// as one more line after the engine's message (which stays byte-identical; the API never shows
+// hints):
+// - a Wireshark field name the scheme spells differently (`tcp.port`, `ip.addr`, `tcp.flags.rst`),
+//   or a near miss of a field name (at most two edits);
+// - a near miss of a managed list's name (`$cf.anonymiser`);
+// - a field that is not a condition used as one (`tcp` alone is the raw TCP header, Bytes; its
+//   error is the engine's `expected ComparisonOp` right after the name).
+import type { FilterError } from './errors.js';
+import { MANAGED_LISTS } from './lists.js';
+import type { Scheme } from './scheme.js';
+import { display } from './types.js';
+
+/** Wireshark display-filter names and what the firewall scheme calls them. */
+const WIRESHARK_NAMES: Record<string, readonly string[]> = {
+  'ip.addr': ['ip.src', 'ip.dst'],
+  'ipv6.addr': ['ip.src', 'ip.dst'],
+  'ipv6.src': ['ip.src'],
+  'ipv6.dst': ['ip.dst'],
+  'ip.host': ['ip.src', 'ip.dst'],
+  'ip.protocol': ['ip.proto'],
+  'ipv6.nxt': ['ip.proto'],
+  'ipv6.hlim': ['ip.ttl'],
+  'ipv6.plen': ['ip.len'],
+  'tcp.port': ['tcp.dstport', 'tcp.srcport'],
+  'udp.port': ['udp.dstport', 'udp.srcport'],
+  'tcp.flags.rst': ['tcp.flags.reset'],
+  'tcp.flags.psh': ['tcp.flags.push'],
+  'tcp.flags.ece': ['tcp.flags.ecn'],
+  'icmpv6.type': ['icmp.type'],
+  'icmpv6.code': ['icmp.code'],
+};
+
+const PROTOCOL_HEADERS: Record<string, string> = { ip: 'IP', tcp: 'TCP', udp: 'UDP', icmp: 'ICMP' };
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+function oneOf(names: readonly string[]): string {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+function fieldsLike(name: string, scheme: Scheme): string[] {
+  const aliases = (WIRESHARK_NAMES[name] ?? []).filter((f) => scheme.field(f));
+  if (aliases.length > 0) return aliases;
+  return scheme
+    .fieldNames()
+    .map((f) => [f, editDistance(name, f)] as const)
+    .filter(([, d]) => d <= 2)
+    .sort((x, y) => x[1] - y[1])
+    .slice(0, 3)
+    .map(([f]) => f);
+}
+
+/** The identifier that ends right before pos (spaces skipped), or ''. */
+function nameBefore(expr: string, pos: number): string {
+  let end = pos;
+  while (end > 0 && expr[end - 1] === ' ') end--;
+  let start = end;
+  while (start > 0 && /[A-Za-z0-9_.]/.test(expr[start - 1])) start--;
+  return expr.slice(start, end);
+}
+
+/** A one-line hint for a parse error of expr against scheme, or null. */
+export function hintFor(expr: string, err: FilterError, scheme: Scheme): string | null {
+  const bytes = Buffer.from(expr, 'utf8');
+  /** the text before a byte offset */
+  const at = (offset: number) => bytes.subarray(0, offset).toString('utf8');
+  if (err.code === 'unknown_identifier') {
+    const name = bytes.subarray(err.start, err.end).toString('utf8');
+    const like = fieldsLike(name, scheme);
+    return like.length > 0 ? `did you mean ${oneOf(like)}?` : null;
+  }
+  if (err.code === 'unknown_list') {
+    const [namespace, list] = bytes.subarray(err.start + 1, err.end).toString('utf8').split('.', 2);
+    const near = list === undefined ? undefined : MANAGED_LISTS.find((n) => editDistance(list, n) <= 2);
+    return near ? `did you mean $${namespace}.${near}?` : null;
+  }
+  if (err.reason !== 'expected ComparisonOp') return null;
+  const prefix = at(err.start);
+  const name = nameBefore(prefix, prefix.length);
+  const field = scheme.field(name);
+  if (!field) return null;
+  const header = PROTOCOL_HEADERS[name];
+  if (header) {
+    const proto = name !== 'ip' && scheme.field('ip.proto') ? `: did you mean ip.proto == "${name}"?` : '';
+    return `${name} is the raw ${header} header (Bytes), not a condition${proto}`;
+  }
+  const type = display(field.type);
+  const article = /^[AEIOU]/.test(type) ? 'an' : 'a';
+  return `${name} is ${article} ${type} field: compare it with a value, for example ${name} ${EXAMPLE[type] ?? '== …'}`;
+}
+
+const EXAMPLE: Record<string, string> = { Int: '== 80', Ip: 'in {192.0.2.0/24}', Bytes: '== "…"' };

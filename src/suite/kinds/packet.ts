@@ -1,0 +1,90 @@
+// Packet cases: `packet:` (one packet) and `packets:` (a short timed sequence, e.g. a handshake, when
+// protection state matters). Each packet is built into real frame bytes and decoded (see
+// packet-builder.ts), then decided on a path with fresh protection state. The expectation applies to
+// the last packet of a sequence unless `expect.packet` names one (1-based).
+import { PacketRecord } from '../../capture/record.js';
+import { PacketBuilder } from '../packet-builder.js';
+import { parsePacket, type PacketSpec } from '../packet-spec.js';
+import type { Located } from '../source.js';
+import type { CaseKind, CaseOutcome, LoadContext, RunContext } from '../suite.js';
+import type { CasePath, SuitePaths } from '../case-path.js';
+import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
+import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
+
+export interface PacketCase {
+  packets: PacketSpec[];
+  /** index into packets of the packet the expectation is about */
+  target: number;
+  expect: VerdictExpectation;
+}
+
+const record = new PacketRecord();
+
+/** Decides packets[0..target] in order on a fresh path; `record` holds packets[target] after. */
+function decide(packets: readonly PacketSpec[], target: number, paths: SuitePaths): CasePath {
+  const path = paths.fresh();
+  const builder = new PacketBuilder();
+  for (let i = 0; i <= target; i++) {
+    const spec = packets[i]!;
+    builder.build(spec, record);
+    path.process(record, spec.lookups);
+  }
+  return path;
+}
+
+/** The trace of packets[target] after packets[0..target] went through a fresh path. */
+export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
+  const path = decide(packets, target, paths);
+  return tracePacket(record, path.verdict, paths.firewall, path.atp);
+}
+
+function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
+  const path = decide(c.packets, c.target, ctx.paths);
+  const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
+  if (failures.length === 0) return { failures, traces: [], warnings: [], notes: [] };
+  const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
+  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atp);
+  return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes: [] };
+}
+
+function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExpectation {
+  return parseVerdictExpectation(expect, ctx.paths.refs);
+}
+
+export const packetKind: CaseKind<PacketCase> = {
+  key: 'packet',
+  keys: [],
+  expectKeys: VERDICT_KEYS,
+  parse(value, expect, _keys, ctx) {
+    return { packets: [parsePacket(value)], target: 0, expect: parseExpect(expect, ctx) };
+  },
+  run: async (c, ctx) => runPackets(c, ctx),
+};
+
+export const packetsKind: CaseKind<PacketCase> = {
+  key: 'packets',
+  keys: [],
+  expectKeys: [...VERDICT_KEYS, 'packet'],
+  parse(value, expect, _keys, ctx) {
+    const items = value.items('a list of packets');
+    if (items.length === 0) value.fail('expected at least one packet');
+    const packets = items.map(parsePacket);
+    let last = -1;
+    packets.forEach((p, i) => {
+      if (p.time === null) return;
+      if (p.time < last) items[i]!.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
+      last = p.time;
+    });
+    let target = packets.length - 1;
+    const named = expect.get('packet');
+    if (named !== undefined) {
+      const n = named.value;
+      if (named.type !== 'number' || !Number.isInteger(n) || (n as number) < 1 || (n as number) > packets.length) {
+        named.fail(`expected a packet number from 1 to ${packets.length}, got ${String(n)}`);
+      }
+      target = (n as number) - 1;
+    }
+    return { packets, target, expect: parseExpect(expect, ctx) };
+  },
+  run: async (c, ctx) => runPackets(c, ctx),
+};

@@ -1,0 +1,86 @@
+// Loading a suite: the whole file is checked — configuration, every case, every expectation, every
+// file it names — before any case runs, and the first problem is one SuiteError line naming the
+// file, the line and the key (exit 2).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadSnapshotFile } from '../config/load.js';
+import type { Snapshot } from '../config/snapshot.js';
+import { validateSnapshot } from '../config/validate.js';
+import { systemErrorText, UserError } from '../errors.js';
+import type { PathOptions } from '../sim/build.js';
+import { SuitePaths } from './case-path.js';
+import { CASE_KINDS } from './kinds/index.js';
+import { existingFile, parseSuiteText, type Located } from './source.js';
+import type { LoadContext, Suite, SuiteCase } from './suite.js';
+
+const KIND_KEYS = CASE_KINDS.map((k) => k.key);
+const CASE_KEYS = ['name', 'expect', ...KIND_KEYS, ...new Set(CASE_KINDS.flatMap((k) => k.keys))];
+
+/** A problem of the configuration the suite names, as a suite error at the `config` key. */
+function configProblem(at: Located, err: unknown): never {
+  if (!(err instanceof UserError)) throw err;
+  return at.fail((err as Error).message.split('\n')[0]!);
+}
+
+async function loadConfig(root: Map<string, Located>, top: Located, dir: string, options: PathOptions): Promise<SuitePaths> {
+  const at = root.get('config');
+  if (at === undefined) return top.fail('config: missing: name the configuration snapshot (a file, relative to the suite) or write it inline');
+  let snapshot: Snapshot;
+  try {
+    if (at.type === 'map') snapshot = validateSnapshot(at.value, `${at.file}:${at.line}`);
+    else snapshot = await loadSnapshotFile(existingFile(at, dir, 'a configuration snapshot'));
+  } catch (err) {
+    return configProblem(at, err);
+  }
+  try {
+    return await SuitePaths.open(snapshot, options);
+  } catch (err) {
+    return configProblem(at, err);
+  }
+}
+
+function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>): SuiteCase {
+  const keys = node.checkKeys(CASE_KEYS);
+  const kinds = CASE_KINDS.filter((k) => keys.has(k.key));
+  if (kinds.length === 0) node.fail(`a case needs one of ${KIND_KEYS.join(', ')}`);
+  if (kinds.length > 1) keys.get(kinds[1]!.key)!.failKey(`a case is one kind: ${kinds[0]!.key} or ${kinds[1]!.key}, not both`);
+  const kind = kinds[0]!;
+  for (const [k, at] of keys) if (!['name', 'expect', kind.key, ...kind.keys].includes(k)) at.failKey(`does not apply to a ${kind.key} case`);
+
+  const nameAt = keys.get('name');
+  if (nameAt === undefined) return node.fail('name: missing: every case needs a name (unique in the suite)');
+  if (nameAt.type !== 'string' || (nameAt.value as string).trim() === '') nameAt.fail('expected a case name (a string)');
+  const name = nameAt.value as string;
+  const first = names.get(name);
+  if (first !== undefined) nameAt.fail(`duplicate case name ${JSON.stringify(name)} (first at line ${first})`);
+  names.set(name, nameAt.line);
+
+  const expectAt = keys.get('expect');
+  if (expectAt === undefined) return node.fail(`expect: missing: say what the case expects (${kind.expectKeys.join(', ')})`);
+  const expect = expectAt.checkKeys(kind.expectKeys, 'expect key');
+  if (expect.size === 0) expectAt.fail(`nothing to check: give one of ${kind.expectKeys.join(', ')}`);
+  const data = kind.parse(keys.get(kind.key)!, expect, keys, ctx);
+  return { name, line: node.line, kind, data };
+}
+
+/** Reads and checks a suite file (YAML or JSON); throws SuiteError (exit 2) on the first problem. */
+export async function loadSuite(file: string, options: PathOptions = {}): Promise<Suite> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`cannot read the suite: ${systemErrorText(err)}`, { source: file, exitCode: 2 });
+  }
+  const top = parseSuiteText(file, text.replace(/^\uFEFF/, ''));
+  if (top.type !== 'map') top.fail('a suite is a map with `config` and `cases`');
+  const root = top.checkKeys(['config', 'cases', 'description']);
+  const dir = path.dirname(path.resolve(file));
+  const paths = await loadConfig(root, top, dir, options);
+  const casesAt = root.get('cases');
+  if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');
+  const items = casesAt.items('a list of cases');
+  if (items.length === 0) casesAt.fail('expected at least one case');
+  const ctx: LoadContext = { file, dir, paths };
+  const names = new Map<string, number>();
+  return { file, paths, cases: items.map((node) => parseCase(node, ctx, names)) };
+}

@@ -1,0 +1,299 @@
+// A `packet:` of a suite, written as the Rules language writes it (addresses and names as strings,
+// integers as numbers, flags as booleans), checked and completed with the defaults of a typical
+// packet. The defaults are part of the suite format (they are printed by `edgesim test --help`), so
+// a case states only what matters to it:
+//
+//   ip.src 198.51.100.20 (2001:db8::20 when ip.dst is IPv6), ip.dst 203.0.113.10 (2001:db8:ffff::10
+//   when ip.src is IPv6), ip.ttl 64, ip.proto from the transport fields given (tcp when none),
+//   tcp.srcport 49152, tcp.dstport 80, tcp.flags SYN (when neither tcp.flags nor a flag boolean is
+//   given; flag booleans set exactly the flags that are true), tcp.seq the next sequence number of
+//   the same connection in a `packets:` sequence (1000 for its first packet), tcp.ack 0, tcp.window
+//   64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (echo request; 128 on IPv6), icmp.code 0,
+//   no payload (ip.len, when given, pads it), sip false.
+//
+// Looked-up fields (countries, ASNs, data center) are not in the packet's bytes: when given they
+// replace what the lookups would say. A suite error names the key; nothing here builds bytes.
+import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { MAX_FRAME } from '../capture/synth/frame-builder.js';
+import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
+import { parseIPv4 } from '../net/ipv4.js';
+import { parseIPv6 } from '../net/ipv6.js';
+import { FIREWALL_SCHEME } from '../lang/schemes.js';
+import { describeType, suggestion, type Located } from './source.js';
+
+/** the payload of a packet with `sip: true` */
+export const SIP_PAYLOAD = new TextEncoder().encode('OPTIONS sip:edgesim@example.com SIP/2.0\r\n\r\n');
+
+export type Transport = 'tcp' | 'udp' | 'icmp' | 'other';
+
+/** A packet to build: every value decided (defaults applied). */
+export interface PacketSpec {
+  family: 4 | 6;
+  src4: number;
+  dst4: number;
+  src6: Uint32Array;
+  dst6: Uint32Array;
+  proto: number;
+  ttl: number;
+  /** ip.len when given: the payload is padded to it */
+  ipLen: number | null;
+  srcPort: number;
+  dstPort: number;
+  tcpFlags: number;
+  /** null: the next sequence number of the connection */
+  seq: number | null;
+  ack: number;
+  window: number;
+  icmpType: number;
+  icmpCode: number;
+  sip: boolean;
+  /** seconds after the first packet of the case (packets: sequences) */
+  time: number | null;
+  lookups: LookupOverrides;
+}
+
+/** Values that replace what GeoIP, the ASN database and the data-center table would say. */
+export interface LookupOverrides {
+  srcCountry?: string;
+  dstCountry?: string;
+  /** ip.geoip.country: the source country (the field matches the source or the destination) */
+  geoipCountry?: string;
+  srcAsn?: number;
+  dstAsn?: number;
+  coloName?: string;
+  coloRegion?: string;
+}
+
+export const PACKET_DEFAULTS = {
+  src4: '198.51.100.20',
+  dst4: '203.0.113.10',
+  src6: '2001:db8::20',
+  dst6: '2001:db8:ffff::10',
+  ttl: 64,
+  tcpSrcPort: 49152,
+  tcpDstPort: 80,
+  udpSrcPort: 49152,
+  udpDstPort: 53,
+  seq: 1000,
+  window: 64240,
+} as const;
+
+type Kind = 'ip' | 'int' | 'bool' | 'text' | 'number';
+
+interface FieldRule {
+  kind: Kind;
+  /** the transport the field belongs to */
+  transport?: Transport;
+  max?: number;
+}
+
+const FLAG_BITS: Readonly<Record<string, number>> = {
+  'tcp.flags.fin': 0x01, 'tcp.flags.syn': 0x02, 'tcp.flags.reset': 0x04, 'tcp.flags.push': 0x08,
+  'tcp.flags.ack': 0x10, 'tcp.flags.urg': 0x20, 'tcp.flags.ecn': 0x40, 'tcp.flags.cwr': 0x80,
+};
+
+/** Every key a packet may give: the settable Rules-language fields, plus tcp.seq/ack/window and time. */
+const FIELDS: Readonly<Record<string, FieldRule>> = {
+  'ip.src': { kind: 'ip' }, 'ip.dst': { kind: 'ip' }, 'ip.proto': { kind: 'text' },
+  'ip.len': { kind: 'int', max: 0xffff }, 'ip.ttl': { kind: 'int', max: 255 },
+  'ip.src.country': { kind: 'text' }, 'ip.dst.country': { kind: 'text' }, 'ip.geoip.country': { kind: 'text' },
+  'ip.src.asnum': { kind: 'int', max: 0xffffffff }, 'ip.dst.asnum': { kind: 'int', max: 0xffffffff },
+  'tcp.srcport': { kind: 'int', transport: 'tcp', max: 0xffff }, 'tcp.dstport': { kind: 'int', transport: 'tcp', max: 0xffff },
+  'tcp.flags': { kind: 'int', transport: 'tcp', max: 255 },
+  ...Object.fromEntries(Object.keys(FLAG_BITS).map((k) => [k, { kind: 'bool', transport: 'tcp' } as FieldRule])),
+  'tcp.seq': { kind: 'int', transport: 'tcp', max: 0xffffffff }, 'tcp.ack': { kind: 'int', transport: 'tcp', max: 0xffffffff },
+  'tcp.window': { kind: 'int', transport: 'tcp', max: 0xffff },
+  'udp.srcport': { kind: 'int', transport: 'udp', max: 0xffff }, 'udp.dstport': { kind: 'int', transport: 'udp', max: 0xffff },
+  'icmp.type': { kind: 'int', transport: 'icmp', max: 255 }, 'icmp.code': { kind: 'int', transport: 'icmp', max: 255 },
+  'cf.colo.name': { kind: 'text' }, 'cf.colo.region': { kind: 'text' },
+  sip: { kind: 'bool' },
+  time: { kind: 'number' },
+};
+
+/** Firewall fields a packet cannot give, and why. */
+const UNSETTABLE: Readonly<Record<string, string>> = {
+  'ip.hdr_len': 'cannot be given: packets are built with a 20-byte IPv4 header (use a capture case for IPv4 options)',
+  'ip.opt.type': 'cannot be given: packets are built without IPv4 options (use a capture case for them)',
+  ip: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
+  tcp: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
+  udp: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
+  icmp: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
+};
+
+export const PACKET_KEYS: readonly string[] = Object.keys(FIELDS);
+const KNOWN_NAMES = [...new Set([...PACKET_KEYS, ...FIREWALL_SCHEME.fieldNames()])];
+
+const EXPECTED: Readonly<Record<Kind, string>> = {
+  ip: 'an address written as a string (e.g. "192.0.2.1")',
+  int: 'a whole number',
+  bool: 'true or false',
+  text: 'a string',
+  number: 'a number of seconds',
+};
+
+function flagNames(flags: number): string {
+  const names = Object.entries(FLAG_BITS).filter(([, bit]) => (flags & bit) !== 0).map(([k]) => k.slice('tcp.flags.'.length).toUpperCase());
+  return names.length === 0 ? 'no flags' : names.join(' ');
+}
+
+function checkValue(rule: FieldRule, at: Located): void {
+  const v = at.value;
+  const type = at.type;
+  const ok =
+    (rule.kind === 'ip' && type === 'string') ||
+    (rule.kind === 'text' && type === 'string') ||
+    (rule.kind === 'bool' && type === 'boolean') ||
+    ((rule.kind === 'int' || rule.kind === 'number') && type === 'number');
+  if (!ok) at.fail(`expected ${EXPECTED[rule.kind]}, got ${type === 'string' ? JSON.stringify(v) : describeType(type)}`);
+  if (rule.kind === 'int') {
+    const n = v as number;
+    if (!Number.isInteger(n)) at.fail(`expected a whole number, got ${n}`);
+    if (n < 0 || n > (rule.max ?? 0xffffffff)) at.fail(`${n} is out of range (0 to ${rule.max})`);
+  }
+  if (rule.kind === 'number' && !((v as number) >= 0)) at.fail(`expected a number of seconds, 0 or more, got ${String(v)}`);
+}
+
+interface Address {
+  family: 4 | 6;
+  v4: number;
+  v6: Uint32Array;
+}
+
+function address(at: Located): Address {
+  const text = at.value as string;
+  const v4 = parseIPv4(text);
+  if (v4 >= 0) return { family: 4, v4, v6: new Uint32Array(4) };
+  const v6 = parseIPv6(text);
+  if (v6 !== null) return { family: 6, v4: 0, v6 };
+  if (text.includes('/')) at.fail(`expected one address, got the network ${JSON.stringify(text)}`);
+  return at.fail(`${JSON.stringify(text)} is not an IPv4 or IPv6 address`);
+}
+
+const TRANSPORT_HEADER: Readonly<Record<Transport, number>> = { tcp: 20, udp: 8, icmp: 8, other: 4 };
+
+const PROTO_TRANSPORT: Readonly<Record<number, Transport>> = { 6: 'tcp', 17: 'udp', 1: 'icmp', 58: 'icmp' };
+
+/** Checks a `packet:` map and completes it with the defaults; throws SuiteError naming the key. */
+export function parsePacket(node: Located): PacketSpec {
+  const given = new Map<string, Located>();
+  for (const [name, at] of node.entries('a packet (a map of field names to values)')) {
+    const unsettable = UNSETTABLE[name];
+    if (unsettable !== undefined) at.failKey(unsettable);
+    const rule = FIELDS[name];
+    if (rule === undefined) return at.failKey(`unknown field${suggestion(name, KNOWN_NAMES, false)}`);
+    checkValue(rule, at);
+    given.set(name, at);
+  }
+  const get = <T>(name: string): T | undefined => given.get(name)?.value as T | undefined;
+
+  // the transport: from ip.proto, else from the fields given; fields of two transports contradict
+  let transport: Transport | null = null;
+  let transportKey = '';
+  for (const [name, at] of given) {
+    const t = FIELDS[name]!.transport;
+    if (t === undefined) continue;
+    if (transport !== null && t !== transport) at.failKey(`contradicts ${transportKey} (a packet is ${transport} or ${t}, not both)`);
+    transport = t;
+    transportKey = name;
+  }
+  const src = given.has('ip.src') ? address(given.get('ip.src')!) : null;
+  const dst = given.has('ip.dst') ? address(given.get('ip.dst')!) : null;
+  if (src !== null && dst !== null && src.family !== dst.family) given.get('ip.dst')!.fail(`is IPv${dst.family} but ip.src is IPv${src.family}`);
+  const family = (src ?? dst)?.family ?? 4;
+
+  let proto: number;
+  const protoAt = given.get('ip.proto');
+  if (protoAt !== undefined) {
+    const n = protocolNumber(protoAt.value as string);
+    if (n === undefined) return protoAt.fail(`unknown protocol ${JSON.stringify(protoAt.value)} (write it as ip.proto names it, e.g. "tcp", "udp", "icmp", "ipv6-icmp")`);
+    if (family === 6 && n === 1) protoAt.fail('is "icmp" but the addresses are IPv6 (ICMPv6 is "ipv6-icmp")');
+    if (family === 4 && n === 58) protoAt.fail('is "ipv6-icmp" but the addresses are IPv4 (ICMP is "icmp")');
+    const own = PROTO_TRANSPORT[n] ?? 'other';
+    if (transport !== null && own !== transport) given.get(transportKey)!.failKey(`contradicts ip.proto ${protocolText(n)}`);
+    proto = n;
+    transport = own;
+  } else {
+    transport ??= 'tcp';
+    proto = transport === 'tcp' ? 6 : transport === 'udp' ? 17 : family === 6 ? 58 : 1;
+  }
+
+  // tcp.flags: the number, the booleans, or SYN; when both are given they must agree
+  let flags: number;
+  const number = get<number>('tcp.flags');
+  const booleans = Object.keys(FLAG_BITS).filter((k) => given.has(k));
+  if (number !== undefined) {
+    flags = number;
+    for (const k of booleans) {
+      const want = get<boolean>(k)!;
+      if (((number & FLAG_BITS[k]!) !== 0) !== want) given.get(k)!.fail(`${want} disagrees with tcp.flags ${number} (0x${number.toString(16).padStart(2, '0')}: ${flagNames(number)})`);
+    }
+  } else if (booleans.length > 0) {
+    flags = booleans.reduce((f, k) => (get<boolean>(k) ? f | FLAG_BITS[k]! : f), 0);
+  } else flags = 0x02;
+
+  const sipAt = given.get('sip');
+  if (sipAt?.value === true && transport !== 'tcp' && transport !== 'udp') sipAt.fail(`true needs a TCP or UDP packet, not ${protocolText(proto)}`);
+
+  const lenAt = given.get('ip.len');
+  if (lenAt !== undefined) {
+    const least = (family === 4 ? 20 : 40) + TRANSPORT_HEADER[transport] + (sipAt?.value === true ? SIP_PAYLOAD.length : 0);
+    const most = MAX_FRAME - 14;
+    const n = lenAt.value as number;
+    if (n < least || n > most) lenAt.fail(`${n} does not fit this packet (its headers take ${least} bytes; at most ${most})`);
+  }
+
+  const lookups = parseLookups(given);
+  const udp = transport === 'udp';
+  return {
+    family,
+    src4: src?.v4 ?? parseIPv4(PACKET_DEFAULTS.src4),
+    dst4: dst?.v4 ?? parseIPv4(PACKET_DEFAULTS.dst4),
+    src6: src?.v6 ?? parseIPv6(PACKET_DEFAULTS.src6)!,
+    dst6: dst?.v6 ?? parseIPv6(PACKET_DEFAULTS.dst6)!,
+    proto,
+    ttl: get<number>('ip.ttl') ?? PACKET_DEFAULTS.ttl,
+    ipLen: get<number>('ip.len') ?? null,
+    srcPort: get<number>(udp ? 'udp.srcport' : 'tcp.srcport') ?? (udp ? PACKET_DEFAULTS.udpSrcPort : PACKET_DEFAULTS.tcpSrcPort),
+    dstPort: get<number>(udp ? 'udp.dstport' : 'tcp.dstport') ?? (udp ? PACKET_DEFAULTS.udpDstPort : PACKET_DEFAULTS.tcpDstPort),
+    tcpFlags: flags,
+    seq: get<number>('tcp.seq') ?? null,
+    ack: get<number>('tcp.ack') ?? 0,
+    window: get<number>('tcp.window') ?? PACKET_DEFAULTS.window,
+    icmpType: get<number>('icmp.type') ?? (family === 6 ? 128 : 8),
+    icmpCode: get<number>('icmp.code') ?? 0,
+    sip: get<boolean>('sip') ?? false,
+    time: get<number>('time') ?? null,
+    lookups,
+  };
+}
+
+function country(at: Located | undefined): string | undefined {
+  if (at === undefined) return undefined;
+  const text = at.value as string;
+  if (!/^[A-Za-z]{2}$/.test(text)) at.fail(`expected a two-letter country code such as "DE", got ${JSON.stringify(text)}`);
+  return text.toUpperCase();
+}
+
+function parseLookups(given: Map<string, Located>): LookupOverrides {
+  const out: LookupOverrides = {};
+  out.srcCountry = country(given.get('ip.src.country'));
+  out.dstCountry = country(given.get('ip.dst.country'));
+  out.geoipCountry = country(given.get('ip.geoip.country'));
+  out.srcAsn = given.get('ip.src.asnum')?.value as number | undefined;
+  out.dstAsn = given.get('ip.dst.asnum')?.value as number | undefined;
+  const colo = given.get('cf.colo.name');
+  if (colo !== undefined) {
+    const found = findColo(colo.value as string);
+    if (found === undefined) return colo.fail(`unknown data center ${JSON.stringify(colo.value)}${suggestion((colo.value as string).toLowerCase(), COLO_NAMES, false)}`);
+    out.coloName = found.name;
+    out.coloRegion = found.region;
+  }
+  const region = given.get('cf.colo.region');
+  if (region !== undefined) {
+    const found = findRegion(region.value as string);
+    if (found === undefined) return region.fail(`unknown region ${JSON.stringify(region.value)}; expected one of ${REGIONS.join(', ')}`);
+    if (colo !== undefined && out.coloRegion !== found) region.fail(`${found} disagrees with cf.colo.name ${out.coloName} (in ${out.coloRegion})`);
+    out.coloRegion = found;
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as LookupOverrides;
+}

@@ -1,0 +1,145 @@
+// A suite file as a tree of located values: every map, list and scalar keeps the line it starts on,
+// so that a suite error names the file, the line and the key (`suite.yaml:12: cases[1].packet.tcp.dstprot:
+// unknown field`). YAML 1.2 is a superset of JSON, so one parser (the `yaml` library, whose LineCounter
+// turns offsets into lines) reads both kinds of suite.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { distance } from '../capture/synth/json-checks.js';
+import { UserError } from '../errors.js';
+
+/** An invalid suite: one line, `FILE:LINE: key: message`, exit 2, and no case runs. */
+export class SuiteError extends UserError {
+  override name = 'SuiteError';
+
+  constructor(file: string, line: number, key: string, message: string) {
+    super(key === '' ? message : `${key}: ${message}`, { source: `${file}:${line}`, exitCode: 2 });
+  }
+}
+
+export type NodeType = 'map' | 'list' | 'string' | 'number' | 'boolean' | 'null';
+
+/** One value of the suite with where it is. */
+export class Located {
+  constructor(
+    readonly file: string,
+    /** the dotted path of the value, e.g. cases[2].expect.frames.5 */
+    readonly key: string,
+    readonly line: number,
+    node: Node | null,
+    private readonly lines: LineCounter,
+    private readonly doc: Document.Parsed,
+  ) {
+    this.keyLine = line;
+    // an alias (*name) stands for the node its anchor (&name) marks; lines stay the alias's own
+    this.node = isAlias(node) ? ((node.resolve(doc) as Node | undefined) ?? null) : node;
+  }
+
+  private readonly node: Node | null;
+
+  private keyLine: number;
+
+  get type(): NodeType {
+    const n = this.node;
+    if (isMap(n)) return 'map';
+    if (isSeq(n)) return 'list';
+    const v = isScalar(n) ? n.value : null;
+    if (v === null || v === undefined) return 'null';
+    return typeof v === 'string' ? 'string' : typeof v === 'number' || typeof v === 'bigint' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string';
+  }
+
+  /** The plain JavaScript value (maps as objects, lists as arrays). */
+  get value(): unknown {
+    return this.node === null ? null : (this.node.toJS(this.doc) as unknown);
+  }
+
+  /** A map's entries in order, keys as text; fails when this is not a map. */
+  entries(what = 'a map'): Array<[string, Located]> {
+    const n = this.node;
+    if (!isMap(n)) this.fail(`expected ${what}, got ${describeType(this.type)}`);
+    return n.items.map((pair) => {
+      const keyNode = pair.key as Node | null;
+      const name = String(isScalar(keyNode) ? keyNode.value : keyNode?.toJSON());
+      const at = this.lineOf(keyNode) ?? this.line;
+      const child = (pair.value as Node | null) ?? null;
+      return [name, new Located(this.file, this.childKey(name), this.lineOf(child) ?? at, child, this.lines, this.doc).keyedAt(at)];
+    });
+  }
+
+  /** A list's items; fails when this is not a list. */
+  items(what = 'a list'): Located[] {
+    const n = this.node;
+    if (!isSeq(n)) this.fail(`expected ${what}, got ${describeType(this.type)}`);
+    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.lines, this.doc));
+  }
+
+  /** Fails, unless every key of this map is one of `allowed` (with a did-you-mean for a near miss). */
+  checkKeys(allowed: readonly string[], what = 'key'): Map<string, Located> {
+    const out = new Map<string, Located>();
+    for (const [name, child] of this.entries()) {
+      if (!allowed.includes(name)) child.failKey(`unknown ${what}${suggestion(name, allowed, allowed.length <= 12)}`);
+      out.set(name, child);
+    }
+    return out;
+  }
+
+  fail(message: string): never {
+    throw new SuiteError(this.file, this.line, this.key, message);
+  }
+
+  /** Fails pointing at the line of this value's key rather than its value. */
+  failKey(message: string): never {
+    throw new SuiteError(this.file, this.keyLine, this.key, message);
+  }
+
+  private keyedAt(line: number): this {
+    this.keyLine = line;
+    return this;
+  }
+
+  private childKey(name: string): string {
+    return this.key === '' ? name : `${this.key}.${name}`;
+  }
+
+  private lineOf(node: Node | null | undefined): number | undefined {
+    const start = node?.range?.[0];
+    return start === undefined ? undefined : this.lines.linePos(start).line;
+  }
+}
+
+/** ` (did you mean "x"?)` for a near miss; else the list of choices when `list` is set. */
+export function suggestion(name: string, allowed: readonly string[], list: boolean): string {
+  const near = allowed.map((k) => ({ k, d: distance(k, name) })).filter((c) => c.d <= Math.max(2, Math.floor(name.length / 4))).sort((a, b) => a.d - b.d);
+  if (near.length > 0) return ` (did you mean "${near[0]!.k}"?)`;
+  return list ? `; expected one of ${allowed.join(', ')}` : '';
+}
+
+export function describeType(t: NodeType): string {
+  return t === 'map' ? 'a map' : t === 'list' ? 'a list' : t === 'null' ? 'nothing' : `a ${t}`;
+}
+
+/** Resolves a file the suite names relative to its folder; a missing file is a suite error. */
+export function existingFile(at: Located, dir: string, what: string): string {
+  if (at.type !== 'string' || at.value === '') at.fail(`expected the path of ${what} (a string), got ${at.type}`);
+  const file = path.resolve(dir, at.value as string);
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return at.fail(`${JSON.stringify(at.value)}: no such file (paths are relative to the suite's folder)`);
+  }
+  if (!isFile) at.fail(`${JSON.stringify(at.value)} is not a file`);
+  return file;
+}
+
+/** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */
+export function parseSuiteText(file: string, text: string): Located {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const err = doc.errors[0];
+  if (err !== undefined) {
+    const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
+    throw new SuiteError(file, line, '', `not valid YAML: ${err.message.split('\n')[0]}`);
+  }
+  return new Located(file, '', 1, (doc.contents as Node | null) ?? null, lines, doc);
+}

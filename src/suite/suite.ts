@@ -1,0 +1,72 @@
+// The shapes a loaded suite and its results take, and the contract of a case kind. A case kind
+// (packet, packets, capture, scenario, ...) is one object in kinds/index.ts: the key that marks a
+// case as its kind, the other keys it accepts, how it checks its part of the suite (before any case
+// runs) and how it runs.
+import type { SuitePaths } from './case-path.js';
+import type { Located } from './source.js';
+import type { PacketTrace } from './trace.js';
+
+export type CaseStatus = 'passed' | 'failed' | 'error';
+
+/** What loading needs to know while it checks a case. */
+export interface LoadContext {
+  /** the suite file, as given */
+  file: string;
+  /** the folder relative paths in the suite are resolved against */
+  dir: string;
+  paths: SuitePaths;
+}
+
+/** What running needs. */
+export interface RunContext {
+  paths: SuitePaths;
+  /** rewrite golden files from the current results */
+  update: boolean;
+}
+
+/** A case's result before it is judged: what did not hold, with traces of the packets concerned. */
+export interface CaseOutcome {
+  /** one line each: `what: expected X, got Y` */
+  failures: string[];
+  traces: PacketTrace[];
+  /** things that may make the result wrong (truncated capture, labels that do not fit); failures under --strict */
+  warnings: string[];
+  /** things done, e.g. `golden demo.verdicts.ndjson: 3 frames changed, rewritten` */
+  notes: string[];
+}
+
+export interface CaseKind<T = unknown> {
+  /** the key that makes a case this kind, e.g. `packet` */
+  readonly key: string;
+  /** other case keys it accepts (beside name, expect and its key) */
+  readonly keys: readonly string[];
+  /** the keys its `expect` accepts */
+  readonly expectKeys: readonly string[];
+  /** checks the case (SuiteError on a problem) and returns what run() needs */
+  parse(value: Located, expect: Map<string, Located>, keys: Map<string, Located>, ctx: LoadContext): T;
+  run(data: T, ctx: RunContext): Promise<CaseOutcome>;
+}
+
+export interface SuiteCase {
+  name: string;
+  line: number;
+  kind: CaseKind;
+  data: unknown;
+}
+
+export interface Suite {
+  file: string;
+  paths: SuitePaths;
+  cases: SuiteCase[];
+}
+
+export interface CaseResult {
+  suite: string;
+  name: string;
+  kind: string;
+  status: CaseStatus;
+  /** one line: what failed, or the error */
+  message: string;
+  outcome: CaseOutcome;
+  seconds: number;
+}

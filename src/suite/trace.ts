@@ -1,0 +1,127 @@
+// The trace of one packet through the packet path, for `edgesim trace` and for the failures of
+// `edgesim test`: each stage, and in the firewall each rule in order with the vendor's trace field
+// names (step_name, type, matched, action, expression), whether it was tried and whether it decided.
+// It is computed after the path decided the packet, by evaluating each rule's compiled expression on
+// the same record, so the replay's hot path pays nothing for it; the test suite checks that the
+// trace and the replay's verdict always agree.
+import type { PacketRecord } from '../capture/record.js';
+import { recordFields } from '../fields/render.js';
+import { Has } from '../capture/record.js';
+import type { AdvancedTcpProtection, AtpExplanation } from '../atp/index.js';
+import type { Firewall } from '../firewall/firewall.js';
+import type { PacketVerdict } from '../sim/verdict.js';
+
+export interface RuleStep {
+  step_name: string;
+  type: 'rule';
+  ruleset: string;
+  action: string;
+  expression: string;
+  enabled: boolean;
+  /** false for a disabled rule or a rule after the deciding one */
+  tried: boolean;
+  /** null when the rule was not tried */
+  matched: boolean | null;
+  decided: boolean;
+}
+
+export interface StageStep {
+  step_name: 'decode' | 'advanced_tcp_protection' | 'firewall';
+  type: 'stage';
+  /** the packet reached the stage */
+  reached: boolean;
+  /** the stage decided the packet's verdict (dropped it, or a firewall rule decided) */
+  decided: boolean;
+  action: 'pass' | 'drop' | null;
+  /** for protection: ATP's own explanation (component, mode and what set it, connection, rates, thresholds) */
+  detail: Record<string, unknown> | AtpExplanation;
+  trace?: RuleStep[];
+}
+
+export interface PacketTrace {
+  frame: number;
+  time: string;
+  verdict: 'pass' | 'drop';
+  stage: string | null;
+  rule: string | null;
+  reason: string | null;
+  matched: string[];
+  monitor: { stage: string; verdict: string; reason: string } | null;
+  /** the packet's field values, by Rules-language name (looked-up fields included) */
+  fields: Record<string, string | number | boolean>;
+  steps: StageStep[];
+}
+
+/** What the path decided, as the NDJSON and the expectations name it. */
+export type VerdictSummary = Pick<PacketTrace, 'verdict' | 'stage' | 'rule' | 'reason' | 'matched'>;
+
+/**
+ * The verdict as replay's NDJSON states it: `rule` is the firewall rule that decided, or for a
+ * protection drop the ATP filter or rule whose mode applied.
+ */
+export function verdictSummary(v: PacketVerdict, firewall: Firewall): VerdictSummary {
+  const fw = v.firewall;
+  const matched: string[] = [];
+  for (let k = 0; k < fw.matchedCount; k++) matched.push(firewall.rules[fw.matched[k]!]!.ref);
+  const protection = v.stage !== null && v.stage !== 'firewall';
+  const rule = fw.decidingRule >= 0 ? firewall.rules[fw.decidingRule]!.ref : protection ? (v.atp.source?.ref ?? null) : null;
+  return { verdict: v.drop ? 'drop' : 'pass', stage: v.stage, rule, reason: v.reason, matched };
+}
+
+/** The trace of `rec`, which the path has just decided into `v`; `atp` is the path's protection when active. */
+export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firewall, atp: AdvancedTcpProtection | null): PacketTrace {
+  const atpActive = atp !== null;
+  const fw = v.firewall;
+  const isIp = (rec.present & Has.IP) !== 0;
+  const atpDropped = v.stage === 'syn_protection' || v.stage === 'tcp_flow_protection';
+  const steps: StageStep[] = [
+    {
+      step_name: 'decode',
+      type: 'stage',
+      reached: true,
+      decided: !isIp,
+      action: isIp ? null : 'pass',
+      detail: isIp ? { ip_version: rec.ipVersion } : { note: 'no IP header: the packet passes uninspected', ...(rec.note === '' ? {} : { decode_note: rec.note }) },
+    },
+  ];
+  if (isIp) {
+    const a = v.atp;
+    steps.push({
+      step_name: 'advanced_tcp_protection',
+      type: 'stage',
+      reached: atpActive,
+      decided: atpDropped,
+      action: !atpActive ? null : atpDropped ? 'drop' : 'pass',
+      detail: atp !== null
+        ? atp.explain(rec, a)
+        : { note: 'not active (status off, no protected prefix, or no rule or filter in enabled or monitoring mode)' },
+    });
+    const reached = !atpDropped;
+    let decidedYet = false;
+    const trace = firewall.rules.map((r, i): RuleStep => {
+      const tried = reached && r.enabled && !decidedYet;
+      const matched = tried ? firewall.predicates[i]!(rec) : null;
+      const decided = tried && i === fw.decidingRule;
+      if (decided) decidedYet = true;
+      return { step_name: r.ref, type: 'rule', ruleset: r.ruleset, action: r.action, expression: r.expression, enabled: r.enabled, tried, matched, decided };
+    });
+    steps.push({
+      step_name: 'firewall',
+      type: 'stage',
+      reached,
+      decided: reached && fw.decidingRule >= 0,
+      action: reached ? (v.stage === 'firewall' ? 'drop' : 'pass') : null,
+      detail: reached ? { rules: firewall.rules.length, default: fw.decidingRule < 0 ? 'no terminating rule matched: pass' : undefined } : { note: 'not reached: dropped before the firewall' },
+      trace,
+    });
+  }
+  const m = v.atp.monitor;
+  return {
+    frame: rec.frame,
+    time: rec.timeText(),
+    ...verdictSummary(v, firewall),
+    monitor: m === null ? null : { stage: m.stage, verdict: m.verdict, reason: m.reason },
+    fields: isIp ? recordFields(rec) : {},
+    steps,
+  };
+}

@@ -1,0 +1,85 @@
+// What a case expects of one packet (a `packet:`, the last of `packets:`, or a capture's frame):
+// verdict, the deciding rule, the stage, ATP's reason, and the refs of every matching rule. A key
+// that is absent is not checked. Rule refs are checked against the configuration when the suite is
+// loaded, so a typo in a ref is a suite error rather than a case that can never pass.
+import { REASONS } from '../atp/vocabulary.js';
+import { suggestion, type Located } from './source.js';
+import type { VerdictSummary } from './trace.js';
+
+export interface VerdictExpectation {
+  verdict?: 'pass' | 'drop';
+  rule?: string | null;
+  stage?: string | null;
+  reason?: string | null;
+  matched?: string[];
+}
+
+export const VERDICT_KEYS = ['verdict', 'rule', 'stage', 'reason', 'matched'] as const;
+const VERDICTS = ['pass', 'drop'];
+/** What an expectation may name: `rule` any deciding ref (firewall rules, ATP rules and filters), `matched` firewall rules. */
+export interface KnownRefs {
+  deciding: readonly string[];
+  firewall: readonly string[];
+}
+const STAGES = ['firewall', 'syn_protection', 'tcp_flow_protection'];
+
+function choice(at: Located, allowed: readonly string[], nullable: boolean): string | null {
+  if (nullable && at.type === 'null') return null;
+  if (at.type !== 'string' || !allowed.includes(at.value as string)) {
+    const got = at.type === 'string' ? JSON.stringify(at.value) : at.type;
+    at.fail(`expected ${allowed.join(' | ')}${nullable ? ' | null' : ''}, got ${got}${at.type === 'string' ? suggestion(at.value as string, allowed, false) : ''}`);
+  }
+  return at.value as string;
+}
+
+function ruleRef(at: Located, refs: readonly string[]): string {
+  if (at.type !== 'string') at.fail(`expected a rule ref (a string), got ${at.type}`);
+  const ref = at.value as string;
+  if (!refs.includes(ref)) at.fail(`no rule has the ref ${JSON.stringify(ref)}${suggestion(ref, refs, false)}`);
+  return ref;
+}
+
+/**
+ * Parses the verdict keys of `fields` (already checked to be among the allowed keys).
+ */
+export function parseVerdictExpectation(fields: Map<string, Located>, refs: KnownRefs): VerdictExpectation {
+  const out: VerdictExpectation = {};
+  const verdict = fields.get('verdict');
+  if (verdict !== undefined) out.verdict = choice(verdict, VERDICTS, false) as 'pass' | 'drop';
+  const rule = fields.get('rule');
+  if (rule !== undefined) out.rule = rule.type === 'null' ? null : ruleRef(rule, refs.deciding);
+  const stage = fields.get('stage');
+  if (stage !== undefined) out.stage = choice(stage, STAGES, true);
+  const reason = fields.get('reason');
+  if (reason !== undefined) out.reason = choice(reason, REASONS, true);
+  const matched = fields.get('matched');
+  if (matched !== undefined) out.matched = matched.items('a list of rule refs').map((r) => ruleRef(r, refs.firewall));
+  return out;
+}
+
+/** A verdict written in short (`5: drop`) or as a map (`17: {verdict: pass, rule: allow-web}`). */
+export function parseFrameExpectation(at: Located, refs: KnownRefs): VerdictExpectation {
+  if (at.type === 'string') return { verdict: choice(at, VERDICTS, false) as 'pass' | 'drop' };
+  return parseVerdictExpectation(at.checkKeys(VERDICT_KEYS), refs);
+}
+
+function show(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? `[${v.join(', ')}]` : String(v);
+}
+
+/** The differences between what was expected and the traced packet, one `key: expected X, got Y` each. */
+export function compareVerdict(want: VerdictExpectation, got: VerdictSummary): string[] {
+  const diffs: string[] = [];
+  const check = (key: keyof VerdictExpectation, actual: unknown): void => {
+    const expected = want[key];
+    if (expected === undefined) return;
+    const same = Array.isArray(expected) ? Array.isArray(actual) && expected.join('\0') === actual.join('\0') : expected === actual;
+    if (!same) diffs.push(`${key}: expected ${show(expected)}, got ${show(actual)}`);
+  };
+  check('verdict', got.verdict);
+  check('rule', got.rule);
+  check('stage', got.stage);
+  check('reason', got.reason);
+  check('matched', got.matched);
+  return diffs;
+}

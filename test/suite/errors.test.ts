@@ -1,0 +1,81 @@
+// An invalid suite is one line naming the file, the line and the key, exit 2, and no case runs.
+// The table states the exact message for each kind of mistake a person makes in a suite.
+import { describe, expect, it } from 'vitest';
+import { loadSuite } from '../../src/suite/load.js';
+import { SuiteError } from '../../src/suite/source.js';
+import { runCli } from '../helpers/cli.js';
+import { DEMO_CONFIG, DEMO_PCAP, writeSuite } from './helpers.js';
+
+const HEAD = `config: ${DEMO_CONFIG}\ncases:\n`;
+
+/** [what, the cases part of the suite (line 3 on), the message after `FILE:`] */
+const TABLE: Array<[string, string, string]> = [
+  ['unknown field, with did-you-mean', '  - name: a\n    packet: {tcp.dstprot: 22}\n    expect: {verdict: drop}\n', '4: cases[0].packet.tcp.dstprot: unknown field (did you mean "tcp.dstport"?)'],
+  ['wrong type (a port as text)', '  - name: a\n    packet:\n      tcp.dstport: "22"\n    expect: {verdict: drop}\n', '5: cases[0].packet.tcp.dstport: expected a whole number, got "22"'],
+  ['wrong type (an address as a number)', '  - name: a\n    packet:\n      ip.src: 10\n    expect: {verdict: drop}\n', '5: cases[0].packet.ip.src: expected an address written as a string (e.g. "192.0.2.1"), got a number'],
+  ['a flag as a number', '  - name: a\n    packet:\n      tcp.flags.syn: 1\n    expect: {verdict: drop}\n', '5: cases[0].packet.tcp.flags.syn: expected true or false, got a number'],
+  ['ip.proto udp with tcp.dstport', '  - name: a\n    packet:\n      ip.proto: udp\n      tcp.dstport: 22\n    expect: {verdict: drop}\n', '6: cases[0].packet.tcp.dstport: contradicts ip.proto udp'],
+  ['tcp and udp fields together', '  - name: a\n    packet:\n      tcp.dstport: 22\n      udp.dstport: 53\n    expect: {verdict: drop}\n', '6: cases[0].packet.udp.dstport: contradicts tcp.dstport (a packet is tcp or udp, not both)'],
+  ['tcp.flags and a flag boolean disagree', '  - name: a\n    packet:\n      tcp.flags: 18\n      tcp.flags.ack: false\n    expect: {verdict: drop}\n', '6: cases[0].packet.tcp.flags.ack: false disagrees with tcp.flags 18 (0x12: SYN ACK)'],
+  ['IPv4 source, IPv6 destination', '  - name: a\n    packet:\n      ip.src: 192.0.2.1\n      ip.dst: "2001:db8::1"\n    expect: {verdict: drop}\n', '6: cases[0].packet.ip.dst: is IPv6 but ip.src is IPv4'],
+  ['a network where an address goes', '  - name: a\n    packet:\n      ip.src: 192.0.2.0/24\n    expect: {verdict: drop}\n', '5: cases[0].packet.ip.src: expected one address, got the network "192.0.2.0/24"'],
+  ['a field the builder cannot set', '  - name: a\n    packet:\n      ip.opt.type: 7\n    expect: {verdict: drop}\n', '5: cases[0].packet.ip.opt.type: cannot be given: packets are built without IPv4 options (use a capture case for them)'],
+  ['unknown expect key', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect:\n      verdic: drop\n', '6: cases[0].expect.verdic: unknown expect key (did you mean "verdict"?)'],
+  ['unknown rule ref', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect:\n      rule: ssh-from-ofice\n', '6: cases[0].expect.rule: no rule has the ref "ssh-from-ofice" (did you mean "ssh-from-office"?)'],
+  ['a verdict that is not one', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect:\n      verdict: block\n', '6: cases[0].expect.verdict: expected pass | drop, got "block"'],
+  ['duplicate case name', '  - name: same\n    packet: {}\n    expect: {verdict: pass}\n  - name: same\n    packet: {}\n    expect: {verdict: pass}\n', '6: cases[1].name: duplicate case name "same" (first at line 3)'],
+  ['missing capture', '  - name: a\n    capture: nowhere.pcap\n    expect: {totals: {pass: 1}}\n', '4: cases[0].capture: "nowhere.pcap": no such file (paths are relative to the suite\'s folder)'],
+  ['a case of two kinds', `  - name: a\n    packet: {}\n    capture: ${DEMO_PCAP}\n    expect: {verdict: pass}\n`, `5: cases[0].capture: a case is one kind: packet or capture, not both`],
+  ['unknown case key', '  - name: a\n    paket: {}\n    expect: {verdict: pass}\n', '4: cases[0].paket: unknown key (did you mean "packet"?)'],
+  ['a frame number that is not one', `  - name: a\n    capture: ${DEMO_PCAP}\n    expect:\n      frames: {first: drop}\n`, '6: cases[0].expect.frames.first: expected a frame number (1, 2, ...; frames are numbered as Wireshark numbers them)'],
+  ['unknown scenario', '  - name: a\n    scenario: syn-fold\n    expect: {attack_dropped_min: 0.9}\n', '4: cases[0].scenario: unknown scenario "syn-fold"; expected one of handshakes, syn-flood, ack-flood, mixed, geo or a flow spec file (.json)'],
+  ['a share above 1', '  - name: a\n    scenario: syn-flood\n    expect: {attack_dropped_min: 99}\n', '5: cases[0].expect.attack_dropped_min: expected a share from 0 to 1 (0.99 = 99%), got 99'],
+  ['nothing expected', '  - name: a\n    packet: {}\n    expect: {}\n', '5: cases[0].expect: nothing to check: give one of verdict, rule, stage, reason, matched'],
+];
+
+describe('suite errors', () => {
+  it.each(TABLE)('%s', async (_what, cases, message) => {
+    const file = writeSuite(HEAD + cases);
+    const err = await loadSuite(file).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(SuiteError);
+    expect((err as SuiteError).message).toBe(`${file}:${message}`);
+    expect((err as SuiteError).exitCode).toBe(2);
+  });
+
+  it('names the config and its line when it is missing or broken', async () => {
+    const missing = writeSuite('cases: []\n');
+    await expect(loadSuite(missing)).rejects.toThrow(`${missing}:1: config: missing: name the configuration snapshot (a file, relative to the suite) or write it inline`);
+    const nofile = writeSuite('# a comment\nconfig: nowhere.json\ncases: []\n');
+    await expect(loadSuite(nofile)).rejects.toThrow(`${nofile}:2: config: "nowhere.json": no such file (paths are relative to the suite's folder)`);
+    const bad = writeSuite('config:\n  rulesets:\n    - {name: r, phase: edge_transit, kind: root, rules: [{action: block, expression: "tcp.dstport == x"}]}\ncases: []\n');
+    const err = (await loadSuite(bad).then(
+      () => null,
+      (e: unknown) => e,
+    )) as SuiteError;
+    expect(err.message.split('\n')).toHaveLength(1);
+    expect(err.message).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: config: .*rulesets\\[0\\]\\.rules\\[0\\]\\.expression`));
+  });
+
+  it('reports YAML syntax errors at their line', async () => {
+    const file = writeSuite(`${HEAD}  - name: a\n    packet: {tcp.dstport: 22\n    expect: {verdict: drop}\n`);
+    await expect(loadSuite(file)).rejects.toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: not valid YAML: `));
+  });
+
+  it('reads JSON suites with their line numbers too', async () => {
+    const json = JSON.stringify({ config: DEMO_CONFIG, cases: [{ name: 'a', packet: { 'tcp.dstprot': 22 }, expect: { verdict: 'drop' } }] }, null, 2);
+    const file = writeSuite(json, 'suite.json');
+    const line = json.split('\n').findIndex((l) => l.includes('tcp.dstprot')) + 1;
+    await expect(loadSuite(file)).rejects.toThrow(`${file}:${line}: cases[0].packet.tcp.dstprot: unknown field (did you mean "tcp.dstport"?)`);
+  });
+
+  it('exits 2 with the one line and runs no case, even when earlier cases are fine', () => {
+    const file = writeSuite(`${HEAD}  - name: fine\n    packet: {tcp.dstport: 22}\n    expect: {verdict: drop}\n  - name: broken\n    packet: {tcp.dstprot: 22}\n    expect: {verdict: drop}\n`);
+    const r = runCli(['test', file]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`edgesim: ${file}:7: cases[1].packet.tcp.dstprot: unknown field (did you mean "tcp.dstport"?)\n`);
+  });
+});

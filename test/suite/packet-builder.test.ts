@@ -1,0 +1,81 @@
+// A suite's packet becomes real frame bytes that the capture decoder reads back: whatever fields a
+// case gives, the decoded record has exactly those values, and the documented defaults elsewhere.
+// Looked-up fields given by a case replace the lookups where the firewall reads them.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PacketRecord } from '../../src/capture/record.js';
+import { recordFields } from '../../src/fields/render.js';
+import { loadSnapshotFile } from '../../src/config/load.js';
+import { SuitePaths } from '../../src/suite/case-path.js';
+import { tracePackets } from '../../src/suite/kinds/packet.js';
+import { PacketBuilder } from '../../src/suite/packet-builder.js';
+import { parsePacket, type PacketSpec } from '../../src/suite/packet-spec.js';
+import { parseSuiteText } from '../../src/suite/source.js';
+import { DEMO_CONFIG } from './helpers.js';
+
+function spec(fields: Record<string, unknown>): PacketSpec {
+  return parsePacket(parseSuiteText('packet.yaml', JSON.stringify(fields)));
+}
+
+function decoded(...packets: Array<Record<string, unknown>>): Array<Record<string, string | number | boolean>> {
+  const builder = new PacketBuilder();
+  const rec = new PacketRecord();
+  return packets.map((p) => {
+    builder.build(spec(p), rec);
+    expect(rec.note).toBe('');
+    return { ...recordFields(rec), 'tcp.seq': rec.tcpSeq };
+  });
+}
+
+describe('packet builder', () => {
+  it('builds the documented typical packet when nothing is given', () => {
+    const [f] = decoded({});
+    expect(f).toMatchObject({ 'ip.src': '198.51.100.20', 'ip.dst': '203.0.113.10', 'ip.proto': 'tcp', 'ip.ttl': 64, 'ip.len': 40, 'tcp.srcport': 49152, 'tcp.dstport': 80, 'tcp.flags': 2, 'tcp.flags.syn': true, sip: false });
+  });
+
+  it('infers ip.proto from the transport fields and picks the IPv6 defaults beside an IPv6 address', () => {
+    expect(decoded({ 'udp.dstport': 123 })[0]).toMatchObject({ 'ip.proto': 'udp', 'udp.srcport': 49152, 'udp.dstport': 123 });
+    expect(decoded({ 'icmp.type': 0 })[0]).toMatchObject({ 'ip.proto': 'icmp', 'icmp.type': 0, 'icmp.code': 0 });
+    expect(decoded({ 'ip.dst': '2001:db8:ffff::1', 'icmp.code': 0 })[0]).toMatchObject({ 'ip.src': '2001:db8::20', 'ip.proto': 'ipv6-icmp', 'icmp.type': 128 });
+  });
+
+  it('pads to ip.len and marks SIP payloads', () => {
+    expect(decoded({ 'ip.len': 1500, 'udp.dstport': 5060 })[0]).toMatchObject({ 'ip.len': 1500, sip: false });
+    expect(decoded({ 'udp.dstport': 5060, sip: true })[0]).toMatchObject({ sip: true });
+  });
+
+  it('gives a connection the next sequence number in a sequence', () => {
+    const [syn, ack, data] = decoded({ 'tcp.flags.syn': true }, { 'tcp.flags.ack': true }, { 'tcp.flags.ack': true, 'tcp.flags.push': true });
+    expect([syn!['tcp.seq'], ack!['tcp.seq'], data!['tcp.seq']]).toEqual([1000, 1001, 1001]);
+  });
+
+  it('decodes every given field back to the value given (property)', () => {
+    const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((b) => b.join('.'));
+    const port = fc.integer({ min: 0, max: 65535 });
+    const transport = fc.oneof(
+      fc.record({ 'tcp.srcport': port, 'tcp.dstport': port, 'tcp.flags': fc.integer({ min: 0, max: 255 }) }),
+      fc.record({ 'udp.srcport': port, 'udp.dstport': port }),
+      fc.record({ 'icmp.type': fc.integer({ min: 0, max: 255 }), 'icmp.code': fc.integer({ min: 0, max: 255 }) }),
+    );
+    fc.assert(
+      fc.property(v4, v4, fc.integer({ min: 0, max: 255 }), transport, (src, dst, ttl, t) => {
+        const given = { 'ip.src': src, 'ip.dst': dst, 'ip.ttl': ttl, ...t };
+        const [f] = decoded(given);
+        expect(f).toMatchObject(given);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lets a case replace what the lookups say, where the firewall reads it', async () => {
+    const paths = await SuitePaths.open(await loadSnapshotFile(DEMO_CONFIG), {});
+    const trace = (p: Record<string, unknown>) => tracePackets([spec(p)], 0, paths);
+    expect(trace({ 'ip.src': '198.51.100.7', 'tcp.dstport': 443 }).rule).toBe('allow-web');
+    const kp = trace({ 'ip.src': '198.51.100.7', 'ip.src.country': 'KP', 'tcp.dstport': 443 });
+    expect([kp.rule, kp.fields['ip.src.country']]).toEqual(['geo-block', 'KP']);
+    // ip.geoip.country sets the source country when the source is not given
+    expect(trace({ 'ip.geoip.country': 'IR', 'tcp.dstport': 443 }).rule).toBe('geo-block');
+    const colo = trace({ 'cf.colo.name': 'fra01', 'ip.src.asnum': 64500 });
+    expect(colo.fields).toMatchObject({ 'cf.colo.name': 'fra01', 'cf.colo.region': 'WEUR', 'ip.src.asnum': 64500 });
+  });
+});
