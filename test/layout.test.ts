@@ -22,9 +22,11 @@ const MAY_IMPORT: Record<string, string[]> = {
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors'],
   sim: ['atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'errors'],
   report: ['atp', 'config', 'sim', 'errors'],
-  suite: ['atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors'],
+  // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
+  analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors'],
+  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors'],
   api: ['config', 'lang', 'net', 'errors'],
-  cli: ['api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'report', 'sim', 'suite', 'errors'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'report', 'sim', 'suite', 'errors'],
 };
 
 function sources(dir: string): string[] {

@@ -7,7 +7,7 @@ import type { ProtectionFilter, Snapshot } from '../config/snapshot.js';
 import { ProtectedSpace } from '../atp/protected-space.js';
 import { expressionMeaning } from './expression.js';
 import { fromRanges, point } from './intervals.js';
-import type { Finding } from './lint.js';
+import type { Finding } from './findings.js';
 import { type HeaderSpace, parseAt } from './model.js';
 import { Dim, L4, type Region, V6_BASE, constrain, intersectRegions, isEmptyRegion, regionCovers, unionRegions } from './space.js';
 import type { Meaning } from './atoms.js';

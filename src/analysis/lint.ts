@@ -12,42 +12,13 @@
 // certainly sees and matches).
 import type { Snapshot } from '../config/snapshot.js';
 import type { Note } from './atoms.js';
+import type { Finding, FindingKind } from './findings.js';
 import { smallestCover } from './cover.js';
 import { atpFilterFindings } from './atp-filters.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, modelFirewalls } from './model.js';
 import { Dim, type Region, constrain, firstOutside, isEmptyRegion, regionsOverlap } from './space.js';
 import { point, subtract } from './intervals.js';
 import { type Witness, witnessOf } from './witness.js';
-
-export type FindingKind =
-  | 'unmatchable'
-  | 'unreachable'
-  | 'indeterminate'
-  | 'negated_protocol_field'
-  | 'impossible_comparison'
-  | 'empty_list'
-  | 'unknown_list'
-  | 'atp_filter_never_applies';
-
-export interface Finding {
-  readonly ruleset: string;
-  readonly rule: string;
-  readonly kind: FindingKind;
-  readonly blocked_by: string[];
-  readonly different_action: boolean;
-  readonly witness: Witness | null;
-  readonly message: string;
-}
-
-/** Kinds that fail `edgesim lint` by default; every other kind fails it with --fail-on warning, except indeterminate. */
-export const ERROR_KINDS: ReadonlySet<FindingKind> = new Set(['unmatchable', 'unreachable']);
-export const WARNING_KINDS: ReadonlySet<FindingKind> = new Set([
-  'negated_protocol_field',
-  'impossible_comparison',
-  'empty_list',
-  'unknown_list',
-  'atp_filter_never_applies',
-]);
 
 /** What the analysis says about one rule's reachability. */
 export type RuleStatus =
