@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The installed command: runs the compiled CLI (built into dist/ by `npm install` through `prepare`).
-import { main } from '../dist/cli/main.js';
+// The installed command: runs the CLI bundled into dist/bundle/ (by `npm install` through `prepare`,
+// or `npm run build`): a few files instead of a hundred modules to resolve at start-up, each
+// command's action and what it needs (the HTTP framework for serve) in chunks loaded on demand.
+import { main } from '../dist/bundle/main.js';
 
 // `edgesim ... | head`: the reader went away; stop quietly, as other command-line tools do
 for (const stream of [process.stdout, process.stderr]) {

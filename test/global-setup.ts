@@ -1,5 +1,5 @@
-// Once per `npm test`: build dist/ so that end-to-end tests run the installed `edgesim` command as a
-// user would, and make sure the oracle tools (tshark, tcpdump) that differential tests compare
+// Once per `npm test`: build dist/ and the CLI bundle so that end-to-end tests run the installed
+// `edgesim` command as a user would, and make sure the oracle tools (tshark, tcpdump) that differential tests compare
 // against, and the browser the report page is tested in (chromium), are present, installing them
 // from Debian's packages when we can (CI runs as root).
 import { spawnSync } from 'node:child_process';
@@ -32,6 +32,8 @@ export default function setup(): void {
     cwd: root,
     stdio: 'ignore',
   });
+  // the command runs the bundle (bin/edgesim.js), built from the sources by the package's own script
+  spawnSync('npm', ['run', '--silent', 'bundle'], { cwd: root, stdio: 'ignore' });
   ensureTools(['tshark', 'tcpdump'], ['tshark', 'tcpdump'], 'the differential tests', [
     'echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections',
   ]);

@@ -19,8 +19,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   data: ['capture', 'config', 'lang', 'net', 'errors'],
   fields: ['capture', 'data', 'lang', 'net', 'errors'],
   firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors'],
+  // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
+  fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors'],
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors'],
-  sim: ['atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'errors'],
+  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors'],
   report: ['atp', 'config', 'sim', 'errors'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
   analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors'],

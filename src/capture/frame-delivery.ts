@@ -8,6 +8,9 @@ import type { PacketRecord } from './record.js';
 
 const MAX_WARNINGS = 100;
 
+/** Fills rec from the frame data[off, off + capLen) of link type linkType (decodeFrameAt's signature). */
+export type FrameDecoder = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number) => void;
+
 export class FrameDelivery {
   /** the last frame number given out; the next frame is frames + 1 */
   frames = 0;
@@ -20,11 +23,15 @@ export class FrameDelivery {
   private outOfOrder = 0;
   private firstOutOfOrder = 0;
 
-  constructor(private readonly rec: PacketRecord, private readonly onPacket: (rec: PacketRecord) => void) {}
+  constructor(
+    private readonly rec: PacketRecord,
+    private readonly onPacket: (rec: PacketRecord) => void,
+    private readonly decode: FrameDecoder = decodeFrameAt,
+  ) {}
 
   emit(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, tsSec: number, tsNsec: number): void {
     const rec = this.rec;
-    decodeFrameAt(rec, linkType, data, off, capLen, origLen);
+    this.decode(rec, linkType, data, off, capLen, origLen);
     rec.frame = ++this.frames;
     rec.tsSec = tsSec;
     rec.tsNsec = tsNsec;

@@ -1,7 +1,8 @@
-// Reading a capture: pull bytes from the file (inflating gzip) a megabyte at a time into one buffer,
-// let the format parser (pcap or pcapng, told apart by the first four bytes) consume the complete
-// records in it, move the cut-off record at the end to the front, and read on. Each packet is decoded
-// into ONE PacketRecord whose `data` points into that buffer, and handed to the caller synchronously,
+// Reading a capture: pull bytes from the file (inflating gzip) a megabyte at a time into two buffers
+// in turn, let the format parser (pcap or pcapng, told apart by the first four bytes) consume the
+// complete records in one while the next chunk is read into the other, carry the cut-off record at
+// the end over, and read on. Each packet is decoded into ONE PacketRecord whose `data` points into
+// the current buffer, and handed to the caller synchronously,
 // so the per-packet path allocates nothing and memory stays flat however big the file is.
 //
 // A file that cannot be read at all (missing, not a capture, broken file header) rejects with a
@@ -10,7 +11,7 @@
 // delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
 import { CaptureError } from './capture-error.js';
 import { decodeFrameAt } from './decode/link-up.js';
-import { type FormatParser, FrameDelivery } from './frame-delivery.js';
+import { type FormatParser, type FrameDecoder, FrameDelivery } from './frame-delivery.js';
 import { PCAP_FILE_HEADER, isPcapMagic, pcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
@@ -25,6 +26,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** the capture already opened with openSource (it is closed at the end); else `path` is opened */
   source?: ByteSource;
+  /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
+  decodeFrame?: FrameDecoder;
 }
 
 export interface CaptureInfo {
@@ -46,39 +49,74 @@ export function decodeFrame(rec: PacketRecord, linkType: number, data: Uint8Arra
   decodeFrameAt(rec, linkType, data, 0, capLen, capLen);
 }
 
-/** The read buffer: buf[start, end) holds bytes not yet consumed; buf[0] is byte `base` of the data. */
+/** Room before each chunk for the cut-off record carried over from the previous chunk. */
+const RESERVE = 64 << 10;
+
+/**
+ * The read buffer, double-buffered: while the parser consumes one buffer, the next chunk is already
+ * being read straight into the other (at RESERVE, so no chunk is ever copied); switching buffers
+ * copies only the cut-off record at the end of the old one in front of the new chunk. 1 MB chunks
+ * stay in the L2 cache while they are parsed (4-8 MB ones measured slower).
+ *
+ * buf[start, end) holds bytes not yet consumed; buf[0] is byte `base` of the data.
+ */
 class Window {
-  buf = new Uint8Array(2 * CHUNK);
+  private readonly bufs = [new Uint8Array(RESERVE + CHUNK), new Uint8Array(RESERVE + CHUNK)];
+  private cur = 0;
+  buf = this.bufs[0];
   view = new DataView(this.buf.buffer);
-  start = 0;
-  end = 0;
-  base = 0;
+  start = RESERVE;
+  end = RESERVE;
+  base = -RESERVE;
   eof = false;
+  /** the read of the next chunk into the other buffer, at RESERVE */
+  private ahead: Promise<number> | null = null;
 
   constructor(readonly source: ByteSource) {}
 
-  /** Moves the unconsumed bytes to the front, grows the buffer to hold `needed` bytes if it must, reads a chunk. */
+  /** Moves to the other buffer: the unconsumed bytes, then the next chunk; then starts reading the one after. */
   async refill(needed: number): Promise<void> {
-    if (this.start > 0) {
-      this.buf.copyWithin(0, this.start, this.end);
-      this.base += this.start;
-      this.end -= this.start;
-      this.start = 0;
+    let next = this.bufs[1 - this.cur];
+    const n = await (this.ahead ?? this.source.read(next, RESERVE, CHUNK));
+    this.ahead = null;
+    const left = this.end - this.start;
+    if (left > RESERVE) {
+      // a record bigger than the reserve: a buffer of its own, as big as the record needs
+      const bigger = new Uint8Array(Math.max(needed, left + n) + RESERVE + CHUNK);
+      bigger.set(next.subarray(RESERVE, RESERVE + n), left + RESERVE);
+      next = bigger;
+      this.bufs[1 - this.cur] = bigger;
+      bigger.set(this.buf.subarray(this.start, this.end), RESERVE);
+      this.base += this.end - (left + RESERVE);
+      this.start = RESERVE;
+      this.end = RESERVE + left + n;
+    } else {
+      next.set(this.buf.subarray(this.start, this.end), RESERVE - left);
+      this.base += this.end - RESERVE;
+      this.start = RESERVE - left;
+      this.end = RESERVE + n;
     }
-    if (needed > this.buf.length - CHUNK) {
-      const bigger = new Uint8Array(needed + CHUNK);
-      bigger.set(this.buf.subarray(0, this.end));
-      this.buf = bigger;
-      this.view = new DataView(bigger.buffer);
-    }
-    const n = await this.source.read(this.buf, this.end, this.buf.length - this.end);
+    this.cur = 1 - this.cur;
+    this.buf = next;
+    this.view = new DataView(next.buffer);
     if (n === 0) this.eof = true;
-    this.end += n;
+    else this.readAhead();
+  }
+
+  private readAhead(): void {
+    this.ahead = this.source.read(this.bufs[1 - this.cur], RESERVE, CHUNK);
+    this.ahead.catch(() => undefined); // reported when awaited
   }
 
   /** Reads until at least n bytes are buffered or the data ends. */
   async fill(n: number): Promise<void> {
     while (this.end - this.start < n && !this.eof) await this.refill(n);
+  }
+
+  /** Waits for a read still in flight (before the source is closed). */
+  async settle(): Promise<void> {
+    if (this.ahead !== null) await this.ahead.catch(() => 0);
+    this.ahead = null;
   }
 }
 
@@ -88,20 +126,21 @@ function hex(buf: Uint8Array, n: number): string {
 
 async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise<FormatParser> {
   await w.fill(PCAP_FILE_HEADER);
-  const have = w.end;
+  const have = w.end - w.start;
   if (have < PCAP_FILE_HEADER && w.source.problem !== '') throw new CaptureError(`${path}: ${w.source.problem}`);
   if (have === 0) throw new CaptureError(`${path}: empty file`);
-  if (have >= 4 && w.view.getUint32(0, true) === SHB) {
+  const head = new DataView(w.buf.buffer, w.start);
+  if (have >= 4 && head.getUint32(0, true) === SHB) {
     if (have < PCAPNG_MIN_HEADER) throw new CaptureError(`${path}: truncated pcapng section header`);
-    return pcapngParser(path, w.view, sink);
+    return pcapngParser(path, head, sink);
   }
-  if (have >= 4 && isPcapMagic(w.view)) {
+  if (have >= 4 && isPcapMagic(head)) {
     if (have < PCAP_FILE_HEADER) throw new CaptureError(`${path}: truncated pcap file header`);
-    const parser = pcapParser(path, w.view, sink);
-    w.start = PCAP_FILE_HEADER;
+    const parser = pcapParser(path, head, sink);
+    w.start += PCAP_FILE_HEADER;
     return parser;
   }
-  throw new CaptureError(`${path}: not a pcap or pcapng file (it starts with ${hex(w.buf, Math.min(have, 4))})`);
+  throw new CaptureError(`${path}: not a pcap or pcapng file (it starts with ${hex(w.buf.subarray(w.start), Math.min(have, 4))})`);
 }
 
 /** Streams the capture (pcap, pcapng, either gzip-compressed), decodes each packet into ONE reused PacketRecord and calls onPacket synchronously. */
@@ -110,9 +149,9 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
   signal?.throwIfAborted();
   const source = opts.source ?? (await openSource(path));
   const name = path === '-' ? STDIN_NAME : path;
+  const w = new Window(source);
   try {
-    const w = new Window(source);
-    const sink = new FrameDelivery(new PacketRecord(), onPacket);
+    const sink = new FrameDelivery(new PacketRecord(), onPacket, opts.decodeFrame);
     const parser = await openFormat(name, w, sink);
     onProgress?.(source.position, source.size);
     for (;;) {
@@ -129,6 +168,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
     if (source.problem !== '') sink.warn(source.problem);
     return { format: parser.format, compressed: source.compressed, packets: sink.delivered, linkTypes: parser.linkTypes, warnings: sink.allWarnings() };
   } finally {
+    await w.settle();
     await source.close();
   }
 }

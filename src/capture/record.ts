@@ -167,6 +167,22 @@ export class PacketRecord {
     this.note = '';
   }
 
+  /**
+   * Points the record at a frame that was not decoded (the firewall's fast path read what it needed
+   * from the bytes itself): no field is present, there is no note, ipVersion says whether the frame
+   * is IP (4, 6) or not (0).
+   */
+  setUndecoded(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, ipVersion: number): void {
+    this.linkType = linkType;
+    this.data = data;
+    this.dataOff = off;
+    this.capLen = capLen;
+    this.origLen = origLen;
+    this.present = 0;
+    this.ipVersion = ipVersion;
+    this.note = '';
+  }
+
   /** The capture timestamp as JSON-number text with all nine nanosecond digits (no float rounding). */
   timeText(): string {
     return `${this.tsSec}.${String(this.tsNsec).padStart(9, '0')}`;

@@ -1,7 +1,8 @@
 // Where capture bytes come from: the file itself, or a gzip stream over it (detected by its magic,
 // so "x.pcap.gz" and a gzipped file without the suffix both work). The reader pulls bytes into its
 // own buffer with read(); a plain file is read straight into that buffer, a gzip stream is inflated
-// a megabyte at a time and copied in. Either way memory stays flat however big the file.
+// a megabyte at a time and copied in. At most one read is in flight at a time. Either way memory
+// stays flat however big the file.
 //
 // Corrupt or cut-off compressed data does not lose what was already inflated: the source reports
 // the end of the data and keeps the problem in `problem`, which the reader turns into a warning.
@@ -39,52 +40,26 @@ const UNSUPPORTED_COMPRESSION: ReadonlyArray<readonly [number[], string]> = [
   [[0x04, 0x22, 0x4d, 0x18], 'lz4'],
 ];
 
-/**
- * A plain file, read with one chunk of read-ahead: while the caller decodes the chunk it was given,
- * the next one is already being read by the thread pool, so decoding does not wait on the disk.
- */
+/** A plain file, read straight into the caller's buffer (the reader keeps one read ahead of parsing). */
 class FileSource implements ByteSource {
   readonly compressed = false;
   position = 0;
   readonly problem = '';
-  private readonly spare = new Uint8Array(CHUNK);
-  private ahead: Promise<number> | null = null;
-  /** file offset the read-ahead started at */
-  private aheadAt = -1;
 
   constructor(private readonly fh: FileHandle, readonly size: number, private readonly path: string) {}
 
   async read(buf: Uint8Array, off: number, len: number): Promise<number> {
     let n: number;
-    if (this.ahead !== null && this.aheadAt === this.position && len >= CHUNK) {
-      n = await this.ahead;
-      buf.set(this.spare.subarray(0, n), off);
-    } else {
-      if (this.ahead !== null) await this.ahead.catch(() => 0); // never two reads into spare at once
-      n = await this.readAt(buf, off, len, this.position);
-    }
-    this.ahead = null;
-    this.position += n;
-    if (n > 0 && this.position < this.size) {
-      this.aheadAt = this.position;
-      this.ahead = this.readAt(this.spare, 0, CHUNK, this.position);
-      this.ahead.catch(() => undefined); // reported when awaited
-    }
-    return n;
-  }
-
-  private async readAt(buf: Uint8Array, off: number, len: number, at: number): Promise<number> {
     try {
-      const { bytesRead } = await this.fh.read(buf, off, len, at);
-      return bytesRead;
+      ({ bytesRead: n } = await this.fh.read(buf, off, len, this.position));
     } catch (err) {
       throw new CaptureError(`${this.path}: read failed: ${describe(err)}`);
     }
+    this.position += n;
+    return n;
   }
 
-  async close(): Promise<void> {
-    if (this.ahead !== null) await this.ahead.catch(() => 0);
-    this.ahead = null;
+  close(): Promise<void> {
     return this.fh.close();
   }
 }

@@ -7,6 +7,7 @@ import { createListRegistry } from '../data/lists.js';
 import { enrichmentFor, LOOKUP_FIELDS, type LookupOptions } from '../fields/lookups.js';
 import type { Enrichment } from '../data/enrichment.js';
 import { Firewall } from '../firewall/firewall.js';
+import type { IpSet } from '../net/ip-set.js';
 import { PacketPath } from './packet-path.js';
 
 export interface PathOptions extends LookupOptions {
@@ -19,6 +20,8 @@ export interface BuiltPath {
   path: PacketPath;
   firewall: Firewall;
   atp: AdvancedTcpProtection;
+  /** resolves the `$name` lists the rules use */
+  lists: (name: string) => IpSet | undefined;
   /** the lookups the path makes (undefined when the configuration reads no looked-up field) */
   enrichment: Enrichment | undefined;
   /** things the user should know before reading the results */
@@ -29,10 +32,11 @@ export interface BuiltPath {
 export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath> {
   const warnings = vendorLimitWarnings(snapshot);
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
-  const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: (name) => lists.resolve(name) });
+  const resolve = (name: string) => lists.resolve(name);
+  const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, enrichment, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, enrichment, warnings };
 }
 
 /**
@@ -50,5 +54,5 @@ export async function buildLookupPath(lookups: boolean, opts: PathOptions = {}):
   const atp = AdvancedTcpProtection.fromSnapshot({});
   // ASNs only with --asn: enrichmentFor leaves them out without a database
   const enrichment = lookups ? await enrichmentFor(LOOKUP_FIELDS, false, opts, warnings) : undefined;
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, enrichment, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: () => undefined, enrichment, warnings };
 }

@@ -3,6 +3,7 @@
 // before any output file is created or truncated; then stream its packets, each decoded into one
 // reused PacketRecord, to the caller's visit function; report file-level warnings at the end.
 // `-` reads standard input, as `tcpdump -r -` does.
+import type { FrameDecoder } from '../capture/frame-delivery.js';
 import { readCapture, type CaptureInfo } from '../capture/reader.js';
 import type { PacketRecord } from '../capture/record.js';
 import { openSource, STDIN_NAME, type ByteSource } from '../capture/source.js';
@@ -11,6 +12,8 @@ export interface LoopOptions {
   /** bytes read so far and the file's size (0 for standard input) */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   signal?: AbortSignal;
+  /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
+  decodeFrame?: FrameDecoder;
 }
 
 /** A capture that has been opened and not yet read. */

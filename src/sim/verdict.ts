@@ -23,6 +23,14 @@ export class PacketVerdict {
     this.firewall.matchedCount = 0;
     this.atp.reset();
   }
+
+  /** The verdict of a packet whose firewall result is already written (the fast path decided it). */
+  setFromFirewall(): void {
+    this.drop = this.firewall.verdict === 1;
+    this.stage = this.drop ? 'firewall' : null;
+    this.reason = null;
+    this.atp.reset();
+  }
 }
 
 /** The ref of the rule that decided the packet (a firewall rule), or null when no rule decided. */

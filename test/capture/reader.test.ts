@@ -243,9 +243,30 @@ describe('streaming', () => {
     const p = file(pcapFile({}, [{ sec: 1, frac: 0, data: synV4 }, { sec: 2, frac: 0, data: synV4 }]));
     const recs = new Set<PacketRecord>();
     const offsets: number[] = [];
-    await readCapture(p, (r) => { recs.add(r); offsets.push(r.dataOff); });
+    const buffers = new Set<Uint8Array>();
+    await readCapture(p, (r) => {
+      recs.add(r);
+      offsets.push(r.dataOff);
+      buffers.add(r.data);
+      expect(Buffer.from(r.data.subarray(r.dataOff, r.dataOff + r.capLen)).equals(Buffer.from(synV4))).toBe(true);
+    });
     expect(recs.size).toBe(1);
-    expect(offsets).toEqual([40, 40 + 16 + synV4.length]);
+    expect(buffers.size).toBe(1);
+    expect(offsets[1] - offsets[0]).toBe(16 + synV4.length);
+  });
+
+  it('carries records across chunk boundaries, records bigger than a chunk included, plain and gzip', async () => {
+    // sizes chosen to straddle the 1 MB chunks and the 64 KB carry-over room at every turn
+    const sizes = [60, 70_000, 1500, 1_300_000, 90, 65_536, 65_537, 3_000_000, 64, 200_000, ...Array.from({ length: 3000 }, (_, i) => 40 + ((i * 7919) % 1400))];
+    const frames = sizes.map((n, i) => Uint8Array.from({ length: n }, (_, j) => (i * 31 + j) & 0xff));
+    const content = pcapFile({}, frames.map((data, i) => ({ sec: i, frac: 0, data })));
+    for (const p of [file(content), file(gzipSync(content), 'pcap.gz')]) {
+      const got: Buffer[] = [];
+      const info = await readCapture(p, (r) => got.push(Buffer.from(r.data.subarray(r.dataOff, r.dataOff + r.capLen))));
+      expect(info.warnings).toEqual([]);
+      expect(got.length).toBe(frames.length);
+      frames.forEach((f, i) => expect(got[i].equals(Buffer.from(f)), `frame ${i + 1}`).toBe(true));
+    }
   });
 
   it('reports progress up to the file size', async () => {

@@ -3,12 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { SCENARIO_NAMES } from '../../src/cli/commands/synth/command.js';
 import { SCENARIOS } from '../../src/capture/synth/index.js';
 
-/** The project modules (paths under dist/) that `edgesim ARGS` loads, recorded by a module-resolution hook. */
+/** The source modules each file of the CLI bundle holds, as paths of compiled modules (cli/main.js), from esbuild's metafile. */
+function bundledModules(): Map<string, string[]> {
+  const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist/bundle/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  return new Map(Object.entries(meta.outputs).map(([file, out]) => [
+    file.replace(/^dist\//, ''),
+    Object.keys(out.inputs).filter((i) => i.startsWith('src/')).map((i) => i.slice(4).replace(/\.ts$/, '.js')),
+  ]));
+}
+
+/** The project modules (as paths of compiled modules, cli/main.js) that `edgesim ARGS` loads, recorded by a module-resolution hook over the bundle's files. */
 function modulesLoaded(args: string[]): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-modules-'));
   const log = path.join(dir, 'loaded.txt');
@@ -18,10 +27,11 @@ function modulesLoaded(args: string[]): string[] {
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], { encoding: 'utf8' });
   expect(r.status).toBe(0);
+  const bundled = bundledModules();
   return readFileSync(log, 'utf8')
     .split('\n')
     .filter((u) => u.includes('/dist/'))
-    .map((u) => u.slice(u.indexOf('/dist/') + 6));
+    .flatMap((u) => bundled.get(u.slice(u.indexOf('/dist/') + 6)) ?? []);
 }
 
 describe('edgesim command', () => {

@@ -1,0 +1,279 @@
+// A rule's expression as JavaScript source over the header values the fast path reads from the frame
+// (see headers.ts for the locals: fam, s4, ttl, tcp, sport, ...). Conditions are call-free where
+// they can be and combined with `&`, `|`, `^` on 0/1 values rather than `&&`/`||`: there are no
+// branches for V8 to mispredict and no side effects to skip, since reading a local of an absent
+// field is harmless (it holds 0, and every leaf tests its field's presence itself).
+//
+// Each leaf keeps the compiled evaluator's semantics exactly (lang/eval/primitive.ts): an absent
+// field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
+// has only 256 values (ip.proto) the leaf is a table filled by the compiled evaluator itself, so it
+// cannot disagree. What the fast path does not read (looked-up fields: countries, ASNs, data
+// centers; compound values) marks the rule unsupported: the generated code then hands any packet
+// that reaches that rule back to the decoder and evaluator.
+//
+// The rule code is reached only for IP packets, so the `ip` group of fields is always present there.
+import type { Ast, ComparisonExpr, ComparisonOp, Expr, IndexExpr } from '../lang/index.js';
+import { compile } from '../lang/index.js';
+import { buildIpSet } from '../lang/eval/primitive.js';
+import { intMembership, mergeRanges } from '../lang/eval/int-set.js';
+import { parseWildcard } from '../lang/literals/wildcard.js';
+import { compileRegex } from '../lang/regex/compile.js';
+import type { IpSet } from '../net/ip-set.js';
+import { recordBinding } from '../fields/binding.js';
+import { Has, PacketRecord } from '../capture/record.js';
+
+/** Constants the generated source refers to by name (K0, K1, ...). */
+export class Constants {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `K${this.values.length - 1}`;
+  }
+}
+
+/** A rule's condition: statements to run first (bit_slice reads), the expression, the locals it reads. */
+export interface Condition {
+  readonly prelude: string;
+  readonly expr: string;
+  readonly locals: ReadonlySet<string>;
+}
+
+/** presence expression and value local of each Int field the fast path reads */
+const INT_FIELDS: Readonly<Record<string, readonly [has: string, value: string]>> = {
+  'ip.len': ['1', 'ipLen'],
+  'ip.ttl': ['1', 'ttl'],
+  'ip.hdr_len': ['(fam === 4)', 'hdrLen'],
+  'ip.opt.type': ['hasOpt', 'optType'],
+  'tcp.srcport': ['tcp', 'sport'],
+  'tcp.dstport': ['tcp', 'dport'],
+  'tcp.flags': ['tcp', 'flags'],
+  'udp.srcport': ['udp', 'sport'],
+  'udp.dstport': ['udp', 'dport'],
+  'icmp.type': ['icmp', 'itype'],
+  'icmp.code': ['icmp', 'icode'],
+};
+
+const TCP_FLAGS: Readonly<Record<string, number>> = {
+  'tcp.flags.fin': 0x01, 'tcp.flags.syn': 0x02, 'tcp.flags.reset': 0x04, 'tcp.flags.push': 0x08,
+  'tcp.flags.ack': 0x10, 'tcp.flags.urg': 0x20, 'tcp.flags.ecn': 0x40, 'tcp.flags.cwr': 0x80,
+};
+
+/** presence, start and end of the raw-bytes fields */
+const RAW_FIELDS: Readonly<Record<string, readonly [has: string, start: string, end: string]>> = {
+  ip: ['1', 'l3', 'l3e'],
+  tcp: ['tcp', 'l4', 'l3e'],
+  udp: ['udp', 'l4', 'l3e'],
+  icmp: ['icmp', 'l4', 'l3e'],
+};
+
+/** the locals of each address field: family test, IPv4 value, IPv6 words, IPv6 scratch array */
+const IP_FIELDS: Readonly<Record<string, readonly [v4: string, words: readonly string[], array: string]>> = {
+  'ip.src': ['s4', ['sa', 'sb', 'sc', 'sd'], 'SRC6'],
+  'ip.dst': ['d4', ['da', 'db', 'dc', 'dd'], 'DST6'],
+};
+
+const ORDER: Readonly<Record<string, string>> = { eq: '===', ne: '!==', ge: '>=', le: '<=', gt: '>', lt: '<' };
+
+/** A number as JavaScript source (negative numbers in parentheses). */
+function num(n: number): string {
+  return n < 0 ? `(${n})` : String(n);
+}
+
+class Unsupported extends Error {}
+
+class ConditionWriter {
+  readonly locals = new Set<string>();
+  private prelude = '';
+  private slices = 0;
+
+  constructor(
+    private readonly ast: Ast,
+    private readonly lists: ((name: string) => IpSet | undefined) | undefined,
+    private readonly k: Constants,
+    private readonly id: number,
+  ) {}
+
+  write(): Condition {
+    const expr = this.expr(this.ast.expr);
+    return { prelude: this.prelude, expr, locals: this.locals };
+  }
+
+  private use(...names: string[]): void {
+    for (const n of names) if (n !== '1' && !n.startsWith('(')) this.locals.add(n);
+  }
+
+  private expr(e: Expr): string {
+    if (e.type !== 'Bool') throw new Unsupported();
+    switch (e.kind) {
+      case 'group':
+        return this.expr(e.expr);
+      case 'not':
+        return `(${this.expr(e.arg)} ^ 1)`;
+      case 'combining': {
+        const op = e.op === 'and' ? ' & ' : e.op === 'or' ? ' | ' : ' ^ ';
+        return `(${e.items.map((i) => this.expr(i)).join(op)})`;
+      }
+      case 'comparison':
+        return this.comparison(e);
+      case 'quantifier':
+        throw new Unsupported();
+    }
+  }
+
+  private comparison(e: ComparisonExpr): string {
+    const lhs = e.lhs;
+    if (lhs.indexes.length > 0) throw new Unsupported();
+    if (lhs.base.kind === 'call') return this.bitSlice(lhs, e.op);
+    const name = lhs.base.name;
+    if (name === 'ip.proto') return this.protoTable(e);
+    const int = INT_FIELDS[name];
+    if (int !== undefined) {
+      this.use(int[0], int[1]);
+      if (name === 'ip.hdr_len') this.use('fam');
+      return intLeaf(e.op, int[0], int[1], this.k);
+    }
+    const flag = TCP_FLAGS[name];
+    if (flag !== undefined && e.op.kind === 'isTrue') {
+      this.use('tcp', 'flags');
+      return `(tcp & ((flags & ${flag}) !== 0))`;
+    }
+    if (name === 'sip' && e.op.kind === 'isTrue') {
+      this.use('sip');
+      return 'sip';
+    }
+    const addr = IP_FIELDS[name];
+    if (addr !== undefined) return this.ip(e.op, addr);
+    const raw = RAW_FIELDS[name];
+    if (raw !== undefined) {
+      this.use('d', raw[0], raw[1], raw[2]);
+      return bytesLeaf(e.op, raw, this.k);
+    }
+    throw new Unsupported();
+  }
+
+  /** ip.proto has 256 values: a table filled by the compiled evaluator (exact by construction). */
+  private protoTable(e: ComparisonExpr): string {
+    const pred = compile({ ...this.ast, expr: e }, recordBinding, { lists: this.lists });
+    const rec = new PacketRecord();
+    rec.present = Has.IP;
+    rec.ipVersion = 4;
+    const table = new Uint8Array(256);
+    for (let v = 0; v < 256; v++) {
+      rec.proto = v;
+      table[v] = pred(rec) ? 1 : 0;
+    }
+    this.use('proto');
+    return `${this.k.add(table)}[proto]`;
+  }
+
+  private ip(op: ComparisonOp, [v4, words, array]: readonly [string, readonly string[], string]): string {
+    this.use('fam');
+    if (op.kind === 'ordering' && op.rhs.type === 'Ip') {
+      const rhs = op.rhs.ip;
+      if (rhs.family === 4) {
+        this.use(v4);
+        // ipCompare: (v >>> 0) - rhs, tested against 0; ne is also true for the other family
+        return op.op === 'ne' ? `((fam !== 4) | (${v4} !== ${rhs.v4}))` : `((fam === 4) & ((${v4} - ${rhs.v4}) ${ORDER[op.op]} 0))`;
+      }
+      this.use(...words);
+      if (op.op === 'eq' || op.op === 'ne') {
+        const eq = words.map((w, i) => `(${w} === ${rhs.v6[i]})`).join(' & ');
+        return op.op === 'eq' ? `((fam === 6) & ${eq})` : `((fam !== 6) | ((${eq}) ^ 1))`;
+      }
+      return `((fam === 6) && (compare6(${words.join(', ')}, ${this.k.add(rhs.v6)}) ${ORDER[op.op]} 0))`;
+    }
+    let set: IpSet | undefined;
+    if (op.kind === 'inSet' && op.set.type === 'Ip') set = buildIpSet(op.set.items);
+    else if (op.kind === 'inList') set = this.lists?.(op.name);
+    if (set === undefined) throw new Unsupported();
+    this.use(v4, array);
+    const s = this.k.add(set);
+    return `(fam === 4 ? ${s}.has4(${v4}) : ${s}.has6(${array}))`;
+  }
+
+  /** bit_slice(field, from, to): read once into a local before the condition; -1 when absent */
+  private bitSlice(lhs: IndexExpr, op: ComparisonOp): string {
+    if (lhs.base.kind !== 'call' || lhs.base.name !== 'bit_slice') throw new Unsupported();
+    const [field, fromArg, toArg] = lhs.base.args;
+    if (field.kind !== 'index' || field.expr.base.kind !== 'field' || field.expr.indexes.length > 0) throw new Unsupported();
+    if (fromArg.kind !== 'literal' || fromArg.value.type !== 'Int' || toArg.kind !== 'literal' || toArg.value.type !== 'Int') throw new Unsupported();
+    const raw = RAW_FIELDS[field.expr.base.name];
+    if (raw === undefined) throw new Unsupported();
+    this.use('d', raw[0], raw[1], raw[2]);
+    const local = `bs${this.id}_${this.slices++}`;
+    const [has, start, end] = raw;
+    this.prelude += `const ${local} = ${has} ? readBits(d, ${start}, ${end}, ${Number(fromArg.value.value)}, ${Number(toArg.value.value)}) : -1; `;
+    return intLeaf(op, `(${local} >= 0)`, local, this.k);
+  }
+}
+
+/** An Int comparison (primitive.ts compileInt) on value `v` present when `has`. */
+function intLeaf(op: ComparisonOp, has: string, v: string, k: Constants): string {
+  switch (op.kind) {
+    case 'ordering': {
+      if (op.rhs.type !== 'Int') throw new Unsupported();
+      const n = num(Number(op.rhs.value));
+      return op.op === 'ne' ? `((${has} ^ 1) | (${v} !== ${n}))` : `(${has} & (${v} ${ORDER[op.op]} ${n}))`;
+    }
+    case 'bitwiseAnd': {
+      const lo = Number(BigInt.asUintN(32, op.rhs)) | 0;
+      const hi = Number(BigInt.asIntN(32, BigInt.asIntN(64, op.rhs) >> 32n)) | 0;
+      if (hi === 0) return `(${has} & ((${v} & ${num(lo)}) !== 0))`;
+      return `(${has} && (((${v} & ${num(lo)}) !== 0) || ((Math.floor(${v} / 4294967296) & ${num(hi)}) !== 0)))`;
+    }
+    case 'inSet': {
+      if (op.set.type !== 'Int') throw new Unsupported();
+      const r = mergeRanges(op.set.ranges);
+      if (r.lo.length === 0) return '0';
+      if (r.lo.length > 4) return `(${has} && ${k.add(intMembership(r))}(${v}))`;
+      const parts = Array.from(r.lo, (lo, i) => (lo === r.hi[i] ? `(${v} === ${num(lo)})` : `((${v} >= ${num(lo)}) & (${v} <= ${num(r.hi[i])}))`));
+      return `(${has} & (${parts.join(' | ')}))`;
+    }
+    default:
+      throw new Unsupported();
+  }
+}
+
+/** A comparison on a raw-bytes field (primitive.ts compileBytes), through the view helpers. */
+function bytesLeaf(op: ComparisonOp, [has, start, end]: readonly [string, string, string], k: Constants): string {
+  const view = `d, ${start}, ${end}`;
+  switch (op.kind) {
+    case 'ordering': {
+      if (op.rhs.type !== 'Bytes') throw new Unsupported();
+      const rhs = k.add(op.rhs.bytes);
+      if (op.op === 'eq') return `(${has} && equalsView(${view}, ${rhs}))`;
+      if (op.op === 'ne') return `(!${has} || !equalsView(${view}, ${rhs}))`;
+      return `(${has} && (compareView(${view}, ${rhs}) ${ORDER[op.op]} 0))`;
+    }
+    case 'contains':
+      return `(${has} && containsView(${view}, ${k.add(op.rhs)}))`;
+    case 'matches': {
+      const re = compileRegex(op.pattern);
+      if (typeof re === 'string') throw new Unsupported();
+      return `(${has} && ${k.add(re)}.test(${view}))`;
+    }
+    case 'wildcard': {
+      const w = parseWildcard(op.pattern);
+      if (typeof w === 'string') throw new Unsupported();
+      return `(${has} && wildcardMatchView(${view}, ${k.add(w)}, ${!op.strict}))`;
+    }
+    case 'inSet':
+      if (op.set.type !== 'Bytes') throw new Unsupported();
+      return `(${has} && inBytesSet(${view}, ${k.add(op.set.items)}))`;
+    default:
+      throw new Unsupported();
+  }
+}
+
+/** The rule's condition as source, or null when the fast path cannot evaluate it; `lists` resolves `$name`. */
+export function writeCondition(ast: Ast, lists: ((name: string) => IpSet | undefined) | undefined, k: Constants, id: number): Condition | null {
+  const mark = k.values.length;
+  try {
+    return new ConditionWriter(ast, lists, k, id).write();
+  } catch (err) {
+    if (!(err instanceof Unsupported)) throw err;
+    k.values.length = mark;
+    return null;
+  }
+}

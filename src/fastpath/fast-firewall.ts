@@ -1,0 +1,61 @@
+// The firewall's fast path: one generated function per ruleset that decides a frame from its bytes
+// (generate.ts), for the packets it can read simply, and says FALLBACK for the others, which then go
+// through the decoder and Firewall.evaluate as before. Both write the same FirewallResult and count
+// into the same hit and decision counters, so a replay's results do not depend on which one decided
+// a packet (test/fastpath/ compares them over the tcpdump corpus and over random rules and packets).
+//
+// Rulesets of INDEX_FROM enabled rules or more get a candidate index (index-plan.ts): per packet,
+// only the rules whose port or address condition the packet meets are tested. Below that, testing
+// every rule is faster than consulting the index.
+import type { Firewall } from '../firewall/firewall.js';
+import { type Ast, parse, settingsFor } from '../lang/index.js';
+import type { IpSet } from '../net/ip-set.js';
+import { Constants, writeCondition } from './conditions.js';
+import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
+import { planIndex } from './index-plan.js';
+
+export { FALLBACK } from './headers.js';
+
+export const INDEX_FROM = 150;
+
+export interface FastPathOptions {
+  /** resolves `$name` lists, as given to Firewall.compile */
+  lists?: (name: string) => IpSet | undefined;
+  /** true: always index; false: never; default: from INDEX_FROM enabled rules */
+  index?: boolean;
+}
+
+export class FastFirewall {
+  /**
+   * Decides the frame d[off, end) of link type `linkType` (origLen bytes on the wire) into `out`:
+   * FALLBACK (-1) when it cannot, NOT_IP (0) for a frame without IP (passes, no rule tested), or the
+   * IP version (4 or 6). Never allocates.
+   */
+  readonly decide: FrameDecider;
+
+  private constructor(decide: FrameDecider) {
+    this.decide = decide;
+  }
+
+  static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
+    const { scheme, limits } = settingsFor('rule');
+    const k = new Constants();
+    const asts: Ast[] = [];
+    const rules: GeneratedRule[] = [];
+    for (let i = 0; i < firewall.rules.length; i++) {
+      const r = firewall.rules[i];
+      if (!r.enabled) continue;
+      const ast = parse(r.expression, scheme, limits);
+      asts.push(ast);
+      rules.push({
+        index: i,
+        condition: writeCondition(ast, opts.lists, k, i),
+        terminating: r.action !== 'log',
+        verdict: r.action === 'block' ? 1 : 0,
+      });
+    }
+    const indexed = opts.index ?? rules.length >= INDEX_FROM;
+    const index = indexed ? (groupOf: Int32Array, bitOf: Int32Array, groups: number) => planIndex(asts, groupOf, bitOf, groups) : null;
+    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index));
+  }
+}

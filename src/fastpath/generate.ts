@@ -1,0 +1,167 @@
+// The generated per-frame function of a ruleset: the header prologue (headers.ts), then the rules
+// in order, split into group functions of a bounded size (V8 stops optimising a function past
+// ~60 KB of bytecode: one 1,000-rule function ran 100x slower). Each rule's condition is written by
+// conditions.ts; a match counts a hit and records the rule, a terminating match decides, exactly as
+// firewall/evaluator.ts does for decoded packets. A rule the fast path cannot evaluate sends the
+// packet back to the decoder (after undoing the hits the packet already counted).
+//
+// With an index (index.ts), each group also takes a bit mask of its candidate rules and only they
+// are tested; rules keep their order, so the outcome is the same as testing all of them.
+//
+// The generated source holds only numbers, local names and the K<n> constant names, never text
+// from the configuration.
+import { compareView, containsView, equalsView, wildcardMatchView } from '../lang/eval/bytes.js';
+import { readBits } from '../lang/functions/bit-slice.js';
+import { looksLikeSip } from '../capture/decode/sip.js';
+import type { EvaluationOut } from '../firewall/evaluator.js';
+import type { Condition } from './conditions.js';
+import { Constants } from './conditions.js';
+import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
+import type { RuleIndex } from './index-plan.js';
+
+/** Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out. */
+export type FrameDecider = (d: Uint8Array, off: number, end: number, origLen: number, linkType: number, out: FrameResult) => number;
+
+/** The firewall result fields the generated code writes (FirewallResult), as the evaluator writes them. */
+export type FrameResult = EvaluationOut;
+
+export interface GeneratedRule {
+  /** index in the firewall's rule list */
+  readonly index: number;
+  /** null: the fast path cannot evaluate this rule */
+  readonly condition: Condition | null;
+  readonly terminating: boolean;
+  /** the verdict a terminating match gives (1 = drop) */
+  readonly verdict: number;
+}
+
+const GROUP_SOURCE = 12_000;
+/** what a group function returns instead of the match count: a rule decided, or the packet falls back */
+const GROUP_DECIDED = -1;
+const GROUP_FALLBACK = -2;
+/** at most one bit of a 32-bit mask per rule */
+const GROUP_RULES = 32;
+
+/** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
+function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
+  if (r.condition === null) return `  out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
+  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.verdict = ${r.verdict}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
+  const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
+  const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
+  return bit === null ? `  ${body}` : `  if ((mask & ${1 << bit}) !== 0) ${body}`;
+}
+
+/** Splits the rules into groups of bounded source size (and at most 32 rules, one mask bit each). */
+function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
+  const groups: GeneratedRule[][] = [];
+  let current: GeneratedRule[] = [];
+  let size = 0;
+  for (const r of rules) {
+    const n = r.condition === null ? 40 : r.condition.expr.length + r.condition.prelude.length + 80;
+    if (current.length > 0 && (size + n > GROUP_SOURCE || current.length === GROUP_RULES)) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(r);
+    size += n;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
+ * Generates the decider for `rules` (the enabled rules, in evaluation order). With `index` (given
+ * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
+ * index-plan.ts); without, every rule is tested.
+ */
+export function generateDecider(
+  rules: readonly GeneratedRule[],
+  k: Constants,
+  hits: Float64Array,
+  decided: Float64Array,
+  index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
+): FrameDecider {
+  const uses = new Set<string>();
+  for (const r of rules) for (const l of r.condition?.locals ?? []) uses.add(l);
+  const params = HEADER_LOCALS.filter((l) => uses.has(l) && l !== 'SRC6' && l !== 'DST6');
+  const groups = groupRules(rules);
+  const groupOf = new Int32Array(rules.length);
+  const bitOf = new Int32Array(rules.length);
+  let at = 0;
+  groups.forEach((g, gi) => g.forEach((_, bit) => { groupOf[at] = gi; bitOf[at] = bit; at++; }));
+  const ruleIndex = index === null ? null : index(groupOf, bitOf, groups.length);
+
+  const src: string[] = [];
+  k.values.forEach((_, i) => src.push(`const K${i} = K[${i}];`));
+  const args = ['out', 'matched', 'm', ...(ruleIndex ? ['mask'] : []), ...params].join(', ');
+  // a ruleset that fits one group is written into the frame function itself
+  const inline = ruleIndex === null && groups.length <= 1;
+  if (!inline) {
+    groups.forEach((g, gi) => {
+      src.push(`function g${gi}(${args}) {`);
+      for (let j = 0; j < g.length; j++) src.push(ruleSource(g[j], ruleIndex ? j : null));
+      src.push('  return m;', '}');
+    });
+  }
+  // indexed: one call site for every group, so V8 sees all targets early and calls them without
+  // inlining, where a call site per group would deoptimise the whole function each time a group is
+  // first reached
+  if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
+  src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
+  const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
+  if (inline) {
+    for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
+  } else if (ruleIndex === null) {
+    groups.forEach((_, gi) => src.push(call(gi, '')));
+  } else {
+    src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
+    src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out); }`, '}');
+  }
+  src.push('out.verdict = 0; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
+
+  const helpers = {
+    K: k.values,
+    hits,
+    decided,
+    SRC6: new Uint32Array(4),
+    DST6: new Uint32Array(4),
+    word: (d: Uint8Array, o: number) => ((d[o] << 24) | (d[o + 1] << 16) | (d[o + 2] << 8) | d[o + 3]) >>> 0,
+    notIp: (out: FrameResult) => {
+      out.verdict = 0;
+      out.decidingRule = -1;
+      out.matchedCount = 0;
+      return NOT_IP;
+    },
+    undo: (out: FrameResult) => {
+      for (let i = 0; i < out.matchedCount; i++) hits[out.matched[i]]--;
+      return FALLBACK;
+    },
+    looksLikeSip,
+    readBits,
+    equalsView,
+    compareView,
+    containsView,
+    wildcardMatchView,
+    inBytesSet,
+    compare6,
+    ...(ruleIndex?.helpers ?? {}),
+  };
+  const names = Object.keys(helpers);
+  const factory = new Function(...names, src.join('\n')) as (...values: unknown[]) => FrameDecider;
+  return factory(...names.map((n) => helpers[n as keyof typeof helpers]));
+}
+
+/** The bytes view equals one of the items (primitive.ts: bytes `in {…}`). */
+function inBytesSet(d: Uint8Array, start: number, end: number, items: readonly Uint8Array[]): boolean {
+  for (let i = 0; i < items.length; i++) if (equalsView(d, start, end, items[i])) return true;
+  return false;
+}
+
+/** IPv6 address a.b.c.d (words) against rhs, as primitive.ts's ipCompare: <0, 0, >0. */
+function compare6(a: number, b: number, c: number, d: number, rhs: Uint32Array): number {
+  if (a !== rhs[0]) return a - rhs[0];
+  if (b !== rhs[1]) return b - rhs[1];
+  if (c !== rhs[2]) return c - rhs[2];
+  return d - rhs[3];
+}

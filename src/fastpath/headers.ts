@@ -1,0 +1,122 @@
+// The start of the generated per-frame function: finding the IP header and reading the header values
+// the rules use into locals, straight from the frame's bytes (as BPF does), for the simple packets
+// that make up nearly all traffic. It mirrors capture/decode/ (link.ts, ip.ts, transport.ts) for
+// those packets and returns FALLBACK for every packet where the decoder would do more or say
+// something: VLAN tags, IPv6 extension headers, IP-in-anything-else link types, and every
+// truncation or malformation that gives a decode note. A frame whose EtherType is not IP decodes to
+// no fields and no note in the decoder too, so it is decided here (it passes uninspected).
+//
+// Locals set for the rule code (absent groups leave theirs 0): fam (4 or 6), s4 d4 (IPv4 addresses,
+// unsigned), sa..sd da..dd (IPv6 words, unsigned, read only when rules compare IPv6 addresses),
+// SRC6 DST6 (the same words in scratch arrays, for IpSet.has6), proto, ipLen, ttl, hdrLen, hasOpt,
+// optType, tcp udp icmp (0/1 presence), sport dport flags itype icode, l3 l3e l4 (offsets of the IP
+// header, end of the IP packet as captured, transport header), sip (0/1).
+
+/** What the generated function returns when the packet needs the decoder and evaluator. */
+export const FALLBACK = -1;
+/** What it returns for a frame without IP (no note): it passes uninspected. */
+export const NOT_IP = 0;
+
+/** Every local the prologue can provide. */
+export const HEADER_LOCALS = [
+  'fam', 's4', 'd4', 'sa', 'sb', 'sc', 'sd', 'da', 'db', 'dc', 'dd', 'SRC6', 'DST6', 'proto', 'ipLen', 'ttl', 'hdrLen',
+  'hasOpt', 'optType', 'tcp', 'udp', 'icmp', 'sport', 'dport', 'flags', 'itype', 'icode', 'l3', 'l3e', 'l4', 'sip', 'd',
+] as const;
+
+/**
+ * The prologue's source for a function of (d, off, end, origLen, linkType, out). `uses` names the
+ * locals the rules read; reading IPv6 words and testing for SIP are left out unless used.
+ */
+export function prologue(uses: ReadonlySet<string>): string {
+  const v6src = uses.has('sa') || uses.has('SRC6');
+  const v6dst = uses.has('da') || uses.has('DST6');
+  const lines = [
+    'let fam = 0, l3 = 0;',
+    'if (linkType === 1 || linkType === 113 || linkType === 276) {',
+    '  const hdr = linkType === 1 ? 14 : linkType === 113 ? 16 : 20;',
+    `  if (end - off < hdr) return ${FALLBACK};`,
+    '  const typeAt = linkType === 1 ? off + 12 : linkType === 113 ? off + 14 : off;',
+    '  const et = (d[typeAt] << 8) | d[typeAt + 1];',
+    '  if (et === 0x0800) fam = 4;',
+    '  else if (et === 0x86dd) fam = 6;',
+    `  else if (et === 0x8100 || et === 0x88a8 || et === 0x9100 || et === 0x9200) return ${FALLBACK};`,
+    '  else return notIp(out);',
+    '  l3 = off + hdr;',
+    '} else if (linkType === 101 || linkType === 12 || linkType === 14) {',
+    `  if (end <= off) return ${FALLBACK};`,
+    '  const v = d[off] >> 4;',
+    `  if (v === 4) fam = 4; else if (v === 6) fam = 6; else return ${FALLBACK};`,
+    '  l3 = off;',
+    '} else if (linkType === 228) { fam = 4; l3 = off; }',
+    'else if (linkType === 229) { fam = 6; l3 = off; }',
+    `else return ${FALLBACK};`,
+    'let s4 = 0, d4 = 0, proto = 0, ipLen = 0, ttl = 0, hdrLen = 0, hasOpt = 0, optType = 0, l3e = 0, l4 = 0, transport = 0;',
+    'let sa = 0, sb = 0, sc = 0, sd = 0, da = 0, db = 0, dc = 0, dd = 0;',
+    'if (fam === 4) {',
+    `  if (end - l3 < 20) return ${FALLBACK};`,
+    '  const vihl = d[l3];',
+    `  if (vihl >> 4 !== 4) return ${FALLBACK};`,
+    '  hdrLen = vihl & 15;',
+    `  if (hdrLen < 5) return ${FALLBACK};`,
+    '  ipLen = (d[l3 + 2] << 8) | d[l3 + 3];',
+    '  if (ipLen === 0) ipLen = off + origLen - l3;',
+    '  const hb = hdrLen * 4;',
+    `  if (ipLen < hb) return ${FALLBACK};`,
+    '  l3e = end < l3 + ipLen ? end : l3 + ipLen;',
+    `  if (l3e - l3 < hb) return ${FALLBACK};`,
+    '  ttl = d[l3 + 8];',
+    '  proto = d[l3 + 9];',
+    '  s4 = ((d[l3 + 12] << 24) | (d[l3 + 13] << 16) | (d[l3 + 14] << 8) | d[l3 + 15]) >>> 0;',
+    '  d4 = ((d[l3 + 16] << 24) | (d[l3 + 17] << 16) | (d[l3 + 18] << 8) | d[l3 + 19]) >>> 0;',
+    '  if (hdrLen > 5) { hasOpt = 1; optType = d[l3 + 20]; }',
+    '  transport = (((d[l3 + 6] << 8) | d[l3 + 7]) & 0x1fff) === 0 ? 1 : 0;',
+    '  l4 = l3 + hb;',
+    '} else {',
+    `  if (end > l3 && d[l3] >> 4 !== 6) return ${FALLBACK};`,
+    `  if (end - l3 < 40) return ${FALLBACK};`,
+    '  const pl = (d[l3 + 4] << 8) | d[l3 + 5];',
+    '  proto = d[l3 + 6];',
+    // hop-by-hop, routing, fragment, AH, destination options: the decoder walks them
+    `  if (proto === 0 || proto === 43 || proto === 44 || proto === 51 || proto === 60) return ${FALLBACK};`,
+    // zero without a hop-by-hop header (which holds a jumbogram's length): the frame's length, as the decoder says
+    '  ipLen = pl !== 0 ? pl + 40 : off + origLen - l3;',
+    '  ttl = d[l3 + 7];',
+    '  l3e = pl === 0 ? end : end < l3 + 40 + pl ? end : l3 + 40 + pl;',
+    '  l4 = l3 + 40;',
+    '  transport = 1;',
+  ];
+  if (v6src) {
+    lines.push(
+      '  sa = word(d, l3 + 8); sb = word(d, l3 + 12); sc = word(d, l3 + 16); sd = word(d, l3 + 20);',
+      '  SRC6[0] = sa; SRC6[1] = sb; SRC6[2] = sc; SRC6[3] = sd;',
+    );
+  }
+  if (v6dst) {
+    lines.push(
+      '  da = word(d, l3 + 24); db = word(d, l3 + 28); dc = word(d, l3 + 32); dd = word(d, l3 + 36);',
+      '  DST6[0] = da; DST6[1] = db; DST6[2] = dc; DST6[3] = dd;',
+    );
+  }
+  const sip = uses.has('sip');
+  lines.push(
+    '}',
+    'let tcp = 0, udp = 0, icmp = 0, sport = 0, dport = 0, flags = 0, itype = 0, icode = 0, sip = 0;',
+    'if (transport === 1) {',
+    '  if (proto === 6) {',
+    `    if (l3e - l4 < 20) return ${FALLBACK};`,
+    '    const thl = (d[l4 + 12] >> 4) * 4;',
+    `    if (thl < 20) return ${FALLBACK};`,
+    '    tcp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3]; flags = d[l4 + 13];',
+    sip ? '    if (l4 + thl < l3e && looksLikeSip(d, l4 + thl, l3e)) sip = 1;' : '',
+    '  } else if (proto === 17) {',
+    `    if (l3e - l4 < 8) return ${FALLBACK};`,
+    '    udp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3];',
+    sip ? '    if (l4 + 8 < l3e && looksLikeSip(d, l4 + 8, l3e)) sip = 1;' : '',
+    '  } else if (proto === 1 || proto === 58) {',
+    `    if (l3e - l4 < 4) return ${FALLBACK};`,
+    '    icmp = 1; itype = d[l4]; icode = d[l4 + 1];',
+    '  }',
+    '}',
+  );
+  return lines.filter((l) => l !== '').join('\n');
+}

@@ -1,0 +1,145 @@
+// A candidate index for large rulesets, as pf keeps its rules flat in their number: each rule is
+// filed under its most selective condition that every matching packet must meet (a conjunct of the
+// rule, at top level) — a port set (tcp/udp source or destination port equal to or in a set of at
+// most MAX_PORTS ports) or an IPv4 address set (ip.src/ip.dst equal to or in a set of prefixes and
+// ranges, filed under the /16s they cover, at most MAX_SLASH16 of them). Per packet, the index gives
+// each group of rules (generate.ts) a bit mask of its candidates: the rules filed under the packet's
+// ports and /16s, plus the rules with no such condition. A rule that is not a candidate cannot match
+// (its required condition is false), and candidates are tested in rule order, so the results are
+// those of testing every rule.
+//
+// Tables are kept as compressed rows: for key v, entries[start[v] .. start[v+1]) are pairs (group,
+// bits), so the per-packet lookup reads typed arrays only.
+import type { Ast, ComparisonExpr, Expr } from '../lang/index.js';
+import { mergeRanges } from '../lang/eval/int-set.js';
+
+const MAX_PORTS = 1024;
+const MAX_SLASH16 = 4096;
+
+/** The per-packet source that fills `masks` (one per group) and the values it refers to. */
+export interface RuleIndex {
+  readonly source: string;
+  readonly helpers: Record<string, unknown>;
+}
+
+/** the packet's presence test and key expression for each indexed field */
+const KEYS: Readonly<Record<string, readonly [when: string, key: string]>> = {
+  'tcp.dstport': ['tcp === 1', 'dport'],
+  'tcp.srcport': ['tcp === 1', 'sport'],
+  'udp.dstport': ['udp === 1', 'dport'],
+  'udp.srcport': ['udp === 1', 'sport'],
+  'ip.src': ['fam === 4', 's4 >>> 16'],
+  'ip.dst': ['fam === 4', 'd4 >>> 16'],
+};
+
+interface Filing {
+  readonly field: string;
+  readonly keys: number[];
+}
+
+function portKeys(e: ComparisonExpr): number[] | null {
+  const op = e.op;
+  let ranges: ReadonlyArray<readonly [bigint, bigint]>;
+  if (op.kind === 'ordering' && op.op === 'eq' && op.rhs.type === 'Int') ranges = [[op.rhs.value, op.rhs.value]];
+  else if (op.kind === 'inSet' && op.set.type === 'Int') ranges = op.set.ranges;
+  else return null;
+  const r = mergeRanges(ranges);
+  const keys: number[] = [];
+  for (let i = 0; i < r.lo.length; i++) {
+    for (let v = Math.max(0, r.lo[i]); v <= Math.min(65535, r.hi[i]); v++) {
+      keys.push(v);
+      if (keys.length > MAX_PORTS) return null;
+    }
+  }
+  return keys;
+}
+
+function slash16Keys(e: ComparisonExpr): number[] | null {
+  const op = e.op;
+  const spans: Array<[number, number]> = [];
+  if (op.kind === 'ordering' && op.op === 'eq' && op.rhs.type === 'Ip') {
+    if (op.rhs.ip.family !== 4) return null;
+    spans.push([op.rhs.ip.v4 >>> 16, op.rhs.ip.v4 >>> 16]);
+  } else if (op.kind === 'inSet' && op.set.type === 'Ip') {
+    for (const item of op.set.items) {
+      if (item.kind === 'cidr') {
+        if (item.ip.family !== 4) return null;
+        const lo = item.len === 0 ? 0 : (item.ip.v4 & (~0 << (32 - item.len))) >>> 0;
+        const hi = (lo + 2 ** (32 - item.len) - 1) >>> 0;
+        spans.push([lo >>> 16, hi >>> 16]);
+      } else {
+        if (item.lo.family !== 4 || item.hi.family !== 4) return null;
+        spans.push([item.lo.v4 >>> 16, item.hi.v4 >>> 16]);
+      }
+    }
+  } else return null;
+  const keys = new Set<number>();
+  for (const [a, b] of spans) {
+    if (b - a + 1 + keys.size > MAX_SLASH16) return null;
+    for (let v = a; v <= b; v++) keys.add(v);
+  }
+  return [...keys];
+}
+
+/** The conjuncts every match of `e` must meet that the index can file under, as filings. */
+function filings(e: Expr, out: Filing[]): void {
+  if (e.kind === 'group') filings(e.expr, out);
+  else if (e.kind === 'combining' && e.op === 'and') for (const item of e.items) filings(item, out);
+  else if (e.kind === 'comparison' && e.lhs.base.kind === 'field' && e.lhs.indexes.length === 0) {
+    const field = e.lhs.base.name;
+    if (!(field in KEYS)) return;
+    const keys = field.startsWith('ip.') ? slash16Keys(e) : portKeys(e);
+    if (keys !== null) out.push({ field, keys });
+  }
+}
+
+/** The filing with the fewest keys (each field's key space holds 65,536 keys), or null. */
+function bestFiling(ast: Ast): Filing | null {
+  const found: Filing[] = [];
+  filings(ast.expr, found);
+  let best: Filing | null = null;
+  for (const f of found) if (best === null || f.keys.length < best.keys.length) best = f;
+  return best;
+}
+
+/**
+ * Files the rules (asts[i] is the i-th rule given to generateDecider, in group groupOf[i] at bit
+ * bitOf[i]) and returns the per-packet source that fills `masks`.
+ */
+export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int32Array, groups: number): RuleIndex {
+  const always = new Int32Array(groups);
+  const tables = new Map<string, Map<number, Map<number, number>>>();
+  asts.forEach((ast, i) => {
+    const bit = 1 << bitOf[i];
+    const f = bestFiling(ast);
+    if (f === null) {
+      always[groupOf[i]] |= bit;
+      return;
+    }
+    let table = tables.get(f.field);
+    if (table === undefined) tables.set(f.field, (table = new Map()));
+    for (const key of f.keys) {
+      let row = table.get(key);
+      if (row === undefined) table.set(key, (row = new Map()));
+      row.set(groupOf[i], (row.get(groupOf[i]) ?? 0) | bit);
+    }
+  });
+  const helpers: Record<string, unknown> = { masks: new Int32Array(groups), ALWAYS: always };
+  const lines = [`for (let i = 0; i < ${groups}; i++) masks[i] = ALWAYS[i];`];
+  let t = 0;
+  for (const [field, table] of tables) {
+    const start = new Int32Array(65537);
+    const entries: number[] = [];
+    for (let key = 0; key < 65536; key++) {
+      start[key] = entries.length;
+      for (const [group, bits] of table.get(key) ?? []) entries.push(group, bits);
+    }
+    start[65536] = entries.length;
+    helpers[`IS${t}`] = start;
+    helpers[`IE${t}`] = Int32Array.from(entries);
+    const [when, key] = KEYS[field];
+    lines.push(`if (${when}) { const key = ${key}; for (let a = IS${t}[key], b = IS${t}[key + 1]; a < b; a += 2) masks[IE${t}[a]] |= IE${t}[a + 1]; }`);
+    t++;
+  }
+  return { source: lines.join('\n'), helpers };
+}

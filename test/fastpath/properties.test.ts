@@ -1,0 +1,120 @@
+// Random rulesets over random packets: the fast path, linear and through the candidate index,
+// decides exactly as the reference path (decoder + evaluator) — the same per-packet NDJSON and the
+// same rule counters. Packets are IPv4/IPv6 TCP/UDP/ICMP frames with random addresses, ports, flags,
+// TTLs, IPv4 options and fragments, SIP payloads, IPv6 payload lengths of 0 (length from the frame), and sometimes a VLAN tag, an IPv6 extension header,
+// a cut-off capture or a wrong length field (the fast path must hand those back). Rules draw on
+// the same pools of ports and addresses, so they match often; a few read a looked-up field; some rules are disabled.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { IpSetBuilder } from '../../src/net/ip-set.js';
+import { parseIPv4 } from '../../src/net/ipv4.js';
+import { ascii, bytes, ethernet, extension, icmp, ipv4, ipv6, pcapFile, tcp, udp } from '../capture/helpers/build.js';
+import { type Rule, run } from './helpers.js';
+
+const V4 = ['10.0.0.1', '10.1.2.3', '192.168.1.1', '203.0.113.10', '198.51.100.7', '10.66.4.4'];
+const V6 = ['2001:db8::1', 'fe80::1', '::1', '2001:db8:ffff::9'];
+const PORTS = [22, 23, 53, 80, 123, 443, 1900, 5060, 8080, 40000];
+const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
+
+const bad = new IpSetBuilder().addPrefix4(parseIPv4('10.0.0.0'), 8).build();
+const lists = (name: string) => (name === 'bad' ? bad : undefined);
+
+// ---- packets ----
+
+const transport = fc.oneof(
+  fc.record({ kind: fc.constant('tcp' as const), sport: pick(PORTS), dport: pick(PORTS), flags: fc.integer({ min: 0, max: 255 }), dataOffset: fc.constantFrom(5, 5, 5, 6, 3), sip: fc.boolean() }),
+  fc.record({ kind: fc.constant('udp' as const), sport: pick(PORTS), dport: pick(PORTS), sip: fc.boolean() }),
+  fc.record({ kind: fc.constant('icmp' as const), type: fc.constantFrom(0, 3, 8, 11), code: fc.constantFrom(0, 1) }),
+  fc.record({ kind: fc.constant('other' as const) }),
+);
+
+const frame = fc.record({
+  v6: fc.boolean(),
+  src: fc.nat(),
+  dst: fc.nat(),
+  ttl: fc.constantFrom(1, 2, 64, 255),
+  t: transport,
+  options: fc.constantFrom<number[]>([], [], [148, 4, 0, 0], [7]),
+  fragOffset: fc.constantFrom(0, 0, 0, 8),
+  vlan: fc.constantFrom(false, false, false, true),
+  ext: fc.constantFrom(false, false, false, true),
+  cut: fc.constantFrom(0, 0, 0, 0, 10, 30, 50),
+  badLength: fc.constantFrom(false, false, false, false, true),
+}).map((f) => {
+  const sip = 'sip' in f.t && f.t.sip ? ascii('INVITE sip:bob@example.com SIP/2.0\r\n') : ascii('hello');
+  const payload = f.t.kind === 'tcp' ? tcp(f.t.sport, f.t.dport, f.t.flags, sip, f.t.dataOffset)
+    : f.t.kind === 'udp' ? udp(f.t.sport, f.t.dport, sip)
+      : f.t.kind === 'icmp' ? icmp(f.t.type, f.t.code) : ascii('opaque');
+  const proto = { tcp: 6, udp: 17, icmp: f.v6 ? 58 : 1, other: 47 }[f.t.kind];
+  let ip: Uint8Array;
+  if (f.v6) {
+    const body = f.ext ? bytes(extension(proto), payload) : payload;
+    ip = ipv6({ src: V6[f.src % V6.length], dst: V6[f.dst % V6.length], next: f.ext ? 0 : proto, hopLimit: f.ttl, payloadLength: f.badLength ? (f.src % 2 === 0 ? 3 : 0) : undefined }, body);
+  } else {
+    ip = ipv4({ src: V4[f.src % V4.length], dst: V4[f.dst % V4.length], proto, ttl: f.ttl, options: f.options, fragOffset: f.fragOffset, totalLength: f.badLength ? 12 : undefined }, payload);
+  }
+  const data = ethernet(f.v6 ? 0x86dd : 0x0800, ip, f.vlan ? [[0x8100, 5]] : []);
+  // a cut frame keeps its length on the wire (origLen), as a snap length leaves it
+  return { data: f.cut > 0 && f.cut < data.length ? data.subarray(0, f.cut) : data, origLen: data.length };
+});
+
+// ---- rules ----
+
+const addr = fc.oneof(pick(V4), pick(V6));
+const cidr = fc.oneof(pick(V4).map((a) => `${a}/${a.startsWith('10.') ? 8 : 24}`.replace(/\.\d+\/24$/, '.0/24').replace(/^10\.\d+\.\d+\.\d+\/8$/, '10.0.0.0/8')), pick(['2001:db8::/32', 'fe80::/10']), pick(V4));
+const portField = pick(['tcp.srcport', 'tcp.dstport', 'udp.srcport', 'udp.dstport']);
+/** conditions the candidate index files rules under */
+const indexable = fc.oneof(
+  fc.tuple(portField, pick(PORTS)).map(([f, p]) => `${f} == ${p}`),
+  fc.tuple(portField, fc.array(pick(PORTS), { minLength: 1, maxLength: 3 })).map(([f, ps]) => `${f} in {${ps.join(' ')}}`),
+  fc.tuple(pick(['ip.src', 'ip.dst']), pick(V4)).map(([f, a]) => `${f} == ${a}`),
+  fc.tuple(pick(['ip.src', 'ip.dst']), fc.array(cidr, { minLength: 1, maxLength: 3 })).map(([f, cs]) => `${f} in {${cs.join(' ')}}`),
+);
+const leaf = fc.oneof(
+  indexable,
+  fc.tuple(pick(['ip.len', 'ip.ttl', 'ip.hdr_len', 'tcp.flags', 'icmp.type']), pick(['<', '>', '==', '!=']), fc.integer({ min: 0, max: 100 })).map(([f, op, v]) => `${f} ${op} ${v}`),
+  fc.tuple(portField, pick(['!=', '<', '>=']), pick(PORTS)).map(([f, op, p]) => `${f} ${op} ${p}`),
+  fc.tuple(pick(['ip.src', 'ip.dst']), pick(['==', '!=', '<', '>']), addr).map(([f, op, a]) => `${f} ${op} ${a}`),
+  fc.tuple(pick(['ip.src', 'ip.dst']), fc.array(cidr, { minLength: 1, maxLength: 3 })).map(([f, cs]) => `${f} in {${cs.join(' ')}}`),
+  pick(['ip.src in $bad', 'ip.proto == "tcp"', 'ip.proto in {"udp" "icmp"}', 'ip.ttl < 2', 'ip.len > 60', 'ip.hdr_len > 5', 'ip.opt.type == 148',
+    'tcp.flags.syn', 'tcp.flags & 0x12', 'tcp.flags == 2', 'icmp.type == 8', 'icmp.code != 0', 'sip', 'tcp contains "SIP"', 'udp contains 13:c4', 'tcp matches "SIP/2\\.0"', 'udp matches "^..\\x13"',
+    'bit_slice(ip, 0, 4) == 6', 'bit_slice(tcp, 104, 112) > 16', 'ip.src.country == "US"', 'ip.geoip.country != "DE"']),
+);
+const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
+  e: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.tuple(tie('e'), pick(['and', 'or', 'xor']), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+    tie('e').map((e) => `not ${e}`),
+  ),
+})).e;
+
+const ruleExpr = fc.oneof(expr, indexable, fc.tuple(indexable, expr).map(([a, b]) => `${a} and ${b}`));
+const ruleset = fc.array(fc.tuple(pick(['block', 'skip', 'log', 'log', 'log'] as const), ruleExpr, fc.constantFrom(true, true, true, false)), { maxLength: 80 })
+  .map((rs) => rs.map(([action, e, enabled], i): Rule => [`r${i}`, action, e, enabled]));
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-fastpath-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('fast path vs decoder + evaluator on random rulesets and packets', () => {
+  it('decides every packet identically, linear and indexed', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(ruleset, fc.array(frame, { minLength: 1, maxLength: 60 }), async (rules, frames) => {
+        const file = path.join(dir, `${n++}.pcap`);
+        writeFileSync(file, pcapFile({}, frames.map(({ data, origLen }, i) => ({ sec: 1_700_000_000 + i, frac: i, data, origLen }))));
+        const reference = await run(file, rules, { lists, mode: 'reference' });
+        for (const mode of ['linear', 'indexed'] as const) {
+          const got = await run(file, rules, { lists, mode });
+          expect(got.ndjson).toBe(reference.ndjson);
+          expect(got.hits).toEqual(reference.hits);
+          expect(got.decided).toEqual(reference.decided);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+});
