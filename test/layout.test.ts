@@ -25,9 +25,11 @@ const MAY_IMPORT: Record<string, string[]> = {
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict'],
   sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict'],
   report: ['atp', 'config', 'sim', 'errors', 'verdict'],
-  suite: ['atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict'],
+  // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
+  analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict'],
+  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict'],
   api: ['config', 'lang', 'net', 'errors', 'verdict'],
-  cli: ['api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'report', 'sim', 'suite', 'errors', 'verdict'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'report', 'sim', 'suite', 'errors', 'verdict'],
 };
 
 function sources(dir: string): string[] {

@@ -15,7 +15,7 @@ import { FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { compileRecordExpression } from '../fields/compile.js';
 import type { PacketRecord } from '../capture/record.js';
-import type { RuleAction, Ruleset } from '../config/snapshot.js';
+import type { RuleAction, Ruleset, RulesetRule } from '../config/snapshot.js';
 import { generateEvaluator } from './evaluator.js';
 
 export interface FirewallRule {
@@ -48,6 +48,16 @@ export class FirewallResult {
 export interface FirewallOptions {
   /** resolves `$name` list references (managed and account lists) */
   lists?: (name: string) => IpSet | undefined;
+}
+
+/** How reports name the ruleset at position `index`: its name, else its id, else `rulesets[i]`. */
+export function rulesetName(rs: Ruleset, index: number): string {
+  return rs.name || rs.id || `rulesets[${index}]`;
+}
+
+/** How reports name a rule: its `ref`, else its `id`, else `<ruleset name>#<position>`. */
+export function ruleRef(rule: RulesetRule, ruleset: string, index: number): string {
+  return rule.ref || rule.id || `${ruleset}#${index + 1}`;
 }
 
 export class Firewall {
@@ -85,7 +95,7 @@ export class Firewall {
     const predicates: Array<(p: PacketRecord) => boolean> = [];
     const fields = new Set<string>();
     rulesets.forEach((rs, i) => {
-      const name = rs.name || rs.id || `rulesets[${i}]`;
+      const name = rulesetName(rs, i);
       (rs.rules ?? []).forEach((rule, j) => {
         const path = `rulesets[${i}].rules[${j}]`;
         try {
@@ -97,7 +107,7 @@ export class Firewall {
           throw err;
         }
         rules.push({
-          ref: rule.ref || rule.id || `${name}#${j + 1}`,
+          ref: ruleRef(rule, name, j),
           ruleset: name,
           action: rule.action,
           enabled: rule.enabled !== false,
