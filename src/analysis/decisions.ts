@@ -5,6 +5,7 @@
 // certainly decides", "one both firewalls decide with these two rules" — is answered by the depth-
 // first search of space.ts. Certainly: the rule's must minus every earlier may; possibly: its may
 // minus every earlier must.
+import { verdictName } from '../verdict.js';
 import type { Meaning } from './atoms.js';
 import type { FirewallModel } from './model.js';
 import { type Box, type Region, firstOutside, intersectRegions } from './space.js';
@@ -28,7 +29,7 @@ export function decisions(model: FirewallModel, universe: Region): Decision[] {
   const earlierMay: Region[] = [];
   model.rules.forEach((rule, i) => {
     if (!rule.enabled || rule.action === 'log') return;
-    out.push({ rule: i, verdict: rule.action === 'block' ? 'drop' : 'pass', matches: rule.meaning, earlierMust: earlierMust.slice(), earlierMay: earlierMay.slice() });
+    out.push({ rule: i, verdict: verdictName(rule.action === 'block'), matches: rule.meaning, earlierMust: earlierMust.slice(), earlierMay: earlierMay.slice() });
     earlierMust.push(rule.meaning.must);
     earlierMay.push(rule.meaning.may);
   });

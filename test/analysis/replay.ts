@@ -1,6 +1,7 @@
 // Shared by the analysis property tests: random rulesets from a vocabulary dense in overlaps
 // (ports, CIDRs of both families, protocol, flags, countries, a list, unmodelled parts), packets
 // sampled from a region of the header space, and replay of a witness through the real firewall.
+import { verdictName } from '../../src/verdict.js';
 import fc from 'fast-check';
 import type { Ruleset, Snapshot } from '../../src/config/snapshot.js';
 import { createListRegistry } from '../../src/data/lists.js';
@@ -106,7 +107,7 @@ export function replayer(snapshot: Snapshot): (w: Witness) => Replayed {
   return (w) => {
     fw.evaluate(witnessRecord(w), out);
     return {
-      verdict: out.verdict === 1 ? 'drop' : 'pass',
+      verdict: verdictName(out.drop),
       rule: out.decidingRule < 0 ? null : fw.rules[out.decidingRule]!.ref,
       matched: Array.from(out.matched.subarray(0, out.matchedCount), (i) => fw.rules[i]!.ref),
     };

@@ -38,7 +38,7 @@ describe('space cases', () => {
     const fw = Firewall.compile(snapshot.rulesets!, { lists: (n) => lists.resolve(n) });
     const out = fw.newResult();
     fw.evaluate(witnessRecord(witness), out);
-    expect(out.verdict).toBe(0);
+    expect(out.drop).toBe(false);
     expect(fw.rules[out.decidingRule]!.ref).toBe('allow-partners');
   });
 
