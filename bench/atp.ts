@@ -87,7 +87,7 @@ async function replayRows(): Promise<BenchRow[]> {
       return timed(() =>
         readCapture(capture, (rec) => {
           atp.inspect(rec, out);
-          if (out.verdict === 'pass') firewall.evaluate(rec, result);
+          if (!out.drop) firewall.evaluate(rec, result);
         }),
       );
     };

@@ -11,4 +11,5 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],
   ['suite', () => import('./suite.js')],
+  ['analysis', () => import('./analysis.js')],
 ];

@@ -11,26 +11,29 @@ const SRC = path.join(ROOT, 'src');
 /** folder (or top-level module) -> the folders it may import */
 const MAY_IMPORT: Record<string, string[]> = {
   errors: [],
-  net: ['errors'],
-  lang: ['net', 'errors'],
-  capture: ['net', 'errors'],
+  verdict: [],
+  net: ['errors', 'verdict'],
+  lang: ['net', 'errors', 'verdict'],
+  capture: ['net', 'errors', 'verdict'],
   // data center and region names are checked where a configuration names them
-  config: ['data', 'lang', 'net', 'errors'],
-  data: ['capture', 'config', 'lang', 'net', 'errors'],
-  fields: ['capture', 'data', 'lang', 'net', 'errors'],
-  firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors'],
+  config: ['data', 'lang', 'net', 'errors', 'verdict'],
+  data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict'],
+  fields: ['capture', 'data', 'lang', 'net', 'errors', 'verdict'],
+  firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict'],
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
-  fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors'],
-  atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors'],
-  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors'],
-  report: ['atp', 'config', 'sim', 'errors'],
-  suite: ['atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors'],
-  api: ['config', 'lang', 'net', 'errors'],
+  fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict'],
+  atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict'],
+  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict'],
+  report: ['atp', 'config', 'sim', 'errors', 'verdict'],
+  // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
+  analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict'],
+  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict'],
+  api: ['config', 'lang', 'net', 'errors', 'verdict'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
-  translate: ['capture', 'lang', 'net', 'errors'],
-  // edgesim bench: throughput, per-rule profiling, reordering advice, peers
-  profile: ['atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors'],
-  cli: ['api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors'],
+  translate: ['capture', 'lang', 'net', 'errors', 'verdict'],
+  // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
+  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict'],
 };
 
 function sources(dir: string): string[] {

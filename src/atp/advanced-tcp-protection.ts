@@ -159,7 +159,7 @@ export class AdvancedTcpProtection {
     if (reason === Reason.NONE) {
       if (mode !== Mode.OFF) out.outcome = out.undecided ? Outcome.UNDECIDED : Outcome.PASS;
     } else if (mode === Mode.ENABLED) {
-      out.drop(stage, reason);
+      out.dropFor(stage, reason);
       out.outcome = Outcome.DROP + reason;
       c.dropped[reason]++;
       this.dropped++;

@@ -17,8 +17,8 @@ const NOTES: readonly (readonly MonitorNote[])[] = STAGES.map((stage) =>
 
 /** The outcome of AdvancedTcpProtection.inspect() for one packet; reused from packet to packet. */
 export class AtpDecision {
-  /** what happens to the packet (monitoring never drops) */
-  verdict: 'pass' | 'drop' = 'pass';
+  /** a component drops the packet (monitoring never drops) */
+  drop = false;
   /** the component that decided a drop, else null */
   stage: AtpStage | null = null;
   /** why it was dropped */
@@ -37,7 +37,7 @@ export class AtpDecision {
   outcome = 0;
 
   reset(): void {
-    this.verdict = 'pass';
+    this.drop = false;
     this.stage = null;
     this.reason = null;
     this.monitor = null;
@@ -55,8 +55,8 @@ export class AtpDecision {
   }
 
   /** @internal a drop by component `stage` (code) for reason `reason` (code) */
-  drop(stage: number, reason: number): void {
-    this.verdict = 'drop';
+  dropFor(stage: number, reason: number): void {
+    this.drop = true;
     this.stage = STAGES[stage];
     this.reason = reasonName(reason);
   }

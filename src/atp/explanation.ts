@@ -11,6 +11,7 @@ import type { ComponentModes, ModeSource } from './component-modes.js';
 import type { AtpDecision, MonitorNote } from './decision.js';
 import type { PrefixMatch } from './protected-space.js';
 import { MODE_NAMES, STAGES, type AtpMode, type AtpStage, type MitigationReason } from './vocabulary.js';
+import { verdictName, type VerdictName } from '../verdict.js';
 
 /** How far inspect() took a packet. */
 export const Step = {
@@ -80,7 +81,7 @@ export interface AtpExplanation {
   /** the packet's connection (null when no component took it) before and after the packet */
   connection: { before: ConnectionState; after: ConnectionState } | null;
   /** the decision itself */
-  verdict: 'pass' | 'drop';
+  verdict: VerdictName;
   reason: MitigationReason | null;
   monitor: MonitorNote | null;
   undecided: boolean;
@@ -146,7 +147,7 @@ export function explainPacket(rec: PacketRecord, out: AtpDecision, p: ExplainPar
     allowlisted: p.allowlisted,
     component: stage < 0 ? null : STAGES[stage],
     connection: tookIt ? { before: STATE_NAMES[p.stateBefore], after: STATE_NAMES[p.stateAfter] } : null,
-    verdict: out.verdict,
+    verdict: verdictName(out.drop),
     reason: out.reason,
     monitor: out.monitor,
     undecided: out.undecided,

@@ -114,6 +114,11 @@ export class ProtectedSpace {
     this.allowed = allow.build();
   }
 
+  /** The protected addresses (enrolled, not excluded), for static analysis. */
+  get addresses(): IpSet {
+    return this.protected;
+  }
+
   /** The destination is in a protected prefix. */
   protectsDst(rec: PacketRecord): boolean {
     if (rec.ipVersion !== 4) return this.protected.has6(rec.dst6);

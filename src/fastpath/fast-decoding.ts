@@ -6,7 +6,7 @@
 // the packet goes through the packet path.
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import type { PacketRecord } from '../capture/record.js';
-import { type FirewallResult, FirewallVerdict } from '../firewall/firewall.js';
+import type { FirewallResult } from '../firewall/firewall.js';
 import { type FastFirewall, FALLBACK } from './fast-firewall.js';
 
 export class FastDecoding {
@@ -20,7 +20,7 @@ export class FastDecoding {
     const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);
     this.decided = kind !== FALLBACK;
     // a dropped packet is decoded all the same: the summary counts the addresses drops came from and went to
-    if (kind === FALLBACK || this.result.verdict === FirewallVerdict.Drop) decodeFrameAt(rec, linkType, data, off, capLen, origLen);
+    if (kind === FALLBACK || this.result.drop) decodeFrameAt(rec, linkType, data, off, capLen, origLen);
     else rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
   };
 }

@@ -51,7 +51,7 @@ export class FastFirewall {
         index: i,
         condition: writeCondition(ast, opts.lists, k, i),
         terminating: r.action !== 'log',
-        verdict: r.action === 'block' ? 1 : 0,
+        drop: r.action === 'block',
       });
     }
     const indexed = opts.index ?? rules.length >= INDEX_FROM;

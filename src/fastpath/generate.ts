@@ -31,8 +31,8 @@ export interface GeneratedRule {
   /** null: the fast path cannot evaluate this rule */
   readonly condition: Condition | null;
   readonly terminating: boolean;
-  /** the verdict a terminating match gives (1 = drop) */
-  readonly verdict: number;
+  /** a terminating match drops the packet (block) */
+  readonly drop: boolean;
 }
 
 const GROUP_SOURCE = 12_000;
@@ -45,7 +45,7 @@ const GROUP_RULES = 32;
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
   if (r.condition === null) return `  out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
-  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.verdict = ${r.verdict}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
+  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.drop = ${r.drop}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
   const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
   return bit === null ? `  ${body}` : `  if ((mask & ${1 << bit}) !== 0) ${body}`;
@@ -118,7 +118,7 @@ export function generateDecider(
     src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
     src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out); }`, '}');
   }
-  src.push('out.verdict = 0; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
+  src.push('out.drop = false; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
 
   const helpers = {
     K: k.values,
@@ -128,7 +128,7 @@ export function generateDecider(
     DST6: new Uint32Array(4),
     word: (d: Uint8Array, o: number) => ((d[o] << 24) | (d[o + 1] << 16) | (d[o + 2] << 8) | d[o + 3]) >>> 0,
     notIp: (out: FrameResult) => {
-      out.verdict = 0;
+      out.drop = false;
       out.decidingRule = -1;
       out.matchedCount = 0;
       return NOT_IP;

@@ -7,7 +7,7 @@ import type { PacketRecord } from '../capture/record.js';
 
 /** The result fields the evaluator writes (FirewallResult). */
 export interface EvaluationOut {
-  verdict: number;
+  drop: boolean;
   decidingRule: number;
   matched: Int32Array;
   matchedCount: number;
@@ -19,8 +19,8 @@ export interface RuleProgram {
   order: Int32Array;
   /** per rule: 1 when a match ends evaluation (block, skip) */
   terminating: Uint8Array;
-  /** per rule: the verdict a terminating match gives (1 = drop) */
-  verdicts: Uint8Array;
+  /** per rule: 1 when a terminating match drops the packet (block) */
+  drops: Uint8Array;
   hits: Float64Array;
   decided: Float64Array;
 }
@@ -32,10 +32,10 @@ export function generateEvaluator(program: RuleProgram): Evaluator {
   for (const i of program.order) lines.push(`const p${i} = predicates[${i}];`);
   lines.push('return function evaluate(p, out) {', '  let m = 0;');
   for (const i of program.order) {
-    const stop = program.terminating[i] === 1 ? ` decided[${i}]++; out.decidingRule = ${i}; out.verdict = ${program.verdicts[i]}; out.matchedCount = m; return;` : '';
+    const stop = program.terminating[i] === 1 ? ` decided[${i}]++; out.decidingRule = ${i}; out.drop = ${program.drops[i] === 1}; out.matchedCount = m; return;` : '';
     lines.push(`  if (p${i}(p)) { hits[${i}]++; out.matched[m++] = ${i};${stop} }`);
   }
-  lines.push('  out.verdict = 0;', '  out.decidingRule = -1;', '  out.matchedCount = m;', '};');
+  lines.push('  out.drop = false;', '  out.decidingRule = -1;', '  out.matchedCount = m;', '};');
   const factory = new Function('predicates', 'hits', 'decided', lines.join('\n')) as (
     predicates: RuleProgram['predicates'],
     hits: Float64Array,

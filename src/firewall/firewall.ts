@@ -15,7 +15,7 @@ import { FilterError } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { compileRecordExpression } from '../fields/compile.js';
 import type { PacketRecord } from '../capture/record.js';
-import type { RuleAction, Ruleset } from '../config/snapshot.js';
+import type { RuleAction, Ruleset, RulesetRule } from '../config/snapshot.js';
 import { generateEvaluator } from './evaluator.js';
 
 export interface FirewallRule {
@@ -30,14 +30,10 @@ export interface FirewallRule {
   readonly path: string;
 }
 
-export const enum FirewallVerdict {
-  Pass = 0,
-  Drop = 1,
-}
-
 /** The firewall's decision for one packet; one instance is reused for every packet. */
 export class FirewallResult {
-  verdict: FirewallVerdict = FirewallVerdict.Pass;
+  /** a terminating `block` rule decided */
+  drop = false;
   /** index of the deciding rule in Firewall.rules, or -1 when no terminating rule matched */
   decidingRule = -1;
   /** indices of every enabled rule that matched, in evaluation order: matched[0 .. matchedCount) */
@@ -52,6 +48,16 @@ export class FirewallResult {
 export interface FirewallOptions {
   /** resolves `$name` list references (managed and account lists) */
   lists?: (name: string) => IpSet | undefined;
+}
+
+/** How reports name the ruleset at position `index`: its name, else its id, else `rulesets[i]`. */
+export function rulesetName(rs: Ruleset, index: number): string {
+  return rs.name || rs.id || `rulesets[${index}]`;
+}
+
+/** How reports name a rule: its `ref`, else its `id`, else `<ruleset name>#<position>`. */
+export function ruleRef(rule: RulesetRule, ruleset: string, index: number): string {
+  return rule.ref || rule.id || `${ruleset}#${index + 1}`;
 }
 
 export class Firewall {
@@ -77,7 +83,7 @@ export class Firewall {
       predicates,
       order: Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : []))),
       terminating: new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1))),
-      verdicts: new Uint8Array(rules.map((r) => (r.action === 'block' ? FirewallVerdict.Drop : FirewallVerdict.Pass))),
+      drops: new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0))),
       hits: this.hits,
       decided: this.decided,
     });
@@ -89,7 +95,7 @@ export class Firewall {
     const predicates: Array<(p: PacketRecord) => boolean> = [];
     const fields = new Set<string>();
     rulesets.forEach((rs, i) => {
-      const name = rs.name || rs.id || `rulesets[${i}]`;
+      const name = rulesetName(rs, i);
       (rs.rules ?? []).forEach((rule, j) => {
         const path = `rulesets[${i}].rules[${j}]`;
         try {
@@ -101,7 +107,7 @@ export class Firewall {
           throw err;
         }
         rules.push({
-          ref: rule.ref || rule.id || `${name}#${j + 1}`,
+          ref: ruleRef(rule, name, j),
           ruleset: name,
           action: rule.action,
           enabled: rule.enabled !== false,

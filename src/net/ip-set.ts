@@ -53,6 +53,16 @@ export class IpSet {
     return this.lo6.length >> 2;
   }
 
+  /** Visits the disjoint IPv4 ranges in ascending order (for static analysis, not per packet). */
+  forEachRange4(visit: (lo: number, hi: number) => void): void {
+    for (let i = 0; i < this.lo4.length; i++) visit(this.lo4[i]!, this.hi4[i]!);
+  }
+
+  /** Visits the disjoint IPv6 ranges in ascending order as 4-word views (for static analysis). */
+  forEachRange6(visit: (lo: Uint32Array, hi: Uint32Array) => void): void {
+    for (let i = 0; i < this.lo6.length; i += 4) visit(this.lo6.subarray(i, i + 4), this.hi6.subarray(i, i + 4));
+  }
+
   /** Whether the IPv4 address (a 32-bit number, signed or unsigned) is in the set. */
   has4(v: number): boolean {
     const x = v >>> 0;

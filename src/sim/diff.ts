@@ -8,10 +8,11 @@ import type { PacketRecord } from '../capture/record.js';
 import type { BuiltPath } from './build.js';
 import type { LoopOptions, OpenCapture } from './packet-loop.js';
 import { decidingRule, type PacketVerdict, type Stage } from './verdict.js';
+import { verdictName, type VerdictName } from '../verdict.js';
 
 /** A packet's decision as the diff compares it. */
 export interface Decision {
-  verdict: 'pass' | 'drop';
+  verdict: VerdictName;
   rule: string | null;
   stage: Stage | null;
 }
@@ -37,7 +38,7 @@ export interface DiffResult {
 const FIRST_FRAMES = 5;
 
 export function decision(v: PacketVerdict, path: BuiltPath): Decision {
-  return { verdict: v.drop ? 'drop' : 'pass', rule: decidingRule(v, path.firewall), stage: v.stage };
+  return { verdict: verdictName(v.drop), rule: decidingRule(v, path.firewall), stage: v.stage };
 }
 
 function same(a: PacketVerdict, b: PacketVerdict, pathA: BuiltPath, pathB: BuiltPath): boolean {

@@ -4,7 +4,7 @@
 import type { AdvancedTcpProtection } from '../atp/index.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { Enrichment } from '../data/enrichment.js';
-import { FirewallVerdict, type Firewall } from '../firewall/firewall.js';
+import type { Firewall } from '../firewall/firewall.js';
 import { PacketVerdict } from './verdict.js';
 
 export interface PathStages {
@@ -36,7 +36,7 @@ export class PacketPath {
     if (this.enrichment !== undefined) this.enrichment.enrich(rec);
     if (this.atp !== undefined) {
       this.atp.inspect(rec, v.atp);
-      if (v.atp.verdict === 'drop') {
+      if (v.atp.drop) {
         v.drop = true;
         v.stage = v.atp.stage;
         v.reason = v.atp.reason;
@@ -44,7 +44,7 @@ export class PacketPath {
       }
     }
     this.firewall.evaluate(rec, v.firewall);
-    if (v.firewall.verdict === FirewallVerdict.Drop) {
+    if (v.firewall.drop) {
       v.drop = true;
       v.stage = 'firewall';
     }

@@ -26,7 +26,7 @@ export class PacketVerdict {
 
   /** The verdict of a packet whose firewall result is already written (the fast path decided it). */
   setFromFirewall(): void {
-    this.drop = this.firewall.verdict === 1;
+    this.drop = this.firewall.drop;
     this.stage = this.drop ? 'firewall' : null;
     this.reason = null;
     this.atp.reset();

@@ -10,6 +10,7 @@ import { Has } from '../capture/record.js';
 import type { AdvancedTcpProtection, AtpExplanation } from '../atp/index.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { PacketVerdict } from '../sim/verdict.js';
+import { verdictName } from '../verdict.js';
 
 export interface RuleStep {
   step_name: string;
@@ -65,7 +66,7 @@ export function verdictSummary(v: PacketVerdict, firewall: Firewall): VerdictSum
   for (let k = 0; k < fw.matchedCount; k++) matched.push(firewall.rules[fw.matched[k]!]!.ref);
   const protection = v.stage !== null && v.stage !== 'firewall';
   const rule = fw.decidingRule >= 0 ? firewall.rules[fw.decidingRule]!.ref : protection ? (v.atp.source?.ref ?? null) : null;
-  return { verdict: v.drop ? 'drop' : 'pass', stage: v.stage, rule, reason: v.reason, matched };
+  return { verdict: verdictName(v.drop), stage: v.stage, rule, reason: v.reason, matched };
 }
 
 /** The trace of `rec`, which the path has just decided into `v`; `atp` is the path's protection when active. */
@@ -91,7 +92,7 @@ export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firew
       type: 'stage',
       reached: atpActive,
       decided: atpDropped,
-      action: !atpActive ? null : atpDropped ? 'drop' : 'pass',
+      action: !atpActive ? null : verdictName(atpDropped),
       detail: atp !== null
         ? atp.explain(rec, a)
         : { note: 'not active (status off, no protected prefix, or no rule or filter in enabled or monitoring mode)' },
@@ -110,7 +111,7 @@ export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firew
       type: 'stage',
       reached,
       decided: reached && fw.decidingRule >= 0,
-      action: reached ? (v.stage === 'firewall' ? 'drop' : 'pass') : null,
+      action: reached ? verdictName(v.stage === 'firewall') : null,
       detail: reached ? { rules: firewall.rules.length, default: fw.decidingRule < 0 ? 'no terminating rule matched: pass' : undefined } : { note: 'not reached: dropped before the firewall' },
       trace,
     });

@@ -29,7 +29,7 @@ async function replay(capture: string, mode: 'enabled' | 'monitoring'): Promise<
   const verdicts: string[] = [];
   await readCapture(capture, (rec) => {
     atp.inspect(rec, out);
-    verdicts.push(out.verdict === 'drop' ? `${out.stage}:${out.reason}` : out.monitor === null ? '' : `${out.monitor.stage}:${out.monitor.reason}`);
+    verdicts.push(out.drop ? `${out.stage}:${out.reason}` : out.monitor === null ? '' : `${out.monitor.stage}:${out.monitor.reason}`);
   });
   const labels = await readLabels(capture);
   return { report: atp.report(labels ?? undefined), verdicts };

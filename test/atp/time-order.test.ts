@@ -14,6 +14,7 @@ import { PcapWriter } from '../../src/capture/pcap-writer.js';
 import { readCapture } from '../../src/capture/reader.js';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
+import { verdictName } from '../../src/verdict.js';
 
 const FIVE_YEARS = 5 * 365 * 86400;
 const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-time-order-'));
@@ -49,7 +50,7 @@ async function replayAtp(file: string): Promise<{ verdicts: string[]; report: At
   const verdicts: string[] = [];
   const info = await readCapture(file, (rec) => {
     atp.inspect(rec, out);
-    verdicts.push(`${out.verdict}:${out.reason ?? ''}`);
+    verdicts.push(`${verdictName(out.drop)}:${out.reason ?? ''}`);
   });
   return { verdicts, report: atp.report(), warnings: info.warnings };
 }

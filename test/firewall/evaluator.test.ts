@@ -10,9 +10,9 @@ function reference(actions: Array<'block' | 'skip' | 'log'>, enabled: boolean[],
   for (let i = 0; i < actions.length; i++) {
     if (!enabled[i] || !matches[i]) continue;
     matched.push(i);
-    if (actions[i] !== 'log') return { verdict: actions[i] === 'block' ? 1 : 0, decidingRule: i, matched };
+    if (actions[i] !== 'log') return { drop: actions[i] === 'block', decidingRule: i, matched };
   }
-  return { verdict: 0, decidingRule: -1, matched };
+  return { drop: false, decidingRule: -1, matched };
 }
 
 const rule = fc.record({ action: fc.constantFrom<'block' | 'skip' | 'log'>('block', 'skip', 'log'), enabled: fc.boolean() });
@@ -31,18 +31,18 @@ describe('generated firewall evaluator', () => {
           predicates: predicates as unknown as Array<(p: PacketRecord) => boolean>,
           order: Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : []))),
           terminating: new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1))),
-          verdicts: new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0))),
+          drops: new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0))),
           hits,
           decided,
         });
         const expectedHits = new Float64Array(n);
         const expectedDecided = new Float64Array(n);
-        const out = { verdict: 7, decidingRule: 7, matched: new Int32Array(Math.max(1, n)), matchedCount: 7 };
+        const out = { drop: true, decidingRule: 7, matched: new Int32Array(Math.max(1, n)), matchedCount: 7 };
         for (const matches of packets) {
           current = matches;
           evaluate({} as PacketRecord, out);
           const want = reference(rules.map((r) => r.action), rules.map((r) => r.enabled), matches);
-          expect({ verdict: out.verdict, decidingRule: out.decidingRule, matched: Array.from(out.matched.subarray(0, out.matchedCount)) }).toEqual(want);
+          expect({ drop: out.drop, decidingRule: out.decidingRule, matched: Array.from(out.matched.subarray(0, out.matchedCount)) }).toEqual(want);
           for (const i of want.matched) expectedHits[i]++;
           if (want.decidingRule >= 0) expectedDecided[want.decidingRule]++;
         }

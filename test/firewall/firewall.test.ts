@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigItemError } from '../../src/errors.js';
-import { Firewall, FirewallVerdict } from '../../src/firewall/firewall.js';
+import { Firewall } from '../../src/firewall/firewall.js';
+import { verdictName } from '../../src/verdict.js';
 import type { Ruleset, RulesetRule } from '../../src/config/snapshot.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
@@ -14,7 +15,7 @@ function decide(fw: Firewall, spec: RecordSpec): { verdict: 'pass' | 'drop'; rul
   const out = fw.newResult();
   fw.evaluate(record(spec), out);
   return {
-    verdict: out.verdict === FirewallVerdict.Drop ? 'drop' : 'pass',
+    verdict: verdictName(out.drop),
     rule: out.decidingRule < 0 ? null : fw.rules[out.decidingRule].ref,
     matched: Array.from(out.matched.subarray(0, out.matchedCount), (i) => fw.rules[i].ref),
   };

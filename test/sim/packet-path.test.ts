@@ -27,12 +27,12 @@ describe('packet path', () => {
     const path = new PacketPath({ firewall: firewall(), atp: AdvancedTcpProtection.fromSnapshot({}) });
     const v = path.newVerdict();
     v.atp.monitor = { stage: 'tcp_flow_protection', verdict: 'drop', reason: 'NOT_FOUND' };
-    v.atp.verdict = 'drop';
+    v.atp.drop = true;
     const arp = new PacketRecord();
     arp.reset();
     path.process(arp, v);
     expect(v.atp.monitor).toBeNull();
-    expect(v.atp.verdict).toBe('pass');
+    expect(v.atp.drop).toBe(false);
   });
 
   it('looks up no fields for a frame without IP: it never reaches the network firewall', async () => {

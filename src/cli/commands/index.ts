@@ -14,6 +14,7 @@ import { register as exportSnapshot } from './export/command.js';
 import { register as importSnapshot } from './import/command.js';
 import { register as synth } from './synth/command.js';
 import { register as diff } from './diff/command.js';
+import { register as lint } from './lint/command.js';
 import { register as test } from './test/command.js';
 import { register as trace } from './trace/command.js';
 import { register as bench } from './bench/command.js';
@@ -28,6 +29,7 @@ export const commands: Array<(program: Command) => void> = [
   test,
   trace,
   diff,
+  lint,
   match,
   inspect,
   serve,

@@ -6,6 +6,7 @@ import { PcapWriter } from '../../capture/pcap-writer.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
 import { TextSink } from './text-sink.js';
+import { verdictName } from '../../verdict.js';
 
 export interface PacketSink {
   packet(rec: PacketRecord, v: PacketVerdict): void;
@@ -41,7 +42,7 @@ export class NdjsonSink implements PacketSink {
     const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}","rule":${this.sourceRef(v.atp.source)}}`;
     const rule = fw.decidingRule >= 0 ? refs[fw.decidingRule] : v.stage !== null && v.stage !== 'firewall' ? this.sourceRef(v.atp.source) : 'null';
     this.out.write(
-      `{"frame":${rec.frame},"time":${rec.timeText()},"verdict":"${v.drop ? 'drop' : 'pass'}",` +
+      `{"frame":${rec.frame},"time":${rec.timeText()},"verdict":"${verdictName(v.drop)}",` +
         `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${rule},` +
         `"matched":[${matched}],"monitor":${monitor},"reason":${v.reason === null ? 'null' : `"${v.reason}"`}` +
         `${rec.note === '' ? '' : `,"note":${JSON.stringify(rec.note)}`}}\n`,
@@ -86,7 +87,7 @@ export class CsvSink implements PacketSink {
     for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ';') + this.refs[fw.matched[k]];
     const m = v.atp.monitor;
     this.out.write(
-      `${rec.frame},${rec.timeText()},${v.drop ? 'drop' : 'pass'},${v.stage ?? ''},` +
+      `${rec.frame},${rec.timeText()},${verdictName(v.drop)},${v.stage ?? ''},` +
         `${fw.decidingRule < 0 ? '' : this.quotedRefs[fw.decidingRule]},${csvField(matched)},${v.reason ?? ''},` +
         `${m === null ? '' : m.stage},${m === null ? '' : m.reason},${rec.note === '' ? '' : csvField(rec.note)}\n`,
     );

@@ -5,5 +5,6 @@ import type { CaseKind } from '../suite.js';
 import { captureKind } from './capture.js';
 import { packetKind, packetsKind } from './packet.js';
 import { scenarioKind } from './scenario.js';
+import { spaceKind } from './space.js';
 
-export const CASE_KINDS: readonly CaseKind[] = [packetKind, packetsKind, captureKind, scenarioKind];
+export const CASE_KINDS: readonly CaseKind[] = [packetKind, packetsKind, captureKind, scenarioKind, spaceKind];

@@ -5,6 +5,7 @@
 import { AtpDecision, type AdvancedTcpProtection, type AtpLabels, type AtpReport } from '../../../src/atp/index.js';
 import { PacketRecord, TcpFlag } from '../../../src/capture/record.js';
 import { record } from '../../helpers/records.js';
+import { verdictName } from '../../../src/verdict.js';
 
 export const { SYN, ACK, FIN, RST, PSH } = TcpFlag;
 
@@ -215,7 +216,7 @@ export function run(engine: AdvancedTcpProtection, packets: Pkt[]): Run {
   packets.forEach((p, i) => {
     engine.inspect(fill(rec, p, i + 1), out);
     seen.push({
-      verdict: out.verdict,
+      verdict: verdictName(out.drop),
       stage: out.stage,
       reason: out.reason,
       monitor: out.monitor === null ? null : `${out.monitor.stage}:${out.monitor.reason}`,

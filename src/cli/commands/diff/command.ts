@@ -1,16 +1,18 @@
-// `edgesim diff`: what a configuration change does to a capture's verdicts. Options and help only;
-// the work is in capture.ts, loaded when the command runs.
+// `edgesim diff`: what a configuration change does to a capture's verdicts, or (--static) to every
+// possible packet. Options and help only; the work is in action.ts (which picks capture.ts or static.ts),
+// loaded when the command runs.
 import { Option, type Command } from 'commander';
 import { addAtpOptions, addDataOptions } from '../../options.js';
-import type { CaptureDiffFlags } from './capture.js';
+import type { DiffFlags } from './action.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('diff')
-    .description('show the packets of a capture that two configurations decide differently (exit 1 when any)')
-    .argument('<capture>', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -)')
-    .requiredOption('-c, --config <before.json>', 'the configuration before the change')
-    .requiredOption('--against <after.json>', 'the configuration after the change')
+    .description('show the packets of a capture (or, with --static, the classes of all packets) that two configurations decide differently (exit 1 when any)')
+    .argument('<capture...>', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -); with --static: BEFORE.json AFTER.json')
+    .option('-c, --config <before.json>', 'the configuration before the change')
+    .option('--against <after.json>', 'the configuration after the change')
+    .option('--static', 'compare the two snapshots\' firewalls over every possible packet, without a capture')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'ndjson']).default('table'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
     .option('--write-changed <file.pcap>', 'write the changed frames to this pcap file');
@@ -26,9 +28,11 @@ Exit status: 0 nothing changed, 1 something changed, 2 error (as diff(1)).
 Examples:
   edgesim diff examples/demo.pcap --config before.json --against after.json
   edgesim diff big.pcap -c before.json --against after.json --format ndjson --write-changed changed.pcap
-  edgesim synth mixed --out - | edgesim diff - -c before.json --against after.json`,
+  edgesim synth mixed --out - | edgesim diff - -c before.json --against after.json
+  edgesim diff --static before.json after.json --format json
+
+--static: each class of packets decided differently (verdict or deciding rule, firewall stage only),
+with a witness packet and the deciding rule on each side, or the statement that they are equivalent.`,
   );
-  cmd.action(async (capture: string, flags: CaptureDiffFlags & { config: string; against: string }) =>
-    (await import('./capture.js')).runCaptureDiff(capture, flags.config, flags.against, flags),
-  );
+  cmd.action(async (inputs: string[], flags: DiffFlags) => (await import('./action.js')).run(inputs, flags));
 }

@@ -7,7 +7,7 @@ import type { TestFlags } from './action.js';
 export function register(program: Command): void {
   const cmd = program
     .command('test')
-    .description('run regression suites (YAML or JSON) of packets, captures and scenarios against a configuration; exit 0 all passed, 1 a case failed, 2 the suite is invalid')
+    .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 the suite is invalid')
     .argument('<suite...>', 'suite files (.yaml, .yml or .json)')
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]}')
     .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI')
@@ -40,6 +40,9 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
       scenario: syn-flood                # a synth scenario or a flow-spec file (labels = ground truth)
       synth: {packets: 20000, seed: 1}
       expect: {attack_dropped_min: 0.99, legit_flows_harmed_max: 0}
+    - name: SSH to the servers is closed # holds for EVERY packet of the space, proved (firewall stage)
+      space: {ip.dst: [203.0.113.0/24], ip.src: [198.51.100.0/24], tcp.dstport: [22, 2222-2223]}
+      expect: {verdict: drop}            # a failure shows a witness packet
 
 Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none),
 stage (firewall|syn_protection|tcp_flow_protection|null), reason (ATP's reason), matched (refs of

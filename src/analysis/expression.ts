@@ -1,0 +1,81 @@
+// An expression as two regions of the header space: `must`, packets it certainly matches, and
+// `may`, packets it possibly matches. Where every part is modelled the two are the same object and
+// the meaning is exact; an unmodelled part (atoms.ts) widens `may` and narrows `must`, and the
+// connectives carry both bounds soundly (`not` swaps them), so a claim proved from the bounds is
+// never wrong — it can only be missing, which the analysis then reports as indeterminate.
+import type { Expr } from '../lang/index.js';
+import { type Meaning, type ModelContext, comparisonMeaning } from './atoms.js';
+import { walkComparisons } from './names.js';
+import { type Region, intersectRegions, subtractRegions, unionRegions } from './space.js';
+
+export type { Meaning };
+
+export function isExact(m: Meaning): boolean {
+  return m.must === m.may;
+}
+
+function both(a: Meaning, b: Meaning, f: (x: Region, y: Region) => Region): Meaning {
+  const must = f(a.must, b.must);
+  return isExact(a) && isExact(b) ? { must, may: must } : { must, may: f(a.may, b.may) };
+}
+
+function negate(m: Meaning, U: Region): Meaning {
+  const must = subtractRegions(U, m.may);
+  return isExact(m) ? { must, may: must } : { must, may: subtractRegions(U, m.must) };
+}
+
+function xor(a: Meaning, b: Meaning, U: Region): Meaning {
+  const onlyA = both(a, negate(b, U), intersectRegions);
+  const onlyB = both(b, negate(a, U), intersectRegions);
+  return both(onlyA, onlyB, unionRegions);
+}
+
+/** The meaning of a Bool expression. */
+export function expressionMeaning(e: Expr, ctx: ModelContext): Meaning {
+  const U = ctx.universe;
+  if (e.type !== 'Bool') return { must: [], may: U };
+  switch (e.kind) {
+    case 'comparison':
+      return comparisonMeaning(e, ctx);
+    case 'group':
+      return expressionMeaning(e.expr, ctx);
+    case 'not': {
+      const inner = expressionMeaning(e.arg, ctx);
+      noteNegatedTransport(e.arg, ctx);
+      return negate(inner, U);
+    }
+    case 'quantifier':
+      return { must: [], may: U };
+    case 'combining': {
+      const parts = e.items.map((item) => expressionMeaning(item, ctx));
+      const op = e.op === 'and' ? intersectRegions : unionRegions;
+      if (e.op === 'xor') return parts.reduce((acc, m) => xor(acc, m, U));
+      return parts.reduce((acc, m) => both(acc, m, op));
+    }
+  }
+}
+
+const TRANSPORT_PREFIXES: ReadonlyArray<[string, bigint, string]> = [
+  ['tcp', 0n, 'TCP'],
+  ['udp', 1n, 'UDP'],
+  ['icmp', 2n, 'ICMP'],
+];
+
+/** `not` over a comparison on a transport field also matches every packet without that transport. */
+function noteNegatedTransport(arg: Expr, ctx: ModelContext): void {
+  const seen = new Set<bigint>();
+  walkComparisons(arg, (c) => {
+    if (c.lhs.base.kind !== 'field') return;
+    const name = c.lhs.base.name;
+    for (const [prefix, transport, label] of TRANSPORT_PREFIXES) {
+      if ((name === prefix || name.startsWith(`${prefix}.`)) && !seen.has(transport)) {
+        seen.add(transport);
+        ctx.notes.push({
+          kind: 'negated_protocol_field',
+          transport,
+          message: `\`not\` over ${name} also matches every packet without a ${label} header (other protocols, fragments)`,
+        });
+      }
+    }
+  });
+}

@@ -1,0 +1,88 @@
+// proveSpace: a test-suite `space:` case — every packet of a header space gets the expected
+// verdict (and, when given, is decided by the expected rule) — proved over the whole space, or
+// refuted with a witness packet (Batfish's searchFilters). The space is written like a packet, with
+// lists of values: `{ip.dst: [203.0.113.0/24], ip.proto: tcp, tcp.dstport: [22, "8000-8080"]}`;
+// it is turned into a Rules-language expression (each field `in {…}`, fields and-ed) so it means
+// exactly what a rule with that text would. The firewall stage only: ATP is stateful and out of scope.
+import type { Snapshot } from '../config/snapshot.js';
+import { FIREWALL_SCHEME } from '../lang/index.js';
+import { parseCidr } from '../net/cidr.js';
+import { ConfigItemError } from '../errors.js';
+import { decidedPacket, decisions } from './decisions.js';
+import { expressionMeaning } from './expression.js';
+import { type ModelOptions, modelFirewalls, parseAt } from './model.js';
+import type { Box } from './space.js';
+import { intersectRegions, isEmptyRegion } from './space.js';
+import { type Witness, witnessOf } from './witness.js';
+
+export type SpaceValue = string | number | boolean;
+export type HeaderSpaceSpec = Readonly<Record<string, SpaceValue | readonly SpaceValue[]>>;
+
+export interface SpaceExpectation {
+  readonly verdict: 'pass' | 'drop';
+  /** the deciding rule's ref; null: no rule decides (default pass); omitted: any rule */
+  readonly rule?: string | null;
+}
+
+export type SpaceProof =
+  | { readonly status: 'holds' }
+  | { readonly status: 'fails'; readonly witness: Witness; readonly verdict: 'pass' | 'drop'; readonly rule: string | null }
+  | { readonly status: 'indeterminate'; readonly witness: Witness; readonly verdict: 'pass' | 'drop'; readonly rule: string | null };
+
+function literal(field: string, v: SpaceValue, path: string): string {
+  const type = FIREWALL_SCHEME.field(field)?.type;
+  const bad = (what: string): never => {
+    throw new ConfigItemError(path, `${JSON.stringify(v)} is not ${what} for ${field}`);
+  };
+  if (type === 'Ip') {
+    try {
+      parseCidr(String(v));
+    } catch {
+      bad('an address or CIDR');
+    }
+    return String(v);
+  }
+  if (type === 'Int') {
+    const m = /^(\d+)(?:\s*(?:-|\.\.)\s*(\d+))?$/.exec(String(v));
+    return m === null ? bad('a number or a range such as 8000-8080') : m[2] === undefined ? m[1]! : `${m[1]}..${m[2]}`;
+  }
+  if (type === 'Bytes') return JSON.stringify(field === 'ip.proto' ? String(v).toLowerCase() : String(v));
+  return bad('a value');
+}
+
+/** The Rules-language expression of a space ('' for {}, the whole header space). */
+export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string {
+  const parts: string[] = [];
+  for (const [field, value] of Object.entries(space)) {
+    const type = FIREWALL_SCHEME.field(field)?.type;
+    if (type === undefined) throw new ConfigItemError(`${path}.${field}`, `no field named ${field}`);
+    if (type === 'Bool') {
+      if (typeof value !== 'boolean') throw new ConfigItemError(`${path}.${field}`, `expected true or false`);
+      parts.push(value ? field : `not ${field}`);
+      continue;
+    }
+    const values = Array.isArray(value) ? value : [value as SpaceValue];
+    parts.push(`${field} in {${values.map((v) => literal(field, v, `${path}.${field}`)).join(' ')}}`);
+  }
+  return parts.join(' and ');
+}
+
+/** Proves `expect` for every packet of `space` under the snapshot's firewall. */
+export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
+  const text = spaceExpression(space);
+  const ast = text === '' ? null : parseAt(text, 'rule', 'space');
+  const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
+  const model = firewalls[0]!;
+  const region = ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
+  let possible: SpaceProof | null = null;
+  for (const d of decisions(model, hs.universe)) {
+    const rule = d.rule < 0 ? null : model.rules[d.rule]!.ref;
+    if (d.verdict === expect.verdict && (expect.rule === undefined || expect.rule === rule)) continue;
+    const sure = decidedPacket(d, region, 'must');
+    if (sure !== null) return { status: 'fails', witness: witnessOf(sure, hs.names), verdict: d.verdict, rule };
+    const maybe: Box | null = possible === null ? decidedPacket(d, region, 'may') : null;
+    if (maybe !== null) possible = { status: 'indeterminate', witness: witnessOf(maybe, hs.names), verdict: d.verdict, rule };
+  }
+  return possible ?? { status: 'holds' };
+}
+

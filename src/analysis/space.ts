@@ -1,0 +1,255 @@
+// The header space: every packet that can reach the network firewall, as a point in a product of
+// finite integer domains, one dimension per packet property the Rules language can see. A class of
+// packets is a Box (one Intervals per dimension); an expression's packets are a Region (a finite
+// union of boxes). Boolean algebra on regions is intersection and box subtraction, so `not`,
+// `!=` and "decided by no earlier rule" are all exact.
+//
+// How the packet model enters: the universe is not one box but eight — {IPv4, IPv6} × {TCP, UDP,
+// ICMP, no transport header} — and every region is built inside it, so a class can never mix an
+// IPv4 source with an IPv6 destination or carry TCP and UDP ports at once. A field a packet lacks
+// takes the value -1 in its own dimension (ip.hdr_len on IPv6, countries the database did not
+// know), or, for transport fields, is absent because the class's `l4` dimension says another
+// transport. Addresses of both families share one axis: IPv4 a.b.c.d is its 32-bit value, IPv6
+// address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
+// just the complement of one point.
+import { type Intervals, NONE, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
+
+export const Dim = {
+  src: 0,
+  dst: 1,
+  /** which transport header the packet carries: L4.* */
+  l4: 2,
+  proto: 3,
+  sport: 4,
+  dport: 5,
+  flags: 6,
+  icmpType: 7,
+  icmpCode: 8,
+  ttl: 9,
+  len: 10,
+  hdrLen: 11,
+  optType: 12,
+  srcCountry: 13,
+  dstCountry: 14,
+  srcAsn: 15,
+  dstAsn: 16,
+  coloName: 17,
+  coloRegion: 18,
+  sip: 19,
+} as const;
+export const DIMS = 20;
+
+export const L4 = { tcp: 0n, udp: 1n, icmp: 2n, none: 3n } as const;
+
+export const ABSENT = -1n;
+export const V6_BASE = 1n << 32n;
+export const V4_SPACE = range(0n, V6_BASE - 1n);
+export const V6_SPACE = range(V6_BASE, V6_BASE + (1n << 128n) - 1n);
+export const ASN_MAX = (1n << 32n) - 1n;
+
+export type Box = readonly Intervals[];
+export type Region = readonly Box[];
+
+export const EMPTY_REGION: Region = [];
+
+/**
+ * Sizes of the finite name domains: values 0..size-1 are names; for countries, `size` also stands
+ * for "any other code" (data-center names and regions come from a fixed table: no other value).
+ */
+export interface NameDomains {
+  readonly countries: number;
+  readonly coloNames: number;
+  readonly coloRegions: number;
+}
+
+const PORTS = range(0n, 65535n);
+const BYTE = range(0n, 255n);
+const ASNS = range(ABSENT, ASN_MAX);
+/** IPv6 ip.len is the payload length + 40, so it can exceed 65535 */
+const V6_LENGTHS = range(0n, 65535n + 40n);
+
+/** The eight boxes of packets that can reach the firewall. */
+export function universe(names: NameDomains): Region {
+  const boxes: Box[] = [];
+  const countries = range(ABSENT, BigInt(names.countries));
+  const coloNames = range(ABSENT, BigInt(names.coloNames - 1));
+  const coloRegions = range(ABSENT, BigInt(names.coloRegions - 1));
+  for (const v6 of [false, true]) {
+    const transports: Array<[bigint, Intervals]> = [
+      [L4.tcp, point(6n)],
+      [L4.udp, point(17n)],
+      [L4.icmp, [1n, 1n, 58n, 58n]],
+      [L4.none, BYTE],
+    ];
+    for (const [l4, proto] of transports) {
+      const b: Intervals[] = new Array(DIMS);
+      b[Dim.src] = v6 ? V6_SPACE : V4_SPACE;
+      b[Dim.dst] = v6 ? V6_SPACE : V4_SPACE;
+      b[Dim.l4] = point(l4);
+      b[Dim.proto] = proto;
+      b[Dim.sport] = PORTS;
+      b[Dim.dport] = PORTS;
+      b[Dim.flags] = BYTE;
+      b[Dim.icmpType] = BYTE;
+      b[Dim.icmpCode] = BYTE;
+      b[Dim.ttl] = BYTE;
+      b[Dim.len] = v6 ? V6_LENGTHS : PORTS;
+      b[Dim.hdrLen] = v6 ? point(ABSENT) : range(0n, 15n);
+      b[Dim.optType] = v6 ? point(ABSENT) : range(ABSENT, 255n);
+      b[Dim.srcCountry] = countries;
+      b[Dim.dstCountry] = countries;
+      b[Dim.srcAsn] = ASNS;
+      b[Dim.dstAsn] = ASNS;
+      b[Dim.coloName] = coloNames;
+      b[Dim.coloRegion] = coloRegions;
+      b[Dim.sip] = range(0n, 1n);
+      boxes.push(b);
+    }
+  }
+  return boxes;
+}
+
+/** A box constraining only the given dimensions (the rest unconstrained: intersect it with a region). */
+export type Constraint = ReadonlyMap<number, Intervals>;
+
+export function constrain(region: Region, c: Constraint): Region {
+  const out: Box[] = [];
+  for (const box of region) {
+    let b: Intervals[] | null = null;
+    for (const [d, set] of c) {
+      const v = intersect(box[d]!, set);
+      if (isEmpty(v)) {
+        b = null;
+        break;
+      }
+      b ??= box.slice();
+      b[d] = v;
+    }
+    if (b !== null || c.size === 0) out.push(b ?? box);
+  }
+  return out;
+}
+
+function boxesOverlap(a: Box, b: Box): boolean {
+  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && !overlaps(a[d]!, b[d]!)) return false;
+  return true;
+}
+
+function intersectBoxes(a: Box, b: Box): Box | null {
+  const out: Intervals[] = new Array(DIMS);
+  for (let d = 0; d < DIMS; d++) {
+    const v = a[d] === b[d] ? a[d]! : intersect(a[d]!, b[d]!);
+    if (isEmpty(v)) return null;
+    out[d] = v;
+  }
+  return out;
+}
+
+/** a − b as disjoint boxes. */
+function subtractBox(a: Box, b: Box, out: Box[]): void {
+  if (!boxesOverlap(a, b)) {
+    out.push(a);
+    return;
+  }
+  const cur = a.slice();
+  for (let d = 0; d < DIMS; d++) {
+    if (cur[d] === b[d]) continue;
+    const outside = subtract(cur[d]!, b[d]!);
+    if (isEmpty(outside)) continue;
+    const piece = cur.slice();
+    piece[d] = outside;
+    out.push(piece);
+    cur[d] = intersect(cur[d]!, b[d]!);
+  }
+}
+
+export function intersectRegions(a: Region, b: Region): Region {
+  const out: Box[] = [];
+  for (const x of a) {
+    for (const y of b) {
+      const z = intersectBoxes(x, y);
+      if (z !== null) out.push(z);
+    }
+  }
+  return out;
+}
+
+export function subtractRegions(a: Region, b: Region): Region {
+  let cur: Box[] = a.slice();
+  for (const y of b) {
+    if (cur.length === 0) break;
+    const next: Box[] = [];
+    for (const x of cur) subtractBox(x, y, next);
+    cur = next;
+  }
+  return cur;
+}
+
+export function unionRegions(a: Region, b: Region): Region {
+  return a.length === 0 ? b : b.length === 0 ? a : [...a, ...b];
+}
+
+export function regionsOverlap(a: Region, b: Region): boolean {
+  for (const x of a) for (const y of b) if (boxesOverlap(x, y)) return true;
+  return false;
+}
+
+export function isEmptyRegion(r: Region): boolean {
+  return r.length === 0;
+}
+
+/**
+ * A box of packets in `r` but in none of `minus`, or null when `minus` covers `r`. Subtracting
+ * many overlapping regions up front fragments a box into exponentially many pieces (each earlier
+ * rule cuts along other fields), so this searches depth first: cut the box by the next region it
+ * overlaps and descend into each piece in turn, stopping at the first piece nothing covers. A
+ * reachable rule is usually shown so after a few cuts; only a covered one is explored in full, and
+ * then its pieces die as soon as a region covers them.
+ */
+export function firstOutside(r: Region, minus: readonly Region[]): Box | null {
+  const subs = minus.flat();
+  for (const box of r) {
+    const found = search(box, subs, 0);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** Whether `outer` holds all of `inner`, judged cheaply (large sets that differ count as "no": the cut decides). */
+function boxContains(outer: Box, inner: Box): boolean {
+  for (let d = 0; d < DIMS; d++) {
+    const o = outer[d]!;
+    const i = inner[d]!;
+    if (o === i || (o.length === 2 && o[0]! <= i[0]! && i[i.length - 1]! <= o[1]!)) continue;
+    if (o.length + i.length > 1024 || !covers(o, i)) return false;
+  }
+  return true;
+}
+
+function search(box: Box, subs: readonly Box[], from: number): Box | null {
+  let k = -1;
+  for (let j = from; j < subs.length; j++) {
+    if (!boxesOverlap(box, subs[j]!)) continue;
+    // one region holding the whole box ends this branch before it is cut into pieces
+    if (boxContains(subs[j]!, box)) return null;
+    if (k < 0) k = j;
+  }
+  if (k < 0) return box;
+  const pieces: Box[] = [];
+  subtractBox(box, subs[k]!, pieces);
+  for (const piece of pieces) {
+    const found = search(piece, subs, k + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** Whether every packet of `inner` is in `outer`. */
+export function regionCovers(outer: Region, inner: Region): boolean {
+  return firstOutside(inner, [outer]) === null;
+}
+
+/** One set of values for a dimension across a region (the union of its boxes'). */
+export function projection(r: Region, d: number): Intervals {
+  return r.reduce((acc, b) => union(acc, b[d]!), NONE);
+}

@@ -1,0 +1,129 @@
+// Witness packets: one concrete packet of a class, written as test suites write `packet:` — a plain
+// object of Rules-language field name → value (addresses, protocol, countries and data-center
+// names as text, numbers, booleans), holding exactly the fields the packet has. Values are chosen
+// to look like ordinary traffic when the class allows it (TTL 64, a SYN, documentation addresses),
+// else the smallest value of the class.
+//
+// witnessRecord() turns such an object back into the PacketRecord the firewall evaluates, which is
+// how the property tests replay witnesses through the real engine.
+import { Has, PacketRecord } from '../capture/record.js';
+import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
+import { formatIPv6, parseIPv6 } from '../net/ipv6.js';
+import { type Intervals, contains, first } from './intervals.js';
+import type { NameTables } from './names.js';
+import { ABSENT, type Box, Dim, L4, V6_BASE } from './space.js';
+
+export type Witness = Record<string, string | number | boolean>;
+
+/** Chooses one value of a (non-empty) set; `preferred` are values that look like ordinary traffic. */
+export type Chooser = (set: Intervals, preferred: readonly bigint[]) => bigint;
+
+function pick(set: Intervals, preferred: readonly bigint[]): bigint {
+  for (const p of preferred) if (contains(set, p)) return p;
+  return first(set);
+}
+
+const v4 = (text: string): bigint => BigInt(parseIPv4(text) >>> 0);
+const v6 = (text: string): bigint => V6_BASE + parseIPv6(text)!.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n);
+
+function addressText(v: bigint): string {
+  if (v < V6_BASE) return formatIPv4(Number(v));
+  const x = v - V6_BASE;
+  const words = new Uint32Array(4);
+  for (let i = 0; i < 4; i++) words[i] = Number((x >> BigInt(96 - 32 * i)) & 0xffffffffn);
+  return formatIPv6(words);
+}
+
+const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
+const DST = [v4('198.51.100.1'), v6('2001:db8::2')];
+
+/** A packet of the box (`choose` picks each value: the default prefers ordinary-looking ones). */
+export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick): Witness {
+  const w: Witness = {};
+  const value = (d: number, preferred: readonly bigint[] = []): bigint => choose(box[d]!, preferred);
+  const l4 = value(Dim.l4, [L4.tcp, L4.udp, L4.icmp]);
+  const src = value(Dim.src, SRC);
+  w['ip.src'] = addressText(src);
+  w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
+  w['ip.proto'] = protocolText(Number(value(Dim.proto, [6n, 17n, 1n, 58n, 47n])));
+  w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
+  w['ip.len'] = Number(value(Dim.len, [60n]));
+  const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {
+    const v = value(d, preferred);
+    if (v === ABSENT) return;
+    w[name] = text === undefined ? Number(v) : text(Number(v))!;
+  };
+  optional('ip.hdr_len', Dim.hdrLen, [5n]);
+  optional('ip.opt.type', Dim.optType, [ABSENT]);
+  optional('ip.src.country', Dim.srcCountry, [ABSENT], (i) => names.countryText(i));
+  optional('ip.dst.country', Dim.dstCountry, [ABSENT], (i) => names.countryText(i));
+  optional('ip.src.asnum', Dim.srcAsn, [ABSENT]);
+  optional('ip.dst.asnum', Dim.dstAsn, [ABSENT]);
+  optional('cf.colo.name', Dim.coloName, [ABSENT], (i) => names.coloNameText(i));
+  optional('cf.colo.region', Dim.coloRegion, [ABSENT], (i) => names.coloRegionText(i));
+  if (l4 === L4.tcp) {
+    w['tcp.srcport'] = Number(value(Dim.sport, [40000n]));
+    w['tcp.dstport'] = Number(value(Dim.dport, [443n, 80n]));
+    w['tcp.flags'] = Number(value(Dim.flags, [0x02n, 0x10n]));
+  } else if (l4 === L4.udp) {
+    w['udp.srcport'] = Number(value(Dim.sport, [40000n]));
+    w['udp.dstport'] = Number(value(Dim.dport, [53n]));
+  } else if (l4 === L4.icmp) {
+    w['icmp.type'] = Number(value(Dim.icmpType, [8n]));
+    w['icmp.code'] = Number(value(Dim.icmpCode, [0n]));
+  }
+  w.sip = value(Dim.sip, [0n]) === 1n;
+  return w;
+}
+
+const encoder = new TextEncoder();
+
+function num(w: Witness, name: string): number {
+  return Number(w[name]);
+}
+
+/** The decoded packet a witness describes (fields it omits are absent). */
+export function witnessRecord(w: Witness, rec = new PacketRecord()): PacketRecord {
+  rec.reset();
+  rec.present = Has.IP;
+  const src = String(w['ip.src']);
+  const dst = String(w['ip.dst']);
+  if (src.includes(':')) {
+    rec.ipVersion = 6;
+    parseIPv6(src, rec.src6);
+    parseIPv6(dst, rec.dst6);
+  } else {
+    rec.ipVersion = 4;
+    rec.src4 = parseIPv4(src);
+    rec.dst4 = parseIPv4(dst);
+  }
+  rec.proto = protocolNumber(String(w['ip.proto'] ?? 'tcp')) ?? 0;
+  rec.ttl = num(w, 'ip.ttl');
+  rec.ipLen = num(w, 'ip.len');
+  const has = (name: string): boolean => w[name] !== undefined;
+  if (has('ip.hdr_len')) (rec.present |= Has.IP_HDR_LEN), (rec.hdrLen = num(w, 'ip.hdr_len'));
+  if (has('ip.opt.type')) (rec.present |= Has.IP_OPT), (rec.optType = num(w, 'ip.opt.type'));
+  if (has('ip.src.country')) (rec.present |= Has.SRC_COUNTRY), (rec.srcCountry = encoder.encode(String(w['ip.src.country'])));
+  if (has('ip.dst.country')) (rec.present |= Has.DST_COUNTRY), (rec.dstCountry = encoder.encode(String(w['ip.dst.country'])));
+  if (has('ip.src.asnum')) (rec.present |= Has.SRC_ASN), (rec.srcAsn = num(w, 'ip.src.asnum'));
+  if (has('ip.dst.asnum')) (rec.present |= Has.DST_ASN), (rec.dstAsn = num(w, 'ip.dst.asnum'));
+  if (has('cf.colo.name')) (rec.present |= Has.COLO_NAME), (rec.coloName = encoder.encode(String(w['cf.colo.name'])));
+  if (has('cf.colo.region')) (rec.present |= Has.COLO_REGION), (rec.coloRegion = encoder.encode(String(w['cf.colo.region'])));
+  if (has('tcp.dstport')) {
+    rec.present |= Has.TCP;
+    rec.srcPort = num(w, 'tcp.srcport');
+    rec.dstPort = num(w, 'tcp.dstport');
+    rec.tcpFlags = num(w, 'tcp.flags');
+  } else if (has('udp.dstport')) {
+    rec.present |= Has.UDP;
+    rec.srcPort = num(w, 'udp.srcport');
+    rec.dstPort = num(w, 'udp.dstport');
+  } else if (has('icmp.type')) {
+    rec.present |= Has.ICMP;
+    rec.icmpType = num(w, 'icmp.type');
+    rec.icmpCode = num(w, 'icmp.code');
+  }
+  rec.sip = w.sip === true;
+  return rec;
+}

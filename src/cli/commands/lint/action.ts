@@ -1,0 +1,57 @@
+// `edgesim lint`: the static analysis of src/analysis on one snapshot file, printed for people
+// (one line a finding, its witness packet below) or as JSON, or one rule's overlaps (--explain).
+import { ERROR_KINDS, WARNING_KINDS, explain, lint, type Explanation, type Finding } from '../../../analysis/index.js';
+import { loadSnapshotFile } from '../../../config/load.js';
+import { createListRegistry } from '../../../data/lists.js';
+import { attachSource } from '../../../errors.js';
+import { writeOutput } from '../../output.js';
+
+export interface LintFlags {
+  json?: boolean;
+  failOn: 'error' | 'warning';
+  explain?: string;
+  lists?: string;
+}
+
+const packet = (w: object): string => JSON.stringify(w);
+
+function levelOf(f: Finding): string {
+  return ERROR_KINDS.has(f.kind) ? 'error' : WARNING_KINDS.has(f.kind) ? 'warning' : 'note';
+}
+
+function formatFindings(findings: readonly Finding[]): string {
+  if (findings.length === 0) return 'no findings\n';
+  const lines = findings.map((f) => {
+    const head = `${levelOf(f)}: ${f.ruleset} ${f.rule}: ${f.kind}: ${f.message}`;
+    return f.witness === null ? head : `${head}\n  packet: ${packet(f.witness)}`;
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+function formatExplanation(e: Explanation): string {
+  const lines = [`${e.ruleset} ${e.rule} (${e.action}): ${e.status}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
+  if (e.overlaps.length === 0) lines.push('no earlier enabled rule shares a packet with it');
+  for (const o of e.overlaps) {
+    lines.push(`overlaps ${o.rule} (${o.action})${o.covers ? ', which covers all of it' : ''}${o.certain ? '' : ' (possibly: unmodelled parts decide)'}\n  packet: ${packet(o.witness)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function run(file: string, flags: LintFlags): Promise<void> {
+  const snapshot = await loadSnapshotFile(file);
+  try {
+    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
+    const options = { lists: (name: string) => registry.resolve(name) };
+    if (flags.explain !== undefined) {
+      const e = explain(snapshot, flags.explain, options);
+      writeOutput(undefined, flags.json === true ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e));
+      return;
+    }
+    const findings = lint(snapshot, options);
+    writeOutput(undefined, flags.json === true ? `${JSON.stringify({ findings }, null, 2)}\n` : formatFindings(findings));
+    const failing = findings.some((f) => ERROR_KINDS.has(f.kind) || (flags.failOn === 'warning' && WARNING_KINDS.has(f.kind)));
+    process.exitCode = failing ? 1 : 0;
+  } catch (err) {
+    throw attachSource(err, file);
+  }
+}

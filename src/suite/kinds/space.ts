@@ -1,0 +1,51 @@
+// `space:` cases: an expectation that holds for every packet of a header space, e.g.
+// `{name, space: {ip.dst: [203.0.113.0/24], ip.proto: tcp, tcp.dstport: [22]}, expect: {verdict: drop}}`,
+// proved by the static analysis (src/analysis/prove.ts) rather than sampled, or refuted with a
+// witness packet (written as a `packet:` case would be, to paste into one). The firewall stage
+// only: ATP decides by rates and connection state, which a header space does not have.
+import { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceValue } from '../../analysis/index.js';
+import { createListRegistry } from '../../data/lists.js';
+import { UserError } from '../../errors.js';
+import type { Located } from '../source.js';
+import type { CaseKind } from '../suite.js';
+import { parseVerdictExpectation } from '../verdict-expect.js';
+
+export interface SpaceCase {
+  space: HeaderSpaceSpec;
+  verdict: 'pass' | 'drop';
+  rule?: string | null;
+}
+
+function scalar(at: Located): SpaceValue {
+  if (at.type !== 'string' && at.type !== 'number' && at.type !== 'boolean') at.fail(`expected a value, got ${at.type}`);
+  return at.value as SpaceValue;
+}
+
+export const spaceKind: CaseKind<SpaceCase> = {
+  key: 'space',
+  keys: [],
+  expectKeys: ['verdict', 'rule'],
+  parse(value, expect, _keys, ctx) {
+    const space: Record<string, SpaceValue | SpaceValue[]> = {};
+    for (const [field, at] of value.entries('a map of field: values')) space[field] = at.type === 'list' ? at.items().map(scalar) : scalar(at);
+    try {
+      spaceExpression(space, value.key);
+    } catch (err) {
+      if (err instanceof UserError) value.fail(err.message);
+      throw err;
+    }
+    const want = parseVerdictExpectation(expect, ctx.paths.refs);
+    const verdict = want.verdict ?? value.fail('a space case needs expect.verdict');
+    return { space, verdict, ...(want.rule === undefined ? {} : { rule: want.rule }) };
+  },
+  async run(c, ctx) {
+    const registry = createListRegistry({ dir: ctx.paths.options.listsDir, accountLists: ctx.paths.snapshot.lists });
+    const proof = proveSpace(ctx.paths.snapshot, c.space, { verdict: c.verdict, rule: c.rule }, { lists: (n) => registry.resolve(n) });
+    if (proof.status === 'holds') return { failures: [], traces: [], warnings: [], notes: [] };
+    const got = `${proof.verdict} by ${proof.rule ?? '(no rule)'}`;
+    const want = `${c.verdict}${c.rule === undefined ? '' : ` by ${c.rule ?? '(no rule)'}`}`;
+    const line = `expected ${want} for every packet, got ${got} for packet ${JSON.stringify(proof.witness)}`;
+    if (proof.status === 'fails') return { failures: [line], traces: [], warnings: [], notes: [] };
+    return { failures: [], traces: [], warnings: [`possibly ${line} (regular expressions, byte strings or functions decide it)`], notes: [] };
+  },
+};

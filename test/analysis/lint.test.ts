@@ -1,0 +1,140 @@
+// lint on hand-made rulesets: each finding kind, blocked_by minimality, what log and disabled rules
+// do, the packet-model contradictions, warnings, indeterminate parts and ATP filters.
+import { describe, expect, it } from 'vitest';
+import { explain, lint, type Finding } from '../../src/analysis/index.js';
+import type { Snapshot } from '../../src/config/snapshot.js';
+import { replayer, snapshotOf, type RuleSpec } from './replay.js';
+
+const rules = (...specs: Array<[RuleSpec['action'], string, boolean?]>): Snapshot =>
+  snapshotOf(specs.map(([action, expression, enabled]) => ({ action, expression, enabled: enabled ?? true })));
+
+const kinds = (fs: Finding[]): string[] => fs.map((f) => `${f.rule}:${f.kind}`);
+
+describe('unreachable', () => {
+  it('names the earlier rule that covers it, with a witness it would match', () => {
+    const s = rules(['block', 'tcp.dstport in {22 23}'], ['block', 'tcp.dstport == 22 and ip.src in {10.0.0.0/8}']);
+    const [f] = lint(s);
+    expect(f).toMatchObject({ rule: 'r2', kind: 'unreachable', blocked_by: ['r1'], different_action: false });
+    expect(f!.witness).toMatchObject({ 'tcp.dstport': 22 });
+    expect(replayer(s)(f!.witness!).rule).toBe('r1');
+  });
+
+  it('needs several rules together and reports different_action when one of them acts otherwise', () => {
+    const s = rules(['block', 'ip.src in {10.0.0.0/9}'], ['skip', 'ip.src in {10.128.0.0/9}'], ['block', 'ip.src in {10.0.0.0/8} and udp.dstport >= 0']);
+    expect(lint(s)).toEqual([expect.objectContaining({ rule: 'r3', kind: 'unreachable', blocked_by: ['r1', 'r2'], different_action: true })]);
+  });
+
+  it('returns a minimum set where an inclusion-minimal one would be larger', () => {
+    const s = rules(
+      ['block', 'tcp.dstport in {1 4}'],
+      ['block', 'tcp.dstport in {2 5}'],
+      ['block', 'tcp.dstport in {3 6}'],
+      ['block', 'tcp.dstport in {1..3}'],
+      ['block', 'tcp.dstport in {4..6}'],
+      ['block', 'tcp.dstport in {1..6}'],
+    );
+    expect(lint(s).find((f) => f.rule === 'r6')).toMatchObject({ kind: 'unreachable', blocked_by: ['r4', 'r5'] });
+  });
+
+  it('ignores log and disabled rules on both sides', () => {
+    const s = rules(['log', 'tcp.dstport == 22'], ['block', 'tcp.dstport >= 0', false], ['block', 'tcp.dstport == 22 and tcp.flags.syn']);
+    expect(lint(s)).toEqual([]);
+    const t = rules(['block', 'tcp.dstport == 22'], ['log', 'tcp.dstport == 22'], ['block', 'tcp.dstport == 22', false]);
+    expect(kinds(lint(t))).toEqual(['r2:unreachable']);
+  });
+
+  it('follows the absent-field semantics: `!=` covers every packet without the field', () => {
+    const s = rules(['block', 'tcp.dstport != 22'], ['block', 'udp.dstport == 53']);
+    expect(kinds(lint(s))).toEqual(['r1:negated_protocol_field', 'r2:unreachable']);
+  });
+
+  it('is not claimed when an earlier rule covers only part', () => {
+    const s = rules(['block', 'tcp.dstport == 22'], ['block', 'tcp.dstport in {22 23}']);
+    expect(lint(s)).toEqual([]);
+    const e = explain(s, 'r2');
+    expect(e.status).toBe('reachable');
+    expect(e.witness).toMatchObject({ 'tcp.dstport': 23 });
+    expect(e.overlaps).toEqual([expect.objectContaining({ rule: 'r1', covers: false, certain: true, witness: expect.objectContaining({ 'tcp.dstport': 22 }) })]);
+  });
+});
+
+describe('unmatchable', () => {
+  it('knows a packet carries one transport and one address family', () => {
+    const s = rules(
+      ['block', 'tcp.dstport == 80 and udp.dstport == 53'],
+      ['block', 'ip.src in {10.0.0.0/8} and ip.dst in {2001:db8::/32}'],
+      ['block', 'ip.proto == "udp" and tcp.flags.syn'],
+      ['block', 'ip.ttl > 255'],
+      ['block', 'ip.hdr_len == 5 and ip.src == 2001:db8::1'],
+    );
+    expect(kinds(lint(s)).filter((k) => k.endsWith('unmatchable'))).toEqual(['r1:unmatchable', 'r2:unmatchable', 'r3:unmatchable', 'r4:unmatchable', 'r5:unmatchable']);
+  });
+
+  it('does not claim a TCP-numbered packet without a TCP header impossible (fragments)', () => {
+    const s = rules(['block', 'ip.proto == "tcp" and not tcp.dstport >= 0']);
+    expect(lint(s)).toEqual([expect.objectContaining({ kind: 'negated_protocol_field' })]);
+    const e = explain(s, 'r1');
+    expect(e.status).toBe('reachable');
+    expect(e.witness).toMatchObject({ 'ip.proto': 'tcp' });
+    expect(e.witness).not.toHaveProperty('tcp.dstport');
+    expect(replayer(s)(e.witness!).rule).toBe('r1');
+  });
+});
+
+describe('warnings', () => {
+  it('comparisons that cannot be true', () => {
+    const s = rules(['block', 'ip.proto == "TCP"'], ['block', 'ip.src.country in {"us" "CA"}'], ['block', 'tcp.dstport in {22 70000}'], ['block', 'cf.colo.name == "SFO06"']);
+    const fs = lint(s);
+    expect(kinds(fs)).toEqual(['r1:impossible_comparison', 'r1:unmatchable', 'r2:impossible_comparison', 'r3:impossible_comparison', 'r4:impossible_comparison', 'r4:unmatchable']);
+    expect(fs[0]!.message).toContain('"tcp"');
+    expect(fs[2]!.message).toContain('"US"');
+    expect(fs[3]!.message).toContain('70000');
+  });
+
+  it('empty and unknown lists', () => {
+    const s: Snapshot = { ...rules(['block', 'ip.src in $empty'], ['block', 'ip.src in $nosuch']), lists: [{ name: 'empty', kind: 'ip', items: [] }] };
+    expect(kinds(lint(s))).toEqual(['r1:empty_list', 'r1:unmatchable', 'r2:unknown_list', 'r2:indeterminate']);
+  });
+
+  it('`not` on a transport field only when the rule then matches other transports', () => {
+    expect(kinds(lint(rules(['block', 'not tcp.flags.syn'])))).toEqual(['r1:negated_protocol_field']);
+    expect(lint(rules(['block', 'tcp.flags.ack and not tcp.flags.syn']))).toEqual([]);
+    expect(lint(rules(['block', 'tcp.dstport == 22 and not tcp.flags.syn']))).toEqual([]);
+  });
+});
+
+describe('indeterminate', () => {
+  it('is said where unmodelled parts decide reachability, never a wrong claim', () => {
+    const s = rules(['block', 'tcp.dstport == 443 and ip.src.country matches "^U"'], ['block', 'tcp.dstport == 443 and ip.src.country == "US"'], ['block', 'tcp.dstport == 443']);
+    expect(kinds(lint(s))).toEqual(['r1:indeterminate', 'r2:indeterminate']);
+  });
+
+  it('claims unreachable through an unmodelled rule when a modelled earlier one covers it', () => {
+    const s = rules(['block', 'tcp.dstport >= 0'], ['block', 'tcp.dstport == 22 and tcp contains "SSH"']);
+    expect(lint(s)).toEqual([expect.objectContaining({ rule: 'r2', kind: 'unreachable', blocked_by: ['r1'] })]);
+  });
+});
+
+describe('ATP filters', () => {
+  it('never applies: outside protected space, or shadowed by a stronger mode', () => {
+    const s: Snapshot = {
+      prefixes: [{ prefix: '203.0.113.0/24' }],
+      syn_protection: {
+        filters: [
+          { id: 'f1', expression: 'ip.dst in {203.0.113.0/25}', mode: 'enabled' },
+          { id: 'f2', expression: 'ip.dst in {203.0.113.0/26} and tcp.dstport == 22', mode: 'monitoring' },
+          { id: 'f3', expression: 'ip.dst in {198.51.100.0/24} and ip.src in {198.51.100.0/24}', mode: 'enabled' },
+          { id: 'f4', expression: 'ip.dst in {203.0.113.0/24}', mode: 'disabled' },
+        ],
+      },
+    };
+    expect(kinds(lint(s))).toEqual(['f2:atp_filter_never_applies', 'f3:atp_filter_never_applies']);
+  });
+});
+
+describe('field domains', () => {
+  it('IPv6 ip.len (payload length + 40) can exceed 65535', () => {
+    expect(lint(rules(['block', 'ip.len > 65535']))).toEqual([]);
+    expect(kinds(lint(rules(['block', 'ip.len > 65535 and ip.src in {10.0.0.0/8}'])))).toEqual(['r1:unmatchable']);
+  });
+});
