@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileRecordExpression } from '../../src/fields/compile.js';
 import type { PacketRecord } from '../../src/capture/record.js';
 import type { RulesetRule } from '../../src/config/snapshot.js';
-import { Firewall, FirewallVerdict } from '../../src/firewall/firewall.js';
+import { Firewall } from '../../src/firewall/firewall.js';
 import { conservativeCanSwap, provablyDisjoint } from '../../src/profile/overlap.js';
 import { reorderAdvice } from '../../src/profile/reorder.js';
 import { countRules, profileRules, type ProfiledRule } from '../../src/profile/rule-profile.js';
@@ -72,11 +72,11 @@ function reference(rs: Array<ProfiledRule>, recs: PacketRecord[]) {
   return out;
 }
 
-function verdicts(fw: Firewall, recs: PacketRecord[]): FirewallVerdict[] {
+function verdicts(fw: Firewall, recs: PacketRecord[]): boolean[] {
   const out = fw.newResult();
   return recs.map((p) => {
     fw.evaluate(p, out);
-    return out.verdict;
+    return out.drop;
   });
 }
 
