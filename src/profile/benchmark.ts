@@ -12,7 +12,8 @@
 //    from the profiler, the total from the production evaluator, and the evaluator's own work (calls
 //    in order, counters, the result record) is spread over the rules in proportion. The shares
 //    therefore sum to 1 over the enabled rules; the unscaled sum is reported as rules_isolated_ns;
-// 4. reordering advice (reorder.ts) under the given canSwap.
+// 4. reordering advice (reorder.ts): moves the ruleset analysis proves keep every verdict
+//    (analysis-overlap.ts), unless the caller gives its own canSwap.
 // Peak memory is the process's maximum resident set size, which includes the frames held in memory.
 import { Has, PacketRecord } from '../capture/record.js';
 import { compileRecordExpression } from '../fields/compile.js';
@@ -26,6 +27,7 @@ import { enrichmentFor } from '../fields/lookups.js';
 import type { PathOptions } from '../sim/build.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { FrameStore } from './frames.js';
+import { analysisCanSwap } from './analysis-overlap.js';
 import { conservativeCanSwap, type CanSwap } from './overlap.js';
 import { reorderAdvice, type ReorderAdvice } from './reorder.js';
 import { profileRules, type ProfiledRule, type RuleCost } from './rule-profile.js';
@@ -145,7 +147,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   const rows = costs.map((c) => ruleRow(c, rules[c.position]!.action, isolated === 0 ? 0 : (fw.ns_median * c.ns_total) / isolated, fw.ns_median));
 
   // 4. advice
-  const canSwap = opts.canSwap ?? conservativeCanSwap;
+  const canSwap = opts.canSwap ?? analysisCanSwap(snapshot, firewall.rules.map((r) => r.ref), { lists: resolve });
   const reorder = reorderAdvice(rules, costs, recs, canSwap);
 
   return {
@@ -160,7 +162,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     rules_isolated_ns: isolated,
     never_hit: rows.filter((r) => r.never_hit).map((r) => r.rule),
     reorder,
-    reorder_check: canSwap === conservativeCanSwap ? 'conservative local check (same verdict, or disjoint transports or port sets)' : 'ruleset analysis',
+    reorder_check: canSwap === conservativeCanSwap ? 'conservative local check (same verdict, or disjoint transports or port sets)' : opts.canSwap === undefined ? 'ruleset analysis (same verdict, or proved disjoint)' : 'the caller\'s check',
     peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
     warnings,
   };

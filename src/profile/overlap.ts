@@ -1,7 +1,8 @@
 // Whether two firewall rules may trade places without changing any verdict: the question the
-// reordering advice asks for every move. The exact answer belongs to the ruleset analysis (overlap
-// of two expressions over every packet); until that is on main, this is a conservative local
-// version that says yes only when it can prove it:
+// reordering advice asks for every move. The exact overlap comes from the ruleset analysis
+// (analysis-overlap.ts); this file holds the rule shared by both checks (canSwapUnless) and a
+// conservative local version, used where the analysis cannot name a rule, that says yes only when
+// it can prove it:
 // - either rule is disabled (it is never evaluated, so its place does not matter);
 // - both end evaluation with the same verdict (block and block, skip and skip): a packet matching
 //   both gets that verdict whichever comes first (only the deciding rule's name changes);

@@ -9,6 +9,7 @@ import { compileRecordExpression } from '../../src/fields/compile.js';
 import type { PacketRecord } from '../../src/capture/record.js';
 import type { RulesetRule } from '../../src/config/snapshot.js';
 import { Firewall } from '../../src/firewall/firewall.js';
+import { analysisCanSwap } from '../../src/profile/analysis-overlap.js';
 import { conservativeCanSwap, provablyDisjoint } from '../../src/profile/overlap.js';
 import { reorderAdvice } from '../../src/profile/reorder.js';
 import { countRules, profileRules, type ProfiledRule } from '../../src/profile/rule-profile.js';
@@ -47,6 +48,11 @@ type Rule = { action: 'block' | 'skip' | 'log'; enabled: boolean; expression: st
 
 function profiled(rs: Rule[]): Array<ProfiledRule & Rule> {
   return rs.map((r, i) => ({ ...r, ref: `r${i}`, terminating: r.action !== 'log', predicate: compileRecordExpression('rule', r.expression).predicate }));
+}
+
+function snapshotOf(rs: Rule[]) {
+  const list: RulesetRule[] = rs.map((r, i) => ({ ref: `r${i}`, action: r.action, enabled: r.enabled, expression: r.expression, ...(r.action === 'skip' ? { action_parameters: { ruleset: 'current' as const } } : {}) }));
+  return { rulesets: [{ name: 'rs', kind: 'root' as const, phase: 'edge_transit' as const, rules: list }] };
 }
 
 function firewallOf(rs: Rule[]): Firewall {
@@ -164,6 +170,24 @@ describe('reordering advice', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('with the ruleset analysis as the overlap check, offers only moves that keep every verdict', () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(rules, packets, (rs, recs) => {
+        const pr = profiled(rs);
+        const canSwap = analysisCanSwap(snapshotOf(rs), pr.map((r) => r.ref));
+        for (const move of reorderAdvice(pr, countRules(pr, recs), recs, canSwap)) {
+          moves++;
+          const order = rs.map((_, i) => i).filter((i) => i !== move.from);
+          order.splice(move.to, 0, move.from);
+          expect(verdicts(firewallOf(order.map((i) => rs[i]!)), recs)).toEqual(verdicts(firewallOf(rs), recs));
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(moves).toBeGreaterThan(0);
   });
 
   it('moves a busy block rule above unrelated rules', () => {
