@@ -89,15 +89,7 @@ export function witnessRecord(w: Witness, rec = new PacketRecord()): PacketRecor
   rec.present = Has.IP;
   const src = String(w['ip.src']);
   const dst = String(w['ip.dst']);
-  if (src.includes(':')) {
-    rec.ipVersion = 6;
-    parseIPv6(src, rec.src6);
-    parseIPv6(dst, rec.dst6);
-  } else {
-    rec.ipVersion = 4;
-    rec.src4 = parseIPv4(src);
-    rec.dst4 = parseIPv4(dst);
-  }
+  rec.setAddresses(src, dst);
   rec.proto = protocolNumber(String(w['ip.proto'] ?? 'tcp')) ?? 0;
   rec.ttl = num(w, 'ip.ttl');
   rec.ipLen = num(w, 'ip.len');

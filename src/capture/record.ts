@@ -9,6 +9,9 @@
 // Addresses: IPv4 as an unsigned 32-bit number (a.b.c.d = a<<24|b<<16|c<<8|d, kept >>> 0);
 // IPv6 as four unsigned 32-bit words, most significant first.
 
+import { parseIPv4 } from '../net/ipv4.js';
+import { parseIPv6 } from '../net/ipv6.js';
+
 /** Bits of PacketRecord.present: which groups of fields the packet has. */
 export const Has = {
   /** ip.src, ip.dst, ip.proto, ip.len, ip.ttl and the raw `ip` bytes */
@@ -184,6 +187,19 @@ export class PacketRecord {
   }
 
   /** The capture timestamp as JSON-number text with all nine nanosecond digits (no float rounding). */
+  /** Sets ip.src, ip.dst and the IP version from address text, v4 or v6 (for tests, suites and witnesses, not the hot path). */
+  setAddresses(src: string, dst: string): void {
+    if (src.includes(':')) {
+      this.ipVersion = 6;
+      parseIPv6(src, this.src6);
+      parseIPv6(dst, this.dst6);
+    } else {
+      this.ipVersion = 4;
+      this.src4 = parseIPv4(src);
+      this.dst4 = parseIPv4(dst);
+    }
+  }
+
   timeText(): string {
     return `${this.tsSec}.${String(this.tsNsec).padStart(9, '0')}`;
   }

@@ -1,6 +1,4 @@
 // Builds decoded PacketRecords directly, for tests of stages after decoding.
-import { parseIPv4 } from '../../src/net/ipv4.js';
-import { parseIPv6 } from '../../src/net/ipv6.js';
 import { Has, PacketRecord } from '../../src/capture/record.js';
 
 export interface RecordSpec {
@@ -37,18 +35,6 @@ function intern(s: string): Uint8Array {
 
 const PROTO = { tcp: 6, udp: 17, icmp: 1 } as const;
 
-/** Sets ip.src / ip.dst (and the IP version) from address text, v4 or v6. */
-export function setAddresses(rec: PacketRecord, src: string, dst: string): void {
-  if (src.includes(':')) {
-    rec.ipVersion = 6;
-    parseIPv6(src, rec.src6);
-    parseIPv6(dst, rec.dst6);
-  } else {
-    rec.ipVersion = 4;
-    rec.src4 = parseIPv4(src);
-    rec.dst4 = parseIPv4(dst);
-  }
-}
 
 export function record(spec: RecordSpec, rec = new PacketRecord()): PacketRecord {
   rec.reset();
@@ -57,7 +43,7 @@ export function record(spec: RecordSpec, rec = new PacketRecord()): PacketRecord
   rec.tsSec = (spec.epoch ?? 0) + Math.floor(time);
   rec.tsNsec = Math.round((time - Math.floor(time)) * 1e9);
   rec.present = Has.IP;
-  setAddresses(rec, spec.src, spec.dst);
+  rec.setAddresses(spec.src, spec.dst);
   if (rec.ipVersion === 4) {
     rec.present |= Has.IP_HDR_LEN;
     rec.hdrLen = 5;
