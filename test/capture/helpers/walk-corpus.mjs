@@ -3,7 +3,7 @@
 // JSON line per file. "start" lines come first, so a hang is pinned on the file that started last.
 import { readFileSync } from 'node:fs';
 import { readCapture, CaptureError } from '../../../dist/capture/reader.js';
-import { recordFields } from '../../../dist/capture/fields.js';
+import { recordFields } from '../../../dist/fields/render.js';
 
 function offsetProblem(r) {
   const lo = r.dataOff;
