@@ -2,13 +2,16 @@
 // line on stderr and an exit code:
 //   - a UserError (a bad file, flag, configuration item, expression, an unreachable API) prints
 //     `edgesim: <source>: <message>` and exits with its code (1, or 2 for usage);
-//   - commander's own usage errors have printed themselves and exit 2; help and version exit 0;
+//   - commander's own usage errors print themselves the same way (`edgesim: unknown option ...`) and
+//     exit 2; help and version exit 0; a command whose exit 1 means "a difference" or "a finding"
+//     (diff, lint) has its errors exit 2 (see errorsExitWith);
 //   - a closed pipe (`edgesim ... | head`) ends quietly with 0;
 //   - anything else is a bug: `edgesim: internal error: ...` and exit 70 (the stack only with EDGESIM_DEBUG).
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../errors.js';
 import { VERSION, aboutText } from './about.js';
 import { commands } from './commands/index.js';
+import { errorExitOf } from './options.js';
 
 export function buildProgram(): Command {
   const program = new Command('edgesim')
@@ -16,10 +19,17 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     .addHelpText('after', `\n${aboutText()}`)
     .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (text, write) => write(`edgesim: ${text.replace(/^error: /, '')}`) })
     .exitOverride();
   for (const register of commands) register(program);
+  program.hook('preAction', (_program, command) => {
+    running = command;
+  });
   return program;
 }
+
+/** the subcommand whose action runs */
+let running: Command | undefined;
 
 /** Runs the CLI with a full argv (node, script, ...args); resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -36,7 +46,7 @@ function reportError(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (err instanceof UserError) {
     process.stderr.write(`edgesim: ${err.message}\n`);
-    return err.exitCode;
+    return err.exitCode === 1 ? (errorExitOf(running) ?? 1) : err.exitCode;
   }
   const e = err as { code?: string; message?: string; stack?: string } | undefined;
   if (e?.code === 'EPIPE') return 0;

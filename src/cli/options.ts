@@ -85,3 +85,19 @@ export function wholeNumberOf(things: string): (value: string) => number {
 
 /** Where `edgesim serve` keeps the configuration unless told otherwise. */
 export const DEFAULT_DATA = './.edgesim-data';
+
+const ERROR_EXIT = new WeakMap<Command, number>();
+
+/**
+ * Makes the command's user errors exit with `code` instead of 1: for diff and lint, whose exit 1
+ * means "a difference" or "a finding", an error must be told apart (2, as diff(1) does).
+ */
+export function errorsExitWith(cmd: Command, code: number): Command {
+  ERROR_EXIT.set(cmd, code);
+  return cmd;
+}
+
+/** The exit code the command's user errors take, when it is not 1. */
+export function errorExitOf(cmd: Command | undefined): number | undefined {
+  return cmd === undefined ? undefined : ERROR_EXIT.get(cmd);
+}

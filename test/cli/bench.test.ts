@@ -90,7 +90,7 @@ describe('edgesim bench', () => {
     expect(both.status).toBe(2);
     expect(both.stderr).toBe('edgesim: give a capture file or --scenario NAME (one of them)\n');
     const missing = runCli(['bench', CAPTURE, '--config', snapshot, '--compare', path.join(dir, 'nope.json')]);
-    expect(missing.status).toBe(1);
+    expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('nope.json');
   });
 });

@@ -31,7 +31,7 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['replay: an output over the capture', ['replay', DEMO, '--config', SNAP, '--write-passed', DEMO], /^edgesim: --write-passed examples\/demo\.pcap: the same file as the capture/, 2],
   ['replay: a rule that does not compile names the file and the rule', ['replay', DEMO, '--config', badRule], /^edgesim: .*bad-rule\.json: rulesets\[0\]\.rules\[0\]\.expression: Filter parsing error/, 1],
   ['replay: a bad ATP option names its file', ['replay', DEMO, '--config', SNAP, '--atp-options', badOptions], /^edgesim: .*bad-options\.json: options\.rateWindowSeconds: expected a number above 0, got -1$/, 1],
-  ['replay: an unknown format', ['replay', DEMO, '--config', SNAP, '--format', 'xml'], /^error: option '-f, --format <format>' argument 'xml' is invalid/, 2],
+  ['replay: an unknown format', ['replay', DEMO, '--config', SNAP, '--format', 'xml'], /^edgesim: option '-f, --format <format>' argument 'xml' is invalid/, 2],
   ['replay: --config and --api together', ['replay', DEMO, '--config', SNAP, '--api', 'http://127.0.0.1:1/client/v4'], /^edgesim: give either --config or --api, not both$/, 2],
   ['match: an invalid expression', ['match', DEMO, 'ip.src =='], /^edgesim: invalid expression:$/, 1],
   ['match: a missing capture', ['match', 'missing.pcap', 'tcp.dstport == 80'], /^edgesim: missing\.pcap: cannot open: no such file$/, 1],
@@ -45,8 +45,12 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['synth: an unknown scenario', ['synth', 'nosuch', '--out', out], /^edgesim: unknown scenario "nosuch"/, 1],
   ['synth: no --out', ['synth', 'handshakes'], /^edgesim: --out FILE is required \(use --out - for stdout\)$/, 2],
   ['synth: an output folder that does not exist', ['synth', 'handshakes', '--out', path.join(tmp, 'no/dir/x.pcap')], /^edgesim: .*no\/dir\/x\.pcap: cannot write: no such file$/, 1],
-  ['an unknown command', ['no-such'], /^error: unknown command 'no-such'$/, 2],
-  ['an unknown option', ['replay', DEMO, '--config', SNAP, '--bogus'], /^error: unknown option '--bogus'$/, 2],
+  ['diff: a missing capture exits 2, not the 1 of a difference', ['diff', 'missing.pcap', '--config', SNAP, '--against', SNAP], /^edgesim: missing\.pcap: cannot open: no such file$/, 2],
+  ['diff --static: a missing snapshot exits 2', ['diff', '--static', SNAP, 'missing.json'], /^edgesim: missing\.json: cannot read the snapshot: no such file$/, 2],
+  ['lint: a missing snapshot exits 2, not the 1 of a finding', ['lint', 'missing.json'], /^edgesim: missing\.json: cannot read the snapshot: no such file$/, 2],
+  ['trace: nothing to trace', ['trace', '--config', SNAP], /^edgesim: nothing to trace: give FIELD=VALUE assignments, --packet FILE, or CAPTURE --frame N$/, 2],
+  ['an unknown command', ['no-such'], /^edgesim: unknown command 'no-such'$/, 2],
+  ['an unknown option', ['replay', DEMO, '--config', SNAP, '--bogus'], /^edgesim: unknown option '--bogus'$/, 2],
 ];
 
 describe('user errors, for every command', () => {

@@ -47,14 +47,14 @@ describe('edgesim lint', () => {
     expect(e.status).toBe('reachable');
     expect(e.overlaps.map((o) => o.rule)).toContain('allow-partners');
     const bad = runCli(['lint', BEFORE, '--explain', 'nope']);
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^edgesim: --explain: no rule nope \(rules: allow-partners,/);
   });
 
   it('names the file and rule of an expression the engine rejects', () => {
     const file = snapshotFile('broken', (s) => (rules(s)[0]!.expression = 'ip.src in {'));
     const r = runCli(['lint', file]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`edgesim: ${file}: rulesets[0].rules[0].expression:`);
   });
 });

@@ -1,7 +1,7 @@
 // `edgesim bench CAPTURE --config C.json`: what a ruleset costs on a capture (or on synthetic
 // traffic), and which rules cost most; options and help here, the work in action.ts.
 import type { Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf, errorsExitWith } from '../../options.js';
 import type { BenchFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -23,6 +23,7 @@ export function register(program: Command): void {
   addConfigOptions(cmd);
   addDataOptions(cmd);
   addAtpOptions(cmd);
+  errorsExitWith(cmd, 2);
   cmd.addHelpText(
     'after',
     `

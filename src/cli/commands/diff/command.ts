@@ -2,7 +2,7 @@
 // possible packet. Options and help only; the work is in action.ts (which picks capture.ts or static.ts),
 // loaded when the command runs.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addDataOptions } from '../../options.js';
+import { addAtpOptions, addDataOptions, errorsExitWith } from '../../options.js';
 import type { DiffFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -18,6 +18,7 @@ export function register(program: Command): void {
     .option('--write-changed <file.pcap>', 'write the changed frames to this pcap file');
   addDataOptions(cmd);
   addAtpOptions(cmd);
+  errorsExitWith(cmd, 2);
   cmd.addHelpText(
     'after',
     `

@@ -15,11 +15,18 @@ export interface StaticDiffFlags {
   lists?: string;
 }
 
-const sideText = (s: Difference['before']): string => `${s.verdict} by ${s.rule ?? '(no rule)'}`;
+const sideText = (s: Difference['before']): string => (s.rule === null ? `${s.verdict} (no rule)` : `${s.verdict} by ${s.rule}`);
+const classes = (n: number): string => `${n} class${n === 1 ? '' : 'es'} of packets`;
 
 function formatComparison(c: Comparison, before: string, after: string): string {
   if (c.differences.length === 0) return `${before} and ${after} decide every packet the same way, by the same rules\n`;
-  const lines = [c.equivalent ? 'equivalent verdicts; only the deciding rules differ:' : `${c.differences.filter((d) => d.verdict_changed).length} classes of packets change verdict:`];
+  const changed = c.differences.filter((d) => d.verdict_changed).length;
+  const moved = c.differences.length - changed;
+  const lines = [
+    c.equivalent
+      ? `equivalent verdicts; ${classes(moved)} ${moved === 1 ? 'is' : 'are'} decided by other rules:`
+      : `${classes(changed)} change verdict${moved === 0 ? '' : `; ${classes(moved)} keep it but ${moved === 1 ? 'is' : 'are'} decided by other rules`}:`,
+  ];
   for (const d of c.differences) {
     lines.push(`${sideText(d.before)} -> ${sideText(d.after)}${d.verdict_changed ? '' : ' (same verdict)'}${d.certain ? '' : ' (possibly: unmodelled parts decide)'}`);
     lines.push(`  packet: ${JSON.stringify(d.witness)}`);

@@ -1,9 +1,10 @@
 // `edgesim lint SNAPSHOT.json`: options and help; the work is in action.ts, loaded when run.
 import { Option, type Command } from 'commander';
+import { errorsExitWith } from '../../options.js';
 import type { LintFlags } from './action.js';
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('lint')
     .description('find firewall rules that match nothing or are never reached, proved over every possible packet')
     .argument('<snapshot>', 'configuration snapshot file (see `edgesim export`)')
@@ -25,6 +26,7 @@ Examples:
   edgesim lint config.json
   edgesim lint config.json --json --fail-on warning
   edgesim lint config.json --explain allow-web`,
-    )
-    .action(async (snapshot: string, flags: LintFlags) => (await import('./action.js')).run(snapshot, flags));
+    );
+  errorsExitWith(cmd, 2);
+  cmd.action(async (snapshot: string, flags: LintFlags) => (await import('./action.js')).run(snapshot, flags));
 }

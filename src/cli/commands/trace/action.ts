@@ -66,6 +66,7 @@ export async function run(input: string[], flags: TraceFlags): Promise<void> {
       throw attachSource(err, config.source);
     });
   } else {
+    if (input.length === 0 && flags.packet === undefined) throw new UsageError('nothing to trace: give FIELD=VALUE assignments, --packet FILE, or CAPTURE --frame N');
     let packets;
     try {
       packets = (await packetsFrom(input, flags.packet)).map(parsePacket);
