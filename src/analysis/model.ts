@@ -54,13 +54,7 @@ export function parseAt(expression: string, kind: 'rule' | 'filter', path: strin
   }
 }
 
-interface ParsedRule {
-  readonly ref: string;
-  readonly ruleset: string;
-  readonly action: RuleAction;
-  readonly enabled: boolean;
-  readonly expression: string;
-  readonly path: string;
+interface ParsedRule extends Omit<ModelledRule, 'meaning' | 'notes'> {
   readonly ast: Ast;
 }
 
