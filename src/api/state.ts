@@ -2,9 +2,7 @@
 // plus what only the API needs (each ruleset's version history, the bulk operations of lists); and
 // the schema a state file is checked against when it is loaded, so a file edited by hand (or by
 // another version) is refused at start-up with its path, not a 500 on some later request.
-import {
-  ALLOWLIST_ENTRY, arrayOf, FILTER, FLOW_RULE, LIST, PREFIX, RULESET, STATUS, storedSchema, SYN_RULE,
-} from '../config/resources.js';
+import { arrayOf, LIST, RULESET, SNAPSHOT_SCHEMA, storedSchema } from '../config/resources.js';
 import type { JsonSchema } from '../config/schema.js';
 import type {
   AccountList, AllowlistEntry, Prefix, ProtectionFilter, ProtectionRule, ProtectionStatus, Ruleset, RulesetRule,
@@ -65,12 +63,9 @@ export function emptyAccount(): AccountState {
   };
 }
 
-const component = (rule: typeof SYN_RULE): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['rules', 'filters'],
-  properties: { rules: arrayOf(storedSchema(rule)), filters: arrayOf(storedSchema(FILTER)) },
-});
+const snapshot = SNAPSHOT_SCHEMA.properties!;
+/** a stored account always has both lists of a protection component */
+const complete = (component: JsonSchema): JsonSchema => ({ ...component, required: ['rules', 'filters'] });
 
 const storedRuleset = storedSchema(RULESET);
 const text: JsonSchema = { type: 'string' };
@@ -84,11 +79,9 @@ export const ACCOUNT_STATE_SCHEMA: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    tcp_protection_status: storedSchema(STATUS),
-    prefixes: arrayOf(storedSchema(PREFIX)),
-    allowlist: arrayOf(storedSchema(ALLOWLIST_ENTRY)),
-    syn_protection: component(SYN_RULE),
-    tcp_flow_protection: component(FLOW_RULE),
+    ...snapshot,
+    syn_protection: complete(snapshot.syn_protection!),
+    tcp_flow_protection: complete(snapshot.tcp_flow_protection!),
     rulesets: arrayOf({
       ...storedRuleset,
       required: [...(storedRuleset.required ?? []), 'id', 'version', 'last_updated'],
