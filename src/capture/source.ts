@@ -28,10 +28,6 @@ export interface ByteSource {
   close(): Promise<void>;
 }
 
-function describe(err: unknown): string {
-  return systemErrorText(err);
-}
-
 /** Compressions recognised by magic only to say clearly that they are not read. */
 const UNSUPPORTED_COMPRESSION: ReadonlyArray<readonly [number[], string]> = [
   [[0x28, 0xb5, 0x2f, 0xfd], 'zstd'],
@@ -53,7 +49,7 @@ class FileSource implements ByteSource {
     try {
       ({ bytesRead: n } = await this.fh.read(buf, off, len, this.position));
     } catch (err) {
-      throw new CaptureError(`${this.path}: read failed: ${describe(err)}`);
+      throw new CaptureError(`${this.path}: read failed: ${systemErrorText(err)}`);
     }
     this.position += n;
     return n;
@@ -96,7 +92,7 @@ class StreamSource implements ByteSource {
         this.pendingOff = 0;
       } catch (err) {
         this.ended = true;
-        this.problem = `${this.compressed ? 'compressed data is corrupt or cut off' : 'the input ended with an error'} (${describe(err)})`;
+        this.problem = `${this.compressed ? 'compressed data is corrupt or cut off' : 'the input ended with an error'} (${systemErrorText(err)})`;
         return 0;
       }
     }
@@ -162,7 +158,7 @@ export async function openSource(path: string, stdin: Readable = process.stdin):
   try {
     fh = await open(path, 'r');
   } catch (err) {
-    throw new CaptureError(`${path}: cannot open: ${describe(err)}`);
+    throw new CaptureError(`${path}: cannot open: ${systemErrorText(err)}`);
   }
   try {
     const st = await fh.stat();
@@ -180,6 +176,6 @@ export async function openSource(path: string, stdin: Readable = process.stdin):
   } catch (err) {
     await fh.close();
     if (err instanceof CaptureError) throw err;
-    throw new CaptureError(`${path}: cannot read: ${describe(err)}`);
+    throw new CaptureError(`${path}: cannot read: ${systemErrorText(err)}`);
   }
 }
