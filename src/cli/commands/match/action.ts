@@ -1,6 +1,5 @@
 // `edgesim match`, run: the expression becomes a one-rule path; the frames it matches are printed.
-import { UserError } from '../../../errors.js';
-import { FilterError, parse, settingsFor } from '../../../lang/index.js';
+import { ConfigItemError, UserError } from '../../../errors.js';
 import { buildExpressionPath } from '../../../sim/build.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
@@ -13,15 +12,12 @@ export interface MatchFlags extends ConfigFlags, DataFlags {
 }
 
 export async function run(capture: string, expression: string, flags: MatchFlags): Promise<void> {
-  try {
-    const { scheme, limits } = settingsFor('rule');
-    parse(expression, scheme, limits);
-  } catch (err) {
-    if (err instanceof FilterError) throw new UserError(`invalid expression:\n${err.message.trimEnd()}`);
-    throw err;
-  }
   const config = await loadConfiguration(flags, false);
-  const built = await buildExpressionPath(expression, config.snapshot, dataOptions(flags));
+  const built = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+    // the expression is the path's one rule: its compile error is the expression's
+    if (err instanceof ConfigItemError) throw new UserError(`invalid expression:\n${err.problem}`);
+    throw err;
+  });
   printWarnings(undefined, built.warnings);
   const input = await OpenCapture.open(capture);
   const out = new TextSink();
