@@ -33,8 +33,13 @@ export class PacketVerdict {
   }
 }
 
-/** The ref of the rule that decided the packet (a firewall rule), or null when no rule decided. */
+/**
+ * The rule that decided the packet, as every report names it: the firewall rule that decided, or for
+ * a protection drop the ATP filter or rule whose mode applied (its id, or its snapshot path when it
+ * has none); null when no rule decided.
+ */
 export function decidingRule(v: PacketVerdict, firewall: Firewall): string | null {
   const i = v.firewall.decidingRule;
-  return i < 0 ? null : firewall.rules[i]!.ref;
+  if (i >= 0) return firewall.rules[i]!.ref;
+  return v.stage !== null && v.stage !== 'firewall' ? (v.atp.source?.ref ?? null) : null;
 }

@@ -9,7 +9,7 @@ import { recordFields } from '../fields/render.js';
 import { Has } from '../capture/record.js';
 import type { AdvancedTcpProtection, AtpExplanation } from '../atp/index.js';
 import type { Firewall } from '../firewall/firewall.js';
-import type { PacketVerdict } from '../sim/verdict.js';
+import { decidingRule, type PacketVerdict } from '../sim/verdict.js';
 import { verdictName } from '../verdict.js';
 
 export interface RuleStep {
@@ -64,9 +64,7 @@ export function verdictSummary(v: PacketVerdict, firewall: Firewall): VerdictSum
   const fw = v.firewall;
   const matched: string[] = [];
   for (let k = 0; k < fw.matchedCount; k++) matched.push(firewall.rules[fw.matched[k]!]!.ref);
-  const protection = v.stage !== null && v.stage !== 'firewall';
-  const rule = fw.decidingRule >= 0 ? firewall.rules[fw.decidingRule]!.ref : protection ? (v.atp.source?.ref ?? null) : null;
-  return { verdict: verdictName(v.drop), stage: v.stage, rule, reason: v.reason, matched };
+  return { verdict: verdictName(v.drop), stage: v.stage, rule: decidingRule(v, firewall), reason: v.reason, matched };
 }
 
 /** The trace of `rec`, which the path has just decided into `v`; `atp` is the path's protection when active. */

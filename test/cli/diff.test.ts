@@ -68,6 +68,19 @@ describe('edgesim diff CAPTURE', () => {
     expect(times).toEqual(ndjson.map((l) => /"time":([\d.]+)/.exec(l)![1]));
   });
 
+  it('names the protection rule of a protection drop as replay does', () => {
+    const s = JSON.parse(readFileSync(BEFORE, 'utf8')) as Snapshot;
+    s.tcp_protection_status = { enabled: false };
+    const off = path.join(tmp, 'protection-off.json');
+    writeFileSync(off, JSON.stringify(s));
+    const replayed = new Map(replayLines(BEFORE).map((l) => [l.frame, l.rule]));
+    const lines = runCli(['diff', DEMO, '--config', BEFORE, '--against', off, '--format', 'ndjson']).stdout.trim().split('\n');
+    const protectionDrops = lines.map((l) => JSON.parse(l) as { frame: number; before: { stage: string | null; rule: string | null } }).filter((l) => l.before.stage === 'syn_protection');
+    expect(protectionDrops.length).toBeGreaterThan(100);
+    for (const l of protectionDrops) expect(l.before.rule).toBe(replayed.get(l.frame));
+    expect(protectionDrops[0]!.before.rule).not.toBeNull();
+  });
+
   it('exits 0 and says so when nothing changed', () => {
     const r = runCli(['diff', DEMO, '--config', BEFORE, '--against', BEFORE]);
     expect(r.status).toBe(0);

@@ -1,10 +1,9 @@
 // Per-packet outputs of a replay: NDJSON (the contract in DESIGN.md), CSV, and pcap files of the
 // passed or dropped packets. Each sink sees every packet once, after its verdict.
-import type { ModeSource } from '../../atp/index.js';
 import type { PacketRecord } from '../../capture/record.js';
 import { PcapWriter } from '../../capture/pcap-writer.js';
 import type { Firewall } from '../../firewall/firewall.js';
-import type { PacketVerdict } from '../verdict.js';
+import { decidingRule, type PacketVerdict } from '../verdict.js';
 import { TextSink } from './text-sink.js';
 import { verdictName } from '../../verdict.js';
 
@@ -26,10 +25,13 @@ function openPcap(path: string, linkType: number): PcapWriter {
  */
 export class NdjsonSink implements PacketSink {
   private readonly refs: string[];
-  /** the JSON text of each ATP mode source's ref (few, shared objects), so a drop allocates nothing */
-  private readonly sourceRefs = new Map<ModeSource, string>();
+  /** the JSON text of each rule name (few), so a packet allocates nothing for it */
+  private readonly quoted = new Map<string, string>();
 
-  constructor(private readonly out: TextSink, firewall: Firewall) {
+  constructor(
+    private readonly out: TextSink,
+    private readonly firewall: Firewall,
+  ) {
     this.refs = firewall.rules.map((r) => JSON.stringify(r.ref));
   }
 
@@ -39,8 +41,8 @@ export class NdjsonSink implements PacketSink {
     let matched = '';
     for (let k = 0; k < fw.matchedCount; k++) matched += (k === 0 ? '' : ',') + refs[fw.matched[k]];
     const m = v.atp.monitor;
-    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}","rule":${this.sourceRef(v.atp.source)}}`;
-    const rule = fw.decidingRule >= 0 ? refs[fw.decidingRule] : v.stage !== null && v.stage !== 'firewall' ? this.sourceRef(v.atp.source) : 'null';
+    const monitor = m === null ? 'null' : `{"stage":"${m.stage}","verdict":"${m.verdict}","reason":"${m.reason}","rule":${this.json(v.atp.source?.ref ?? null)}}`;
+    const rule = this.json(decidingRule(v, this.firewall));
     this.out.write(
       `{"frame":${rec.frame},"time":${rec.timeText()},"verdict":"${verdictName(v.drop)}",` +
         `"stage":${v.stage === null ? 'null' : `"${v.stage}"`},"rule":${rule},` +
@@ -49,12 +51,12 @@ export class NdjsonSink implements PacketSink {
     );
   }
 
-  private sourceRef(source: ModeSource | null): string {
-    if (source === null || source.ref === null) return 'null';
-    let text = this.sourceRefs.get(source);
+  private json(name: string | null): string {
+    if (name === null) return 'null';
+    let text = this.quoted.get(name);
     if (text === undefined) {
-      text = JSON.stringify(source.ref);
-      this.sourceRefs.set(source, text);
+      text = JSON.stringify(name);
+      this.quoted.set(name, text);
     }
     return text;
   }
