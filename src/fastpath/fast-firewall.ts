@@ -14,7 +14,7 @@ import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
 import { planIndex } from './index-plan.js';
 
-export { FALLBACK } from './headers.js';
+export { FALLBACK, NOT_IP } from './headers.js';
 
 export const INDEX_FROM = 150;
 
@@ -23,6 +23,8 @@ export interface FastPathOptions {
   lists?: (name: string) => IpSet | undefined;
   /** true: always index; false: never; default: from INDEX_FROM enabled rules */
   index?: boolean;
+  /** where each decided IP frame's header offsets are left (generate.ts HeaderAt), for ATP */
+  headers?: Int32Array;
 }
 
 export class FastFirewall {
@@ -56,6 +58,6 @@ export class FastFirewall {
     }
     const indexed = opts.index ?? rules.length >= INDEX_FROM;
     const index = indexed ? (groupOf: Int32Array, bitOf: Int32Array, groups: number) => planIndex(asts, groupOf, bitOf, groups) : null;
-    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index));
+    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, opts.headers ?? null));
   }
 }

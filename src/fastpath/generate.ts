@@ -42,6 +42,24 @@ const GROUP_FALLBACK = -2;
 /** at most one bit of a 32-bit mask per rule */
 const GROUP_RULES = 32;
 
+/**
+ * Where the decider leaves the frame's header offsets when asked to (generateDecider's `headers`):
+ * for every IP frame it decides, before testing any rule.
+ */
+export const HeaderAt = {
+  /** start of the IP header (absolute in the frame's buffer) */
+  L3: 0,
+  /** start of the transport header */
+  L4: 1,
+  /** ip.len */
+  IP_LEN: 2,
+  /** 1: a TCP header is there (the decoder would set Has.TCP), else 0 */
+  TCP: 3,
+  /** IANA protocol number */
+  PROTO: 4,
+} as const;
+export const HEADER_SLOTS = 5;
+
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
   if (r.condition === null) return `  out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
@@ -73,7 +91,8 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
 /**
  * Generates the decider for `rules` (the enabled rules, in evaluation order). With `index` (given
  * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
- * index-plan.ts); without, every rule is tested.
+ * index-plan.ts); without, every rule is tested. With `headers`, each IP frame decided leaves its
+ * header offsets there (HeaderAt), for a stage that reads more of the frame than the rules do.
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
@@ -81,6 +100,7 @@ export function generateDecider(
   hits: Float64Array,
   decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
+  headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
   for (const r of rules) for (const l of r.condition?.locals ?? []) uses.add(l);
@@ -109,6 +129,7 @@ export function generateDecider(
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
+  if (headers !== null) src.push(`H[${HeaderAt.L3}] = l3; H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp; H[${HeaderAt.PROTO}] = proto;`);
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
   if (inline) {
     for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
@@ -124,6 +145,7 @@ export function generateDecider(
     K: k.values,
     hits,
     decided,
+    H: headers,
     SRC6: new Uint32Array(4),
     DST6: new Uint32Array(4),
     word: (d: Uint8Array, o: number) => ((d[o] << 24) | (d[o + 1] << 16) | (d[o + 2] << 8) | d[o + 3]) >>> 0,

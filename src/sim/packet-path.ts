@@ -49,4 +49,27 @@ export class PacketPath {
       v.stage = 'firewall';
     }
   }
+
+  /**
+   * Decides a packet whose firewall result the fast path has already written into `v.firewall` and
+   * counted, and whose record holds what ATP reads (fastpath/protection-decoding.ts): ATP comes
+   * first, as in process(), and when it drops the packet the firewall's result and counts are
+   * taken back, as if the packet had never reached the firewall.
+   */
+  processDecided(rec: PacketRecord, v: PacketVerdict): void {
+    v.setFromFirewall();
+    if (this.atp === undefined || (rec.present & Has.IP) === 0) return;
+    this.atp.inspect(rec, v.atp);
+    if (!v.atp.drop) return;
+    const fw = v.firewall;
+    const hits = this.firewall.hits;
+    for (let i = 0; i < fw.matchedCount; i++) hits[fw.matched[i]]--;
+    if (fw.decidingRule >= 0) this.firewall.decided[fw.decidingRule]--;
+    fw.drop = false;
+    fw.decidingRule = -1;
+    fw.matchedCount = 0;
+    v.drop = true;
+    v.stage = v.atp.stage;
+    v.reason = v.atp.reason;
+  }
 }

@@ -6,11 +6,14 @@ import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels
 import type { Firewall } from '../firewall/firewall.js';
 import { FastDecoding } from '../fastpath/fast-decoding.js';
 import { FastFirewall } from '../fastpath/fast-firewall.js';
+import { HEADER_SLOTS } from '../fastpath/generate.js';
+import { ProtectionDecoding } from '../fastpath/protection-decoding.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
+import type { PacketVerdict } from './verdict.js';
 
 export interface ReplayOptions extends LoopOptions {
   /** per-packet outputs, made once the capture is open (they name the firewall's rules) */
@@ -41,11 +44,10 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   const summary = new ReplaySummary(labels);
   const path = built.path;
   const verdict = path.newVerdict();
-  // with protection on, every packet needs its decoded fields for ATP's state: the fast path is for the firewall alone
-  const fast = opts.fastPath !== false && !built.atp.active ? new FastDecoding(FastFirewall.compile(built.firewall, { lists: built.lists }), verdict.firewall) : null;
+  const fast = opts.fastPath === false ? null : fastDecoding(built, verdict);
   const started = process.hrtime.bigint();
   const onPacket = (rec: PacketRecord): void => {
-    if (fast !== null && fast.decided) verdict.setFromFirewall();
+    if (fast !== null && fast.decided) path.processDecided(rec, verdict);
     else path.process(rec, verdict);
     summary.add(rec, verdict);
     for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
@@ -67,6 +69,15 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   const scored = misfit === null ? labels : null;
   const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
   return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings };
+}
+
+// The fast path for the built path: the firewall's alone, or with ATP's fields read from the bytes
+// too; none when ATP reads a packet's ingress data center (an enrichment the fast path does not make).
+function fastDecoding(built: BuiltPath, verdict: PacketVerdict): FastDecoding | ProtectionDecoding | null {
+  if (!built.atp.active) return new FastDecoding(FastFirewall.compile(built.firewall, { lists: built.lists }), verdict.firewall);
+  if (built.atp.readsIngress) return null;
+  const headers = new Int32Array(HEADER_SLOTS);
+  return new ProtectionDecoding(FastFirewall.compile(built.firewall, { lists: built.lists, headers }), headers, verdict.firewall);
 }
 
 /** Builds the path for `snapshot` and replays the capture file through it (for scripts, benches and tests). */

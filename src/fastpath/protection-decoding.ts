@@ -1,0 +1,81 @@
+// The fast path in a replay with Advanced TCP Protection on. ATP keeps connection state for every
+// protected TCP packet, so it needs some of each packet's fields, but far fewer than the decoder
+// fills: the IP version and addresses, and for TCP the ports, flags, sequence and acknowledgement
+// numbers and the payload length (advanced-tcp-protection.ts and the filters, which read only
+// ip.src, ip.dst and the TCP ports). So the generated function first decides the frame for the
+// firewall, as in a firewall-only replay, and leaves the header offsets it found; for the frames it
+// decided, only ATP's fields are read from the bytes at those offsets. The packet path then runs ATP
+// and keeps the firewall's result when ATP passes the packet (PacketPath.processDecided). A frame
+// the generated function cannot read simply is decoded fully and takes the reference path.
+//
+// After each frame, `decided` says which happened. When true, the record holds the frame, no note,
+// the IP version (0: no IP), the addresses and, for TCP (Has.TCP), srcPort, dstPort, tcpFlags,
+// tcpSeq, tcpAck and payloadLen, exactly as the decoder sets them; every other field is stale.
+import { decodeFrameAt } from '../capture/decode/link-up.js';
+import { Has, type PacketRecord } from '../capture/record.js';
+import type { FirewallResult } from '../firewall/firewall.js';
+import { type FastFirewall, FALLBACK, NOT_IP } from './fast-firewall.js';
+import { HeaderAt } from './generate.js';
+
+function word(d: Uint8Array, o: number): number {
+  return ((d[o] << 24) | (d[o + 1] << 16) | (d[o + 2] << 8) | d[o + 3]) >>> 0;
+}
+
+export class ProtectionDecoding {
+  /** whether the last frame was decided by the fast path */
+  decided = false;
+
+  /** `headers`: the array `fast` was compiled to leave header offsets in (FastPathOptions.headers) */
+  constructor(
+    private readonly fast: FastFirewall,
+    private readonly headers: Int32Array,
+    readonly result: FirewallResult,
+  ) {}
+
+  readonly decodeFrame = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void => {
+    const end = Math.max(off, Math.min(off + capLen, data.length));
+    const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);
+    this.decided = kind !== FALLBACK;
+    if (kind === FALLBACK) {
+      decodeFrameAt(rec, linkType, data, off, capLen, origLen);
+      return;
+    }
+    rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
+    if (kind !== NOT_IP) this.fill(rec, data, kind);
+  };
+
+  // The fields ATP reads, as decode/ip.ts and decode/transport.ts set them.
+  private fill(rec: PacketRecord, d: Uint8Array, version: number): void {
+    const h = this.headers;
+    const l3 = h[HeaderAt.L3];
+    if (version === 4) {
+      rec.src4 = word(d, l3 + 12);
+      rec.dst4 = word(d, l3 + 16);
+    } else {
+      const s = rec.src6;
+      const t = rec.dst6;
+      s[0] = word(d, l3 + 8);
+      s[1] = word(d, l3 + 12);
+      s[2] = word(d, l3 + 16);
+      s[3] = word(d, l3 + 20);
+      t[0] = word(d, l3 + 24);
+      t[1] = word(d, l3 + 28);
+      t[2] = word(d, l3 + 32);
+      t[3] = word(d, l3 + 36);
+    }
+    rec.proto = h[HeaderAt.PROTO];
+    if (h[HeaderAt.TCP] === 0) {
+      rec.present = Has.IP;
+      return;
+    }
+    const l4 = h[HeaderAt.L4];
+    rec.present = Has.IP | Has.TCP;
+    rec.srcPort = (d[l4] << 8) | d[l4 + 1];
+    rec.dstPort = (d[l4 + 2] << 8) | d[l4 + 3];
+    rec.tcpSeq = word(d, l4 + 4);
+    rec.tcpAck = word(d, l4 + 8);
+    rec.tcpFlags = d[l4 + 13];
+    const payload = l3 + h[HeaderAt.IP_LEN] - (l4 + (d[l4 + 12] >> 4) * 4);
+    rec.payloadLen = payload > 0 ? payload : 0;
+  }
+}
