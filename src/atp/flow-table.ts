@@ -3,14 +3,22 @@
 // and port), so both directions of a connection find the same entry.
 //
 // Floods create entries by the hundred thousand, so the table is built for bounded memory, no
-// per-packet garbage and few cache misses: open addressing with linear probing over one buffer in
-// which each slot's entry is 80 contiguous bytes (a flood touches a random slot per packet, so
-// everything about an entry sits together), deletion by backward shift (no tombstones), growth by
-// doubling up to a capacity cap. A key is ten 32-bit words: ports, the IPv4 addresses or the first
-// IPv6 words, the family, then the rest of the IPv6 words.
+// per-packet garbage and few cache misses. It is two typed arrays: an index of slots, open
+// addressing with linear probing, each slot 8 bytes (the key's hash and the number of its entry),
+// deletion by backward shift (no tombstones), growth by doubling up to a capacity cap; and the
+// entries, 80 contiguous bytes each (everything about a connection sits together), packed densely
+// and reused through a free list. The entries never move when the index grows or shifts, so a
+// probe walks 8-byte slots and growth rehashes slots only. Room for `maxFlows` entries is taken
+// at once, but the system maps a page only when an entry first lands on it, so memory follows the
+// connections held: a 250,000-connection flood touches 20 MB of entries and 8 MB of index, where
+// one 80-byte entry per slot touched 80 MB, and 160 MB over its doublings (mapping fresh pages was
+// most of the old table's cost). A key is ten 32-bit words: ports, the IPv4
+// addresses or the first IPv6 words, the family, then the rest of the IPv6 words.
 // Entries expire by idle time per state. An expired entry is removed when a lookup meets it, its
 // slot is reused when an insert's probe meets it (a flood's short-lived entries recycle each other's
 // slots in place), and a full sweep runs before the table would grow, so floods do not inflate it.
+// Which slot a key takes, and so which expired entries an insert reuses, when sweeps run and what
+// `count` says, depend only on the index, exactly as when the entries sat in the slots themselves.
 // Closing entries that time out become Closed (remembered for a while, so late packets are told
 // apart from never-seen ones). When `maxFlows` entries are held the table refuses new ones and
 // counts them as untracked rather than evicting live connections.
@@ -47,7 +55,7 @@ export const RETRANSMIT_WAIT = 6;
 
 const KEY_WORDS = 10;
 // An entry: words 0..9 key, 10 hash, 11 state | flags << 8, 12..15 sequence numbers; then (as
-// doubles 8 and 9 of the slot) the last time seen and the time the state was entered.
+// doubles 8 and 9 of the entry) the last time seen and the time the state was entered.
 const STRIDE = 20;
 const HASH = 10;
 const META = 11;
@@ -68,7 +76,7 @@ function nextPow2(n: number): number {
   return p;
 }
 
-/** Connection entries by slot (slots stay valid until the next insert or removal). */
+/** Connection entries by number (an entry's number stays valid until the entry is removed). */
 export class FlowTable {
   slots = MIN_SLOTS;
   private mask = MIN_SLOTS - 1;
@@ -79,8 +87,17 @@ export class FlowTable {
   peak = 0;
   untracked = 0;
 
-  private u32 = new Uint32Array(MIN_SLOTS * STRIDE);
-  private f64 = new Float64Array(this.u32.buffer);
+  /** per slot: [2i] the key's hash, [2i + 1] its entry's number + 1 (0: empty) */
+  private index = new Uint32Array(MIN_SLOTS * 2);
+  /** room for maxFlows entries, taken up front: the system maps its pages only as entries first use them */
+  private readonly u32: Uint32Array;
+  private readonly f64: Float64Array;
+  /** entries handed out so far (the rest of u32 is untouched), and the removed ones to hand out again */
+  private used = 0;
+  private readonly free: Int32Array;
+  private freeCount = 0;
+  /** per entry: 1 while a sweep has found it expired and not yet removed it */
+  private readonly doomed: Uint8Array;
   private readonly key = new Uint32Array(KEY_WORDS);
   private hash = 0;
   private lastFullSweep = -Infinity;
@@ -91,97 +108,101 @@ export class FlowTable {
     private readonly timeouts: Float64Array,
   ) {
     this.maxSlots = nextPow2(maxFlows * 2);
+    this.u32 = new Uint32Array(maxFlows * STRIDE);
+    this.f64 = new Float64Array(this.u32.buffer);
+    this.free = new Int32Array(maxFlows);
+    this.doomed = new Uint8Array(maxFlows);
   }
 
-  state(slot: number): number {
-    return this.u32[slot * STRIDE + META] & 0xff;
+  state(e: number): number {
+    return this.u32[e * STRIDE + META] & 0xff;
   }
 
-  setState(slot: number, state: number): void {
-    const i = slot * STRIDE + META;
+  setState(e: number, state: number): void {
+    const i = e * STRIDE + META;
     this.u32[i] = (this.u32[i] & ~0xff) | state;
   }
 
-  flags(slot: number): number {
-    return this.u32[slot * STRIDE + META] >>> 8;
+  flags(e: number): number {
+    return this.u32[e * STRIDE + META] >>> 8;
   }
 
-  setFlags(slot: number, flags: number): void {
-    const i = slot * STRIDE + META;
+  setFlags(e: number, flags: number): void {
+    const i = e * STRIDE + META;
     this.u32[i] = (this.u32[i] & 0xff) | (flags << 8);
   }
 
   /** Puts the entry in `state` with `flags` at time `t` (since and last seen). */
-  enter(slot: number, state: number, flags: number, t: number): void {
-    this.u32[slot * STRIDE + META] = state | (flags << 8);
-    this.f64[slot * D_STRIDE + LAST_SEEN] = this.f64[slot * D_STRIDE + SINCE] = t;
+  enter(e: number, state: number, flags: number, t: number): void {
+    this.u32[e * STRIDE + META] = state | (flags << 8);
+    this.f64[e * D_STRIDE + LAST_SEEN] = this.f64[e * D_STRIDE + SINCE] = t;
   }
 
   /** Moves the entry to `state` (unchanged: only `flags`) with `flags`, seen at `t`. */
-  update(slot: number, state: number, flags: number, t: number): void {
-    if (state !== this.state(slot)) this.f64[slot * D_STRIDE + SINCE] = t;
-    this.u32[slot * STRIDE + META] = state | (flags << 8);
-    this.f64[slot * D_STRIDE + LAST_SEEN] = t;
+  update(e: number, state: number, flags: number, t: number): void {
+    if (state !== this.state(e)) this.f64[e * D_STRIDE + SINCE] = t;
+    this.u32[e * STRIDE + META] = state | (flags << 8);
+    this.f64[e * D_STRIDE + LAST_SEEN] = t;
   }
 
-  lastSeen(slot: number): number {
-    return this.f64[slot * D_STRIDE + LAST_SEEN];
+  lastSeen(e: number): number {
+    return this.f64[e * D_STRIDE + LAST_SEEN];
   }
 
-  setLastSeen(slot: number, t: number): void {
-    this.f64[slot * D_STRIDE + LAST_SEEN] = t;
+  setLastSeen(e: number, t: number): void {
+    this.f64[e * D_STRIDE + LAST_SEEN] = t;
   }
 
   /** when the entry entered its state (Challenged: the time of the challenge) */
-  since(slot: number): number {
-    return this.f64[slot * D_STRIDE + SINCE];
+  since(e: number): number {
+    return this.f64[e * D_STRIDE + SINCE];
   }
 
-  setSince(slot: number, t: number): void {
-    this.f64[slot * D_STRIDE + SINCE] = t;
+  setSince(e: number, t: number): void {
+    this.f64[e * D_STRIDE + SINCE] = t;
   }
 
-  remoteIsn(slot: number): number {
-    return this.u32[slot * STRIDE + REMOTE_ISN];
+  remoteIsn(e: number): number {
+    return this.u32[e * STRIDE + REMOTE_ISN];
   }
 
   /** the remote side's initial sequence number and the next sequence number expected from it */
-  setRemoteSeq(slot: number, isn: number, next: number): void {
-    this.u32[slot * STRIDE + REMOTE_ISN] = isn;
-    this.u32[slot * STRIDE + REMOTE_NEXT] = next;
+  setRemoteSeq(e: number, isn: number, next: number): void {
+    this.u32[e * STRIDE + REMOTE_ISN] = isn;
+    this.u32[e * STRIDE + REMOTE_NEXT] = next;
   }
 
-  remoteNext(slot: number): number {
-    return this.u32[slot * STRIDE + REMOTE_NEXT];
+  remoteNext(e: number): number {
+    return this.u32[e * STRIDE + REMOTE_NEXT];
   }
 
-  setRemoteNext(slot: number, next: number): void {
-    this.u32[slot * STRIDE + REMOTE_NEXT] = next;
+  setRemoteNext(e: number, next: number): void {
+    this.u32[e * STRIDE + REMOTE_NEXT] = next;
   }
 
-  localNext(slot: number): number {
-    return this.u32[slot * STRIDE + LOCAL_NEXT];
+  localNext(e: number): number {
+    return this.u32[e * STRIDE + LOCAL_NEXT];
   }
 
   /** the protected side's initial sequence number and the next sequence number expected from it */
-  setLocalSeq(slot: number, isn: number, next: number): void {
-    this.u32[slot * STRIDE + LOCAL_ISN] = isn;
-    this.u32[slot * STRIDE + LOCAL_NEXT] = next;
+  setLocalSeq(e: number, isn: number, next: number): void {
+    this.u32[e * STRIDE + LOCAL_ISN] = isn;
+    this.u32[e * STRIDE + LOCAL_NEXT] = next;
   }
 
   /** the next sequence number expected from `side` (Side.REMOTE or Side.LOCAL) */
-  next(slot: number, side: number): number {
-    return this.u32[slot * STRIDE + REMOTE_NEXT + 2 * side];
+  next(e: number, side: number): number {
+    return this.u32[e * STRIDE + REMOTE_NEXT + 2 * side];
   }
 
-  setNext(slot: number, side: number, next: number): void {
-    this.u32[slot * STRIDE + REMOTE_NEXT + 2 * side] = next;
+  setNext(e: number, side: number, next: number): void {
+    this.u32[e * STRIDE + REMOTE_NEXT + 2 * side] = next;
   }
 
   /** `side`'s initial sequence number and the next sequence number expected from it */
-  setSeq(slot: number, side: number, isn: number, next: number): void {
-    this.u32[slot * STRIDE + REMOTE_ISN + 2 * side] = isn;
-    this.u32[slot * STRIDE + REMOTE_NEXT + 2 * side] = next;
+  setSeq(e: number, side: number, isn: number, next: number): void {
+    this.u32[e * STRIDE + REMOTE_ISN + 2 * side] = isn;
+    this.u32[e * STRIDE + REMOTE_NEXT + 2 * side] = next;
   }
 
   /** Sets the key of the packet's connection: ingress (remote = source) or egress (remote = destination). */
@@ -222,11 +243,12 @@ export class FlowTable {
     this.hash = h >>> 0;
   }
 
-  private keyAt(slot: number): boolean {
+  // whether entry e holds the key set by setKey() (its hash already matched)
+  private keyAt(e: number): boolean {
     const k = this.key;
     const u = this.u32;
-    const at = slot * STRIDE;
-    if (u[at + HASH] !== this.hash || u[at] !== k[0] || u[at + 1] !== k[1] || u[at + 2] !== k[2] || u[at + 3] !== k[3]) return false;
+    const at = e * STRIDE;
+    if (u[at] !== k[0] || u[at + 1] !== k[1] || u[at + 2] !== k[2] || u[at + 3] !== k[3]) return false;
     if (k[3] === 4) return true;
     for (let i = 4; i < KEY_WORDS; i++) if (u[at + i] !== k[i]) return false;
     return true;
@@ -237,45 +259,56 @@ export class FlowTable {
   }
 
   // An entry past every timeout of its state (a Closing entry first spends closedSeconds as Closed).
-  private dead(slot: number, now: number): boolean {
-    const st = this.state(slot);
-    const idle = now - this.lastSeen(slot);
+  private dead(e: number, now: number): boolean {
+    const st = this.state(e);
+    const idle = now - this.lastSeen(e);
     if (st === State.CLOSING) return idle > this.timeouts[State.CLOSING] + this.timeouts[State.CLOSED];
-    return idle > this.limit(st, this.flags(slot));
+    return idle > this.limit(st, this.flags(e));
   }
 
-  // Applies idle expiry to an entry: Closing turns Closed, anything past its timeout is removed.
-  private expired(slot: number, now: number): boolean {
-    if (this.state(slot) === State.CLOSING && now - this.lastSeen(slot) > this.timeouts[State.CLOSING]) {
-      const closed = this.lastSeen(slot) + this.timeouts[State.CLOSING];
-      this.setLastSeen(slot, closed);
-      this.setSince(slot, closed);
-      this.setState(slot, State.CLOSED);
+  // Applies idle expiry to entry e: a Closing entry past its timeout turns Closed; true when the
+  // entry is past the timeout of its state.
+  private outlived(e: number, now: number): boolean {
+    if (this.state(e) === State.CLOSING && now - this.lastSeen(e) > this.timeouts[State.CLOSING]) {
+      const closed = this.lastSeen(e) + this.timeouts[State.CLOSING];
+      this.setLastSeen(e, closed);
+      this.setSince(e, closed);
+      this.setState(e, State.CLOSED);
     }
-    if (now - this.lastSeen(slot) <= this.limit(this.state(slot), this.flags(slot))) return false;
-    this.remove(slot);
-    return true;
+    return now - this.lastSeen(e) > this.limit(this.state(e), this.flags(e));
   }
 
-  /** The slot of the connection set by setKey(), or -1 (also when its entry had expired by `now`). */
+  /** The entry of the connection set by setKey(), or -1 (also when it had expired by `now`). */
   find(now: number): number {
+    const index = this.index;
     const mask = this.mask;
-    for (let i = this.hash & mask; this.state(i) !== State.NONE; i = (i + 1) & mask) {
-      if (this.keyAt(i)) return this.expired(i, now) ? -1 : i;
+    const h = this.hash;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e1 = index[2 * i + 1];
+      if (e1 === 0) return -1;
+      if (index[2 * i] === h && this.keyAt(e1 - 1)) {
+        if (!this.outlived(e1 - 1, now)) return e1 - 1;
+        this.removeSlot(i);
+        return -1;
+      }
     }
-    return -1;
   }
 
-  /** The slot of the connection set by setKey(), or -1, expiring nothing (for explanations: no side effects). */
+  /** The entry of the connection set by setKey(), or -1, expiring nothing (for explanations: no side effects). */
   peek(): number {
+    const index = this.index;
     const mask = this.mask;
-    for (let i = this.hash & mask; this.state(i) !== State.NONE; i = (i + 1) & mask) if (this.keyAt(i)) return i;
-    return -1;
+    const h = this.hash;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e1 = index[2 * i + 1];
+      if (e1 === 0) return -1;
+      if (index[2 * i] === h && this.keyAt(e1 - 1)) return e1 - 1;
+    }
   }
 
   /**
    * Creates the entry for the key set by setKey() (which must not be in the table) in `state`, and
-   * returns its slot, or -1 when the table is full. The entry's other fields are zero.
+   * returns it, or -1 when the table is full. The entry's other fields are zero.
    */
   insert(now: number, state: number): number {
     if (this.count >= this.maxFlows) {
@@ -290,68 +323,118 @@ export class FlowTable {
     }
     if ((this.count + 1) * 2 > this.slots && this.slots < this.maxSlots) {
       this.sweep(now);
-      if (this.count * 8 > this.slots * 3) this.grow(now);
+      if (this.count * 8 > this.slots * 3) this.grow();
     }
+    const index = this.index;
     const mask = this.mask;
     let i = this.hash & mask;
-    while (this.state(i) !== State.NONE && !this.dead(i, now)) i = (i + 1) & mask;
-    if (this.state(i) === State.NONE) this.count++;
+    let e1 = index[2 * i + 1];
+    while (e1 !== 0 && !this.dead(e1 - 1, now)) {
+      i = (i + 1) & mask;
+      e1 = index[2 * i + 1];
+    }
+    let e: number;
+    if (e1 === 0) {
+      e = this.allocate();
+      index[2 * i + 1] = e + 1;
+      this.count++;
+    } else e = e1 - 1;
+    index[2 * i] = this.hash;
     const u = this.u32;
-    const at = i * STRIDE;
+    const at = e * STRIDE;
     const k = this.key;
     for (let w = 0; w < KEY_WORDS; w++) u[at + w] = k[w];
     u[at + HASH] = this.hash;
     u[at + META] = state;
     u[at + REMOTE_ISN] = u[at + REMOTE_NEXT] = u[at + LOCAL_ISN] = u[at + LOCAL_NEXT] = 0;
-    this.f64[i * D_STRIDE + LAST_SEEN] = this.f64[i * D_STRIDE + SINCE] = now;
+    this.f64[e * D_STRIDE + LAST_SEEN] = this.f64[e * D_STRIDE + SINCE] = now;
     this.created++;
     if (this.count > this.peak) this.peak = this.count;
-    return i;
+    return e;
   }
 
-  /** Removes the entry in `slot`, shifting later entries of its probe run back. */
-  remove(slot: number): void {
+  /** Removes entry `e`. */
+  remove(e: number): void {
+    const index = this.index;
     const mask = this.mask;
-    const u = this.u32;
+    let i = this.u32[e * STRIDE + HASH] & mask;
+    while (index[2 * i + 1] !== e + 1) i = (i + 1) & mask;
+    this.removeSlot(i);
+  }
+
+  // Frees the entry in `slot` and shifts later slots of its probe run back.
+  private removeSlot(slot: number): void {
+    const mask = this.mask;
+    const index = this.index;
+    const e = index[2 * slot + 1] - 1;
+    this.u32[e * STRIDE + META] = State.NONE;
+    this.free[this.freeCount++] = e;
+    index[2 * slot + 1] = 0;
+    this.count--;
     let hole = slot;
     let j = slot;
-    u[hole * STRIDE + META] = State.NONE;
-    this.count--;
     for (;;) {
       j = (j + 1) & mask;
-      if (this.state(j) === State.NONE) return;
-      const home = u[j * STRIDE + HASH] & mask;
+      const e1 = index[2 * j + 1];
+      if (e1 === 0) return;
+      const home = index[2 * j] & mask;
       const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
       if (stays) continue;
-      u.copyWithin(hole * STRIDE, j * STRIDE, j * STRIDE + STRIDE);
-      u[j * STRIDE + META] = State.NONE;
+      index[2 * hole] = index[2 * j];
+      index[2 * hole + 1] = e1;
+      index[2 * j + 1] = 0;
       hole = j;
     }
   }
 
-  // Removes every expired entry. A removal refills the slot from later in its probe run, so the slot
-  // is looked at again; removals are bounded by the entries, so the loop is too.
+  // A free entry's number: a removed one (its state is NONE), else the next never used.
+  private allocate(): number {
+    return this.freeCount > 0 ? this.free[--this.freeCount] : this.used++;
+  }
+
+  // Removes every expired entry, as looking each slot's entry up in slot order would. Whether an
+  // entry has expired (and a Closing entry's turn to Closed) does not depend on that order, so it is
+  // worked out in entry order, over contiguous memory rather than jumping from slot to entry; the
+  // slots are walked only when an entry has expired, to remove the marked ones. A removal refills
+  // the slot from later in its probe run, so the slot is looked at again.
   private sweep(now: number): void {
-    for (let i = 0; i < this.slots && this.count > 0; ) {
-      if (this.state(i) === State.NONE || !this.expired(i, now)) i++;
+    const doomed = this.doomed;
+    let expired = 0;
+    for (let e = 0; e < this.used; e++) {
+      if (this.state(e) !== State.NONE && this.outlived(e, now)) {
+        doomed[e] = 1;
+        expired++;
+      }
+    }
+    const index = this.index;
+    for (let i = 0; expired > 0; ) {
+      const e = index[2 * i + 1] - 1;
+      if (e < 0 || doomed[e] === 0) {
+        i++;
+        continue;
+      }
+      doomed[e] = 0;
+      this.removeSlot(i);
+      expired--;
     }
   }
 
-  private grow(now: number): void {
-    const old = this.u32;
+  // Doubles the index, taking the slots in order. It runs right after a sweep at the same time, so
+  // no entry in it is expired.
+  private grow(): void {
+    const old = this.index;
     const oldSlots = this.slots;
     this.slots = oldSlots * 2;
-    this.mask = this.slots - 1;
-    this.u32 = new Uint32Array(this.slots * STRIDE);
-    this.f64 = new Float64Array(this.u32.buffer);
-    this.count = 0;
+    const mask = (this.mask = this.slots - 1);
+    const index = (this.index = new Uint32Array(this.slots * 2));
     for (let s = 0; s < oldSlots; s++) {
-      if ((old[s * STRIDE + META] & 0xff) === State.NONE) continue;
-      let i = old[s * STRIDE + HASH] & this.mask;
-      while (this.state(i) !== State.NONE) i = (i + 1) & this.mask;
-      for (let w = 0; w < STRIDE; w++) this.u32[i * STRIDE + w] = old[s * STRIDE + w];
-      if (this.dead(i, now)) this.u32[i * STRIDE + META] = State.NONE;
-      else this.count++;
+      const e1 = old[2 * s + 1];
+      if (e1 === 0) continue;
+      const h = old[2 * s];
+      let i = h & mask;
+      while (index[2 * i + 1] !== 0) i = (i + 1) & mask;
+      index[2 * i] = h;
+      index[2 * i + 1] = e1;
     }
   }
 }
