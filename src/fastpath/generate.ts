@@ -55,10 +55,8 @@ export const HeaderAt = {
   IP_LEN: 2,
   /** 1: a TCP header is there (the decoder would set Has.TCP), else 0 */
   TCP: 3,
-  /** IANA protocol number */
-  PROTO: 4,
 } as const;
-export const HEADER_SLOTS = 5;
+export const HEADER_SLOTS = 4;
 
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
@@ -129,7 +127,7 @@ export function generateDecider(
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
-  if (headers !== null) src.push(`H[${HeaderAt.L3}] = l3; H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp; H[${HeaderAt.PROTO}] = proto;`);
+  if (headers !== null) src.push(`H[${HeaderAt.L3}] = l3; H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
   if (inline) {
     for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));

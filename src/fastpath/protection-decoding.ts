@@ -9,8 +9,10 @@
 // the generated function cannot read simply is decoded fully and takes the reference path.
 //
 // After each frame, `decided` says which happened. When true, the record holds the frame, no note,
-// the IP version (0: no IP), the addresses and, for TCP (Has.TCP), srcPort, dstPort, tcpFlags,
-// tcpSeq, tcpAck and payloadLen, exactly as the decoder sets them; every other field is stale.
+// the IP version (0: no IP) and, exactly as the decoder sets them: for TCP (Has.IP | Has.TCP) the
+// addresses, srcPort, dstPort, tcpFlags, tcpSeq, tcpAck and payloadLen; for other IP packets
+// (Has.IP) the addresses only when the firewall dropped the packet (the summary counts where drops
+// came from and went to). Every other field is stale.
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { FirewallResult } from '../firewall/firewall.js';
@@ -41,41 +43,44 @@ export class ProtectionDecoding {
       return;
     }
     rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
-    if (kind !== NOT_IP) this.fill(rec, data, kind);
+    if (kind === NOT_IP) return;
+    const h = this.headers;
+    if (h[HeaderAt.TCP] === 1) this.fillTcp(rec, data, kind, h[HeaderAt.L3], h[HeaderAt.L4], h[HeaderAt.IP_LEN]);
+    else {
+      rec.present = Has.IP;
+      // ATP reads nothing more of a packet without TCP; the summary counts a dropped packet's addresses
+      if (this.result.drop) fillAddresses(rec, data, kind, h[HeaderAt.L3]);
+    }
   };
 
-  // The fields ATP reads, as decode/ip.ts and decode/transport.ts set them.
-  private fill(rec: PacketRecord, d: Uint8Array, version: number): void {
-    const h = this.headers;
-    const l3 = h[HeaderAt.L3];
-    if (version === 4) {
-      rec.src4 = word(d, l3 + 12);
-      rec.dst4 = word(d, l3 + 16);
-    } else {
-      const s = rec.src6;
-      const t = rec.dst6;
-      s[0] = word(d, l3 + 8);
-      s[1] = word(d, l3 + 12);
-      s[2] = word(d, l3 + 16);
-      s[3] = word(d, l3 + 20);
-      t[0] = word(d, l3 + 24);
-      t[1] = word(d, l3 + 28);
-      t[2] = word(d, l3 + 32);
-      t[3] = word(d, l3 + 36);
-    }
-    rec.proto = h[HeaderAt.PROTO];
-    if (h[HeaderAt.TCP] === 0) {
-      rec.present = Has.IP;
-      return;
-    }
-    const l4 = h[HeaderAt.L4];
+  // ATP's fields of a TCP packet, as decode/ip.ts and decode/transport.ts set them.
+  private fillTcp(rec: PacketRecord, d: Uint8Array, version: number, l3: number, l4: number, ipLen: number): void {
+    fillAddresses(rec, d, version, l3);
     rec.present = Has.IP | Has.TCP;
     rec.srcPort = (d[l4] << 8) | d[l4 + 1];
     rec.dstPort = (d[l4 + 2] << 8) | d[l4 + 3];
     rec.tcpSeq = word(d, l4 + 4);
     rec.tcpAck = word(d, l4 + 8);
     rec.tcpFlags = d[l4 + 13];
-    const payload = l3 + h[HeaderAt.IP_LEN] - (l4 + (d[l4 + 12] >> 4) * 4);
+    const payload = l3 + ipLen - (l4 + (d[l4 + 12] >> 4) * 4);
     rec.payloadLen = payload > 0 ? payload : 0;
   }
+}
+
+function fillAddresses(rec: PacketRecord, d: Uint8Array, version: number, l3: number): void {
+  if (version === 4) {
+    rec.src4 = word(d, l3 + 12);
+    rec.dst4 = word(d, l3 + 16);
+    return;
+  }
+  const s = rec.src6;
+  const t = rec.dst6;
+  s[0] = word(d, l3 + 8);
+  s[1] = word(d, l3 + 12);
+  s[2] = word(d, l3 + 16);
+  s[3] = word(d, l3 + 20);
+  t[0] = word(d, l3 + 24);
+  t[1] = word(d, l3 + 28);
+  t[2] = word(d, l3 + 32);
+  t[3] = word(d, l3 + 36);
 }
