@@ -6,14 +6,15 @@
 // per-packet garbage and few cache misses. It is two typed arrays: an index of slots, open
 // addressing with linear probing, each slot 8 bytes (the key's hash and the number of its entry),
 // deletion by backward shift (no tombstones), growth by doubling up to a capacity cap; and the
-// entries, 80 contiguous bytes each (everything about a connection sits together), packed densely
-// and reused through a free list. The entries never move when the index grows or shifts, so a
-// probe walks 8-byte slots and growth rehashes slots only. Room for `maxFlows` entries is taken
-// at once, but the system maps a page only when an entry first lands on it, so memory follows the
-// connections held: a 250,000-connection flood touches 20 MB of entries and 8 MB of index, where
-// one 80-byte entry per slot touched 80 MB, and 160 MB over its doublings (mapping fresh pages was
-// most of the old table's cost). A key is ten 32-bit words: ports, the IPv4
-// addresses or the first IPv6 words, the family, then the rest of the IPv6 words.
+// entries, 48 contiguous bytes each (everything about an IPv4 connection sits together; an IPv6
+// key's last six words sit aside), packed densely and reused through a free list. The entries
+// never move when the index grows or shifts, so a probe walks 8-byte slots and growth rehashes
+// slots only. Room for `maxFlows` entries is taken at once, but the system maps a page only when
+// an entry first lands on it, so memory follows the connections held: a 250,000-connection flood
+// touches 12 MB of entries and 8 MB of index, where one 80-byte entry per slot touched 80 MB, and
+// 160 MB over its doublings (mapping fresh pages was most of the old table's cost). A key is ten
+// 32-bit words: ports, the IPv4 addresses or the first IPv6 words, the family, then the rest of the
+// IPv6 words.
 // Entries expire by idle time per state. An expired entry is removed when a lookup meets it, its
 // slot is reused when an insert's probe meets it (a flood's short-lived entries recycle each other's
 // slots in place), and a full sweep runs before the table would grow, so floods do not inflate it.
@@ -54,19 +55,23 @@ export const Side = { REMOTE: 0, LOCAL: 1 } as const;
 export const RETRANSMIT_WAIT = 6;
 
 const KEY_WORDS = 10;
-// An entry: words 0..9 key, 10 hash, 11 state | flags << 8, 12..15 sequence numbers; then (as
-// doubles 8 and 9 of the entry) the last time seen and the time the state was entered.
-const STRIDE = 20;
-const HASH = 10;
-const META = 11;
-const REMOTE_ISN = 12;
-const REMOTE_NEXT = 13;
+// An entry: words 0..2 the key's first three words (ports, remote and local IPv4 address or first
+// IPv6 words), 3 state | flags << 8 | V6_KEY, 4..7 sequence numbers; then (as doubles 4 and 5 of the
+// entry) the last time seen and the time the state was entered. An IPv6 key's other six words are
+// in `wide`, which IPv4 traffic never touches.
+const STRIDE = 12;
+const META = 3;
+const V6_KEY = 1 << 24;
+const FLAG_BITS = 0xffff;
+const REMOTE_ISN = 4;
+const REMOTE_NEXT = 5;
 // the local side's two words follow the remote side's (the side accessors rely on it)
 const LOCAL_ISN = REMOTE_ISN + 2;
 const LOCAL_NEXT = REMOTE_NEXT + 2;
 const D_STRIDE = STRIDE / 2;
-const LAST_SEEN = 8;
-const SINCE = 9;
+const LAST_SEEN = 4;
+const SINCE = 5;
+const WIDE = KEY_WORDS - 4;
 const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
 
@@ -92,6 +97,7 @@ export class FlowTable {
   /** room for maxFlows entries, taken up front: the system maps its pages only as entries first use them */
   private readonly u32: Uint32Array;
   private readonly f64: Float64Array;
+  private readonly wide: Uint32Array;
   /** entries handed out so far (the rest of u32 is untouched), and the removed ones to hand out again */
   private used = 0;
   private readonly free: Int32Array;
@@ -109,6 +115,7 @@ export class FlowTable {
   ) {
     this.maxSlots = nextPow2(maxFlows * 2);
     this.u32 = new Uint32Array(maxFlows * STRIDE);
+    this.wide = new Uint32Array(maxFlows * WIDE);
     this.f64 = new Float64Array(this.u32.buffer);
     this.free = new Int32Array(maxFlows);
     this.doomed = new Uint8Array(maxFlows);
@@ -124,24 +131,26 @@ export class FlowTable {
   }
 
   flags(e: number): number {
-    return this.u32[e * STRIDE + META] >>> 8;
+    return (this.u32[e * STRIDE + META] >>> 8) & FLAG_BITS;
   }
 
   setFlags(e: number, flags: number): void {
     const i = e * STRIDE + META;
-    this.u32[i] = (this.u32[i] & 0xff) | (flags << 8);
+    this.u32[i] = (this.u32[i] & (V6_KEY | 0xff)) | (flags << 8);
   }
 
   /** Puts the entry in `state` with `flags` at time `t` (since and last seen). */
   enter(e: number, state: number, flags: number, t: number): void {
-    this.u32[e * STRIDE + META] = state | (flags << 8);
+    const i = e * STRIDE + META;
+    this.u32[i] = (this.u32[i] & V6_KEY) | state | (flags << 8);
     this.f64[e * D_STRIDE + LAST_SEEN] = this.f64[e * D_STRIDE + SINCE] = t;
   }
 
   /** Moves the entry to `state` (unchanged: only `flags`) with `flags`, seen at `t`. */
   update(e: number, state: number, flags: number, t: number): void {
     if (state !== this.state(e)) this.f64[e * D_STRIDE + SINCE] = t;
-    this.u32[e * STRIDE + META] = state | (flags << 8);
+    const i = e * STRIDE + META;
+    this.u32[i] = (this.u32[i] & V6_KEY) | state | (flags << 8);
     this.f64[e * D_STRIDE + LAST_SEEN] = t;
   }
 
@@ -248,9 +257,12 @@ export class FlowTable {
     const k = this.key;
     const u = this.u32;
     const at = e * STRIDE;
-    if (u[at] !== k[0] || u[at + 1] !== k[1] || u[at + 2] !== k[2] || u[at + 3] !== k[3]) return false;
-    if (k[3] === 4) return true;
-    for (let i = 4; i < KEY_WORDS; i++) if (u[at + i] !== k[i]) return false;
+    if (u[at] !== k[0] || u[at + 1] !== k[1] || u[at + 2] !== k[2]) return false;
+    const v6 = (u[at + META] & V6_KEY) !== 0;
+    if (v6 !== (k[3] === 6)) return false;
+    if (!v6) return true;
+    const w = this.wide;
+    for (let i = 0; i < WIDE; i++) if (w[e * WIDE + i] !== k[4 + i]) return false;
     return true;
   }
 
@@ -343,9 +355,13 @@ export class FlowTable {
     const u = this.u32;
     const at = e * STRIDE;
     const k = this.key;
-    for (let w = 0; w < KEY_WORDS; w++) u[at + w] = k[w];
-    u[at + HASH] = this.hash;
-    u[at + META] = state;
+    u[at] = k[0];
+    u[at + 1] = k[1];
+    u[at + 2] = k[2];
+    if (k[3] === 6) {
+      for (let w = 0; w < WIDE; w++) this.wide[e * WIDE + w] = k[4 + w];
+      u[at + META] = V6_KEY | state;
+    } else u[at + META] = state;
     u[at + REMOTE_ISN] = u[at + REMOTE_NEXT] = u[at + LOCAL_ISN] = u[at + LOCAL_NEXT] = 0;
     this.f64[e * D_STRIDE + LAST_SEEN] = this.f64[e * D_STRIDE + SINCE] = now;
     this.created++;
@@ -353,11 +369,11 @@ export class FlowTable {
     return e;
   }
 
-  /** Removes entry `e`. */
+  /** Removes entry `e`, the connection set by setKey(). */
   remove(e: number): void {
     const index = this.index;
     const mask = this.mask;
-    let i = this.u32[e * STRIDE + HASH] & mask;
+    let i = this.hash & mask;
     while (index[2 * i + 1] !== e + 1) i = (i + 1) & mask;
     this.removeSlot(i);
   }
