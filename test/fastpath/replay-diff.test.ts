@@ -2,7 +2,7 @@
 // every packet): NDJSON, CSV and the written pcaps byte-identical, and the same report (rule hits,
 // decisions, notes, counts), on synthetic captures of every kind of traffic the generator makes,
 // plus one with a ruleset that reads a looked-up field (those packets fall back) and one with
-// protection on (the fast path stays off: ATP needs every packet decoded).
+// protection on (ATP's fields read from the bytes too; test/atp/fast-path-diff.test.ts goes further).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
