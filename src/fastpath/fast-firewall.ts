@@ -32,9 +32,12 @@ export class FastFirewall {
    * IP version (4 or 6). Never allocates.
    */
   readonly decide: FrameDecider;
+  /** where the IP header of the last frame decide() read as IP starts (an offset into its bytes) */
+  readonly ipHeader: Int32Array;
 
-  private constructor(decide: FrameDecider) {
+  private constructor(decide: FrameDecider, ipHeader: Int32Array) {
     this.decide = decide;
+    this.ipHeader = ipHeader;
   }
 
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
@@ -56,6 +59,7 @@ export class FastFirewall {
     }
     const indexed = opts.index ?? rules.length >= INDEX_FROM;
     const index = indexed ? (groupOf: Int32Array, bitOf: Int32Array, groups: number) => planIndex(asts, groupOf, bitOf, groups) : null;
-    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index));
+    const ipHeader = new Int32Array(1);
+    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader), ipHeader);
   }
 }

@@ -19,7 +19,10 @@ import { Constants } from './conditions.js';
 import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
 
-/** Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out. */
+/**
+ * Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out (and
+ * the IP header's offset into the `l3` array given to generateDecider).
+ */
 export type FrameDecider = (d: Uint8Array, off: number, end: number, origLen: number, linkType: number, out: FrameResult) => number;
 
 /** The firewall result fields the generated code writes (FirewallResult), as the evaluator writes them. */
@@ -81,6 +84,7 @@ export function generateDecider(
   hits: Float64Array,
   decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
+  l3: Int32Array,
 ): FrameDecider {
   const uses = new Set<string>();
   for (const r of rules) for (const l of r.condition?.locals ?? []) uses.add(l);
@@ -122,6 +126,7 @@ export function generateDecider(
 
   const helpers = {
     K: k.values,
+    L3: l3,
     hits,
     decided,
     SRC6: new Uint32Array(4),
