@@ -2,7 +2,10 @@
 // (see headers.ts for the locals: fam, s4, ttl, tcp, sport, ...). Conditions are call-free where
 // they can be and combined with `&`, `|`, `^` on 0/1 values rather than `&&`/`||`: there are no
 // branches for V8 to mispredict and no side effects to skip, since reading a local of an absent
-// field is harmless (it holds 0, and every leaf tests its field's presence itself).
+// field is harmless (it holds 0, and every leaf tests its field's presence itself). A condition
+// that calls a function (a set lookup, a bytes comparison) is the exception: in an `and` or an
+// `or` it comes after the call-free ones, behind `&&` or `||`, so it runs only when they leave the
+// outcome open (every condition is pure, so the order changes nothing but the time).
 //
 // Each leaf keeps the compiled evaluator's semantics exactly (lang/eval/primitive.ts): an absent
 // field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
@@ -80,6 +83,9 @@ function num(n: number): string {
   return n < 0 ? `(${n})` : String(n);
 }
 
+/** a call in generated source: a name (K3.has4, equalsView, Math.floor) and its opening parenthesis */
+const CALL = /[A-Za-z_$][\w$.]*\(/;
+
 class Unsupported extends Error {}
 
 class ConditionWriter {
@@ -111,8 +117,12 @@ class ConditionWriter {
       case 'not':
         return `(${this.expr(e.arg)} ^ 1)`;
       case 'combining': {
-        const op = e.op === 'and' ? ' & ' : e.op === 'or' ? ' | ' : ' ^ ';
-        return `(${e.items.map((i) => this.expr(i)).join(op)})`;
+        const items = e.items.map((i) => this.expr(i));
+        if (e.op === 'xor') return `(${items.join(' ^ ')})`;
+        const [bit, lazy] = e.op === 'and' ? [' & ', ' && '] : [' | ', ' || '];
+        const cheap = items.filter((i) => !CALL.test(i));
+        const calls = items.filter((i) => CALL.test(i));
+        return `(${[...(cheap.length > 0 ? [`(${cheap.join(bit)})`] : []), ...calls].join(lazy)})`;
       }
       case 'comparison':
         return this.comparison(e);
