@@ -4,11 +4,10 @@
 import type { PacketRecord } from '../capture/record.js';
 import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { FastDecoding } from '../fastpath/fast-decoding.js';
-import { FastFirewall } from '../fastpath/fast-firewall.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
+import { PacketDecider } from './packet-decider.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
 
@@ -39,20 +38,16 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     throw err;
   }
   const summary = new ReplaySummary(labels);
-  const path = built.path;
-  const verdict = path.newVerdict();
-  // with protection on, every packet needs its decoded fields for ATP's state: the fast path is for the firewall alone
-  const fast = opts.fastPath !== false && !built.atp.active ? new FastDecoding(FastFirewall.compile(built.firewall, { lists: built.lists }), verdict.firewall) : null;
+  const decider = PacketDecider.of(built, opts.fastPath !== false);
   const started = process.hrtime.bigint();
   const onPacket = (rec: PacketRecord): void => {
-    if (fast !== null && fast.decided) verdict.setFromFirewall();
-    else path.process(rec, verdict);
+    const verdict = decider.decide(rec);
     summary.add(rec, verdict);
     for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
   };
   let info;
   try {
-    info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: fast?.decodeFrame });
+    info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: decider.decodeFrame });
   } finally {
     // every sink is closed (and flushed) even when one fails or the read did; the first error wins
     const closed = await Promise.allSettled(sinks.map((s) => s.close()));
