@@ -197,8 +197,18 @@ class ConditionWriter {
     if (op.kind === 'inSet' && op.set.type === 'Ip') set = buildIpSet(op.set.items);
     else if (op.kind === 'inList') set = this.lists?.(op.name);
     if (set === undefined) throw new Unsupported();
-    this.use(v4, array);
+    // a family the set holds nothing of is not looked up (nor, for IPv6, are its words read)
+    if (set.ranges6 === 0) {
+      if (set.ranges4 === 0) return '0';
+      this.use(v4);
+      return `((fam === 4) && ${this.k.add(set)}.has4(${v4}))`;
+    }
     const s = this.k.add(set);
+    if (set.ranges4 === 0) {
+      this.use(array);
+      return `((fam === 6) && ${s}.has6(${array}))`;
+    }
+    this.use(v4, array);
     return `(fam === 4 ? ${s}.has4(${v4}) : ${s}.has6(${array}))`;
   }
 

@@ -29,7 +29,7 @@ async function reference(file: string, rules: Rule[]): Promise<Line[]> {
   return r.ndjson.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 }
 
-function key(d: Pick<Decision, 'verdict' | 'rule' | 'stage'>): string {
+function key(d: Line | Decision): string {
   return `${d.verdict}/${d.rule}/${d.stage}`;
 }
 
