@@ -119,8 +119,10 @@ export function generateDecider(
   } else if (ruleIndex === null) {
     groups.forEach((_, gi) => src.push(call(gi, '')));
   } else {
-    src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
-    src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out); }`, '}');
+    // only the groups with candidates are visited, lowest first (rule order)
+    src.push(ruleIndex.source, `for (let w = 0; w < ${(groups.length + 31) >>> 5}; w++) {`, '  for (let left = groupsLeft[w]; left !== 0; left &= left - 1) {');
+    src.push('    const gi = (w << 5) | (31 - Math.clz32(left & -left));');
+    src.push(`    m = G[gi](out, matched, m, masks[gi]${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`, '  }', '}');
   }
   src.push('out.drop = false; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
 
