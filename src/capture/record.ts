@@ -186,7 +186,6 @@ export class PacketRecord {
     this.note = '';
   }
 
-  /** The capture timestamp as JSON-number text with all nine nanosecond digits (no float rounding). */
   /** Sets ip.src, ip.dst and the IP version from address text, v4 or v6 (for tests, suites and witnesses, not the hot path). */
   setAddresses(src: string, dst: string): void {
     if (src.includes(':')) {
@@ -200,6 +199,7 @@ export class PacketRecord {
     }
   }
 
+  /** The capture timestamp as JSON-number text with all nine nanosecond digits (no float rounding). */
   timeText(): string {
     return `${this.tsSec}.${String(this.tsNsec).padStart(9, '0')}`;
   }

@@ -1,14 +1,14 @@
 // A progress bar on stderr for long work (replays in megabytes read, syntheses in packets written),
-// shown only when stderr is a terminal.
-import { SingleBar } from 'cli-progress';
+// shown only when stderr is a terminal (the bar's library is loaded only then).
 
 export interface ProgressReporter {
   update: (done: number, total: number) => void;
   stop: () => void;
 }
 
-export function progressReporter(label: string, unit: 'bytes' | 'packets' = 'bytes'): ProgressReporter | undefined {
+export async function progressReporter(label: string, unit: 'bytes' | 'packets' = 'bytes'): Promise<ProgressReporter | undefined> {
   if (!process.stderr.isTTY) return undefined;
+  const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({
     stream: process.stderr,
     format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit === 'bytes' ? 'MB' : 'packets'} | eta {eta_formatted}`,

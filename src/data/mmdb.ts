@@ -12,7 +12,7 @@
 // other IPv6 addresses find nothing there.
 
 import { readFile } from 'node:fs/promises';
-import { Reader, type Response } from 'maxmind';
+import type { Reader, Response } from 'maxmind';
 import { formatIPv4 } from '../net/ipv4.js';
 import { formatIPv6 } from '../net/ipv6.js';
 import { DataError } from './errors.js';
@@ -52,6 +52,8 @@ export class MmdbTree {
     } catch (err) {
       throw new DataError(`${path}: cannot read the database (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
+    // loaded here, not at start-up: most rulesets read no looked-up field and never open a database
+    const { Reader } = await import('maxmind');
     let reader: Reader<Response>;
     try {
       reader = new Reader<Response>(db);

@@ -2,7 +2,10 @@
 // (see headers.ts for the locals: fam, s4, ttl, tcp, sport, ...). Conditions are call-free where
 // they can be and combined with `&`, `|`, `^` on 0/1 values rather than `&&`/`||`: there are no
 // branches for V8 to mispredict and no side effects to skip, since reading a local of an absent
-// field is harmless (it holds 0, and every leaf tests its field's presence itself).
+// field is harmless (it holds 0, and every leaf tests its field's presence itself). A condition
+// that calls a function (a set lookup, a bytes comparison) is the exception: in an `and` or an
+// `or` it comes after the call-free ones, behind `&&` or `||`, so it runs only when they leave the
+// outcome open (every condition is pure, so the order changes nothing but the time).
 //
 // Each leaf keeps the compiled evaluator's semantics exactly (lang/eval/primitive.ts): an absent
 // field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
@@ -80,6 +83,9 @@ function num(n: number): string {
   return n < 0 ? `(${n})` : String(n);
 }
 
+/** a call in generated source: a name (K3.has4, equalsView, Math.floor) and its opening parenthesis */
+const CALL = /[A-Za-z_$][\w$.]*\(/;
+
 class Unsupported extends Error {}
 
 class ConditionWriter {
@@ -111,8 +117,12 @@ class ConditionWriter {
       case 'not':
         return `(${this.expr(e.arg)} ^ 1)`;
       case 'combining': {
-        const op = e.op === 'and' ? ' & ' : e.op === 'or' ? ' | ' : ' ^ ';
-        return `(${e.items.map((i) => this.expr(i)).join(op)})`;
+        const items = e.items.map((i) => this.expr(i));
+        if (e.op === 'xor') return `(${items.join(' ^ ')})`;
+        const [bit, lazy] = e.op === 'and' ? [' & ', ' && '] : [' | ', ' || '];
+        const cheap = items.filter((i) => !CALL.test(i));
+        const calls = items.filter((i) => CALL.test(i));
+        return `(${[...(cheap.length > 0 ? [`(${cheap.join(bit)})`] : []), ...calls].join(lazy)})`;
       }
       case 'comparison':
         return this.comparison(e);
@@ -187,8 +197,18 @@ class ConditionWriter {
     if (op.kind === 'inSet' && op.set.type === 'Ip') set = buildIpSet(op.set.items);
     else if (op.kind === 'inList') set = this.lists?.(op.name);
     if (set === undefined) throw new Unsupported();
-    this.use(v4, array);
+    // a family the set holds nothing of is not looked up (nor, for IPv6, are its words read)
+    if (set.ranges6 === 0) {
+      if (set.ranges4 === 0) return '0';
+      this.use(v4);
+      return `((fam === 4) && ${this.k.add(set)}.has4(${v4}))`;
+    }
     const s = this.k.add(set);
+    if (set.ranges4 === 0) {
+      this.use(array);
+      return `((fam === 6) && ${s}.has6(${array}))`;
+    }
+    this.use(v4, array);
     return `(fam === 4 ? ${s}.has4(${v4}) : ${s}.has6(${array}))`;
   }
 

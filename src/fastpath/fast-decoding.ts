@@ -1,10 +1,15 @@
 // The fast path in a capture read: a frame decoder for readCapture (capture/frame-delivery.ts FrameDecoder)
 // that first lets the generated function decide the frame from its bytes and decodes it fully only
 // when that function cannot. After each frame, `decided` says which happened: when true, the
-// firewall's result for the packet is already in `result` and the record holds only the frame
-// (no fields, no note) unless the packet is dropped; when false, the record is decoded as usual and
-// the packet goes through the packet path.
+// firewall's result for the packet is already in `result` and the record holds only the frame, no
+// note and no fields but a dropped packet's addresses (the summary counts where drops came from and
+// went to); when false, the record is decoded as usual and the packet goes through the packet path.
+//
+// Several rulesets can decide the same read (`edgesim diff`: before and after): sharedDecoder runs
+// each one's function on the frame and decodes the frame in full once if any of them cannot.
+import { readAddresses } from '../capture/decode/ip.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
+import type { FrameDecoder } from '../capture/frame-delivery.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { FirewallResult } from '../firewall/firewall.js';
 import { type FastFirewall, FALLBACK } from './fast-firewall.js';
@@ -19,8 +24,42 @@ export class FastDecoding {
     const end = Math.max(off, Math.min(off + capLen, data.length));
     const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);
     this.decided = kind !== FALLBACK;
-    // a dropped packet is decoded all the same: the summary counts the addresses drops came from and went to
-    if (kind === FALLBACK || this.result.drop) decodeFrameAt(rec, linkType, data, off, capLen, origLen);
-    else rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
+    if (kind === FALLBACK) {
+      decodeFrameAt(rec, linkType, data, off, capLen, origLen);
+      return;
+    }
+    rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
+    // the summary counts the addresses drops came from and went to
+    if (this.result.drop) readAddresses(rec, data, this.fast.ipHeader[0], kind);
   };
+
+  /**
+   * One frame decoder for several rulesets' fast paths over the same read; each one's `decided` is
+   * set as decodeFrame sets it. A null entry (a path without a fast path) needs every frame decoded.
+   */
+  static sharedDecoder(all: ReadonlyArray<FastDecoding | null>): FrameDecoder {
+    return (rec, linkType, data, off, capLen, origLen) => {
+      const end = Math.max(off, Math.min(off + capLen, data.length));
+      let kind = 0;
+      let undecided = false;
+      let drop = -1;
+      for (let i = 0; i < all.length; i++) {
+        const one = all[i];
+        if (one === null) {
+          undecided = true;
+          continue;
+        }
+        kind = one.fast.decide(data, off, end, origLen, linkType, one.result);
+        one.decided = kind !== FALLBACK;
+        if (!one.decided) undecided = true;
+        else if (one.result.drop) drop = i;
+      }
+      if (undecided) {
+        decodeFrameAt(rec, linkType, data, off, capLen, origLen);
+        return;
+      }
+      rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
+      if (drop >= 0) readAddresses(rec, data, all[drop]!.fast.ipHeader[0], kind);
+    };
+  }
 }

@@ -23,7 +23,7 @@ export interface FastPathOptions {
   lists?: (name: string) => IpSet | undefined;
   /** true: always index; false: never; default: from INDEX_FROM enabled rules */
   index?: boolean;
-  /** where each decided IP frame's header offsets are left (generate.ts HeaderAt), for ATP */
+  /** where each decided IP frame's transport offset, ip.len and TCP presence are left (generate.ts HeaderAt), for ATP */
   headers?: Int32Array;
 }
 
@@ -34,9 +34,12 @@ export class FastFirewall {
    * IP version (4 or 6). Never allocates.
    */
   readonly decide: FrameDecider;
+  /** where the IP header of the last frame decide() read as IP starts (an offset into its bytes) */
+  readonly ipHeader: Int32Array;
 
-  private constructor(decide: FrameDecider) {
+  private constructor(decide: FrameDecider, ipHeader: Int32Array) {
     this.decide = decide;
+    this.ipHeader = ipHeader;
   }
 
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
@@ -58,6 +61,7 @@ export class FastFirewall {
     }
     const indexed = opts.index ?? rules.length >= INDEX_FROM;
     const index = indexed ? (groupOf: Int32Array, bitOf: Int32Array, groups: number) => planIndex(asts, groupOf, bitOf, groups) : null;
-    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, opts.headers ?? null));
+    const ipHeader = new Int32Array(1);
+    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, opts.headers ?? null), ipHeader);
   }
 }

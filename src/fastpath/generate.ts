@@ -19,7 +19,10 @@ import { Constants } from './conditions.js';
 import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
 
-/** Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out. */
+/**
+ * Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out (and
+ * the IP header's offset into the `l3` array given to generateDecider).
+ */
 export type FrameDecider = (d: Uint8Array, off: number, end: number, origLen: number, linkType: number, out: FrameResult) => number;
 
 /** The firewall result fields the generated code writes (FirewallResult), as the evaluator writes them. */
@@ -43,20 +46,18 @@ const GROUP_FALLBACK = -2;
 const GROUP_RULES = 32;
 
 /**
- * Where the decider leaves the frame's header offsets when asked to (generateDecider's `headers`):
- * for every IP frame it decides, before testing any rule.
+ * What the decider leaves about the transport when asked to (generateDecider's `headers`), for
+ * every IP frame it decides, before testing any rule (the IP header's offset is in `l3`).
  */
 export const HeaderAt = {
-  /** start of the IP header (absolute in the frame's buffer) */
-  L3: 0,
-  /** start of the transport header */
-  L4: 1,
+  /** start of the transport header (absolute in the frame's buffer) */
+  L4: 0,
   /** ip.len */
-  IP_LEN: 2,
+  IP_LEN: 1,
   /** 1: a TCP header is there (the decoder would set Has.TCP), else 0 */
-  TCP: 3,
+  TCP: 2,
 } as const;
-export const HEADER_SLOTS = 4;
+export const HEADER_SLOTS = 3;
 
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
@@ -90,7 +91,8 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
  * Generates the decider for `rules` (the enabled rules, in evaluation order). With `index` (given
  * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
  * index-plan.ts); without, every rule is tested. With `headers`, each IP frame decided leaves its
- * header offsets there (HeaderAt), for a stage that reads more of the frame than the rules do.
+ * transport header's offset there too (HeaderAt), for a stage that reads more of the frame than the
+ * rules do.
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
@@ -98,6 +100,7 @@ export function generateDecider(
   hits: Float64Array,
   decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
+  l3: Int32Array,
   headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
@@ -127,20 +130,23 @@ export function generateDecider(
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
-  if (headers !== null) src.push(`H[${HeaderAt.L3}] = l3; H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
+  if (headers !== null) src.push(`H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
   if (inline) {
     for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
   } else if (ruleIndex === null) {
     groups.forEach((_, gi) => src.push(call(gi, '')));
   } else {
-    src.push(ruleIndex.source, `for (let gi = 0; gi < ${groups.length}; gi++) {`, '  const mk = masks[gi];');
-    src.push(`  if (mk !== 0) { m = G[gi](out, matched, m, mk${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out); }`, '}');
+    // only the groups with candidates are visited, lowest first (rule order)
+    src.push(ruleIndex.source, `for (let w = 0; w < ${(groups.length + 31) >>> 5}; w++) {`, '  for (let left = groupsLeft[w]; left !== 0; left &= left - 1) {');
+    src.push('    const gi = (w << 5) | (31 - Math.clz32(left & -left));');
+    src.push(`    m = G[gi](out, matched, m, masks[gi]${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`, '  }', '}');
   }
   src.push('out.drop = false; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
 
   const helpers = {
     K: k.values,
+    L3: l3,
     hits,
     decided,
     H: headers,

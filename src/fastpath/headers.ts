@@ -11,6 +11,9 @@
 // SRC6 DST6 (the same words in scratch arrays, for IpSet.has6), proto, ipLen, ttl, hdrLen, hasOpt,
 // optType, tcp udp icmp (0/1 presence), sport dport flags itype icode, l3 l3e l4 (offsets of the IP
 // header, end of the IP packet as captured, transport header), sip (0/1).
+//
+// The IP header's offset is also stored in L3[0] (a one-element Int32Array the decider is given),
+// so that the caller can read a decided packet's addresses without decoding it (fast-decoding.ts).
 
 /** What the generated function returns when the packet needs the decoder and evaluator. */
 export const FALLBACK = -1;
@@ -50,6 +53,7 @@ export function prologue(uses: ReadonlySet<string>): string {
     '} else if (linkType === 228) { fam = 4; l3 = off; }',
     'else if (linkType === 229) { fam = 6; l3 = off; }',
     `else return ${FALLBACK};`,
+    'L3[0] = l3;',
     'let s4 = 0, d4 = 0, proto = 0, ipLen = 0, ttl = 0, hdrLen = 0, hasOpt = 0, optType = 0, l3e = 0, l4 = 0, transport = 0;',
     'let sa = 0, sb = 0, sc = 0, sd = 0, da = 0, db = 0, dc = 0, dd = 0;',
     'if (fam === 4) {',

@@ -9,14 +9,19 @@
 // those of testing every rule.
 //
 // Tables are kept as compressed rows: for key v, entries[start[v] .. start[v+1]) are pairs (group,
-// bits), so the per-packet lookup reads typed arrays only.
+// bits), so the per-packet lookup reads typed arrays only. The row starts (256 KB a table) are read
+// only for keys a bit set of 8 KB says are filed: most packets' ports and /16s are not, and the
+// bit set stays in the L1 cache where the starts, read at random, would miss it.
 import type { Ast, ComparisonExpr, Expr } from '../lang/index.js';
 import { mergeRanges } from '../lang/eval/int-set.js';
 
 const MAX_PORTS = 1024;
 const MAX_SLASH16 = 4096;
 
-/** The per-packet source that fills `masks` (one per group) and the values it refers to. */
+/**
+ * The per-packet source that fills `masks` (one per group: its candidate rules' bits) and
+ * `groupsLeft` (a bit per group that has candidates, 32 groups a word), and the values it refers to.
+ */
 export interface RuleIndex {
   readonly source: string;
   readonly helpers: Record<string, unknown>;
@@ -124,8 +129,20 @@ export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int3
       row.set(groupOf[i], (row.get(groupOf[i]) ?? 0) | bit);
     }
   });
-  const helpers: Record<string, unknown> = { masks: new Int32Array(groups), ALWAYS: always };
-  const lines = [`for (let i = 0; i < ${groups}; i++) masks[i] = ALWAYS[i];`];
+  const words = (groups + 31) >>> 5;
+  const alwaysGroups = new Int32Array(words);
+  always.forEach((bits, g) => {
+    if (bits !== 0) alwaysGroups[g >>> 5] |= 1 << (g & 31);
+  });
+  const helpers: Record<string, unknown> = { masks: Int32Array.from(always), ALWAYS: always, ALWAYS_GROUPS: alwaysGroups, groupsLeft: new Int32Array(words) };
+  // the groups the last packet touched get their masks back (the others hold ALWAYS still); then
+  // this packet's groups are the always-candidate ones plus those its keys file rules in
+  const lines = [
+    `for (let w = 0; w < ${words}; w++) {`,
+    '  for (let left = groupsLeft[w]; left !== 0; left &= left - 1) { const g = (w << 5) | (31 - Math.clz32(left & -left)); masks[g] = ALWAYS[g]; }',
+    '  groupsLeft[w] = ALWAYS_GROUPS[w];',
+    '}',
+  ];
   let t = 0;
   for (const [field, table] of tables) {
     const start = new Int32Array(65537);
@@ -135,10 +152,16 @@ export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int3
       for (const [group, bits] of table.get(key) ?? []) entries.push(group, bits);
     }
     start[65536] = entries.length;
+    const filed = new Int32Array(2048);
+    for (const key of table.keys()) filed[key >>> 5] |= 1 << (key & 31);
+    helpers[`IB${t}`] = filed;
     helpers[`IS${t}`] = start;
     helpers[`IE${t}`] = Int32Array.from(entries);
     const [when, key] = KEYS[field];
-    lines.push(`if (${when}) { const key = ${key}; for (let a = IS${t}[key], b = IS${t}[key + 1]; a < b; a += 2) masks[IE${t}[a]] |= IE${t}[a + 1]; }`);
+    lines.push(
+      `if (${when}) { const key = ${key}; if ((IB${t}[key >>> 5] & (1 << (key & 31))) !== 0) ` +
+        `for (let a = IS${t}[key], b = IS${t}[key + 1]; a < b; a += 2) { const g = IE${t}[a]; masks[g] |= IE${t}[a + 1]; groupsLeft[g >>> 5] |= 1 << (g & 31); } }`,
+    );
     t++;
   }
   return { source: lines.join('\n'), helpers };

@@ -13,6 +13,7 @@
 // addresses, srcPort, dstPort, tcpFlags, tcpSeq, tcpAck and payloadLen; for other IP packets
 // (Has.IP) the addresses only when the firewall dropped the packet (the summary counts where drops
 // came from and went to). Every other field is stale.
+import { readAddresses } from '../capture/decode/ip.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { FirewallResult } from '../firewall/firewall.js';
@@ -27,7 +28,7 @@ export class ProtectionDecoding {
   /** whether the last frame was decided by the fast path */
   decided = false;
 
-  /** `headers`: the array `fast` was compiled to leave header offsets in (FastPathOptions.headers) */
+  /** `headers`: the array `fast` was compiled to leave the transport's offsets in (FastPathOptions.headers) */
   constructor(
     private readonly fast: FastFirewall,
     private readonly headers: Int32Array,
@@ -45,17 +46,19 @@ export class ProtectionDecoding {
     rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
     if (kind === NOT_IP) return;
     const h = this.headers;
-    if (h[HeaderAt.TCP] === 1) this.fillTcp(rec, data, kind, h[HeaderAt.L3], h[HeaderAt.L4], h[HeaderAt.IP_LEN]);
-    else {
+    const l3 = this.fast.ipHeader[0];
+    if (h[HeaderAt.TCP] === 1) {
+      readAddresses(rec, data, l3, kind);
+      this.fillTcp(rec, data, l3, h[HeaderAt.L4], h[HeaderAt.IP_LEN]);
+    } else {
       rec.present = Has.IP;
       // ATP reads nothing more of a packet without TCP; the summary counts a dropped packet's addresses
-      if (this.result.drop) fillAddresses(rec, data, kind, h[HeaderAt.L3]);
+      if (this.result.drop) readAddresses(rec, data, l3, kind);
     }
   };
 
-  // ATP's fields of a TCP packet, as decode/ip.ts and decode/transport.ts set them.
-  private fillTcp(rec: PacketRecord, d: Uint8Array, version: number, l3: number, l4: number, ipLen: number): void {
-    fillAddresses(rec, d, version, l3);
+  // ATP's fields of a TCP packet, as decode/transport.ts sets them.
+  private fillTcp(rec: PacketRecord, d: Uint8Array, l3: number, l4: number, ipLen: number): void {
     rec.present = Has.IP | Has.TCP;
     rec.srcPort = (d[l4] << 8) | d[l4 + 1];
     rec.dstPort = (d[l4 + 2] << 8) | d[l4 + 3];
@@ -65,22 +68,4 @@ export class ProtectionDecoding {
     const payload = l3 + ipLen - (l4 + (d[l4 + 12] >> 4) * 4);
     rec.payloadLen = payload > 0 ? payload : 0;
   }
-}
-
-function fillAddresses(rec: PacketRecord, d: Uint8Array, version: number, l3: number): void {
-  if (version === 4) {
-    rec.src4 = word(d, l3 + 12);
-    rec.dst4 = word(d, l3 + 16);
-    return;
-  }
-  const s = rec.src6;
-  const t = rec.dst6;
-  s[0] = word(d, l3 + 8);
-  s[1] = word(d, l3 + 12);
-  s[2] = word(d, l3 + 16);
-  s[3] = word(d, l3 + 20);
-  t[0] = word(d, l3 + 24);
-  t[1] = word(d, l3 + 28);
-  t[2] = word(d, l3 + 32);
-  t[3] = word(d, l3 + 36);
 }

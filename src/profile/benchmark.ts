@@ -21,10 +21,9 @@ import { AdvancedTcpProtection } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
-import { FastDecoding } from '../fastpath/fast-decoding.js';
-import { FastFirewall } from '../fastpath/fast-firewall.js';
 import { enrichmentFor } from '../fields/lookups.js';
 import type { PathOptions } from '../sim/build.js';
+import { fastFirewallFor, PacketDecider } from '../sim/packet-decider.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { FrameStore } from './frames.js';
 import { analysisCanSwap } from './analysis-overlap.js';
@@ -85,27 +84,15 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
 
   // 1. whole path
   const rec0 = new PacketRecord();
-  const fastFirewall = probe.active ? null : FastFirewall.compile(firewall, { lists: resolve });
+  const fastFirewall = fastFirewallFor({ firewall, atp: probe, lists: resolve });
   const whole = measure(
     store.count,
     runs,
-    () => {
-      const path = new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
-      const verdict = path.newVerdict();
-      return { path, verdict, fast: fastFirewall === null ? null : new FastDecoding(fastFirewall, verdict.firewall) };
-    },
-    ({ path, verdict, fast }) => {
-      if (fast === null) {
-        for (let i = 0; i < store.count; i++) {
-          store.decode(i, rec0);
-          path.process(rec0, verdict);
-        }
-        return;
-      }
+    () => new PacketDecider(new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall }), fastFirewall),
+    (decider) => {
       for (let i = 0; i < store.count; i++) {
-        store.decodeWith(i, rec0, fast.decodeFrame);
-        if (fast.decided) verdict.setFromFirewall();
-        else path.process(rec0, verdict);
+        store.decode(i, rec0, decider.decodeFrame);
+        decider.decide(rec0);
       }
     },
   );

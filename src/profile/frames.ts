@@ -5,6 +5,7 @@
 // scenario) is generated straight into the same store, with no file in between.
 import { readCapture, type CaptureInfo } from '../capture/reader.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
+import type { FrameDecoder } from '../capture/frame-delivery.js';
 import { PacketRecord } from '../capture/record.js';
 import { generate, resolveSpec, type GenerateOptions } from '../capture/synth/index.js';
 
@@ -41,19 +42,15 @@ export class FrameStore {
     this.used += capLen;
   }
 
-  /** Decodes frame i (0-based) into rec. */
-  decode(i: number, rec: PacketRecord): void {
-    decodeFrameAt(rec, this.linkTypes[i]!, this.bytes, this.offsets[i]!, this.capLens[i]!, this.origLens[i]!);
+  /** Decodes frame i (0-based) into rec (with `decode`, the fast path's frame decoder, when given). */
+  decode(i: number, rec: PacketRecord, decode: FrameDecoder = decodeFrameAt): void {
+    decode(rec, this.linkTypes[i]!, this.bytes, this.offsets[i]!, this.capLens[i]!, this.origLens[i]!);
     rec.frame = i + 1;
     rec.tsSec = this.tsSec[i]!;
     rec.tsNsec = this.tsNsec[i]!;
   }
 
   /** Frame i (0-based) through a frame decoder of the reader's shape (the fast path's, say) into rec. */
-  decodeWith(i: number, rec: PacketRecord, decode: (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number) => void): void {
-    decode(rec, this.linkTypes[i]!, this.bytes, this.offsets[i]!, this.capLens[i]!, this.origLens[i]!);
-  }
-
   /** Every frame decoded into a record of its own (for passes over the firewall alone). */
   decodeAll(): PacketRecord[] {
     const out = new Array<PacketRecord>(this.count);

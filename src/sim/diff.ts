@@ -6,6 +6,7 @@
 import type { CaptureInfo } from '../capture/reader.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { BuiltPath } from './build.js';
+import { PacketDecider } from './packet-decider.js';
 import type { LoopOptions, OpenCapture } from './packet-loop.js';
 import { decidingRule, type PacketVerdict, type Stage } from './verdict.js';
 import { verdictName, type VerdictName } from '../verdict.js';
@@ -52,29 +53,30 @@ export interface DiffOptions extends LoopOptions {
 
 /** Decides every packet of `capture` on both paths and collects the frames decided differently. */
 export async function diffCapture(capture: OpenCapture, before: BuiltPath, after: BuiltPath, opts: DiffOptions = {}): Promise<DiffResult> {
-  const va = before.path.newVerdict();
-  const vb = after.path.newVerdict();
+  const a = PacketDecider.of(before);
+  const b = PacketDecider.of(after);
+  PacketDecider.shared([a, b]);
   const groups = new Map<string, ChangeGroup>();
   let packets = 0;
   let changed = 0;
   const info = await capture.forEachPacket((rec) => {
     packets++;
-    before.path.process(rec, va);
-    after.path.process(rec, vb);
+    const va = a.decide(rec);
+    const vb = b.decide(rec);
     if (same(va, vb, before, after)) return;
     changed++;
-    const a = decision(va, before);
-    const b = decision(vb, after);
-    const key = JSON.stringify([a, b]);
+    const da = decision(va, before);
+    const db = decision(vb, after);
+    const key = JSON.stringify([da, db]);
     let group = groups.get(key);
     if (group === undefined) {
-      group = { before: a, after: b, packets: 0, frames: [] };
+      group = { before: da, after: db, packets: 0, frames: [] };
       groups.set(key, group);
     }
     group.packets++;
     if (group.frames.length < FIRST_FRAMES) group.frames.push(rec.frame);
-    opts.onChange?.(rec, a, b);
-  }, opts);
+    opts.onChange?.(rec, da, db);
+  }, { ...opts, decodeFrame: a.decodeFrame });
   const sorted = [...groups.values()].sort((x, y) => y.packets - x.packets || x.frames[0]! - y.frames[0]!);
   return { capture: capture.name, packets, changed, groups: sorted, info };
 }

@@ -4,16 +4,12 @@
 import type { PacketRecord } from '../capture/record.js';
 import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { FastDecoding } from '../fastpath/fast-decoding.js';
-import { FastFirewall } from '../fastpath/fast-firewall.js';
-import { HEADER_SLOTS } from '../fastpath/generate.js';
-import { ProtectionDecoding } from '../fastpath/protection-decoding.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
+import { PacketDecider } from './packet-decider.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
-import type { PacketVerdict } from './verdict.js';
 
 export interface ReplayOptions extends LoopOptions {
   /** per-packet outputs, made once the capture is open (they name the firewall's rules) */
@@ -42,19 +38,16 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     throw err;
   }
   const summary = new ReplaySummary(labels);
-  const path = built.path;
-  const verdict = path.newVerdict();
-  const fast = opts.fastPath === false ? null : fastDecoding(built, verdict);
+  const decider = PacketDecider.of(built, opts.fastPath !== false);
   const started = process.hrtime.bigint();
   const onPacket = (rec: PacketRecord): void => {
-    if (fast !== null && fast.decided) path.processDecided(rec, verdict);
-    else path.process(rec, verdict);
+    const verdict = decider.decide(rec);
     summary.add(rec, verdict);
     for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
   };
   let info;
   try {
-    info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: fast?.decodeFrame });
+    info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: decider.decodeFrame });
   } finally {
     // every sink is closed (and flushed) even when one fails or the read did; the first error wins
     const closed = await Promise.allSettled(sinks.map((s) => s.close()));
@@ -69,15 +62,6 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   const scored = misfit === null ? labels : null;
   const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
   return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings };
-}
-
-// The fast path for the built path: the firewall's alone, or with ATP's fields read from the bytes
-// too; none when ATP reads a packet's ingress data center (an enrichment the fast path does not make).
-function fastDecoding(built: BuiltPath, verdict: PacketVerdict): FastDecoding | ProtectionDecoding | null {
-  if (!built.atp.active) return new FastDecoding(FastFirewall.compile(built.firewall, { lists: built.lists }), verdict.firewall);
-  if (built.atp.readsIngress) return null;
-  const headers = new Int32Array(HEADER_SLOTS);
-  return new ProtectionDecoding(FastFirewall.compile(built.firewall, { lists: built.lists, headers }), headers, verdict.firewall);
 }
 
 /** Builds the path for `snapshot` and replays the capture file through it (for scripts, benches and tests). */

@@ -118,3 +118,31 @@ describe('fast path vs decoder + evaluator on random rulesets and packets', () =
     );
   }, 60_000);
 });
+
+// A large ruleset (more than 32 groups of 32 rules, so the index's group bits span two words):
+// 1,050 random log rules, which match the packets' ports and addresses often, then 50 random rules
+// of any action, so every packet reaches candidate groups in both words before a rule decides. No
+// rule reads a looked-up field (the fast path would hand the packet back at the first such rule).
+const fastRuleExpr = ruleExpr.filter((e) => !e.includes('country'));
+const largeRuleset = fc.tuple(
+  fc.array(fastRuleExpr, { minLength: 1050, maxLength: 1050 }),
+  fc.array(fc.tuple(pick(['block', 'skip', 'log'] as const), fastRuleExpr), { minLength: 50, maxLength: 50 }),
+).map(([logs, tail]) => [...logs.map((e): [Rule[1], string] => ['log', e]), ...tail].map(([action, e], i): Rule => [`r${i}`, action, e]));
+
+describe('fast path vs decoder + evaluator on large random rulesets', () => {
+  it('decides every packet identically through the candidate index', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(largeRuleset, fc.array(frame, { minLength: 20, maxLength: 60 }), async (rules, frames) => {
+        const file = path.join(dir, `large-${n++}.pcap`);
+        writeFileSync(file, pcapFile({}, frames.map(({ data, origLen }, i) => ({ sec: 1_700_000_000 + i, frac: i, data, origLen }))));
+        const reference = await run(file, rules, { lists, mode: 'reference' });
+        const got = await run(file, rules, { lists, mode: 'indexed' });
+        expect(got.ndjson).toBe(reference.ndjson);
+        expect(got.hits).toEqual(reference.hits);
+        expect(got.decided).toEqual(reference.decided);
+      }),
+      { numRuns: 8 },
+    );
+  }, 120_000);
+});

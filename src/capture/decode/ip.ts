@@ -16,6 +16,19 @@ function word(d: Uint8Array, o: number): number {
   return ((d[o]! << 24) | (d[o + 1]! << 16) | (d[o + 2]! << 8) | d[o + 3]!) >>> 0;
 }
 
+/** Sets ip.src and ip.dst from the complete fixed IP header of `version` (4 or 6) at d[off]. */
+export function readAddresses(rec: PacketRecord, d: Uint8Array, off: number, version: number): void {
+  if (version === 4) {
+    rec.src4 = word(d, off + 12);
+    rec.dst4 = word(d, off + 16);
+    return;
+  }
+  for (let i = 0; i < 4; i++) {
+    rec.src6[i] = word(d, off + 8 + 4 * i);
+    rec.dst6[i] = word(d, off + 24 + 4 * i);
+  }
+}
+
 /** Decodes an IPv4 packet at d[off, end). */
 export function decodeIPv4(rec: PacketRecord, d: Uint8Array, off: number, end: number): void {
   if (end - off < 20) {
@@ -47,8 +60,7 @@ export function decodeIPv4(rec: PacketRecord, d: Uint8Array, off: number, end: n
   rec.ipLen = totalLen;
   rec.ttl = d[off + 8]!;
   rec.proto = d[off + 9]!;
-  rec.src4 = word(d, off + 12);
-  rec.dst4 = word(d, off + 16);
+  readAddresses(rec, d, off, 4);
   const fragField = (d[off + 6]! << 8) | d[off + 7]!;
   rec.fragOffset = (fragField & 0x1fff) * 8;
   rec.moreFragments = (fragField & 0x2000) !== 0;
@@ -117,10 +129,7 @@ export function decodeIPv6(rec: PacketRecord, d: Uint8Array, off: number, end: n
   // captured before segmentation offload / BIG TCP filled it in: then, as for IPv4, the frame's length
   rec.ipLen = payloadLen !== 0 ? payloadLen + 40 : jumboLength(d, off, end) ?? rec.dataOff + rec.origLen - off;
   rec.ttl = d[off + 7]!;
-  for (let i = 0; i < 4; i++) {
-    rec.src6[i] = word(d, off + 8 + 4 * i);
-    rec.dst6[i] = word(d, off + 24 + 4 * i);
-  }
+  readAddresses(rec, d, off, 6);
   rec.l3Off = off;
   // a zero payload length is a jumbogram (or a capture of a segmentation-offload packet): use what was captured
   rec.l3End = payloadLen === 0 ? end : Math.min(end, off + 40 + payloadLen);

@@ -2,6 +2,7 @@
 import { ConfigItemError, UserError } from '../../../errors.js';
 import { buildExpressionPath } from '../../../sim/build.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
+import { PacketDecider } from '../../../sim/packet-decider.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
@@ -21,15 +22,14 @@ export async function run(capture: string, expression: string, flags: MatchFlags
   printWarnings(undefined, built.warnings);
   const input = await OpenCapture.open(capture);
   const out = new TextSink();
-  const verdict = built.path.newVerdict();
+  const decider = PacketDecider.of(built);
   let count = 0;
   try {
     const info = await input.forEachPacket((rec) => {
-      built.path.process(rec, verdict);
-      if (verdict.firewall.matchedCount === 0) return;
+      if (decider.decide(rec).firewall.matchedCount === 0) return;
       count++;
       if (!flags.count) out.write(`${rec.frame}\n`);
-    });
+    }, { decodeFrame: decider.decodeFrame });
     if (flags.count) out.write(`${count}\n`);
     printWarnings(input.name, info.warnings);
   } finally {

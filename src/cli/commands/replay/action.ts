@@ -4,7 +4,6 @@ import { attachSource } from '../../../errors.js';
 import type { Firewall } from '../../../firewall/firewall.js';
 import { buildPacketPath } from '../../../sim/build.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink, type PacketSink } from '../../../sim/outputs/packet-sinks.js';
-import { formatSummary } from '../../../sim/outputs/summary-table.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { replay } from '../../../sim/replay.js';
@@ -35,7 +34,7 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     throw attachSource(err, config.source);
   });
   const input = await OpenCapture.open(capture);
-  const progress = flags.progress && capture !== '-' ? progressReporter(capture) : undefined;
+  const progress = flags.progress && capture !== '-' ? await progressReporter(capture) : undefined;
   const sinks = (firewall: Firewall): PacketSink[] => {
     const list: PacketSink[] = [];
     if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall));
@@ -47,7 +46,8 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   try {
     const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update });
     progress?.stop();
-    if (flags.format === 'table') writeOutput(flags.out, formatSummary(report, warnings));
+    // each format's code is loaded only when it is asked for (start-up time)
+    if (flags.format === 'table') writeOutput(flags.out, (await import('../../../sim/outputs/summary-table.js')).formatSummary(report, warnings));
     else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, configuration: config.source ?? null, warnings }, null, 2)}\n`);
     else if (flags.format === 'html') writeOutput(flags.out, (await import('../../../report/render.js')).renderHtmlReport({ ...report, configuration: config.source ?? null, warnings }));
     else {

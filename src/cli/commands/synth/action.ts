@@ -54,7 +54,7 @@ export async function run(source: string, flags: SynthFlags): Promise<void> {
   }
   if (flags.out === undefined) throw new UsageError('--out FILE is required (use --out - for stdout)');
   const planned = resolveSpec(source, opts);
-  const bar = planned.packets >= PROGRESS_FROM ? progressReporter('synth', 'packets') : undefined;
+  const bar = planned.packets >= PROGRESS_FROM ? await progressReporter('synth', 'packets') : undefined;
   try {
     const r = await generateToFile(source, flags.out, { ...opts, onProgress: bar?.update });
     const attack = r.parts.filter((p) => p.label === 'attack').reduce((s, p) => s + p.packets, 0);

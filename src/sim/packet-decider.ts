@@ -1,0 +1,71 @@
+// Deciding each packet of a capture read on a built path, with the firewall's fast path wherever it
+// applies: the fast path's frame decoder goes to the read (it decides the frame from its bytes, or
+// decodes it fully when it cannot), and decide() then takes the firewall's result it already wrote,
+// or runs the packet path on the decoded record. Replay, match, diff and bench decide packets this
+// one way, so their results cannot drift apart; the fast path's results equal the packet path's
+// (test/fastpath). Deciders for two paths over one read (diff) share one frame decoder (shared()).
+// With protection on, the fast path also reads ATP's fields from the bytes (fastpath/
+// protection-decoding.ts) and the packet path runs ATP before taking the firewall's result
+// (PacketPath.processDecided; test/atp/fast-path-diff.test.ts compares it with the packet path).
+import { decodeFrameAt } from '../capture/decode/link-up.js';
+import type { FrameDecoder } from '../capture/frame-delivery.js';
+import type { PacketRecord } from '../capture/record.js';
+import { FastDecoding } from '../fastpath/fast-decoding.js';
+import { FastFirewall } from '../fastpath/fast-firewall.js';
+import { HEADER_SLOTS } from '../fastpath/generate.js';
+import { ProtectionDecoding } from '../fastpath/protection-decoding.js';
+import type { BuiltPath } from './build.js';
+import type { PacketPath } from './packet-path.js';
+import type { PacketVerdict } from './verdict.js';
+
+/**
+ * The firewall's fast path for a built path, alone, or null with protection on (where of() makes
+ * one that reads Advanced TCP Protection's fields from the bytes too).
+ */
+export function fastFirewallFor(built: Pick<BuiltPath, 'firewall' | 'atp' | 'lists'>): FastFirewall | null {
+  return built.atp.active ? null : FastFirewall.compile(built.firewall, { lists: built.lists });
+}
+
+export class PacketDecider {
+  /** the verdict decide() writes (one object, reused for every packet) */
+  readonly verdict: PacketVerdict;
+  /** the frame decoder to read the capture with */
+  decodeFrame: FrameDecoder;
+  private readonly fast: FastDecoding | ProtectionDecoding | null;
+
+  /** `atpHeaders`: the array `fastFirewall` leaves the transport's offsets in, when ATP reads its fields from the bytes */
+  constructor(private readonly path: PacketPath, fastFirewall: FastFirewall | null, atpHeaders: Int32Array | null = null) {
+    this.verdict = path.newVerdict();
+    this.fast = fastFirewall === null ? null
+      : atpHeaders === null ? new FastDecoding(fastFirewall, this.verdict.firewall)
+        : new ProtectionDecoding(fastFirewall, atpHeaders, this.verdict.firewall);
+    this.decodeFrame = this.fast === null ? decodeFrameAt : this.fast.decodeFrame;
+  }
+
+  /**
+   * Makes the deciders read one capture together: their decodeFrame becomes one decoder that lets
+   * each fast path decide the frame and decodes it in full once when any cannot (or has none).
+   */
+  static shared(deciders: readonly PacketDecider[]): void {
+    // a protection-on decider takes the packet path: its own decoder never runs, so it never says decided
+    const decode = FastDecoding.sharedDecoder(deciders.map((d) => (d.fast instanceof FastDecoding ? d.fast : null)));
+    for (const d of deciders) d.decodeFrame = decode;
+  }
+
+  /** A decider for `built`; `fastPath` false decides every packet on the packet path (the reference). */
+  static of(built: BuiltPath, fastPath = true): PacketDecider {
+    if (!fastPath) return new PacketDecider(built.path, null);
+    if (!built.atp.active) return new PacketDecider(built.path, fastFirewallFor(built));
+    // ATP scoped by data center or region reads an enrichment the fast path does not make
+    if (built.atp.readsIngress) return new PacketDecider(built.path, null);
+    const headers = new Int32Array(HEADER_SLOTS);
+    return new PacketDecider(built.path, FastFirewall.compile(built.firewall, { lists: built.lists, headers }), headers);
+  }
+
+  /** Decides the packet just read into `rec` with this decider's decodeFrame. */
+  decide(rec: PacketRecord): PacketVerdict {
+    if (this.fast !== null && this.fast.decided) this.path.processDecided(rec, this.verdict);
+    else this.path.process(rec, this.verdict);
+    return this.verdict;
+  }
+}
