@@ -9,12 +9,12 @@
 // entries, 48 contiguous bytes each (everything about an IPv4 connection sits together; an IPv6
 // key's last six words sit aside), packed densely and reused through a free list. The entries
 // never move when the index grows or shifts, so a probe walks 8-byte slots and growth rehashes
-// slots only. Room for `maxFlows` entries is taken at once, but the system maps a page only when
-// an entry first lands on it, so memory follows the connections held: a 250,000-connection flood
-// touches 12 MB of entries and 8 MB of index, where one 80-byte entry per slot touched 80 MB, and
-// 160 MB over its doublings (mapping fresh pages was most of the old table's cost). A key is ten
-// 32-bit words: ports, the IPv4 addresses or the first IPv6 words, the family, then the rest of the
-// IPv6 words.
+// slots only. Past its first few thousand entries, room for `maxFlows` is taken at once, but the
+// system maps a page only when an entry first lands on it, so memory follows the connections
+// held: a 250,000-connection flood touches 12 MB of entries and 8 MB of index, where one 80-byte
+// entry per slot touched 80 MB, and 160 MB over its doublings (mapping fresh pages was most of
+// the old table's cost). A key is ten 32-bit words: ports, the IPv4 addresses or the first IPv6
+// words, the family, then the rest of the IPv6 words.
 // Entries expire by idle time per state. An expired entry is removed when a lookup meets it, its
 // slot is reused when an insert's probe meets it (a flood's short-lived entries recycle each other's
 // slots in place), and a full sweep runs before the table would grow, so floods do not inflate it.
@@ -74,6 +74,7 @@ const SINCE = 5;
 const WIDE = KEY_WORDS - 4;
 const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
+const FIRST_ENTRIES = 4096;
 
 function nextPow2(n: number): number {
   let p = MIN_SLOTS;
@@ -94,16 +95,16 @@ export class FlowTable {
 
   /** per slot: [2i] the key's hash, [2i + 1] its entry's number + 1 (0: empty) */
   private index = new Uint32Array(MIN_SLOTS * 2);
-  /** room for maxFlows entries, taken up front: the system maps its pages only as entries first use them */
-  private readonly u32: Uint32Array;
-  private readonly f64: Float64Array;
-  private readonly wide: Uint32Array;
+  /** room for FIRST_ENTRIES entries, then for maxFlows (see allocate) */
+  private u32: Uint32Array;
+  private f64: Float64Array;
+  private wide: Uint32Array;
   /** entries handed out so far (the rest of u32 is untouched), and the removed ones to hand out again */
   private used = 0;
-  private readonly free: Int32Array;
+  private free: Int32Array;
   private freeCount = 0;
   /** per entry: 1 while a sweep has found it expired and not yet removed it */
-  private readonly doomed: Uint8Array;
+  private doomed: Uint8Array;
   private readonly key = new Uint32Array(KEY_WORDS);
   private hash = 0;
   private lastFullSweep = -Infinity;
@@ -114,11 +115,12 @@ export class FlowTable {
     private readonly timeouts: Float64Array,
   ) {
     this.maxSlots = nextPow2(maxFlows * 2);
-    this.u32 = new Uint32Array(maxFlows * STRIDE);
-    this.wide = new Uint32Array(maxFlows * WIDE);
+    const room = Math.min(maxFlows, FIRST_ENTRIES);
+    this.u32 = new Uint32Array(room * STRIDE);
     this.f64 = new Float64Array(this.u32.buffer);
-    this.free = new Int32Array(maxFlows);
-    this.doomed = new Uint8Array(maxFlows);
+    this.wide = new Uint32Array(room * WIDE);
+    this.free = new Int32Array(room);
+    this.doomed = new Uint8Array(room);
   }
 
   state(e: number): number {
@@ -404,8 +406,24 @@ export class FlowTable {
   }
 
   // A free entry's number: a removed one (its state is NONE), else the next never used.
+  // A table that outgrows its first entries takes room for maxFlows at once: the system maps a page
+  // only when an entry first lands on it, so the room costs nothing until used, and the entries are
+  // copied once instead of at every doubling. A small table (a test case's few packets) stays small.
   private allocate(): number {
-    return this.freeCount > 0 ? this.free[--this.freeCount] : this.used++;
+    if (this.freeCount > 0) return this.free[--this.freeCount];
+    if (this.used === this.free.length) {
+      const n = this.maxFlows;
+      const u32 = new Uint32Array(n * STRIDE);
+      u32.set(this.u32);
+      this.u32 = u32;
+      this.f64 = new Float64Array(u32.buffer);
+      const wide = new Uint32Array(n * WIDE);
+      wide.set(this.wide);
+      this.wide = wide;
+      this.free = new Int32Array(n);
+      this.doomed = new Uint8Array(n);
+    }
+    return this.used++;
   }
 
   // Removes every expired entry, as looking each slot's entry up in slot order would. Whether an
