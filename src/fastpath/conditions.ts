@@ -83,6 +83,9 @@ function num(n: number): string {
   return n < 0 ? `(${n})` : String(n);
 }
 
+/** IPv4 sets of at most this many ranges are tested in line */
+const INLINE_RANGES = 4;
+
 /** a call in generated source: a name (K3.has4, equalsView, Math.floor) and its opening parenthesis */
 const CALL = /[A-Za-z_$][\w$.]*\(/;
 
@@ -197,11 +200,15 @@ class ConditionWriter {
     if (op.kind === 'inSet' && op.set.type === 'Ip') set = buildIpSet(op.set.items);
     else if (op.kind === 'inList') set = this.lists?.(op.name);
     if (set === undefined) throw new Unsupported();
-    // a family the set holds nothing of is not looked up (nor, for IPv6, are its words read)
+    // a family the set holds nothing of is not looked up (nor, for IPv6, are its words read); a few
+    // IPv4 ranges are compared in line rather than searched
     if (set.ranges6 === 0) {
       if (set.ranges4 === 0) return '0';
       this.use(v4);
-      return `((fam === 4) && ${this.k.add(set)}.has4(${v4}))`;
+      if (set.ranges4 > INLINE_RANGES) return `((fam === 4) && ${this.k.add(set)}.has4(${v4}))`;
+      const tests: string[] = [];
+      set.forEachRange4((lo, hi) => tests.push(lo === hi ? `(${v4} === ${lo})` : `((${v4} >= ${lo}) & (${v4} <= ${hi}))`));
+      return `((fam === 4) & (${tests.join(' | ')}))`;
     }
     const s = this.k.add(set);
     if (set.ranges4 === 0) {

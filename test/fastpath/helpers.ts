@@ -23,6 +23,7 @@ export const lists = (name: string) => (name === 'bad' ? bad : undefined);
 export const FIELDS: Rule[] = [
   ['src-set', 'log', 'ip.src in {10.0.0.0/8 192.168.0.0/16 2001:db8::/32 fe80::/10}'],
   ['v4-set', 'log', 'ip.dst in {192.168.0.0/16 10.0.0.0/8 224.0.0.0/4} or not ip.src in {172.16.0.0/12}'],
+  ['v4-many', 'log', 'ip.src in {10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 100.64.0.0/10 198.18.0.0/15 224.0.0.0/4 1.1.1.1}'],
   ['v6-set', 'log', 'ip.src in {fe80::/10 2001:db8::/32} or not ip.dst in {ff00::/8}'],
   ['dst-eq', 'log', 'ip.dst == 192.168.1.1 or ip.dst == ::1 or ip.src != 10.0.0.1'],
   ['v6-ne', 'log', 'ip.dst != fe80::1 and ip.src >= 10.0.0.0 and ip.src <= 10.255.255.255'],
