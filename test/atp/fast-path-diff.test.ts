@@ -6,7 +6,8 @@
 // periods and label scores) — over the synthetic scenarios, over every capture of the tcpdump corpus
 // (many link types, tunnels, truncated and malformed packets) with every address protected, and
 // over random TCP conversations from fast-check. The firewall rules match protected traffic, so
-// packets ATP drops had first been counted by the fast path's rules and must be taken back.
+// packets ATP drops had first been counted by the fast path's rules and must be taken back; one
+// ruleset reads a looked-up field, so packets that reach that rule take the reference path.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +65,8 @@ const SNAPSHOTS: Array<[string, Snapshot]> = [
     },
     tcp_flow_protection: { rules: [{ scope: 'global', name: 'global', mode: 'enabled' }], filters: [{ expression: 'tcp.srcport < 1024', mode: 'disabled' }] },
   })],
+  // a rule on a looked-up field: packets that reach it fall back to the decoder, enrichment and evaluator
+  ['lookup', protection('enabled', 'enabled', {}, [...RULES.slice(0, 3), ['country', 'block', 'ip.src.country in { "CN" "RU" }'], ...RULES.slice(3)])],
   ['allowlist', protection('enabled', 'monitoring', {
     prefixes: [{ prefix: '203.0.113.0/24', excluded: false }, { prefix: '203.0.113.128/25', excluded: true }, { prefix: '2001:db8::/32', excluded: false }],
     allowlist: [{ prefix: '198.51.100.0/25', enabled: true }, { prefix: '192.0.2.0/24', enabled: false }],
@@ -140,7 +143,7 @@ describe('replay with protection on: fast path vs decoder + packet path', () => 
   it('is identical on the synthetic scenarios, in every mode and with ATP acting early', async () => {
     const differ: string[] = [];
     let drops = 0;
-    for (const scenario of ['mixed', 'syn-flood', 'ack-flood', 'handshakes']) {
+    for (const scenario of ['mixed', 'syn-flood', 'ack-flood', 'handshakes', 'geo']) {
       const capture = path.join(dir, `${scenario}.pcap`);
       await generateToFile(scenario, capture, { packets: 6000, duration: 20, seed: 5 });
       for (const [name, snap] of SNAPSHOTS) {
@@ -152,6 +155,8 @@ describe('replay with protection on: fast path vs decoder + packet path', () => 
       drops += report.droppedByStage.syn_protection + report.droppedByStage.tcp_flow_protection;
       const { fast, packets } = await fastDecided(capture, SNAPSHOTS[0][1]);
       expect(fast, scenario).toBe(packets);
+      const lookup = await fastDecided(capture, SNAPSHOTS.find(([name]) => name === 'lookup')![1]);
+      expect(lookup.fast, scenario).toBeLessThan(packets);
     }
     expect(differ).toEqual([]);
     // ATP really dropped packets the firewall had matched (the counters were taken back)
