@@ -3,8 +3,12 @@
 // equivalent BPF filter (the disjunction of the rules' conditions), whole processes; the firewall's
 // fast path against the decoder + evaluator it falls back to; the same capture through 1,000 rules
 // (the 10 after 990 port and address rules, as production rulesets look) against the 10; and the
-// replay with Advanced TCP Protection on. Each figure is the best of a few runs with the page cache warm.
+// replay with Advanced TCP Protection on; then a 10,000,000-packet capture (about 1.9 GB, made once in
+// the temporary folder) against tcpdump, with the replay's peak memory; and `edgesim match --count`,
+// the tcpdump-like command, against `tcpdump -r` with the same filter. Each figure is the best of a
+// few runs with the page cache warm.
 import { spawnSync } from 'node:child_process';
+import { accessSync } from 'node:fs';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +19,7 @@ import { replayFile } from '../src/sim/replay.js';
 import type { BenchRow, BenchSuite } from './types.js';
 
 const PACKETS = 1_000_000;
+const LARGE_PACKETS = 10_000_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const RULES: Array<[string, 'block' | 'skip' | 'log', string, string]> = [
@@ -71,10 +76,22 @@ function wall(cmd: string, args: string[]): number {
   return s;
 }
 
-async function capture(): Promise<string> {
-  const file = path.join(os.tmpdir(), `edgesim-bench-mixed-${PACKETS}.pcap`);
-  if (!existsSync(file)) await generateToFile('mixed', file, { packets: PACKETS, seed: 1, labels: null });
+async function capture(packets = PACKETS): Promise<string> {
+  const file = path.join(os.tmpdir(), `edgesim-bench-mixed-${packets}.pcap`);
+  if (!existsSync(file)) await generateToFile('mixed', file, { packets, seed: 1, labels: null });
   return file;
+}
+
+/** The peak resident memory of a command in KB (GNU time), or null where /usr/bin/time is missing. */
+function peakKb(cmd: string, args: string[]): number | null {
+  try {
+    accessSync('/usr/bin/time');
+  } catch {
+    return null;
+  }
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return r.status === 0 && Number.isFinite(kb) ? kb : null;
 }
 
 export const suite: BenchSuite = async () => {
@@ -101,12 +118,24 @@ export const suite: BenchSuite = async () => {
   const snapFile = path.join(dir, 'snapshot.json');
   writeFileSync(snapFile, JSON.stringify(snapshot(false)));
   const cli = best([1, 2, 3].map(() => wall(process.execPath, [path.join(root, 'bin/edgesim.js'), 'replay', file, '--config', snapFile, '--format', 'json', '--no-labels', '--no-progress'])));
+
+  const edgesim = path.join(root, 'bin/edgesim.js');
+  const [, , telnetExpr, telnetBpf] = RULES[0]!;
+  const matchTcpdump = best([1, 2, 3].map(() => wall('tcpdump', ['-nr', file, '-w', '/dev/null', telnetBpf])));
+  const matchCli = best([1, 2, 3].map(() => wall(process.execPath, [edgesim, 'match', file, telnetExpr, '--count'])));
+
+  const largeFile = await capture(LARGE_PACKETS);
+  const largeArgs = [edgesim, 'replay', largeFile, '--config', snapFile, '--format', 'json', '--no-labels', '--no-progress'];
+  const largeTcpdump = best([1, 2].map(() => wall('tcpdump', ['-nr', largeFile, '-w', '/dev/null', bpf])));
+  const largeCli = best([1, 2].map(() => wall(process.execPath, largeArgs)));
+  const largePeak = peakKb(process.execPath, largeArgs);
+
   // start-up: interleaved, best of ten each, as the machine's load changes from run to run
   const node: number[] = [];
   const version: number[] = [];
   for (let i = 0; i < 10; i++) {
     node.push(wall(process.execPath, ['-e', '0']));
-    version.push(wall(process.execPath, [path.join(root, 'bin/edgesim.js'), '--version']));
+    version.push(wall(process.execPath, [edgesim, '--version']));
   }
 
   const note = `${PACKETS.toLocaleString('en-US')}-packet mixed capture, 10 rules`;
@@ -119,6 +148,12 @@ export const suite: BenchSuite = async () => {
   rows.push({ suite: 'replay', name: '1,000 rules vs 10 rules (time ratio)', value: large / fwOnly, unit: 'x', note: `1,000 rules ${large.toFixed(3)} s; goal <= 2x` });
   rows.push({ suite: 'replay', name: 'edgesim replay, protection on (ATP + firewall)', value: PACKETS / withAtp, unit: 'pkt/s', note: `${withAtp.toFixed(3)} s` });
   rows.push({ suite: 'replay', name: 'slowdown with protection on vs firewall only', value: withAtp / fwOnly, unit: 'x', note: 'goal <= 1.5x' });
+  const largeNote = `${LARGE_PACKETS.toLocaleString('en-US')}-packet mixed capture, 10 rules`;
+  rows.push({ suite: 'replay', name: 'tcpdump -r, 10M packets (whole process)', value: LARGE_PACKETS / largeTcpdump, unit: 'pkt/s', note: `${largeTcpdump.toFixed(3)} s` });
+  rows.push({ suite: 'replay', name: 'edgesim replay CLI, 10M packets (whole process)', value: LARGE_PACKETS / largeCli, unit: 'pkt/s', note: `${largeCli.toFixed(3)} s` });
+  rows.push({ suite: 'replay', name: 'ratio edgesim CLI/tcpdump, 10M packets', value: largeTcpdump / largeCli, unit: 'x', better: 'higher', note: `${largeNote}; goal >= 2.0x` });
+  if (largePeak !== null) rows.push({ suite: 'replay', name: 'peak memory replaying 10M packets (1.9 GB)', value: largePeak / 1024, unit: 'MB', note: 'goal: a 2 GB capture in under 200 MB' });
+  rows.push({ suite: 'replay', name: 'ratio edgesim match --count/tcpdump (same filter)', value: matchTcpdump / matchCli, unit: 'x', better: 'higher', note: `${note}; ${telnetExpr}: edgesim ${matchCli.toFixed(3)} s, tcpdump ${matchTcpdump.toFixed(3)} s` });
   rows.push({ suite: 'replay', name: 'edgesim --version minus node -e 0 (start-up)', value: (best(version) - best(node)) * 1000, unit: 'ms', note: `node -e 0 ${(best(node) * 1000).toFixed(0)} ms; goal <= 40 ms` });
   return rows;
 };
