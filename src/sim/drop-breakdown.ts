@@ -47,13 +47,14 @@ export class DropBreakdown {
       this.atp[STAGES.indexOf(v.stage) * REASONS.length + REASONS.indexOf(v.reason)]++;
     }
     if (rec.ipVersion === 4) {
-      this.sources.add(0, 0, 0xffff, rec.src4);
-      this.destinations.add(0, 0, 0xffff, rec.dst4);
+      // as 32-bit signed integers, which V8 passes without boxing (the counters store them unsigned)
+      this.sources.add(0, 0, 0xffff, rec.src4 | 0);
+      this.destinations.add(0, 0, 0xffff, rec.dst4 | 0);
     } else if (rec.ipVersion === 6) {
       const s = rec.src6;
       const d = rec.dst6;
-      this.sources.add(s[0], s[1], s[2], s[3]);
-      this.destinations.add(d[0], d[1], d[2], d[3]);
+      this.sources.add(s[0] | 0, s[1] | 0, s[2] | 0, s[3] | 0);
+      this.destinations.add(d[0] | 0, d[1] | 0, d[2] | 0, d[3] | 0);
     }
   }
 

@@ -43,6 +43,7 @@ export class HeavyHitters {
     this.mask = size - 1;
   }
 
+  /** Counts one occurrence of the address of words a, b, c, d (each a signed or unsigned 32-bit integer). */
   add(a: number, b: number, c: number, d: number): void {
     this.total++;
     const home = hash(a, b, c, d) & this.mask;
