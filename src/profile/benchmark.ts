@@ -1,8 +1,9 @@
 // `edgesim bench`'s measurement: a ruleset (and Advanced TCP Protection) on packets held in memory.
 // 1. whole path: what a replay does per packet, frames from memory (no file I/O): decode + enrichment
 //    + ATP + firewall, a fresh ATP state per pass so every pass sees the capture as a replay would;
-//    with protection off, the firewall's fast path (fastpath/) decides the frames it can from their
-//    bytes and the rest are decoded, as in sim/replay.ts;
+//    the firewall's fast path (fastpath/) decides the frames it can from their bytes (with protection
+//    on, ATP's fields are read from them too) and the rest are decoded, as in a replay
+//    (sim/packet-decider.ts);
 // 2. firewall alone: the production evaluator over the IP packets' records, decoded (and enriched)
 //    once (its figures count those packets: frames without IP pass the path uninspected);
 // 3. per rule: the profiling evaluator (rule-profile.ts) over the same records; its counts are
@@ -23,7 +24,7 @@ import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
 import { enrichmentFor } from '../fields/lookups.js';
 import type { PathOptions } from '../sim/build.js';
-import { fastFirewallFor, PacketDecider } from '../sim/packet-decider.js';
+import { fastPathFor, PacketDecider } from '../sim/packet-decider.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { FrameStore } from './frames.js';
 import { analysisCanSwap } from './analysis-overlap.js';
@@ -84,11 +85,11 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
 
   // 1. whole path
   const rec0 = new PacketRecord();
-  const fastFirewall = fastFirewallFor({ firewall, atp: probe, lists: resolve });
+  const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve });
   const whole = measure(
     store.count,
     runs,
-    () => new PacketDecider(new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall }), fastFirewall),
+    () => new PacketDecider(new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall }), fastPath),
     (decider) => {
       for (let i = 0; i < store.count; i++) {
         store.decode(i, rec0, decider.decodeFrame);

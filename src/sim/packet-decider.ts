@@ -18,12 +18,22 @@ import type { BuiltPath } from './build.js';
 import type { PacketPath } from './packet-path.js';
 import type { PacketVerdict } from './verdict.js';
 
+/** A compiled fast path: the generated function, and the array it leaves ATP's header offsets in when protection is on. */
+export interface FastPath {
+  firewall: FastFirewall;
+  atpHeaders: Int32Array | null;
+}
+
 /**
- * The firewall's fast path for a built path, alone, or null with protection on (where of() makes
- * one that reads Advanced TCP Protection's fields from the bytes too).
+ * The fast path for a path's stages, compiled once (deciders over the same stages may share it, one
+ * after another); null where it does not apply: protection scoped by data center or region reads an
+ * enrichment the fast path does not make.
  */
-export function fastFirewallFor(built: Pick<BuiltPath, 'firewall' | 'atp' | 'lists'>): FastFirewall | null {
-  return built.atp.active ? null : FastFirewall.compile(built.firewall, { lists: built.lists });
+export function fastPathFor(stages: Pick<BuiltPath, 'firewall' | 'atp' | 'lists'>): FastPath | null {
+  if (!stages.atp.active) return { firewall: FastFirewall.compile(stages.firewall, { lists: stages.lists }), atpHeaders: null };
+  if (stages.atp.readsIngress) return null;
+  const headers = new Int32Array(HEADER_SLOTS);
+  return { firewall: FastFirewall.compile(stages.firewall, { lists: stages.lists, headers }), atpHeaders: headers };
 }
 
 export class PacketDecider {
@@ -33,12 +43,12 @@ export class PacketDecider {
   decodeFrame: FrameDecoder;
   private readonly fast: FastDecoding | ProtectionDecoding | null;
 
-  /** `atpHeaders`: the array `fastFirewall` leaves the transport's offsets in, when ATP reads its fields from the bytes */
-  constructor(private readonly path: PacketPath, fastFirewall: FastFirewall | null, atpHeaders: Int32Array | null = null) {
+  /** `fast`: the fast path for the path's stages (fastPathFor), or null to decide every packet on the packet path */
+  constructor(private readonly path: PacketPath, fast: FastPath | null) {
     this.verdict = path.newVerdict();
-    this.fast = fastFirewall === null ? null
-      : atpHeaders === null ? new FastDecoding(fastFirewall, this.verdict.firewall)
-        : new ProtectionDecoding(fastFirewall, atpHeaders, this.verdict.firewall);
+    this.fast = fast === null ? null
+      : fast.atpHeaders === null ? new FastDecoding(fast.firewall, this.verdict.firewall)
+        : new ProtectionDecoding(fast.firewall, fast.atpHeaders, this.verdict.firewall);
     this.decodeFrame = this.fast === null ? decodeFrameAt : this.fast.decodeFrame;
   }
 
@@ -54,12 +64,7 @@ export class PacketDecider {
 
   /** A decider for `built`; `fastPath` false decides every packet on the packet path (the reference). */
   static of(built: BuiltPath, fastPath = true): PacketDecider {
-    if (!fastPath) return new PacketDecider(built.path, null);
-    if (!built.atp.active) return new PacketDecider(built.path, fastFirewallFor(built));
-    // ATP scoped by data center or region reads an enrichment the fast path does not make
-    if (built.atp.readsIngress) return new PacketDecider(built.path, null);
-    const headers = new Int32Array(HEADER_SLOTS);
-    return new PacketDecider(built.path, FastFirewall.compile(built.firewall, { lists: built.lists, headers }), headers);
+    return new PacketDecider(built.path, fastPath ? fastPathFor(built) : null);
   }
 
   /** Decides the packet just read into `rec` with this decider's decodeFrame. */
