@@ -18,7 +18,7 @@ export class FastDecoding {
   /** whether the last frame was decided by the fast path */
   decided = false;
 
-  constructor(private readonly fast: FastFirewall, readonly result: FirewallResult) {}
+  constructor(protected readonly fast: FastFirewall, readonly result: FirewallResult) {}
 
   readonly decodeFrame = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void => {
     const end = Math.max(off, Math.min(off + capLen, data.length));
@@ -29,9 +29,16 @@ export class FastDecoding {
       return;
     }
     rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
-    // the summary counts the addresses drops came from and went to
-    if (this.result.drop) readAddresses(rec, data, this.fast.ipHeader[0], kind);
+    this.fill(rec, data, kind);
   };
+
+  /**
+   * Fills in what a replay reads of a frame this decided (IP version `kind`, the record otherwise
+   * undecoded): a dropped packet's addresses, which the summary counts.
+   */
+  protected fill(rec: PacketRecord, data: Uint8Array, kind: number): void {
+    if (this.result.drop) readAddresses(rec, data, this.fast.ipHeader[0], kind);
+  }
 
   /**
    * One frame decoder for several rulesets' fast paths over the same read; each one's `decided` is
@@ -42,7 +49,6 @@ export class FastDecoding {
       const end = Math.max(off, Math.min(off + capLen, data.length));
       let kind = 0;
       let undecided = false;
-      let drop = -1;
       for (let i = 0; i < all.length; i++) {
         const one = all[i];
         if (one === null) {
@@ -52,14 +58,13 @@ export class FastDecoding {
         kind = one.fast.decide(data, off, end, origLen, linkType, one.result);
         one.decided = kind !== FALLBACK;
         if (!one.decided) undecided = true;
-        else if (one.result.drop) drop = i;
       }
       if (undecided) {
         decodeFrameAt(rec, linkType, data, off, capLen, origLen);
         return;
       }
       rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
-      if (drop >= 0) readAddresses(rec, data, all[drop]!.fast.ipHeader[0], kind);
+      for (let i = 0; i < all.length; i++) all[i]!.fill(rec, data, kind);
     };
   }
 }

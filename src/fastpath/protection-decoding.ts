@@ -13,37 +13,24 @@
 // addresses, srcPort, dstPort, tcpFlags, tcpSeq, tcpAck and payloadLen; for other IP packets
 // (Has.IP) the addresses only when the firewall dropped the packet (the summary counts where drops
 // came from and went to). Every other field is stale.
-import { readAddresses } from '../capture/decode/ip.js';
-import { decodeFrameAt } from '../capture/decode/link-up.js';
+import { readAddresses, word } from '../capture/decode/ip.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { FirewallResult } from '../firewall/firewall.js';
-import { type FastFirewall, FALLBACK, NOT_IP } from './fast-firewall.js';
+import { FastDecoding } from './fast-decoding.js';
+import { type FastFirewall, NOT_IP } from './fast-firewall.js';
 import { HeaderAt } from './generate.js';
 
-function word(d: Uint8Array, o: number): number {
-  return ((d[o] << 24) | (d[o + 1] << 16) | (d[o + 2] << 8) | d[o + 3]) >>> 0;
-}
-
-export class ProtectionDecoding {
-  /** whether the last frame was decided by the fast path */
-  decided = false;
-
+export class ProtectionDecoding extends FastDecoding {
   /** `headers`: the array `fast` was compiled to leave the transport's offsets in (FastPathOptions.headers) */
   constructor(
-    private readonly fast: FastFirewall,
+    fast: FastFirewall,
     private readonly headers: Int32Array,
-    readonly result: FirewallResult,
-  ) {}
+    result: FirewallResult,
+  ) {
+    super(fast, result);
+  }
 
-  readonly decodeFrame = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void => {
-    const end = Math.max(off, Math.min(off + capLen, data.length));
-    const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);
-    this.decided = kind !== FALLBACK;
-    if (kind === FALLBACK) {
-      decodeFrameAt(rec, linkType, data, off, capLen, origLen);
-      return;
-    }
-    rec.setUndecoded(linkType, data, off, end - off, origLen, kind);
+  protected override fill(rec: PacketRecord, data: Uint8Array, kind: number): void {
     if (kind === NOT_IP) return;
     const h = this.headers;
     const l3 = this.fast.ipHeader[0];
@@ -55,7 +42,7 @@ export class ProtectionDecoding {
       // ATP reads nothing more of a packet without TCP; the summary counts a dropped packet's addresses
       if (this.result.drop) readAddresses(rec, data, l3, kind);
     }
-  };
+  }
 
   // ATP's fields of a TCP packet, as decode/transport.ts sets them.
   private fillTcp(rec: PacketRecord, d: Uint8Array, l3: number, l4: number, ipLen: number): void {

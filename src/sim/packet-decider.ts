@@ -41,7 +41,7 @@ export class PacketDecider {
   readonly verdict: PacketVerdict;
   /** the frame decoder to read the capture with */
   decodeFrame: FrameDecoder;
-  private readonly fast: FastDecoding | ProtectionDecoding | null;
+  private readonly fast: FastDecoding | null;
 
   /** `fast`: the fast path for the path's stages (fastPathFor), or null to decide every packet on the packet path */
   constructor(private readonly path: PacketPath, fast: FastPath | null) {
@@ -57,8 +57,7 @@ export class PacketDecider {
    * each fast path decide the frame and decodes it in full once when any cannot (or has none).
    */
   static shared(deciders: readonly PacketDecider[]): void {
-    // a protection-on decider takes the packet path: its own decoder never runs, so it never says decided
-    const decode = FastDecoding.sharedDecoder(deciders.map((d) => (d.fast instanceof FastDecoding ? d.fast : null)));
+    const decode = FastDecoding.sharedDecoder(deciders.map((d) => d.fast));
     for (const d of deciders) d.decodeFrame = decode;
   }
 

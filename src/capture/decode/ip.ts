@@ -12,7 +12,8 @@ import { Note } from '../notes.js';
 import { Has, type PacketRecord } from '../record.js';
 import { decodeTransport } from './transport.js';
 
-function word(d: Uint8Array, o: number): number {
+/** The big-endian 32-bit word at d[o], unsigned. */
+export function word(d: Uint8Array, o: number): number {
   return ((d[o]! << 24) | (d[o + 1]! << 16) | (d[o + 2]! << 8) | d[o + 3]!) >>> 0;
 }
 
