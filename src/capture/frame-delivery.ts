@@ -57,13 +57,26 @@ export class FrameDelivery {
   /** The warnings, with the time-order count and a last line counting those left out. */
   allWarnings(): string[] {
     const out = [...this.warnings];
-    if (this.outOfOrder > 0) {
-      const n = this.outOfOrder.toLocaleString('en-US');
-      out.push(`timestamps out of order: ${n} packet${this.outOfOrder === 1 ? ' is' : 's are'} stamped earlier than the packet before them (the first is frame ${this.firstOutOfOrder})`);
-    }
+    if (this.outOfOrder > 0) out.push(timeOrderWarning(this.timeOrder()));
     if (this.dropped > 0) out.push(`${this.dropped} more warnings not shown`);
     return out;
   }
+
+  timeOrder(): TimeOrder {
+    return { outOfOrder: this.outOfOrder, firstOutOfOrder: this.firstOutOfOrder };
+  }
+}
+
+/** Packets stamped earlier than the packet before them, and the first such frame (0: none). */
+export interface TimeOrder {
+  outOfOrder: number;
+  firstOutOfOrder: number;
+}
+
+/** The warning for packets out of time order (as capinfos's "Strict time order: False"). */
+export function timeOrderWarning(order: TimeOrder): string {
+  const n = order.outOfOrder.toLocaleString('en-US');
+  return `timestamps out of order: ${n} packet${order.outOfOrder === 1 ? ' is' : 's are'} stamped earlier than the packet before them (the first is frame ${order.firstOutOfOrder})`;
 }
 
 /** What a format parser does with the bytes the reader has buffered. */

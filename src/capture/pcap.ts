@@ -20,11 +20,13 @@ export function isPcapMagic(view: DataView): boolean {
   return m === MAGIC_USEC || m === MAGIC_NSEC || s === MAGIC_USEC || s === MAGIC_NSEC;
 }
 
-class PcapParser implements FormatParser {
+export class PcapParser implements FormatParser {
   readonly format = 'pcap';
   needed = RECORD_HEADER;
   stopped = false;
   readonly linkTypes: number[];
+  /** a file offset: the records that start at or after it are left unread (a range of the file, sim/jobs/) */
+  limit = Infinity;
 
   constructor(
     private readonly sink: FrameDelivery,
@@ -37,8 +39,13 @@ class PcapParser implements FormatParser {
 
   parse(buf: Uint8Array, view: DataView, start: number, end: number, base: number): number {
     const little = this.little;
+    const stop = this.limit - base;
     let p = start;
     while (end - p >= RECORD_HEADER) {
+      if (p >= stop) {
+        this.stopped = true;
+        return p;
+      }
       const capLen = view.getUint32(p + 8, little);
       if (capLen > MAX_RECORD) {
         this.sink.warn(`bad record length ${capLen} at byte ${base + p} (frame ${this.sink.frames + 1}); the rest of the file is ignored`);
@@ -64,12 +71,21 @@ class PcapParser implements FormatParser {
   }
 
   finish(leftover: number, base: number): void {
-    if (leftover > 0) this.sink.warn(`truncated final record at byte ${base} (frame ${this.sink.frames + 1})`);
+    if (leftover > 0 && base < this.limit) this.sink.warn(`truncated final record at byte ${base} (frame ${this.sink.frames + 1})`);
   }
 }
 
-/** Reads the file header (at least PCAP_FILE_HEADER bytes in view) and returns the record parser. */
-export function pcapParser(path: string, view: DataView, sink: FrameDelivery): FormatParser {
+/** What a classic pcap file header says about the records after it. */
+export interface PcapHeader {
+  little: boolean;
+  /** nanoseconds per unit of the records' fraction field: 1000 (microseconds) or 1 */
+  nanoFactor: number;
+  linkType: number;
+  snapLen: number;
+}
+
+/** Reads the file header (at least PCAP_FILE_HEADER bytes in view, a pcap magic first). */
+export function pcapHeader(path: string, view: DataView): PcapHeader {
   const little = view.getUint32(0, true) === MAGIC_USEC || view.getUint32(0, true) === MAGIC_NSEC;
   const magic = view.getUint32(0, little);
   const major = view.getUint16(4, little);
@@ -77,5 +93,11 @@ export function pcapParser(path: string, view: DataView, sink: FrameDelivery): F
   if (major !== 2) throw new CaptureError(`${path}: unsupported pcap version ${major}.${minor}`);
   // the top bits of the link-type field carry FCS information, not the link type
   const linkType = view.getUint32(20, little) & 0xffff;
-  return new PcapParser(sink, little, magic === MAGIC_NSEC ? 1 : 1000, linkType);
+  return { little, nanoFactor: magic === MAGIC_NSEC ? 1 : 1000, linkType, snapLen: view.getUint32(16, little) };
+}
+
+/** Reads the file header (at least PCAP_FILE_HEADER bytes in view) and returns the record parser. */
+export function pcapParser(path: string, view: DataView, sink: FrameDelivery): FormatParser {
+  const h = pcapHeader(path, view);
+  return new PcapParser(sink, h.little, h.nanoFactor, h.linkType);
 }

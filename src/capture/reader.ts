@@ -11,8 +11,8 @@
 // delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
 import { CaptureError } from './capture-error.js';
 import { decodeFrameAt } from './decode/link-up.js';
-import { type FormatParser, type FrameDecoder, FrameDelivery } from './frame-delivery.js';
-import { PCAP_FILE_HEADER, isPcapMagic, pcapParser } from './pcap.js';
+import { type FormatParser, type FrameDecoder, FrameDelivery, type TimeOrder } from './frame-delivery.js';
+import { PCAP_FILE_HEADER, isPcapMagic, pcapParser, type PcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
 import { type ByteSource, CHUNK, openSource, STDIN_NAME } from './source.js';
@@ -28,6 +28,12 @@ export interface ReadOptions {
   source?: ByteSource;
   /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
   decodeFrame?: FrameDecoder;
+  /**
+   * Only the records of a classic pcap file that start in [from, to) (file offsets; `from` must be
+   * where a record starts): a range of the file read on its own thread (sim/jobs/). Frames are
+   * numbered from 1 within the range.
+   */
+  range?: { from: number; to: number };
 }
 
 export interface CaptureInfo {
@@ -39,6 +45,10 @@ export interface CaptureInfo {
   linkTypes: number[];
   /** file-level problems that did not stop the read, e.g. "truncated final record at byte 123456 (frame 99)" */
   warnings: string[];
+  /** packets stamped earlier than the packet before them, and the first such frame (0: none) */
+  timeOrder: TimeOrder;
+  /** the file offset after the last record read (with a range: where the next range's first record starts) */
+  end: number;
 }
 
 /**
@@ -113,6 +123,16 @@ class Window {
     while (this.end - this.start < n && !this.eof) await this.refill(n);
   }
 
+  /** Empties the window and goes on reading at file offset `offset` (a plain file only). */
+  async seek(offset: number): Promise<void> {
+    await this.settle();
+    if (this.source.seek === undefined) throw new Error('seek on a stream');
+    this.source.seek(offset);
+    this.start = this.end = RESERVE;
+    this.base = offset - RESERVE;
+    this.eof = false;
+  }
+
   /** Waits for a read still in flight (before the source is closed). */
   async settle(): Promise<void> {
     if (this.ahead !== null) await this.ahead.catch(() => 0);
@@ -153,6 +173,11 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
   try {
     const sink = new FrameDelivery(new PacketRecord(), onPacket, opts.decodeFrame);
     const parser = await openFormat(name, w, sink);
+    if (opts.range !== undefined) {
+      if (parser.format !== 'pcap') throw new CaptureError(`${name}: only a classic pcap file is read in ranges`);
+      (parser as PcapParser).limit = opts.range.to;
+      if (opts.range.from !== w.base + w.start) await w.seek(opts.range.from);
+    }
     onProgress?.(source.position, source.size);
     for (;;) {
       w.start = parser.parse(w.buf, w.view, w.start, w.end, w.base);
@@ -166,7 +191,15 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
       onProgress?.(source.position, source.size);
     }
     if (source.problem !== '') sink.warn(source.problem);
-    return { format: parser.format, compressed: source.compressed, packets: sink.delivered, linkTypes: parser.linkTypes, warnings: sink.allWarnings() };
+    return {
+      format: parser.format,
+      compressed: source.compressed,
+      packets: sink.delivered,
+      linkTypes: parser.linkTypes,
+      warnings: sink.allWarnings(),
+      timeOrder: sink.timeOrder(),
+      end: w.base + w.start,
+    };
   } finally {
     await w.settle();
     await source.close();

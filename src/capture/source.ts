@@ -25,6 +25,8 @@ export interface ByteSource {
   readonly problem: string;
   /** Reads up to len bytes into buf at off; resolves to 0 at the end of the data. */
   read(buf: Uint8Array, off: number, len: number): Promise<number>;
+  /** Goes on reading at file offset `offset` (a plain file only; none in flight). */
+  seek?(offset: number): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,10 @@ class FileSource implements ByteSource {
     }
     this.position += n;
     return n;
+  }
+
+  seek(offset: number): void {
+    this.position = offset;
   }
 
   close(): Promise<void> {

@@ -83,6 +83,17 @@ export function wholeNumberOf(things: string): (value: string) => number {
   };
 }
 
+/** `--jobs`: how many threads a replay runs on, a number from 1 or `auto`. */
+export function jobsOption(): Option {
+  return new Option('-j, --jobs <n>', 'threads to replay on: a number, or auto (up to 4 for captures from 256 MB, else 1)')
+    .default('auto')
+    .argParser((value: string): number | 'auto' => {
+      if (value === 'auto') return value;
+      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) throw new InvalidArgumentError('expected auto or a number of threads from 1 to 64');
+      return Number(value);
+    });
+}
+
 /** Where `edgesim serve` keeps the configuration unless told otherwise. */
 export const DEFAULT_DATA = './.edgesim-data';
 

@@ -16,6 +16,12 @@ export interface PathOptions extends LookupOptions {
   atp?: AtpOptionsInput;
 }
 
+/** What a path is built from: another thread builds the same path from it (sim/jobs/). */
+export interface PathSetup {
+  snapshot: Snapshot;
+  pathOptions: PathOptions;
+}
+
 export interface BuiltPath {
   path: PacketPath;
   firewall: Firewall;
@@ -26,6 +32,8 @@ export interface BuiltPath {
   enrichment: Enrichment | undefined;
   /** things the user should know before reading the results */
   warnings: string[];
+  /** what the path was built from; null when it cannot be rebuilt from a snapshot (inspect's) */
+  setup: PathSetup | null;
 }
 
 /** Compiles the snapshot into a packet path; a bad item throws a ConfigItemError naming its path in the snapshot. */
@@ -36,7 +44,7 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, enrichment, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, enrichment, warnings, setup: { snapshot, pathOptions: opts } };
 }
 
 /**
@@ -54,5 +62,5 @@ export async function buildLookupPath(lookups: boolean, opts: PathOptions = {}):
   const atp = AdvancedTcpProtection.fromSnapshot({});
   // ASNs only with --asn: enrichmentFor leaves them out without a database
   const enrichment = lookups ? await enrichmentFor(LOOKUP_FIELDS, false, opts, warnings) : undefined;
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: () => undefined, enrichment, warnings };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: () => undefined, enrichment, warnings, setup: null };
 }

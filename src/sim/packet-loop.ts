@@ -14,6 +14,8 @@ export interface LoopOptions {
   signal?: AbortSignal;
   /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
   decodeFrame?: FrameDecoder;
+  /** only the records of a classic pcap file that start in [from, to) (capture/reader.ts) */
+  range?: { from: number; to: number };
 }
 
 /** A capture that has been opened and not yet read. */
@@ -26,6 +28,15 @@ export class OpenCapture {
   /** Opens `path` ('-': standard input); throws CaptureError when it cannot be opened. */
   static async open(path: string): Promise<OpenCapture> {
     return new OpenCapture(path, await openSource(path));
+  }
+
+  /** the file's size in bytes (compressed bytes for a gzip file; 0 for standard input) */
+  get size(): number {
+    return this.source.size;
+  }
+
+  get compressed(): boolean {
+    return this.source.compressed;
   }
 
   /** How messages name the capture. */

@@ -7,6 +7,8 @@ import type { Firewall } from '../firewall/firewall.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
+import type { CaptureInfo } from '../capture/reader.js';
+import { replayInRanges, threadsWanted, whyOneThread, type Jobs, type RangeRunner } from './jobs/range-replay.js';
 import { PacketDecider } from './packet-decider.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
@@ -18,11 +20,17 @@ export interface ReplayOptions extends LoopOptions {
   useLabels?: boolean;
   /** decide packets with the firewall's fast path where it can (default true; results are identical) */
   fastPath?: boolean;
+  /** threads to replay on (jobs/range-replay.ts; default 1; results are identical), or auto: by the capture's size */
+  jobs?: Jobs;
+  /** how a range of a parallel replay is run (default: on a worker thread) */
+  runRange?: RangeRunner;
 }
 
 export interface ReplayResult {
   report: ReplayReport;
   warnings: string[];
+  /** the threads the replay ran on (1 when a parallel replay deferred to one thread) */
+  threads: number;
 }
 
 /** Replays an opened capture through a built path; the capture is closed at the end. */
@@ -37,17 +45,39 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     await Promise.allSettled(sinks.map((s) => s.close()));
     throw err;
   }
-  const summary = new ReplaySummary(labels);
-  const decider = PacketDecider.of(built, opts.fastPath !== false);
+  const warnings = [...built.warnings];
+  let summary = new ReplaySummary(labels);
   const started = process.hrtime.bigint();
-  const onPacket = (rec: PacketRecord): void => {
-    const verdict = decider.decide(rec);
-    summary.add(rec, verdict);
-    for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
-  };
-  let info;
+  let info: CaptureInfo | undefined;
+  let threads = 1;
   try {
-    info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: decider.decodeFrame });
+    threads = threadsFor(opts.jobs ?? 1, built, capture, sinks.length > 0, labels !== null, warnings);
+    if (threads > 1) {
+      const ranges = await replayInRanges(capture, built, threads, summary, opts).catch(async (err: unknown) => {
+        await capture.close();
+        throw err;
+      });
+      if (ranges.info !== null) {
+        info = ranges.info;
+        await capture.close();
+      } else {
+        if (ranges.why !== null && opts.jobs !== 'auto') warnings.push(`--jobs ${threads}: ${ranges.why}, so the replay ran on one thread`);
+        // what the ranges counted is thrown away: the one-thread replay counts from nothing
+        built.firewall.hits.fill(0);
+        built.firewall.decided.fill(0);
+        summary = new ReplaySummary(labels);
+        threads = 1;
+      }
+    }
+    if (info === undefined) {
+      const decider = PacketDecider.of(built, opts.fastPath !== false);
+      const onPacket = (rec: PacketRecord): void => {
+        const verdict = decider.decide(rec);
+        summary.add(rec, verdict);
+        for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
+      };
+      info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: decider.decodeFrame });
+    }
   } finally {
     // every sink is closed (and flushed) even when one fails or the read did; the first error wins
     const closed = await Promise.allSettled(sinks.map((s) => s.close()));
@@ -55,13 +85,22 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     if (failed !== undefined && info !== undefined) throw failed.reason;
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  const warnings = [...built.warnings];
   for (const sink of sinks) warnings.push(...(sink.warnings?.() ?? []));
   const misfit = labels === null ? null : labelsMisfit(labels, summary.lastFrame, labelsPathFor(capture.path));
   if (misfit !== null) warnings.push(misfit);
   const scored = misfit === null ? labels : null;
   const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
-  return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings };
+  return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings, threads };
+}
+
+/** The threads a replay runs on: what `jobs` asks for where the replay allows it; why not, in `warnings`, when asked for explicitly. */
+function threadsFor(jobs: Jobs, built: BuiltPath, capture: OpenCapture, perPacket: boolean, labels: boolean, warnings: string[]): number {
+  const wanted = threadsWanted(jobs, capture);
+  if (wanted <= 1) return 1;
+  const why = labels ? "the capture's label sidecar is scored packet by packet" : whyOneThread(built, capture, perPacket);
+  if (why === null) return wanted;
+  if (jobs !== 'auto') warnings.push(`--jobs ${wanted}: ${why}, so the replay ran on one thread`);
+  return 1;
 }
 
 /** Builds the path for `snapshot` and replays the capture file through it (for scripts, benches and tests). */

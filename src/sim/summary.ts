@@ -3,14 +3,18 @@
 // only the first occurrence of a decode note adds an entry. With labels, each packet's outcome is
 // recorded (a byte per frame) and scored at the end by ATP's one label scoring (atp/outcomes.ts).
 // Verdicts over time and the breakdown of drops are bounded in size whatever the capture's length.
+//
+// A replay on several threads (sim/jobs/) counts each range of consecutive packets into a summary of
+// its own (a part: series from the capture's start, drops' addresses kept in order, frames numbered
+// from 1) and adds the parts in capture order (absorb), which gives the counts one summary would have.
 import { Outcome, Outcomes, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
 import type { PacketRecord } from '../capture/record.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { DropBreakdown, type DropReport } from './drop-breakdown.js';
+import { DropBreakdown, type DropParts, type DropReport } from './drop-breakdown.js';
 import type { PacketVerdict, Stage } from './verdict.js';
-import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesReport } from './verdict-series.js';
+import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesParts, type VerdictSeriesReport } from './verdict-series.js';
 
 export interface RuleReport {
   ref: string;
@@ -65,6 +69,21 @@ export interface ReplayReport {
 
 const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
 
+/** A part of a replay's counts (ReplaySummary.parts), to add to the whole in capture order. */
+export interface SummaryParts {
+  packets: number;
+  lastFrame: number;
+  passed: number;
+  dropped: number;
+  nonIp: number;
+  first: [number, number];
+  last: [number, number];
+  byStage: Array<[Stage, number]>;
+  notes: Array<[string, { packets: number; firstFrame: number }]>;
+  series: VerdictSeriesParts;
+  drops: DropParts;
+}
+
 export class ReplaySummary {
   packets = 0;
   /** the last frame number, as Wireshark numbers frames (a pcapng record without a packet takes one too) */
@@ -83,10 +102,56 @@ export class ReplaySummary {
   /** what the whole path did with each frame, when the capture has labels */
   private readonly outcomes: Outcomes | null;
   private readonly series = new VerdictSeries();
-  private readonly drops = new DropBreakdown();
+  private readonly drops: DropBreakdown;
 
-  constructor(labels: Labels | null) {
+  /** `part`: this summary counts a batch of a capture that starts at `part.start` (sec, nsec), to be absorbed (no labels) */
+  constructor(labels: Labels | null, part?: { start: readonly [number, number] }) {
     this.outcomes = labels === null ? null : new Outcomes();
+    this.drops = new DropBreakdown({ keepAddresses: part !== undefined });
+    if (part !== undefined) this.series.startAt(part.start[0], part.start[1]);
+  }
+
+  /** the last packet's time (sec, nsec) */
+  lastStamp(): [number, number] {
+    return [this.lastSec, this.lastNsec];
+  }
+
+  /** A part's counts as plain data (a summary made with `part`, on a replay without protection: no monitoring notes). */
+  parts(): SummaryParts {
+    return {
+      packets: this.packets,
+      lastFrame: this.lastFrame,
+      passed: this.passed,
+      dropped: this.dropped,
+      nonIp: this.nonIp,
+      first: [this.firstSec, this.firstNsec],
+      last: [this.lastSec, this.lastNsec],
+      byStage: [...this.byStage],
+      notes: [...this.notes],
+      series: this.series.parts(),
+      drops: this.drops.parts(),
+    };
+  }
+
+  /** Adds the parts of the next packets of the capture, in capture order; the part numbered its frames from 1, and `framesBefore` frames come before them. */
+  absorb(p: SummaryParts, framesBefore: number): void {
+    if (p.packets === 0) return;
+    this.packets += p.packets;
+    this.lastFrame = framesBefore + p.lastFrame;
+    this.passed += p.passed;
+    this.dropped += p.dropped;
+    this.nonIp += p.nonIp;
+    if (this.firstSec < 0) [this.firstSec, this.firstNsec] = p.first;
+    [this.lastSec, this.lastNsec] = p.last;
+    for (const [stage, n] of p.byStage) this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + n);
+    for (const [note, n] of p.notes) {
+      const mine = this.notes.get(note);
+      if (mine === undefined) this.notes.set(note, { packets: n.packets, firstFrame: framesBefore + n.firstFrame });
+      else mine.packets += n.packets;
+    }
+    if (this.firstSec >= 0 && this.series.isEmpty()) this.series.startAt(this.firstSec, this.firstNsec);
+    this.series.absorb(p.series);
+    this.drops.absorb(p.drops);
   }
 
   add(rec: PacketRecord, v: PacketVerdict): void {

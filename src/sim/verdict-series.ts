@@ -3,6 +3,10 @@
 // MAX_BUCKETS the width doubles and neighbouring buckets merge, so a 10M-packet, hour-long capture
 // gives at most MAX_BUCKETS rows. Widths are 1 ms times a power of two. Counting allocates nothing:
 // one Float64Array holds every column; merging works in place.
+//
+// Series counted over consecutive parts of a capture from the same start (parallel replays,
+// sim/jobs/) add up exactly: halving is what a wider series would have counted, so both are brought
+// to the wider width, then added bucket by bucket.
 
 /** The columns, in the order of VerdictSeriesReport.counts' keys. */
 export const SERIES_COLUMNS = ['pass', 'firewall', 'syn_protection', 'tcp_flow_protection'] as const;
@@ -21,10 +25,20 @@ export interface VerdictSeriesReport {
   counts: Record<SeriesColumn, number[]>;
 }
 
+/** A series' counts as plain data (to send to another thread and add there). */
+export interface VerdictSeriesParts {
+  width: number;
+  used: number;
+  /** the first `used` buckets' counts, COLUMNS a bucket */
+  counts: Float64Array;
+}
+
 export class VerdictSeries {
   /** bucket k, column c at counts[k * COLUMNS + c] */
   private readonly counts: Float64Array;
   private width = BASE_WIDTH;
+  /** buckets per nanosecond (1 / the width in ns): a multiplication per packet instead of divisions; halved with the width, exactly */
+  private perNs = 1 / (BASE_WIDTH * 1e9);
   private used = 0;
   private startSec = -1;
   private startNsec = 0;
@@ -33,18 +47,48 @@ export class VerdictSeries {
     this.counts = new Float64Array(maxBuckets * COLUMNS);
   }
 
+  /** No start yet: no packet counted, no start given. */
+  isEmpty(): boolean {
+    return this.startSec < 0;
+  }
+
+  /** Starts the series at a given time rather than at its first packet's (a later part of a capture). */
+  startAt(sec: number, nsec: number): void {
+    this.startSec = sec;
+    this.startNsec = nsec;
+  }
+
+  parts(): VerdictSeriesParts {
+    return { width: this.width, used: this.used, counts: this.counts.slice(0, this.used * COLUMNS) };
+  }
+
+  /** Adds a series counted from the same start (see startAt). */
+  absorb(other: VerdictSeriesParts): void {
+    while (this.width < other.width) this.halve();
+    const c = this.counts;
+    // the other series' buckets, each merged `factor` to one where this series is wider
+    const factor = Math.round(this.width / other.width);
+    for (let k = 0; k < other.used; k++) {
+      const into = Math.floor(k / factor);
+      if (into >= this.used) this.used = into + 1;
+      for (let j = 0; j < COLUMNS; j++) c[into * COLUMNS + j] += other.counts[k * COLUMNS + j]!;
+    }
+  }
+
   /** Counts one packet at capture time (sec, nsec) in `column` (an index into SERIES_COLUMNS). */
   add(sec: number, nsec: number, column: number): void {
     if (this.startSec < 0) {
       this.startSec = sec;
       this.startNsec = nsec;
     }
-    const t = sec - this.startSec + (nsec - this.startNsec) / 1e9;
+    // nanoseconds since the start (exact for 104 days); halving perNs halves the product exactly, so
+    // a packet's bucket at twice the width is half its bucket (rounded down), as halve() merges them
+    const ns = (sec - this.startSec) * 1e9 + (nsec - this.startNsec);
     // a packet stamped before the first one (captures are not always in order) goes to bucket 0
-    let k = t > 0 ? Math.floor(t / this.width) : 0;
+    let k = ns > 0 ? Math.floor(ns * this.perNs) : 0;
     while (k >= this.maxBuckets) {
       this.halve();
-      k = Math.floor(t / this.width);
+      k = Math.floor(ns * this.perNs);
     }
     if (k >= this.used) this.used = k + 1;
     this.counts[k * COLUMNS + column]++;
@@ -63,6 +107,7 @@ export class VerdictSeries {
     c.fill(0, half * COLUMNS);
     this.used = half;
     this.width *= 2;
+    this.perNs *= 0.5;
   }
 
   report(): VerdictSeriesReport {

@@ -64,7 +64,8 @@ describe('classic pcap', () => {
   ])('%s: same packets, times as tshark reads them', async (_name, opts, times) => {
     const p = file(pcapFile(opts, records));
     const { info, packets } = await read(p);
-    expect(info).toEqual({ format: 'pcap', compressed: false, packets: 2, linkTypes: [1], warnings: [] });
+    const size = readFileSync(p).length;
+    expect(info).toEqual({ format: 'pcap', compressed: false, packets: 2, linkTypes: [1], warnings: [], timeOrder: { outOfOrder: 0, firstOutOfOrder: 0 }, end: size });
     expect(packets.map((s) => s.time)).toEqual(times);
     expect(packets.map((s) => [s.frame, s.capLen, s.origLen])).toEqual([[1, synV4.length, synV4.length], [2, 40, synV4.length]]);
     expect(packets[0]!.data).toBe(Buffer.from(synV4).toString('hex'));
@@ -100,6 +101,8 @@ describe('pcapng', () => {
       packets: 6,
       linkTypes: [1, 101, 276, 229],
       warnings: ['timestamps out of order: 3 packets are stamped earlier than the packet before them (the first is frame 3)'],
+      timeOrder: { outOfOrder: 3, firstOutOfOrder: 3 },
+      end: readFileSync(p).length,
     });
     expect(packets.map((s) => s.linkType)).toEqual([1, 101, 276, 1, 229, 1]);
     expect(packets.map(pick)).toEqual(tsharkFrames(p));

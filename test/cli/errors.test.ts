@@ -28,6 +28,7 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['replay: NDJSON on a full disk', ['replay', DEMO, '--config', SNAP, '--format', 'ndjson', '--out', '/dev/full'], /^edgesim: \/dev\/full: cannot write: no space left on the device$/, 1],
   ['replay: the summary on a full disk', ['replay', DEMO, '--config', SNAP, '--out', '/dev/full'], /^edgesim: \/dev\/full: cannot write: no space left on the device$/, 1],
   ['replay: two outputs in one file', ['replay', DEMO, '--config', SNAP, '--out', out, '--write-dropped', out], /^edgesim: --write-dropped .*out\.txt: the same file as --out; give each output its own file$/, 2],
+  ['replay: --jobs 0', ['replay', DEMO, '--config', SNAP, '--jobs', '0'], /^edgesim: option '-j, --jobs <n>' argument '0' is invalid\. expected auto or a number of threads from 1 to 64$/, 2],
   ['replay: an output over the capture', ['replay', DEMO, '--config', SNAP, '--write-passed', DEMO], /^edgesim: --write-passed examples\/demo\.pcap: the same file as the capture/, 2],
   ['replay: a rule that does not compile names the file and the rule', ['replay', DEMO, '--config', badRule], /^edgesim: .*bad-rule\.json: rulesets\[0\]\.rules\[0\]\.expression: Filter parsing error/, 1],
   ['replay: a bad ATP option names its file', ['replay', DEMO, '--config', SNAP, '--atp-options', badOptions], /^edgesim: .*bad-options\.json: options\.rateWindowSeconds: expected a number above 0, got -1$/, 1],

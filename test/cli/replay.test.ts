@@ -191,6 +191,29 @@ describe('edgesim replay', () => {
   });
 });
 
+describe('replay --jobs', () => {
+  const summary = (stdout: string): unknown => {
+    const { elapsedSeconds: _e, packetsPerSecond: _p, ...rest } = JSON.parse(stdout) as Record<string, unknown>;
+    return rest;
+  };
+
+  it('prints the one-thread summary when the capture is replayed in ranges on worker threads (the built worker)', () => {
+    const snap = writeSnapshot('jobs.json', oneRule('tcp.dstport in {80 443} or udp.dstport == 53'));
+    const one = runCli(['replay', capture, '--config', snap, '--format', 'json', '--no-labels', '--jobs', '1']);
+    const three = runCli(['replay', capture, '--config', snap, '--format', 'json', '--no-labels', '--jobs', '3']);
+    expect(three.status).toBe(0);
+    expect(three.stderr).toBe('');
+    expect(summary(three.stdout)).toEqual(summary(one.stdout));
+    expect((JSON.parse(one.stdout) as { dropped: number }).dropped).toBeGreaterThan(0);
+  });
+
+  it('says why it runs on one thread when the replay cannot be cut', () => {
+    const r = runCli(['replay', capture, '--config', writeSnapshot('jobs-nd.json', oneRule('udp.dstport > 0')), '--format', 'ndjson', '--no-labels', '--jobs', '2']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/--jobs 2: per-packet outputs are written in capture order, so the replay ran on one thread/);
+  });
+});
+
 describe('npm start', () => {
   it('replays the bundled demo capture through the bundled demo snapshot', () => {
     const r = runCli(['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json']);

@@ -77,3 +77,33 @@ describe('verdicts over time (adaptive buckets)', () => {
     expect(r.counts.pass.reduce((a, b) => a + b, 0)).toBe(3600 * 4);
   });
 });
+
+describe('series of consecutive parts of a capture (parallel replays)', () => {
+  it('add up to the series of the whole, wherever the capture is cut', () => {
+    // any packet times, in or out of order, cut into parts at random places
+    const times = fc.array(fc.tuple(fc.integer({ min: -2_000, max: 5_000_000 }), fc.integer({ min: 0, max: COLS - 1 })), { minLength: 1, maxLength: 300 });
+    fc.assert(
+      fc.property(times, fc.array(fc.nat(), { maxLength: 4 }), fc.integer({ min: 2, max: 64 }), (list, cuts, max) => {
+        const start = 1_700_000_000;
+        const at = (ms: number): [number, number] => {
+          const ns = Math.round((ms + 0.3) * 1e6) + 5e9;
+          return [start - 5 + Math.floor(ns / 1e9), ns % 1e9];
+        };
+        const [s0, n0] = at(list[0]![0]);
+        const whole = new VerdictSeries(max);
+        for (const [ms, col] of list) whole.add(...at(ms), col);
+        const bounds = [...new Set([0, ...cuts.map((c) => c % list.length), list.length])].sort((a, b) => a - b);
+        const merged = new VerdictSeries(max);
+        merged.startAt(s0, n0);
+        for (let p = 0; p + 1 < bounds.length; p++) {
+          const part = new VerdictSeries(max);
+          part.startAt(s0, n0);
+          for (const [ms, col] of list.slice(bounds[p], bounds[p + 1])) part.add(...at(ms), col);
+          merged.absorb(part.parts());
+        }
+        expect(merged.report()).toEqual(whole.report());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

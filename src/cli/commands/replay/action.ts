@@ -6,6 +6,7 @@ import { buildPacketPath } from '../../../sim/build.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink, type PacketSink } from '../../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
+import type { Jobs } from '../../../sim/jobs/range-replay.js';
 import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
@@ -20,6 +21,7 @@ export interface ReplayFlags extends ConfigFlags, DataFlags {
   writeDropped?: string;
   labels: boolean;
   progress: boolean;
+  jobs: Jobs;
 }
 
 export async function run(capture: string, flags: ReplayFlags): Promise<void> {
@@ -44,7 +46,7 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     return list;
   };
   try {
-    const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update });
+    const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs });
     progress?.stop();
     // each format's code is loaded only when it is asked for (start-up time)
     if (flags.format === 'table') writeOutput(flags.out, (await import('../../../sim/outputs/summary-table.js')).formatSummary(report, warnings));

@@ -1,6 +1,6 @@
 // `edgesim replay CAPTURE`: options and help; the replay itself is in action.ts, loaded when run.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, jobsOption } from '../../options.js';
 import type { ReplayFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -13,7 +13,8 @@ export function register(program: Command): void {
     .option('--write-passed <file>', 'write the packets that pass to this pcap file')
     .option('--write-dropped <file>', 'write the packets that drop to this pcap file')
     .option('--no-labels', "ignore the capture's label sidecar (<capture>.labels.ndjson)")
-    .option('--no-progress', 'no progress bar on a terminal');
+    .option('--no-progress', 'no progress bar on a terminal')
+    .addOption(jobsOption());
   addConfigOptions(cmd);
   addDataOptions(cmd);
   addAtpOptions(cmd);
@@ -26,10 +27,17 @@ html (one self-contained page of charts and tables; needs --out or a redirect; \
 renders the same page from a saved json summary).
 With ndjson or csv a one-line summary goes to stderr.
 
+Threads (--jobs): a classic pcap file is cut into byte ranges replayed side by side, each thread
+reading its own range; the report is the one a single thread gives (checked, and replayed on one
+thread when a range's start cannot be confirmed). A replay runs on one thread with protection on
+(Advanced TCP Protection's state depends on the order of packets), with per-packet outputs (ndjson,
+csv, --write-passed, --write-dropped), with a label sidecar, and for pcapng, gzip or standard input.
+
 Examples:
   edgesim replay examples/demo.pcap --config examples/demo-snapshot.json
   edgesim replay attack.pcapng --api http://127.0.0.1:8787/client/v4 --account acc1 --format ndjson | jq 'select(.verdict=="drop")'
   edgesim replay big.pcap.gz --config snap.json --write-dropped dropped.pcap
+  edgesim replay 10M-packets.pcap --config snap.json --jobs 2 --format json
   edgesim replay examples/demo.pcap --config examples/demo-snapshot.json --format html --out report.html
   edgesim synth syn-flood --out - | edgesim replay - --config snap.json`,
   );

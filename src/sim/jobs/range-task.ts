@@ -1,0 +1,36 @@
+// What the thread replaying a range of a capture is given, and what it sends back (plain data, copied
+// between threads).
+import type { PcapHeader } from '../../capture/pcap.js';
+import type { CaptureInfo } from '../../capture/reader.js';
+import type { PathSetup } from '../build.js';
+import type { SummaryParts } from '../summary.js';
+
+export interface RangeTask {
+  setup: PathSetup;
+  /** the capture file (a classic pcap file) */
+  path: string;
+  header: PcapHeader;
+  /** the range: the records that start in [from, to) of the file (`from` need not be a record start) */
+  from: number;
+  to: number;
+  /** the capture's first packet's time (sec, nsec): where every part's time buckets start */
+  start: [number, number];
+  fastPath: boolean;
+  /** a Float64Array per thread: bytes of its range read so far (progress) */
+  progress: SharedArrayBuffer;
+  slot: number;
+}
+
+export type RangeOutcome =
+  | {
+      kind: 'done';
+      /** where the first record of the range was taken to start */
+      from: number;
+      info: CaptureInfo;
+      parts: SummaryParts;
+      hits: Float64Array;
+      decided: Float64Array;
+    }
+  /** no record seemed to start in the bytes looked at */
+  | { kind: 'no-start' }
+  | { kind: 'failed'; message: string };

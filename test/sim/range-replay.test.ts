@@ -1,0 +1,119 @@
+// A replay on several threads (`--jobs`) gives exactly the report of one thread: the file is cut into
+// byte ranges, each range finds its first record itself, and the parts are added in order. Compared
+// here report against report (all but the elapsed time) on captures built to catch what depends on
+// order or on where a range starts, on real worker threads and on ranges run in this thread (many
+// cuts, quickly), and over the classic pcap files of the tcpdump corpus, damaged ones included.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/config/snapshot.js';
+import type { RangeRunner } from '../../src/sim/jobs/range-replay.js';
+import { replayRange } from '../../src/sim/jobs/replay-range.js';
+import type { RangeOutcome } from '../../src/sim/jobs/range-task.js';
+import { replayFile, type ReplayResult } from '../../src/sim/replay.js';
+import { corpusFiles, corpusPath } from '../capture/helpers/corpus.js';
+import { FIELDS, rulesets } from '../fastpath/helpers.js';
+import { rangeSnapshot, writeRangeCapture } from './helpers/range-capture.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-ranges-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** ranges run one after another in this thread: the same code as a worker runs, without starting threads */
+const inThisThread: RangeRunner = (task) => ({
+  outcome: replayRange(task).catch((err: Error): RangeOutcome => ({ kind: 'failed', message: err.message })),
+  stop: async () => undefined,
+});
+
+function comparable(r: ReplayResult): unknown {
+  const { elapsedSeconds: _e, packetsPerSecond: _p, ...rest } = r.report;
+  return { report: rest, warnings: r.warnings };
+}
+
+async function both(file: string, snapshot: Snapshot, jobs: number, runRange?: RangeRunner): Promise<{ one: ReplayResult; many: ReplayResult }> {
+  const one = await replayFile(file, snapshot, { useLabels: false, jobs: 1 });
+  const many = await replayFile(file, snapshot, { useLabels: false, jobs, runRange });
+  return { one, many };
+}
+
+describe('replay on several threads', () => {
+  it('gives the one-thread report on worker threads: top addresses past the counters, time order, notes, IPv6, no IP', async () => {
+    const file = path.join(dir, 'mixed.pcap');
+    await writeRangeCapture(file, { packets: 20_000, seed: 7 });
+    const { one, many } = await both(file, rangeSnapshot(), 2);
+    expect(many.threads).toBe(2);
+    expect(comparable(many)).toEqual(comparable(one));
+    // the capture exercises what it is meant to
+    expect(one.report.drops.topSources.exact).toBe(false);
+    expect(one.report.capture.warnings.join()).toMatch(/timestamps out of order/);
+    expect(one.report.notes.length).toBeGreaterThan(0);
+    expect(one.report.nonIpPackets).toBeGreaterThan(0);
+    expect(one.report.dropped).toBeGreaterThan(1000);
+  }, 60_000);
+
+  it('gives the one-thread report for any number of ranges, each range found from an arbitrary byte', async () => {
+    for (const seed of [1, 2, 3]) {
+      const file = path.join(dir, `cuts-${seed}.pcap`);
+      await writeRangeCapture(file, { packets: 3_000, seed });
+      for (const jobs of [2, 3, 5, 16, 64]) {
+        const { one, many } = await both(file, rangeSnapshot(), jobs, inThisThread);
+        expect(many.threads, `seed ${seed}, ${jobs} ranges`).toBe(jobs);
+        expect(comparable(many), `seed ${seed}, ${jobs} ranges`).toEqual(comparable(one));
+      }
+    }
+  }, 60_000);
+
+  it('replays on one thread when a range was taken to start where no record does (a packet full of fake record headers)', async () => {
+    const file = path.join(dir, 'fake-chain.pcap');
+    await writeRangeCapture(file, { packets: 400, seed: 11, fakeChainInMiddle: true });
+    const { one, many } = await both(file, rangeSnapshot(), 2, inThisThread);
+    expect(many.threads).toBe(1);
+    expect(comparable(many)).toEqual(comparable(one));
+  });
+
+  it('says why a replay asked to run on several threads runs on one', async () => {
+    const ng = path.join(dir, 'some.pcapng');
+    const pcapng = corpusFiles().find((n) => readFileSync(corpusPath(n)).subarray(0, 4).equals(Buffer.from([0x0a, 0x0d, 0x0d, 0x0a])))!;
+    writeFileSync(ng, readFileSync(corpusPath(pcapng)));
+    const r = await replayFile(ng, rangeSnapshot(), { useLabels: false, jobs: 2 });
+    expect(r.threads).toBe(1);
+    expect(r.warnings).toContain('--jobs 2: only a classic pcap file is cut into ranges (this one is pcapng), so the replay ran on one thread');
+    const atp = await replayFile(
+      path.join(dir, 'mixed.pcap'),
+      {
+        ...rangeSnapshot(),
+        tcp_protection_status: { enabled: true },
+        prefixes: [{ prefix: '203.0.113.0/24', comment: 'servers', excluded: false }],
+        syn_protection: { rules: [{ scope: 'global', name: 'g', mode: 'enabled', rate_sensitivity: 'medium', burst_sensitivity: 'medium' }] },
+      },
+      { useLabels: false, jobs: 2 },
+    );
+    expect(atp.threads).toBe(1);
+    expect(atp.warnings.join('\n')).toMatch(/--jobs 2: protection is on/);
+  }, 60_000);
+
+  it('gives the one-thread report over the classic pcap files of the tcpdump corpus, damaged ones included', async () => {
+    // the rules that read every field the fast path reads, but the one reading a list
+    const snapshot: Snapshot = { rulesets: rulesets(FIELDS.filter(([, , expression]) => !expression.includes('$'))) };
+    const differ: string[] = [];
+    let parallel = 0;
+    let files = 0;
+    for (const name of corpusFiles()) {
+      const file = corpusPath(name);
+      const head = readFileSync(file).subarray(0, 4);
+      const magic = head.length === 4 ? head.readUInt32LE(0) : 0;
+      if (![0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1].includes(magic)) continue;
+      files++;
+      const one = await replayFile(file, snapshot, { useLabels: false, jobs: 1 }).catch((e: Error) => e.message);
+      const many = await replayFile(file, snapshot, { useLabels: false, jobs: 3, runRange: inThisThread }).catch((e: Error) => e.message);
+      if (typeof many !== 'string' && many.threads > 1) parallel++;
+      const a = typeof one === 'string' ? one : comparable(one);
+      const b = typeof many === 'string' ? many : comparable(many);
+      if (JSON.stringify(a) !== JSON.stringify(b)) differ.push(name);
+    }
+    expect(differ).toEqual([]);
+    expect(files).toBeGreaterThan(500);
+    // most files are cut: the check does not simply defer every file to one thread
+    expect(parallel).toBeGreaterThan(files / 2);
+  }, 240_000);
+});
