@@ -9,7 +9,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { systemErrorText } from '../errors.js';
 import { CaptureError } from './capture-error.js';
 
@@ -113,7 +112,9 @@ class StreamSource implements ByteSource {
   }
 }
 
-function gzipFile(path: string, size: number): ByteSource {
+// zlib is loaded only for a compressed capture (start-up time)
+async function gzipFile(path: string, size: number): Promise<ByteSource> {
+  const { createGunzip } = await import('node:zlib');
   const file = createReadStream(path, { highWaterMark: CHUNK });
   const gunzip = createGunzip({ chunkSize: CHUNK });
   file.on('error', (err) => gunzip.destroy(err));
@@ -141,6 +142,7 @@ async function openStdin(input: Readable): Promise<ByteSource> {
   }
   const head = first.done === true ? new Uint8Array(0) : first.value;
   if (!startsWith(head, head.length, [0x1f, 0x8b])) return new StreamSource(all(), false, 0, () => consumed, () => input.destroy());
+  const { createGunzip } = await import('node:zlib');
   const gunzip = createGunzip({ chunkSize: CHUNK });
   Readable.from(all()).on('error', (err) => gunzip.destroy(err)).pipe(gunzip);
   return new StreamSource(gunzip[Symbol.asyncIterator](), true, 0, () => consumed, () => {
@@ -176,7 +178,7 @@ export async function openSource(path: string, stdin: Readable = process.stdin):
     }
     if (startsWith(head, bytesRead, [0x1f, 0x8b])) {
       await fh.close();
-      return gzipFile(path, st.size);
+      return await gzipFile(path, st.size);
     }
     return new FileSource(fh, st.size, path);
   } catch (err) {

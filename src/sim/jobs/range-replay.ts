@@ -17,7 +17,6 @@
 // does not depend on the order of packets across ranges: protection off (Advanced TCP
 // Protection's state depends on the order of packets), no per-packet outputs, no label sidecar.
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { timeOrderWarning, type TimeOrder } from '../../capture/frame-delivery.js';
 import type { PcapHeader } from '../../capture/pcap.js';
 import { PCAP_FILE_HEADER } from '../../capture/pcap.js';
@@ -89,7 +88,9 @@ export async function replayInRanges(
   const progress = new SharedArrayBuffer(8 * threads);
   const read = new Float64Array(progress);
   const fastPath = opts.fastPath !== false;
-  const runRange = opts.runRange ?? onWorkerThread;
+  // worker_threads is loaded only for a replay on several threads (start-up time)
+  const { Worker } = await import('node:worker_threads');
+  const runRange = opts.runRange ?? ((task: RangeTask) => onWorkerThread(Worker, task));
   const workers = cuts.slice(1, -1).map((from, i) =>
     runRange({ setup: built.setup!, path: capture.path, header, from, to: cuts[i + 2]!, start: start!, fastPath, progress, slot: i + 1 }),
   );
@@ -170,7 +171,7 @@ function hasDamage(info: CaptureInfo): boolean {
 // The worker's module next to this one: range-worker.js once built (dist/, or dist/bundle/ where the
 // bundler puts it beside the chunk holding this code); under the tests, the TypeScript source, which
 // the worker loads after registering tsx (a development dependency) in itself.
-function onWorkerThread(task: RangeTask): RunningRange {
+function onWorkerThread(Worker: typeof import('node:worker_threads').Worker, task: RangeTask): RunningRange {
   const worker = import.meta.url.endsWith('.ts')
     ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./range-worker.ts', import.meta.url).href)}); })`, { eval: true, workerData: task })
     : new Worker(new URL('./range-worker.js', import.meta.url), { workerData: task });
