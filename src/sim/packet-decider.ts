@@ -66,6 +66,14 @@ export class PacketDecider {
     return new PacketDecider(built.path, fastPath ? fastPathFor(built) : null);
   }
 
+  /**
+   * Whether the fast path passed the frame just read, with protection off: the packet's verdict is a
+   * plain pass, which a summary can count without decide() writing it (ReplaySummary.addPassed).
+   */
+  passedFast(): boolean {
+    return this.fast !== null && this.fast.decided && !this.fast.result.drop && !this.path.protects;
+  }
+
   /** Decides the packet just read into `rec` with this decider's decodeFrame. */
   decide(rec: PacketRecord): PacketVerdict {
     if (this.fast !== null && this.fast.decided) this.path.processDecided(rec, this.verdict);

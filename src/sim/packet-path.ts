@@ -24,6 +24,11 @@ export class PacketPath {
     this.firewall = stages.firewall;
   }
 
+  /** whether Advanced TCP Protection inspects packets on this path */
+  get protects(): boolean {
+    return this.atp !== undefined;
+  }
+
   newVerdict(): PacketVerdict {
     return new PacketVerdict(this.firewall.newResult());
   }

@@ -9,6 +9,7 @@ import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import { replayInRanges, threadsWanted, whyOneThread, type Jobs, type RangeRunner } from './jobs/range-replay.js';
+import { countingVisit } from './count-packets.js';
 import { PacketDecider } from './packet-decider.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
@@ -71,11 +72,14 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     }
     if (info === undefined) {
       const decider = PacketDecider.of(built, opts.fastPath !== false);
-      const onPacket = (rec: PacketRecord): void => {
-        const verdict = decider.decide(rec);
-        summary.add(rec, verdict);
-        for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
-      };
+      const onPacket =
+        sinks.length === 0
+          ? countingVisit(decider, summary)
+          : (rec: PacketRecord): void => {
+              const verdict = decider.decide(rec);
+              summary.add(rec, verdict);
+              for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);
+            };
       info = await capture.forEachPacket(onPacket, { ...opts, decodeFrame: decider.decodeFrame });
     }
   } finally {

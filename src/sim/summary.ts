@@ -155,15 +155,7 @@ export class ReplaySummary {
   }
 
   add(rec: PacketRecord, v: PacketVerdict): void {
-    this.packets++;
-    this.lastFrame = rec.frame;
-    if (this.firstSec < 0) {
-      this.firstSec = rec.tsSec;
-      this.firstNsec = rec.tsNsec;
-    }
-    this.lastSec = rec.tsSec;
-    this.lastNsec = rec.tsNsec;
-    if (rec.ipVersion === 0) this.nonIp++;
+    this.count(rec);
     if (rec.note !== '') this.addNote(rec.note, rec.frame);
     if (v.drop) {
       this.dropped++;
@@ -177,6 +169,30 @@ export class ReplaySummary {
     if (this.outcomes !== null) this.outcomes.record(rec.frame, outcomeOf(v));
     this.series.add(rec.tsSec, rec.tsNsec, v.drop ? SERIES_COLUMNS.indexOf(v.stage as Stage) : 0);
     if (v.drop) this.drops.add(rec, v);
+  }
+
+  /**
+   * add() for a packet the firewall's fast path passed with protection off (PacketDecider.passedFast):
+   * no note, no drop, no monitoring flag; the common case, counted with fewer steps.
+   */
+  addPassed(rec: PacketRecord): void {
+    this.count(rec);
+    this.passed++;
+    if (this.outcomes !== null) this.outcomes.record(rec.frame, Outcome.PASS);
+    this.series.add(rec.tsSec, rec.tsNsec, 0);
+  }
+
+  // what every packet adds, whatever its verdict: the packet count, the first and last frame and times
+  private count(rec: PacketRecord): void {
+    this.packets++;
+    this.lastFrame = rec.frame;
+    if (this.firstSec < 0) {
+      this.firstSec = rec.tsSec;
+      this.firstNsec = rec.tsNsec;
+    }
+    this.lastSec = rec.tsSec;
+    this.lastNsec = rec.tsNsec;
+    if (rec.ipVersion === 0) this.nonIp++;
   }
 
   private addNote(note: string, frame: number): void {

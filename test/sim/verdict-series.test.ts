@@ -52,6 +52,36 @@ describe('verdicts over time (adaptive buckets)', () => {
     );
   });
 
+  it('puts packets stamped on and next to bucket edges where floor(ns / width) says, at the width the capture needs', () => {
+    // times in ns after the first packet: whole milliseconds (edges at every width), one ns either side
+    const stamps = fc.array(fc.tuple(fc.integer({ min: 0, max: 3_000 }), fc.constantFrom(-1, 0, 1), fc.integer({ min: 0, max: COLS - 1 })), { minLength: 50, maxLength: 300, size: 'max' });
+    fc.assert(
+      fc.property(stamps, fc.integer({ min: 2, max: 64 }), (list, max) => {
+        const series = new VerdictSeries(max);
+        const start = 1_700_000_000;
+        // in time order, as captures mostly are (a packet then often falls just past its predecessor's bucket)
+        list.sort((a, b) => a[0] * 1e6 + a[1] - (b[0] * 1e6 + b[1]));
+        const times = list.map(([ms, d]) => Math.max(0, ms * 1e6 + d));
+        series.add(start, 0, 0);
+        list.forEach(([, , col], i) => series.add(start + Math.floor(times[i] / 1e9), times[i] % 1e9, col));
+        // the reference: buckets per ns halved until the last packet's bucket fits
+        let perNs = 1 / 1e6;
+        const last = Math.max(0, ...times);
+        while (Math.floor(last * perNs) >= max) perNs *= 0.5;
+        const expected = new Array<number>(Math.floor(last * perNs) + 1).fill(0);
+        const firewall = new Array<number>(expected.length).fill(0);
+        expected[0]++;
+        list.forEach(([, , col], i) => {
+          if (col === 0) expected[Math.floor(times[i] * perNs)]++;
+          if (col === 1) firewall[Math.floor(times[i] * perNs)]++;
+        });
+        const r = series.report();
+        expect(r.counts.pass).toEqual(expected);
+        expect(r.counts.firewall).toEqual(firewall);
+      }),
+    );
+  });
+
   it('counts a packet stamped before the first one in bucket 0', () => {
     const series = new VerdictSeries(10);
     series.add(100, 500_000_000, 0);

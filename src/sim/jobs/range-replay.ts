@@ -24,6 +24,7 @@ import { readPcapHeader } from '../../capture/pcap-resync.js';
 import { readCapture, type CaptureInfo } from '../../capture/reader.js';
 import type { BuiltPath } from '../build.js';
 import type { LoopOptions, OpenCapture } from '../packet-loop.js';
+import { countingVisit } from '../count-packets.js';
 import { PacketDecider } from '../packet-decider.js';
 import type { ReplaySummary } from '../summary.js';
 import type { RangeOutcome, RangeTask } from './range-task.js';
@@ -98,7 +99,7 @@ export async function replayInRanges(
   const ticker = opts.onProgress === undefined ? null : setInterval(report, 200);
   try {
     const decider = PacketDecider.of(built, fastPath);
-    const main = await readCapture(capture.path, (rec) => summary.add(rec, decider.decide(rec)), {
+    const main = await readCapture(capture.path, countingVisit(decider, summary), {
       signal: opts.signal,
       decodeFrame: decider.decodeFrame,
       range: { from: PCAP_FILE_HEADER, to: cuts[1]! },

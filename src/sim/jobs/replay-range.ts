@@ -7,6 +7,7 @@
 import { guessRecordStart } from '../../capture/pcap-resync.js';
 import { readCapture } from '../../capture/reader.js';
 import { buildPacketPath } from '../build.js';
+import { countingVisit } from '../count-packets.js';
 import { PacketDecider } from '../packet-decider.js';
 import { ReplaySummary } from '../summary.js';
 import type { RangeOutcome, RangeTask } from './range-task.js';
@@ -18,7 +19,7 @@ export async function replayRange(task: RangeTask): Promise<RangeOutcome> {
   const summary = new ReplaySummary(null, { start: task.start });
   const decider = PacketDecider.of(built, task.fastPath);
   const progress = new Float64Array(task.progress);
-  const info = await readCapture(task.path, (rec) => summary.add(rec, decider.decide(rec)), {
+  const info = await readCapture(task.path, countingVisit(decider, summary), {
     decodeFrame: decider.decodeFrame,
     range: { from, to: task.to },
     onProgress: (bytesRead) => {
