@@ -44,7 +44,15 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
-  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, enrichment, warnings, setup: { snapshot, pathOptions: opts } };
+  return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, enrichment, warnings, setup: { snapshot, pathOptions: pathOptionsOf(opts) } };
+}
+
+/**
+ * The path options alone, out of an object that may hold others (replayFile's): what another thread is
+ * given to build the same path (it is copied there, and a function cannot be).
+ */
+function pathOptionsOf({ listsDir, geoipPath, asnPath, colo, region, atp }: PathOptions): PathOptions {
+  return { listsDir, geoipPath, asnPath, colo, region, atp };
 }
 
 /**

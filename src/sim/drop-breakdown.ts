@@ -11,6 +11,7 @@ import type { PacketRecord } from '../capture/record.js';
 import type { Firewall } from '../firewall/firewall.js';
 import { formatIPv4 } from '../net/ipv4.js';
 import { formatIPv6 } from '../net/ipv6.js';
+import { AddressLog, countAddressLog, type AddressLogOptions, type AddressLogParts } from './address-log.js';
 import { HeavyHitters } from './heavy-hitters.js';
 import type { PacketVerdict } from './verdict.js';
 
@@ -39,49 +40,10 @@ export interface DropReport {
   topDestinations: TopAddresses;
 }
 
-/**
- * A part's drops as plain data: ATP's counts, and each dropped packet's source and destination in
- * order: an IPv4 drop as two words in `v4`, an IPv6 drop as eight in `v6`, bit i of `isV6` saying
- * which the i-th drop is (a drop without IP keeps nothing).
- */
+/** A part's drops as plain data: ATP's counts, and each dropped packet's addresses in order (a drop without IP keeps nothing). */
 export interface DropParts {
   atp: Float64Array;
-  drops: number;
-  v4: Int32Array;
-  v6: Int32Array;
-  isV6: Uint8Array;
-}
-
-/** A growable log of a part's dropped packets' addresses, in order (8 bytes an IPv4 drop). */
-class AddressLog {
-  drops = 0;
-  v4 = new Int32Array(1024);
-  v4Used = 0;
-  v6 = new Int32Array(64);
-  v6Used = 0;
-  isV6 = new Uint8Array(128);
-
-  add(rec: PacketRecord): void {
-    const i = this.drops++;
-    if (i >> 3 >= this.isV6.length) this.isV6 = grown(this.isV6, this.isV6.length * 2);
-    if (rec.ipVersion === 4) {
-      if (this.v4Used + 2 > this.v4.length) this.v4 = grown(this.v4, this.v4.length * 2);
-      this.v4[this.v4Used++] = rec.src4;
-      this.v4[this.v4Used++] = rec.dst4;
-    } else {
-      if (this.v6Used + 8 > this.v6.length) this.v6 = grown(this.v6, this.v6.length * 2);
-      this.v6.set(rec.src6, this.v6Used);
-      this.v6.set(rec.dst6, this.v6Used + 4);
-      this.v6Used += 8;
-      this.isV6[i >> 3] |= 1 << (i & 7);
-    }
-  }
-}
-
-function grown<T extends Int32Array | Uint8Array>(a: T, length: number): T {
-  const bigger = new (a.constructor as new (n: number) => T)(length);
-  bigger.set(a);
-  return bigger;
+  addresses: AddressLogParts | null;
 }
 
 export class DropBreakdown {
@@ -92,11 +54,13 @@ export class DropBreakdown {
   /** a part's drops' addresses, in order, instead of counting them (null: count them) */
   private readonly log: AddressLog | null;
 
-  constructor(opts: { keepAddresses?: boolean } = {}) {
-    this.log = opts.keepAddresses ? new AddressLog() : null;
+  /** `keepAddresses`: this breakdown is a part's, which keeps its drops' addresses in a log instead of counting them */
+  constructor(opts: { keepAddresses?: AddressLogOptions } = {}) {
+    const keep = opts.keepAddresses;
+    this.log = keep === undefined ? null : new AddressLog(keep);
     // a part keeping its addresses never counts them: no counters to make
-    this.sources = new HeavyHitters(opts.keepAddresses ? 1 : undefined);
-    this.destinations = new HeavyHitters(opts.keepAddresses ? 1 : undefined);
+    this.sources = new HeavyHitters(keep === undefined ? undefined : 1);
+    this.destinations = new HeavyHitters(keep === undefined ? undefined : 1);
   }
 
   /** Counts one dropped packet. */
@@ -105,7 +69,8 @@ export class DropBreakdown {
       this.atp[STAGES.indexOf(v.stage) * REASONS.length + REASONS.indexOf(v.reason)]++;
     }
     if (this.log !== null) {
-      if (rec.ipVersion !== 0) this.log.add(rec);
+      if (rec.ipVersion === 4) this.log.addV4(rec.src4, rec.dst4);
+      else if (rec.ipVersion === 6) this.log.addV6(rec.src6, rec.dst6);
       return;
     }
     if (rec.ipVersion === 4) {
@@ -120,30 +85,21 @@ export class DropBreakdown {
     }
   }
 
-  /** This part's counts and kept addresses (see the constructor's keepAddresses). */
+  /** This part's counts and kept addresses (see the constructor's keepAddresses); the part is finished. */
   parts(): DropParts {
-    const log = this.log;
-    if (log === null) return { atp: this.atp.slice(), drops: 0, v4: new Int32Array(0), v6: new Int32Array(0), isV6: new Uint8Array(0) };
-    return { atp: this.atp.slice(), drops: log.drops, v4: log.v4.slice(0, log.v4Used), v6: log.v6.slice(0, log.v6Used), isV6: log.isV6.slice(0, (log.drops + 7) >> 3) };
+    return { atp: this.atp.slice(), addresses: this.log === null ? null : this.log.parts() };
   }
 
   /** Adds a later part of the capture: its ATP counts, and its drops' addresses counted in order. */
   absorb(p: DropParts): void {
     for (let i = 0; i < this.atp.length; i++) this.atp[i] += p.atp[i]!;
-    let j4 = 0;
-    let j6 = 0;
-    for (let i = 0; i < p.drops; i++) {
-      if ((p.isV6[i >> 3]! & (1 << (i & 7))) === 0) {
-        this.sources.add(0, 0, 0xffff, p.v4[j4]!);
-        this.destinations.add(0, 0, 0xffff, p.v4[j4 + 1]!);
-        j4 += 2;
-      } else {
-        const w = p.v6;
-        this.sources.add(w[j6]!, w[j6 + 1]!, w[j6 + 2]!, w[j6 + 3]!);
-        this.destinations.add(w[j6 + 4]!, w[j6 + 5]!, w[j6 + 6]!, w[j6 + 7]!);
-        j6 += 8;
-      }
-    }
+    if (p.addresses === null) return;
+    const sources = this.sources;
+    const destinations = this.destinations;
+    countAddressLog(p.addresses, (sa, sb, sc, sd, da, db, dc, dd) => {
+      sources.add(sa, sb, sc, sd);
+      destinations.add(da, db, dc, dd);
+    });
   }
 
   report(firewall: Firewall): DropReport {

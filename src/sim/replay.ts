@@ -62,7 +62,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
         info = ranges.info;
         await capture.close();
       } else {
-        if (ranges.why !== null && opts.jobs !== 'auto') warnings.push(`--jobs ${threads}: ${ranges.why}, so the replay ran on one thread`);
+        if (ranges.why !== null && (opts.jobs !== 'auto' || ranges.unexpected)) warnings.push(`--jobs ${opts.jobs}: ${ranges.why}, so the replay ran on one thread`);
         // what the ranges counted is thrown away: the one-thread replay counts from nothing
         built.firewall.hits.fill(0);
         built.firewall.decided.fill(0);
@@ -97,7 +97,10 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings, threads };
 }
 
-/** The threads a replay runs on: what `jobs` asks for where the replay allows it; why not, in `warnings`, when asked for explicitly. */
+/**
+ * The threads a replay runs on: what `jobs` asks for where the replay allows it (an explicit number
+ * is taken as it is, as make -j and pigz -p do); why not, in `warnings`, when asked for explicitly.
+ */
 function threadsFor(jobs: Jobs, built: BuiltPath, capture: OpenCapture, perPacket: boolean, labels: boolean, warnings: string[]): number {
   const wanted = threadsWanted(jobs, capture);
   if (wanted <= 1) return 1;

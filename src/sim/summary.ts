@@ -12,6 +12,7 @@ import type { PacketRecord } from '../capture/record.js';
 import type { CaptureInfo } from '../capture/reader.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
+import type { AddressLogOptions } from './address-log.js';
 import { DropBreakdown, type DropParts, type DropReport } from './drop-breakdown.js';
 import type { PacketVerdict, Stage } from './verdict.js';
 import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesParts, type VerdictSeriesReport } from './verdict-series.js';
@@ -104,10 +105,13 @@ export class ReplaySummary {
   private readonly series = new VerdictSeries();
   private readonly drops: DropBreakdown;
 
-  /** `part`: this summary counts a batch of a capture that starts at `part.start` (sec, nsec), to be absorbed (no labels) */
-  constructor(labels: Labels | null, part?: { start: readonly [number, number] }) {
+  /**
+   * `part`: this summary counts a batch of a capture that starts at `part.start` (sec, nsec), to be
+   * absorbed (no labels), keeping its drops' addresses as `part.addresses` says
+   */
+  constructor(labels: Labels | null, part?: { start: readonly [number, number]; addresses: AddressLogOptions }) {
     this.outcomes = labels === null ? null : new Outcomes();
-    this.drops = new DropBreakdown({ keepAddresses: part !== undefined });
+    this.drops = new DropBreakdown({ keepAddresses: part?.addresses });
     if (part !== undefined) this.series.startAt(part.start[0], part.start[1]);
   }
 

@@ -3,7 +3,7 @@
 // here report against report (all but the elapsed time) on captures built to catch what depends on
 // order or on where a range starts, on real worker threads and on ranges run in this thread (many
 // cuts, quickly), and over the classic pcap files of the tcpdump corpus, damaged ones included.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,9 +25,14 @@ const inThisThread: RangeRunner = (task) => ({
   stop: async () => undefined,
 });
 
+/** the warning of a replay that asked for threads and ran on one (the one-thread report follows it) */
+const RAN_ON_ONE = /^--jobs \d+: .*, so the replay ran on one thread$/;
+
+/** the report and warnings, but for the elapsed time and the warning saying a replay ran on one thread */
 function comparable(r: ReplayResult): unknown {
   const { elapsedSeconds: _e, packetsPerSecond: _p, ...rest } = r.report;
-  return { report: rest, warnings: r.warnings };
+  if (r.warnings.some((w) => RAN_ON_ONE.test(w))) expect(r.threads).toBe(1);
+  return { report: rest, warnings: r.warnings.filter((w) => !RAN_ON_ONE.test(w)) };
 }
 
 async function both(file: string, snapshot: Snapshot, jobs: number, runRange?: RangeRunner): Promise<{ one: ReplayResult; many: ReplayResult }> {
@@ -69,6 +74,7 @@ describe('replay on several threads', () => {
     const { one, many } = await both(file, rangeSnapshot(), 2, inThisThread);
     expect(many.threads).toBe(1);
     expect(comparable(many)).toEqual(comparable(one));
+    expect(many.warnings).toContain('--jobs 2: the records of range 2 of 2 could not be found from its first byte, so the replay ran on one thread');
   });
 
   it('says why a replay asked to run on several threads runs on one', async () => {
@@ -116,4 +122,89 @@ describe('replay on several threads', () => {
     // most files are cut: the check does not simply defer every file to one thread
     expect(parallel).toBeGreaterThan(files / 2);
   }, 240_000);
+});
+
+/** the start of every record of a classic little-endian pcap file */
+function recordStarts(bytes: Buffer): number[] {
+  const starts: number[] = [];
+  for (let p = 24; p + 16 <= bytes.length; p += 16 + bytes.readUInt32LE(p + 8)) starts.push(p);
+  return starts;
+}
+
+describe('replay on several threads, when things go wrong', () => {
+  it('gives the one-thread report when the ranges keep their drops\' addresses in files', async () => {
+    const file = path.join(dir, 'spill.pcap');
+    await writeRangeCapture(file, { packets: 6_000, seed: 5 });
+    const dirs: string[] = [];
+    let spilled = 0;
+    const spilling: RangeRunner = (task) => {
+      dirs.push(task.addresses.dir!);
+      const outcome = replayRange({ ...task, addresses: { ...task.addresses, memoryBytes: 256, chunkWords: 32 } }).then((o) => {
+        if (o.kind === 'done' && o.parts.drops.addresses?.file != null) spilled++;
+        return o;
+      });
+      return { outcome, stop: async () => undefined };
+    };
+    const { one, many } = await both(file, rangeSnapshot(), 3, spilling);
+    expect(many.threads).toBe(3);
+    expect(comparable(many)).toEqual(comparable(one));
+    expect(spilled).toBe(2);
+    // the files and their folder are gone
+    expect(dirs.filter((d) => existsSync(d))).toEqual([]);
+  });
+
+  it('reports a truncated final record in the last range, and a bad record in a middle one, as one thread does', async () => {
+    const file = path.join(dir, 'damage.pcap');
+    await writeRangeCapture(file, { packets: 4_000, seed: 3 });
+    const whole = readFileSync(file);
+    const starts = recordStarts(whole);
+    const truncated = path.join(dir, 'truncated.pcap');
+    writeFileSync(truncated, whole.subarray(0, starts.at(-1)! + 20));
+    const bad = path.join(dir, 'bad-record.pcap');
+    const copy = Buffer.from(whole);
+    const at = starts.find((p) => p > whole.length * 0.6)!;
+    copy.writeUInt32LE(0x7fff_fff0, at + 8);
+    writeFileSync(bad, copy);
+    for (const [capture, warning] of [
+      [truncated, /^truncated final record at byte \d+ \(frame 4000\)$/],
+      [bad, /^bad record length 2147483632 at byte \d+ \(frame \d+\); the rest of the file is ignored$/],
+    ] as const) {
+      const { one, many } = await both(capture, rangeSnapshot(), 4, inThisThread);
+      expect(one.report.capture.warnings.some((w) => warning.test(w)), capture).toBe(true);
+      expect(many.threads, capture).toBe(4);
+      expect(comparable(many), capture).toEqual(comparable(one));
+    }
+  });
+
+  it('replays on one thread, saying so, when a thread fails', async () => {
+    const file = path.join(dir, 'failing.pcap');
+    await writeRangeCapture(file, { packets: 1_000, seed: 8 });
+    const failing: RangeRunner = () => ({ outcome: Promise.reject(new Error('out of memory')), stop: async () => undefined });
+    const { one, many } = await both(file, rangeSnapshot(), 2, failing);
+    expect(many.threads).toBe(1);
+    expect(comparable(many)).toEqual(comparable(one));
+    expect(many.warnings).toContain('--jobs 2: a replay thread failed (out of memory), so the replay ran on one thread');
+  });
+
+  it('stops when aborted while it waits for the other threads', async () => {
+    const file = path.join(dir, 'stuck.pcap');
+    await writeRangeCapture(file, { packets: 1_000, seed: 9 });
+    let stopped = 0;
+    const stuck: RangeRunner = () => ({ outcome: new Promise<never>(() => {}), stop: async () => void stopped++ });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(new Error('interrupted')), 300);
+    await expect(replayFile(file, rangeSnapshot(), { useLabels: false, jobs: 3, runRange: stuck, signal: abort.signal })).rejects.toThrow('interrupted');
+    expect(stopped).toBe(2);
+  });
+
+  it('reports progress on worker threads up to the whole file, once at its end', async () => {
+    const file = path.join(dir, 'progress.pcap');
+    await writeRangeCapture(file, { packets: 20_000, seed: 10 });
+    const seen: Array<[number, number]> = [];
+    const r = await replayFile(file, rangeSnapshot(), { useLabels: false, jobs: 2, onProgress: (done, total) => void seen.push([done, total]) });
+    expect(r.threads).toBe(2);
+    const size = statSync(file).size;
+    expect(seen.every(([done, total]) => total === size && done <= size)).toBe(true);
+    expect(seen.at(-1)).toEqual([size, size]);
+  }, 60_000);
 });

@@ -16,7 +16,9 @@
 // gzip stream or standard input cannot be read from the middle), and only replays whose result
 // does not depend on the order of packets across ranges: protection off (Advanced TCP
 // Protection's state depends on the order of packets), no per-packet outputs, no label sidecar.
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { timeOrderWarning, type TimeOrder } from '../../capture/frame-delivery.js';
 import type { PcapHeader } from '../../capture/pcap.js';
 import { PCAP_FILE_HEADER } from '../../capture/pcap.js';
@@ -63,9 +65,14 @@ export interface RunningRange {
 export interface RangeReplay {
   /** the read's information for the whole capture, or null: replay it on one thread instead */
   info: CaptureInfo | null;
-  /** why the capture could not be cut (not a classic pcap file), when info is null for that reason */
+  /** why the capture was not replayed on several threads, when info is null (null: nothing to say) */
   why: string | null;
+  /** whether `why` is worth saying even to a replay that did not ask for threads (a thread failed) */
+  unexpected?: boolean;
 }
+
+/** Bytes of a range's drops' addresses kept in memory before the rest goes to a file (address-log.ts). */
+const ADDRESS_LOG_MEMORY = 8 << 20;
 
 /**
  * Replays `capture` on `threads` threads into `summary` and the firewall's counters (see the top of
@@ -85,16 +92,22 @@ export async function replayInRanges(
   let start: [number, number] | null = null;
   await readCapture(capture.path, (rec) => (start = [rec.tsSec, rec.tsNsec]), { range: { from: PCAP_FILE_HEADER, to: PCAP_FILE_HEADER + 1 } });
   if (start === null) return { info: null, why: null };
-  const cuts = Array.from({ length: threads + 1 }, (_, k) => (k === threads ? Infinity : PCAP_FILE_HEADER + Math.floor((k * (size - PCAP_FILE_HEADER)) / threads)));
+  const cuts = Array.from({ length: threads + 1 }, (_, k) => (k === threads ? size : PCAP_FILE_HEADER + Math.floor((k * (size - PCAP_FILE_HEADER)) / threads)));
   const progress = new SharedArrayBuffer(8 * threads);
   const read = new Float64Array(progress);
   const fastPath = opts.fastPath !== false;
   // worker_threads is loaded only for a replay on several threads (start-up time)
   const { Worker } = await import('node:worker_threads');
   const runRange = opts.runRange ?? ((task: RangeTask) => onWorkerThread(Worker, task));
-  const workers = cuts.slice(1, -1).map((from, i) =>
-    runRange({ setup: built.setup!, path: capture.path, header, from, to: cuts[i + 2]!, start: start!, fastPath, progress, slot: i + 1 }),
-  );
+  const logDir = await mkdtemp(path.join(os.tmpdir(), 'edgesim-drop-addresses-'));
+  const workers = cuts.slice(1, -1).map((from, i) => {
+    const slot = i + 1;
+    const to = slot + 1 === threads ? Infinity : cuts[slot + 1]!;
+    const addresses = { dir: logDir, name: `range-${slot}.log`, memoryBytes: ADDRESS_LOG_MEMORY };
+    const running = runRange({ setup: built.setup!, path: capture.path, header, from, to, start: start!, fastPath, addresses, progress, slot });
+    // a runner that rejects is a thread that failed: the capture is then replayed on one thread
+    return { ...running, outcome: running.outcome.catch((err: unknown): RangeOutcome => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) })) };
+  });
   const report = (): void => opts.onProgress?.(read.reduce((a, b) => a + b, 0), size);
   const ticker = opts.onProgress === undefined ? null : setInterval(report, 200);
   try {
@@ -104,35 +117,46 @@ export async function replayInRanges(
       decodeFrame: decider.decodeFrame,
       range: { from: PCAP_FILE_HEADER, to: cuts[1]! },
       onProgress: (bytesRead) => {
-        read[0] = bytesRead;
+        read[0] = Math.min(bytesRead, cuts[1]!);
         report();
       },
     });
     // damage in the first range ends a one-thread read there too: its result is this range's
-    if (hasDamage(main)) {
-      void Promise.allSettled(workers.map((w) => w.stop()));
-      return { info: main, why: null };
-    }
-    const parts = await Promise.all(workers.map((w) => w.outcome));
-    return { info: merge(main, parts, summary, built, header), why: null };
+    if (damageOf(main).length > 0) return { info: main, why: null };
+    const merged = await addRanges(main, workers, summary, built, header, opts.signal);
+    if (merged.info !== null) opts.onProgress?.(size, size);
+    return merged;
   } finally {
     if (ticker !== null) clearInterval(ticker);
     await Promise.allSettled(workers.map((w) => w.stop()));
+    await rm(logDir, { recursive: true, force: true });
   }
 }
 
-/** Adds the ranges' parts to this thread's, or returns null when a range's start or end does not check. */
-function merge(main: CaptureInfo, outcomes: RangeOutcome[], summary: ReplaySummary, built: BuiltPath, header: PcapHeader): CaptureInfo | null {
+/**
+ * Adds the ranges' parts to this thread's in capture order, each as it comes; or says why the
+ * capture is to be replayed on one thread (a range's start does not check, a thread failed).
+ * Damage in a range ends a one-thread read there: that range's part is the last added.
+ */
+async function addRanges(
+  main: CaptureInfo,
+  workers: RunningRange[],
+  summary: ReplaySummary,
+  built: BuiltPath,
+  header: PcapHeader,
+  signal: AbortSignal | undefined,
+): Promise<RangeReplay> {
   let end = main.end;
-  for (const o of outcomes) {
-    if (o.kind !== 'done' || o.from !== end || hasDamage(o.info)) return null;
-    end = o.info.end;
-  }
   const order: TimeOrder = { ...main.timeOrder };
+  let damage: string[] = [];
   let frames = main.packets;
   const { hits, decided } = built.firewall;
-  for (const o of outcomes) {
-    if (o.kind !== 'done') return null;
+  for (const [i, w] of workers.entries()) {
+    const o = await untilAborted(w.outcome, signal);
+    if (o.kind === 'failed') return { info: null, why: `a replay thread failed (${o.message})`, unexpected: true };
+    if (o.kind === 'no-start' || o.from !== end) {
+      return { info: null, why: `the records of range ${i + 2} of ${workers.length + 1} could not be found from its first byte` };
+    }
     const { parts, info } = o;
     if (parts.packets > 0) {
       // the range's first packet against the last one before it, as a one-thread read compares them
@@ -145,18 +169,24 @@ function merge(main: CaptureInfo, outcomes: RangeOutcome[], summary: ReplaySumma
       }
     }
     summary.absorb(parts, frames);
-    for (let i = 0; i < hits.length; i++) hits[i] += o.hits[i]!;
-    for (let i = 0; i < decided.length; i++) decided[i] += o.decided[i]!;
+    for (let k = 0; k < hits.length; k++) hits[k] += o.hits[k]!;
+    for (let k = 0; k < decided.length; k++) decided[k] += o.decided[k]!;
+    damage = damageOf(info).map((warning) => framesShifted(warning, frames));
     frames += info.packets;
+    end = info.end;
+    if (damage.length > 0) break;
   }
   return {
-    format: 'pcap',
-    compressed: false,
-    packets: frames,
-    linkTypes: [header.linkType],
-    warnings: order.outOfOrder > 0 ? [timeOrderWarning(order)] : [],
-    timeOrder: order,
-    end,
+    info: {
+      format: 'pcap',
+      compressed: false,
+      packets: frames,
+      linkTypes: [header.linkType],
+      warnings: [...damage, ...(order.outOfOrder > 0 ? [timeOrderWarning(order)] : [])],
+      timeOrder: order,
+      end,
+    },
+    why: null,
   };
 }
 
@@ -164,9 +194,25 @@ function note(order: TimeOrder, frame: number): void {
   if (order.outOfOrder++ === 0) order.firstOutOfOrder = frame;
 }
 
-/** Warnings other than the time-order one: damage, which a one-thread read reports with its frame number. */
-function hasDamage(info: CaptureInfo): boolean {
-  return info.warnings.length > (info.timeOrder.outOfOrder > 0 ? 1 : 0);
+/** A read's warnings other than the time-order one (which comes last): damage, reported with frame numbers. */
+function damageOf(info: CaptureInfo): string[] {
+  return info.warnings.slice(0, info.warnings.length - (info.timeOrder.outOfOrder > 0 ? 1 : 0));
+}
+
+/** A range's warning with its frame number counted from the capture's start (`before` frames came before the range). */
+function framesShifted(warning: string, before: number): string {
+  return warning.replace(/\(frame (\d+)\)/, (_, n: string) => `(frame ${before + Number(n)})`);
+}
+
+/** `outcome`, or the signal's reason once it is aborted (as a one-thread read rejects). */
+function untilAborted<T>(outcome: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return outcome;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    outcome.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 // The worker's module next to this one: range-worker.js once built (dist/, or dist/bundle/ where the

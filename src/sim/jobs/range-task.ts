@@ -2,6 +2,7 @@
 // between threads).
 import type { PcapHeader } from '../../capture/pcap.js';
 import type { CaptureInfo } from '../../capture/reader.js';
+import type { AddressLogOptions } from '../address-log.js';
 import type { PathSetup } from '../build.js';
 import type { SummaryParts } from '../summary.js';
 
@@ -16,6 +17,8 @@ export interface RangeTask {
   /** the capture's first packet's time (sec, nsec): where every part's time buckets start */
   start: [number, number];
   fastPath: boolean;
+  /** where the range's drops' addresses are kept (memory, then a file: address-log.ts) */
+  addresses: AddressLogOptions;
   /** a Float64Array per thread: bytes of its range read so far (progress) */
   progress: SharedArrayBuffer;
   slot: number;

@@ -6,6 +6,7 @@ import type { RangeOutcome, RangeTask } from './range-task.js';
 
 const port = parentPort!;
 replayRange(workerData as RangeTask).then(
-  (outcome) => port.postMessage(outcome),
+  // the drops' addresses are moved to the replay's thread, not copied
+  (outcome) => port.postMessage(outcome, outcome.kind === 'done' ? (outcome.parts.drops.addresses?.chunks.map((c) => c.buffer) ?? []) : []),
   (err: unknown) => port.postMessage({ kind: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies RangeOutcome),
 );

@@ -16,14 +16,14 @@ export async function replayRange(task: RangeTask): Promise<RangeOutcome> {
   const built = await buildPacketPath(task.setup.snapshot, task.setup.pathOptions);
   const from = await guessRecordStart(task.path, task.from, task.header, task.start[0]);
   if (from === null) return { kind: 'no-start' };
-  const summary = new ReplaySummary(null, { start: task.start });
+  const summary = new ReplaySummary(null, { start: task.start, addresses: task.addresses });
   const decider = PacketDecider.of(built, task.fastPath);
   const progress = new Float64Array(task.progress);
   const info = await readCapture(task.path, countingVisit(decider, summary), {
     decodeFrame: decider.decodeFrame,
     range: { from, to: task.to },
     onProgress: (bytesRead) => {
-      progress[task.slot] = Math.max(0, bytesRead - task.from);
+      progress[task.slot] = Math.min(Math.max(0, bytesRead - task.from), task.to - task.from);
     },
   });
   return { kind: 'done', from, info, parts: summary.parts(), hits: built.firewall.hits, decided: built.firewall.decided };
