@@ -1,17 +1,16 @@
 // Shared by the API tests: start a server on a free port, call it with fetch, or with the official
 // SDK configured so that nothing leaks in from the environment and nothing is retried.
 import Cloudflare from 'cloudflare';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createServer, type RunningServer, type ServerOptions } from '../../src/api/server.js';
+import { tempDir as cleanedTempDir } from '../helpers/temp-dir.js';
 
 export const TOKEN = 'test-token';
 export const BEARER = { authorization: `Bearer ${TOKEN}` };
 export const KEY_AUTH = { 'x-auth-email': 'user@example.com', 'x-auth-key': 'c2547eb745079dac9320b638f5e225cf483cc5cfdda41' };
 
+/** A fresh folder, removed after the test that made it (or after the file's tests when made outside a test). */
 export function tempDir(name = 'edgesim-api-'): string {
-  return mkdtempSync(path.join(tmpdir(), name));
+  return cleanedTempDir(name);
 }
 
 export async function start(options: ServerOptions = {}): Promise<RunningServer> {

@@ -1,14 +1,14 @@
 // `edgesim diff` on a capture: the frames it reports are exactly those whose verdict, deciding rule
 // or stage differ between two replays of the same capture, one per configuration.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCapture } from '../../src/capture/reader.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'edgesim-diff-'));
+const tmp = tempDir('edgesim-diff-');
 const DEMO = 'examples/demo.pcap';
 const BEFORE = 'examples/demo-snapshot.json';
 

@@ -1,13 +1,13 @@
 // Every command's user errors, end to end: one line on stderr, `edgesim: ` first, the file or flag
 // named, plain words (no raw errno codes, no stack), and the documented exit code (1 bad input,
 // 2 usage). This is the table the single choke point in cli/main.ts must satisfy.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'edgesim-errors-'));
+const tmp = tempDir('edgesim-errors-');
 const DEMO = 'examples/demo.pcap';
 const SNAP = 'examples/demo-snapshot.json';
 const badRule = path.join(tmp, 'bad-rule.json');

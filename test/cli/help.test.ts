@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { SCENARIO_NAMES } from '../../src/cli/commands/synth/command.js';
 import { SCENARIOS } from '../../src/capture/synth/index.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** The source modules each file of the CLI bundle holds, as paths of compiled modules (cli/main.js), from esbuild's metafile. */
 function bundledModules(): Map<string, string[]> {
@@ -19,7 +19,7 @@ function bundledModules(): Map<string, string[]> {
 
 /** The project modules (as paths of compiled modules, cli/main.js) that `edgesim ARGS` loads, recorded by a module-resolution hook over the bundle's files. */
 function modulesLoaded(args: string[]): string[] {
-  const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-modules-'));
+  const dir = tempDir('edgesim-modules-');
   const log = path.join(dir, 'loaded.txt');
   const hooks = path.join(dir, 'hooks.mjs');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`);

@@ -1,14 +1,14 @@
 // `edgesim lint` and `edgesim diff --static` through the built CLI: output shapes, exit codes, and
 // agreement of the static diff with the capture diff on the demo capture (every frame whose
 // firewall decision changes falls in a class the static diff reports with the same rules).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'edgesim-lint-'));
+const tmp = tempDir('edgesim-lint-');
 const DEMO = 'examples/demo.pcap';
 const BEFORE = 'examples/demo-snapshot.json';
 

@@ -4,18 +4,17 @@
 // also the fast path checked against Wireshark's dissectors. The captures are synthetic (no tunnels,
 // where Wireshark would also match inner headers); ICMP errors are left out on tshark's side, since
 // Wireshark matches the headers quoted inside them and the Rules language does not.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import { runCli } from '../helpers/cli.js';
 import { tsharkColumns } from '../helpers/tshark.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const captures: string[] = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-match-'));
+  const dir = tempDir('edgesim-match-');
   for (const scenario of ['mixed', 'syn-flood', 'handshakes']) {
     const file = path.join(dir, `${scenario}.pcap`);
     await generateToFile(scenario, file, { packets: 3000, seed: 11, labels: null });

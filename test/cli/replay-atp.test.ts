@@ -1,12 +1,12 @@
 // Advanced TCP Protection through `edgesim replay`, end to end: a spoofed SYN flood mixed with real
 // handshakes, in enabled mode and in monitoring mode, scored against the capture's labels.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import type { Mode, Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let capture: string;
@@ -28,7 +28,7 @@ function run(mode: Mode, extra: string[] = []) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-atp-'));
+  dir = tempDir('edgesim-atp-');
   capture = path.join(dir, 'syn-flood.pcap');
   // 90 s: the flood (the middle two thirds, from 15 s) starts well after the 10 s window in which ATP learns its baseline
   await generateToFile('syn-flood', capture, { packets: 20000, duration: 90, seed: 11 });

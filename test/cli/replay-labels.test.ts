@@ -1,11 +1,11 @@
 // A label sidecar that does not fit its capture (it belongs to another one, or was cut or edited)
 // is a warning: the replay goes on and prints no ground-truth score, instead of scoring the wrong
 // frames or sizing memory by a frame number.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let capture: string;
@@ -22,7 +22,7 @@ function replay(): { stdout: string; stderr: string; json: { labels: unknown; at
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-labels-fit-'));
+  dir = tempDir('edgesim-labels-fit-');
   capture = path.join(dir, 'demo.pcap');
   sidecar = `${capture}.labels.ndjson`;
   copyFileSync('examples/demo.pcap', capture);

@@ -1,11 +1,11 @@
 // Replay's NDJSON names the ATP filter or rule that decided a protection drop (`rule`), and the one
 // that set a monitoring note's mode (`monitor.rule`): its id, or its place in the snapshot when it
 // has none. Checked on the bundled demo capture against the snapshot's own structure.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 interface Line {
   verdict: string;
@@ -15,7 +15,7 @@ interface Line {
 }
 
 function replay(snapshot: object): Line[] {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-atp-rule-'));
+  const dir = tempDir('edgesim-atp-rule-');
   const file = path.join(dir, 'snapshot.json');
   writeFileSync(file, JSON.stringify(snapshot));
   const r = runCli(['replay', 'examples/demo.pcap', '--config', file, '--format', 'ndjson']);

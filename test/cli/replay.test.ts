@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, statSync, truncateSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync, copyFileSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import { readCapture } from '../../src/capture/reader.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let capture: string;
@@ -35,7 +35,7 @@ function tsharkFrames(file: string, displayFilter: string): number[] {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-replay-'));
+  dir = tempDir('edgesim-replay-');
   capture = path.join(dir, 'mixed.pcap');
   await generateToFile('mixed', capture, { packets: 3000, seed: 7 });
 });

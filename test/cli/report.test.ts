@@ -1,15 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 const demo = ['examples/demo.pcap', '--config', 'examples/demo-snapshot.json'];
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-report-'));
+  dir = tempDir('edgesim-report-');
 });
 
 /** Runs edgesim with standard output on a terminal (util-linux `script` gives it a pseudo-terminal). */

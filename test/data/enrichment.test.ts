@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Has, PacketRecord } from '../../src/capture/record.js';
@@ -8,6 +7,7 @@ import { DataError } from '../../src/data/errors.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
 import { writeMmdb } from './helpers/mmdb-writer.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const ALL = Has.SRC_COUNTRY | Has.DST_COUNTRY | Has.SRC_ASN | Has.DST_ASN | Has.COLO_NAME | Has.COLO_REGION;
@@ -32,7 +32,7 @@ function v6(src: string, dst: string): PacketRecord {
   return rec;
 }
 
-const asnPath = path.join(mkdtempSync(path.join(tmpdir(), 'edgesim-enrich-')), 'asn.mmdb');
+const asnPath = path.join(tempDir('edgesim-enrich-'), 'asn.mmdb');
 writeFileSync(
   asnPath,
   writeMmdb({

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { Reader, type Response } from 'maxmind';
@@ -9,11 +8,12 @@ import { AsnDb, CountryDb, defaultGeoipPath } from '../../src/data/geoip.js';
 import { formatIPv4, parseIPv4 } from '../../src/net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../../src/net/ipv6.js';
 import { type MmdbSpec, type MmdbValue, writeMmdb } from './helpers/mmdb-writer.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
 const v6 = (t: string) => parseIPv6(t)!;
 const code = (r: Response | null) => ((r as { country_code?: string } | null)?.country_code ?? null);
-const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-geoip-'));
+const dir = tempDir('edgesim-geoip-');
 
 function fixture(name: string, spec: MmdbSpec): string {
   const file = path.join(dir, name);

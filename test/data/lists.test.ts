@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataError } from '../../src/data/errors.js';
@@ -8,6 +7,7 @@ import { parseCidr } from '../../src/net/cidr.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ip4 = (t: string) => parseIPv4(t);
 const ip6 = (t: string) => parseIPv6(t)!;
@@ -77,7 +77,7 @@ describe('list files', () => {
 
 describe('--lists DIR', () => {
   it('replaces the samples with the feeds in DIR (svc.* or cf.* file names)', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-lists-'));
+    const dir = tempDir('edgesim-lists-');
     writeFileSync(path.join(dir, 'svc.vpn.txt'), '100.64.0.0/10\n');
     writeFileSync(path.join(dir, 'cf.malware.txt'), '100.127.0.1\n');
     const lists = createListRegistry({ dir });
@@ -88,7 +88,7 @@ describe('--lists DIR', () => {
   });
 
   it('reports a bad feed line with its path and line', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-lists-'));
+    const dir = tempDir('edgesim-lists-');
     writeFileSync(path.join(dir, 'svc.vpn.txt'), '1.1.1.1\n1.1.1.1/33\n');
     expect(() => createListRegistry({ dir }).resolve('svc.vpn')).toThrow(`${path.join(dir, 'svc.vpn.txt')}:2: "1.1.1.1/33": prefix length 33 is larger than 32`);
   });

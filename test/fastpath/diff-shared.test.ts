@@ -4,8 +4,6 @@
 // the tcpdump corpus and a synthetic capture: the same changed frames, with the same decisions on
 // each side. One side also holds a rule on a looked-up field, so one ruleset falls back where the
 // other decides from the bytes.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateToFile } from '../../src/capture/synth/index.js';
@@ -14,6 +12,7 @@ import { diffCapture, type Decision } from '../../src/sim/diff.js';
 import { OpenCapture } from '../../src/sim/packet-loop.js';
 import { corpusFiles, corpusPath } from '../capture/helpers/corpus.js';
 import { FIELDS, type Rule, rulesets, run } from './helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const BEFORE: Rule[] = FIELDS.filter(([ref]) => ref !== 'list');
 const AFTER: Rule[] = [
@@ -35,7 +34,7 @@ function key(d: Line | Decision): string {
 
 describe('diff with both rulesets on the fast path', () => {
   it('finds the frames two reference runs decide differently, with their decisions', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-diff-shared-'));
+    const dir = tempDir('edgesim-diff-shared-');
     const synthetic = path.join(dir, 'mixed.pcap');
     await generateToFile('mixed', synthetic, { packets: 3000, seed: 5, labels: null });
     const files = [synthetic, ...corpusFiles().filter((_, i) => i % 4 === 0).map(corpusPath)];

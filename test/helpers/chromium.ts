@@ -26,12 +26,22 @@ export interface Browser {
 
 export async function openBrowser(viewport = { width: 1200, height: 900 }): Promise<Browser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'edgesim-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
+  const remove = () => rmSync(profile, { recursive: true, force: true });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
+  } catch (e) {
+    remove(); // no browser to close later: remove the profile now
+    throw e;
+  }
   return {
     context,
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      try {
+        await context.close();
+      } finally {
+        remove(); // also when closing fails
+      }
     },
   };
 }

@@ -1,8 +1,7 @@
 // The report page in a real browser: it loads from a file with no console error, no failed request
 // and no request at all beyond the file itself, and every chart drew its data (the canvases hold
 // pixels of each series' colour, and the mitigation bands are shaded).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +12,14 @@ import { renderHtmlReport } from '../../src/report/render.js';
 import { COLORS } from '../../src/report/style.js';
 import { replayFile } from '../../src/sim/replay.js';
 import { openBrowser, type Browser } from '../helpers/chromium.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
   browser = await openBrowser();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-page-'));
+  dir = tempDir('edgesim-page-');
 });
 
 afterAll(async () => {
