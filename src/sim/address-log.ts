@@ -1,12 +1,14 @@
 // The addresses of a part's dropped packets, in order (drop-breakdown.ts: top addresses depend on the
 // order drops come in, so a part counted on another thread keeps them for the thread that counts the
 // parts in capture order). Memory stays bounded however many packets a part drops: the log is kept
-// in chunks in memory up to a budget, and the rest is written to a file in a folder the replay
-// removes at its end, read back in order when the log is counted.
+// in chunks in memory up to a budget, and the rest is written to a file, read back in order when the
+// log is counted. The file is made by the replay's thread and removed from its folder at once
+// (openSpillFile), so only its descriptor names it: nothing is left on disk however the process ends.
 //
 // A drop is a tag word and its source and destination: 4 then two words (IPv4), or 6 then eight
 // words (IPv6, four words an address). A drop never straddles two chunks.
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const CHUNK_WORDS = 1 << 18; // 1 MB
@@ -16,20 +18,35 @@ const V6 = 6;
 
 /** Where a log may spill to, and how much of it stays in memory. */
 export interface AddressLogOptions {
-  /** the folder the log may write to; null: it stays in memory whatever its size */
-  dir: string | null;
-  /** the file's name in `dir` (one per part) */
-  name: string;
+  /** the descriptor of an empty file the log may write to (openSpillFile); -1: it stays in memory whatever its size */
+  fd: number;
   /** bytes kept in memory before the rest goes to the file */
   memoryBytes: number;
   /** words a chunk holds (default 1 MB of them; tests take small ones) */
   chunkWords?: number;
 }
 
-/** A finished log as plain data: its chunks in memory, then the file the rest is in (null: none). */
+/** A finished log as plain data: its chunks in memory, then the bytes written to its file (opts.fd). */
 export interface AddressLogParts {
   chunks: Array<Int32Array<ArrayBuffer>>;
-  file: string | null;
+  fd: number;
+  fileBytes: number;
+}
+
+/**
+ * An empty file for a log to spill to, open for reading and writing, already removed from the
+ * system's temporary folder; the caller closes it. Throws where no file can be made there.
+ */
+export function openSpillFile(): number {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-drop-addresses-'));
+  const file = path.join(dir, 'log');
+  try {
+    const fd = openSync(file, 'w+');
+    unlinkSync(file);
+    return fd;
+  } finally {
+    rmdirSync(dir);
+  }
 }
 
 /** Counts the drops of a log in order: IPv4 addresses as words 0, 0, 0xffff, address. */
@@ -41,8 +58,8 @@ export class AddressLog {
   private used = 0;
   private readonly kept: Array<Int32Array<ArrayBuffer>> = [];
   private keptWords = 0;
-  private fd = -1;
-  private file: string | null = null;
+  /** bytes written to the file (opts.fd) */
+  private fileBytes = 0;
 
   constructor(private readonly opts: AddressLogOptions) {
     this.chunkWords = Math.max(opts.chunkWords ?? CHUNK_WORDS, MOST_WORDS_A_DROP);
@@ -70,54 +87,51 @@ export class AddressLog {
   /** The log as plain data (the chunks' buffers can be moved to another thread rather than copied); the log is finished. */
   parts(): AddressLogParts {
     if (this.used > 0) this.next();
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
-    return { chunks: this.kept, file: this.file };
+    return { chunks: this.kept, fd: this.opts.fd, fileBytes: this.fileBytes };
   }
 
   // the chunk is full: kept in memory within the budget, else written to the file
   private next(): void {
-    if (this.fd < 0 && (this.opts.dir === null || (this.keptWords + this.used) * 4 <= this.opts.memoryBytes)) {
+    const fd = this.opts.fd;
+    if (this.fileBytes === 0 && (fd < 0 || (this.keptWords + this.used) * 4 <= this.opts.memoryBytes)) {
       this.kept.push(this.chunk.subarray(0, this.used));
       this.keptWords += this.used;
       this.chunk = new Int32Array(this.chunkWords);
     } else {
-      if (this.fd < 0) {
-        this.file = path.join(this.opts.dir!, this.opts.name);
-        this.fd = openSync(this.file, 'w');
-      }
-      writeAll(this.fd, new Uint8Array(this.chunk.buffer, 0, this.used * 4));
+      const bytes = new Uint8Array(this.chunk.buffer, 0, this.used * 4);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, this.fileBytes + done);
+      this.fileBytes += bytes.length;
     }
     this.used = 0;
   }
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-}
-
-/** Counts every drop of a log in order, then removes its file (read `readWords` words at a time). */
+/** Counts every drop of a log in order (its file read `readWords` words at a time; the file stays open). */
 export function countAddressLog(log: AddressLogParts, count: AddressCounter, readWords = CHUNK_WORDS): void {
   for (const chunk of log.chunks) countWords(chunk, chunk.length, count);
-  if (log.file === null) return;
-  const fd = openSync(log.file, 'r');
+  if (log.fileBytes === 0) return;
+  const words = new Int32Array(Math.max(readWords, MOST_WORDS_A_DROP));
+  const bytes = new Uint8Array(words.buffer);
+  let have = 0; // bytes in `bytes`
+  for (let at = 0; at < log.fileBytes; ) {
+    const n = readSync(log.fd, bytes, have, Math.min(bytes.length - have, log.fileBytes - at), at);
+    if (n === 0) throw new Error('the address log file ended early');
+    at += n;
+    have += n;
+    const done = countWords(words, have >> 2, count);
+    bytes.copyWithin(0, done * 4, have);
+    have -= done * 4;
+  }
+  if (have > 0) throw new Error('the address log ends inside a drop');
+}
+
+/** Closes a spill file (openSpillFile) once, ignoring one already closed. */
+export function closeSpillFile(fd: number): void {
+  if (fd < 0) return;
   try {
-    const words = new Int32Array(Math.max(readWords, MOST_WORDS_A_DROP));
-    const bytes = new Uint8Array(words.buffer);
-    let have = 0; // bytes in `bytes`
-    for (;;) {
-      const n = readSync(fd, bytes, have, bytes.length - have, null);
-      have += n;
-      const whole = have >> 2;
-      const done = countWords(words, whole, count);
-      bytes.copyWithin(0, done * 4, have);
-      have -= done * 4;
-      if (n === 0) break;
-    }
-    if (have > 0) throw new Error(`${log.file}: the address log ends inside a drop`);
-  } finally {
     closeSync(fd);
-    rmSync(log.file, { force: true });
+  } catch {
+    // already closed
   }
 }
 

@@ -49,10 +49,19 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
 
 /**
  * The path options alone, out of an object that may hold others (replayFile's): what another thread is
- * given to build the same path (it is copied there, and a function cannot be).
+ * given to build the same path (it is copied there, and a function cannot be). Every option is named
+ * (the type says so), so an option added to PathOptions cannot be left out.
  */
-function pathOptionsOf({ listsDir, geoipPath, asnPath, colo, region, atp }: PathOptions): PathOptions {
-  return { listsDir, geoipPath, asnPath, colo, region, atp };
+function pathOptionsOf(opts: PathOptions): PathOptions {
+  const picked: { [K in keyof Required<PathOptions>]: PathOptions[K] } = {
+    listsDir: opts.listsDir,
+    geoipPath: opts.geoipPath,
+    asnPath: opts.asnPath,
+    colo: opts.colo,
+    region: opts.region,
+    atp: opts.atp,
+  };
+  return picked;
 }
 
 /**

@@ -3,7 +3,7 @@
 // here report against report (all but the elapsed time) on captures built to catch what depends on
 // order or on where a range starts, on real worker threads and on ranges run in this thread (many
 // cuts, quickly), and over the classic pcap files of the tcpdump corpus, damaged ones included.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('replay on several threads', () => {
     const { one, many } = await both(file, rangeSnapshot(), 2, inThisThread);
     expect(many.threads).toBe(1);
     expect(comparable(many)).toEqual(comparable(one));
-    expect(many.warnings).toContain('--jobs 2: the records of range 2 of 2 could not be found from its first byte, so the replay ran on one thread');
+    expect(many.warnings).toContain('--jobs 2: range 2 of 2 could not be lined up with the records before it, so the replay ran on one thread');
   });
 
   it('says why a replay asked to run on several threads runs on one', async () => {
@@ -135,12 +135,10 @@ describe('replay on several threads, when things go wrong', () => {
   it('gives the one-thread report when the ranges keep their drops\' addresses in files', async () => {
     const file = path.join(dir, 'spill.pcap');
     await writeRangeCapture(file, { packets: 6_000, seed: 5 });
-    const dirs: string[] = [];
     let spilled = 0;
     const spilling: RangeRunner = (task) => {
-      dirs.push(task.addresses.dir!);
       const outcome = replayRange({ ...task, addresses: { ...task.addresses, memoryBytes: 256, chunkWords: 32 } }).then((o) => {
-        if (o.kind === 'done' && o.parts.drops.addresses?.file != null) spilled++;
+        if (o.kind === 'done' && (o.parts.drops.addresses?.fileBytes ?? 0) > 0) spilled++;
         return o;
       });
       return { outcome, stop: async () => undefined };
@@ -149,8 +147,34 @@ describe('replay on several threads, when things go wrong', () => {
     expect(many.threads).toBe(3);
     expect(comparable(many)).toEqual(comparable(one));
     expect(spilled).toBe(2);
-    // the files and their folder are gone
-    expect(dirs.filter((d) => existsSync(d))).toEqual([]);
+  });
+
+  it('replays on one thread, saying so, when no temporary file can be made', async () => {
+    const file = path.join(dir, 'no-tmp.pcap');
+    await writeRangeCapture(file, { packets: 1_000, seed: 12 });
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = path.join(dir, 'missing');
+    try {
+      const { one, many } = await both(file, rangeSnapshot(), 2, inThisThread);
+      expect(many.threads).toBe(1);
+      expect(comparable(many)).toEqual(comparable(one));
+      expect(many.warnings.join('\n')).toMatch(/^--jobs 2: no temporary file could be made in .* for the dropped packets' addresses \(.*\), so the replay ran on one thread$/m);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+  });
+
+  it('replays on one thread, saying so, when a range cannot be started', async () => {
+    const file = path.join(dir, 'no-start.pcap');
+    await writeRangeCapture(file, { packets: 1_000, seed: 13 });
+    const throwing: RangeRunner = () => {
+      throw new Error('could not clone the task');
+    };
+    const { one, many } = await both(file, rangeSnapshot(), 2, throwing);
+    expect(many.threads).toBe(1);
+    expect(comparable(many)).toEqual(comparable(one));
+    expect(many.warnings).toContain('--jobs 2: a replay thread failed (could not clone the task), so the replay ran on one thread');
   });
 
   it('reports a truncated final record in the last range, and a bad record in a middle one, as one thread does', async () => {

@@ -16,14 +16,14 @@
 // gzip stream or standard input cannot be read from the middle), and only replays whose result
 // does not depend on the order of packets across ranges: protection off (Advanced TCP
 // Protection's state depends on the order of packets), no per-packet outputs, no label sidecar.
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { timeOrderWarning, type TimeOrder } from '../../capture/frame-delivery.js';
 import type { PcapHeader } from '../../capture/pcap.js';
 import { PCAP_FILE_HEADER } from '../../capture/pcap.js';
 import { readPcapHeader } from '../../capture/pcap-resync.js';
 import { readCapture, type CaptureInfo } from '../../capture/reader.js';
+import { systemErrorText } from '../../errors.js';
+import { closeSpillFile, openSpillFile } from '../address-log.js';
 import type { BuiltPath } from '../build.js';
 import type { LoopOptions, OpenCapture } from '../packet-loop.js';
 import { countingVisit } from '../count-packets.js';
@@ -99,14 +99,26 @@ export async function replayInRanges(
   // worker_threads is loaded only for a replay on several threads (start-up time)
   const { Worker } = await import('node:worker_threads');
   const runRange = opts.runRange ?? ((task: RangeTask) => onWorkerThread(Worker, task));
-  const logDir = await mkdtemp(path.join(os.tmpdir(), 'edgesim-drop-addresses-'));
-  const workers = cuts.slice(1, -1).map((from, i) => {
+  // a file for each other range's drops' addresses past its memory budget (address-log.ts)
+  const spills: number[] = [];
+  try {
+    for (let slot = 1; slot < threads; slot++) spills.push(openSpillFile());
+  } catch (err) {
+    spills.forEach(closeSpillFile);
+    return { info: null, why: `no temporary file could be made in ${os.tmpdir()} for the dropped packets' addresses (${systemErrorText(err)})`, unexpected: true };
+  }
+  const workers = cuts.slice(1, -1).map((from, i): RunningRange => {
     const slot = i + 1;
     const to = slot + 1 === threads ? Infinity : cuts[slot + 1]!;
-    const addresses = { dir: logDir, name: `range-${slot}.log`, memoryBytes: ADDRESS_LOG_MEMORY };
-    const running = runRange({ setup: built.setup!, path: capture.path, header, from, to, start: start!, fastPath, addresses, progress, slot });
-    // a runner that rejects is a thread that failed: the capture is then replayed on one thread
-    return { ...running, outcome: running.outcome.catch((err: unknown): RangeOutcome => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) })) };
+    const addresses = { fd: spills[i]!, memoryBytes: ADDRESS_LOG_MEMORY };
+    // a runner that throws or rejects is a thread that failed: the capture is then replayed on one thread
+    const failed = (err: unknown): RangeOutcome => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
+    try {
+      const running = runRange({ setup: built.setup!, path: capture.path, header, from, to, start: start!, fastPath, addresses, progress, slot });
+      return { ...running, outcome: running.outcome.catch(failed) };
+    } catch (err) {
+      return { outcome: Promise.resolve(failed(err)), stop: async () => undefined };
+    }
   });
   const report = (): void => opts.onProgress?.(read.reduce((a, b) => a + b, 0), size);
   const ticker = opts.onProgress === undefined ? null : setInterval(report, 200);
@@ -129,7 +141,7 @@ export async function replayInRanges(
   } finally {
     if (ticker !== null) clearInterval(ticker);
     await Promise.allSettled(workers.map((w) => w.stop()));
-    await rm(logDir, { recursive: true, force: true });
+    spills.forEach(closeSpillFile);
   }
 }
 
@@ -155,7 +167,7 @@ async function addRanges(
     const o = await untilAborted(w.outcome, signal);
     if (o.kind === 'failed') return { info: null, why: `a replay thread failed (${o.message})`, unexpected: true };
     if (o.kind === 'no-start' || o.from !== end) {
-      return { info: null, why: `the records of range ${i + 2} of ${workers.length + 1} could not be found from its first byte` };
+      return { info: null, why: `range ${i + 2} of ${workers.length + 1} could not be lined up with the records before it` };
     }
     const { parts, info } = o;
     if (parts.packets > 0) {
