@@ -90,7 +90,7 @@ export class DropBreakdown {
     return { atp: this.atp.slice(), addresses: this.log === null ? null : this.log.parts() };
   }
 
-  /** Adds a later part of the capture: its ATP counts, and its drops' addresses counted in order. */
+  /** Adds a later part of the capture: its ATP counts, and its drops' addresses counted in order (then let go). */
   absorb(p: DropParts): void {
     for (let i = 0; i < this.atp.length; i++) this.atp[i] += p.atp[i]!;
     if (p.addresses === null) return;
@@ -100,6 +100,8 @@ export class DropBreakdown {
       sources.add(sa, sb, sc, sd);
       destinations.add(da, db, dc, dd);
     });
+    // a part is added once: its chunks are let go now rather than when the whole replay ends
+    p.addresses.chunks.length = 0;
   }
 
   report(firewall: Firewall): DropReport {
