@@ -12,28 +12,29 @@ const SRC = path.join(ROOT, 'src');
 const MAY_IMPORT: Record<string, string[]> = {
   errors: [],
   verdict: [],
-  net: ['errors', 'verdict'],
-  lang: ['net', 'errors', 'verdict'],
-  capture: ['net', 'errors', 'verdict'],
+  numbers: [],
+  net: ['errors', 'verdict', 'numbers'],
+  lang: ['net', 'errors', 'verdict', 'numbers'],
+  capture: ['net', 'errors', 'verdict', 'numbers'],
   // data center and region names are checked where a configuration names them
-  config: ['data', 'lang', 'net', 'errors', 'verdict'],
-  data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict'],
-  fields: ['capture', 'data', 'lang', 'net', 'errors', 'verdict'],
-  firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict'],
+  config: ['data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  fields: ['capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
-  fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict'],
-  atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict'],
-  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict'],
-  report: ['atp', 'config', 'sim', 'errors', 'verdict'],
+  fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
-  analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict'],
-  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict'],
-  api: ['config', 'lang', 'net', 'errors', 'verdict'],
+  analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers'],
+  api: ['config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
-  translate: ['capture', 'lang', 'net', 'errors', 'verdict'],
+  translate: ['capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
-  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict'],
-  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict'],
+  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers'],
 };
 
 function sources(dir: string): string[] {

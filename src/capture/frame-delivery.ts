@@ -5,6 +5,7 @@
 // rates and durations needs to know about.
 import { decodeFrameAt } from './decode/link-up.js';
 import type { PacketRecord } from './record.js';
+import { groupDigits } from '../numbers.js';
 
 const MAX_WARNINGS = 100;
 
@@ -75,7 +76,7 @@ export interface TimeOrder {
 
 /** The warning for packets out of time order (as capinfos's "Strict time order: False"). */
 export function timeOrderWarning(order: TimeOrder): string {
-  const n = order.outOfOrder.toLocaleString('en-US');
+  const n = groupDigits(order.outOfOrder);
   return `timestamps out of order: ${n} packet${order.outOfOrder === 1 ? ' is' : 's are'} stamped earlier than the packet before them (the first is frame ${order.firstOutOfOrder})`;
 }
 

@@ -6,6 +6,8 @@
 // A figure knows which way is better (packets/s: higher; ns/packet, ms: lower). A row present on one
 // side only is reported as added or missing, never as a slowdown.
 
+import { groupDigits } from '../numbers.js';
+
 export type Better = 'higher' | 'lower';
 
 export interface Figure {
@@ -60,7 +62,7 @@ export function compareFigures(baseline: readonly Figure[], current: readonly Fi
 
 function num(v: number | null): string {
   if (v === null) return '-';
-  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
+  if (Math.abs(v) >= 1000) return groupDigits(Math.round(v));
   return v.toPrecision(3);
 }
 

@@ -1,6 +1,7 @@
 // The bench report for people (a table, the costliest rules first) and the figures `--save` keeps and
 // `--compare` reads back: whole-path and firewall packets/s (higher is better) and each rule's ns per
 // evaluation (lower is better), by name, so a saved run compares row by row with a later one.
+import { groupDigits } from '../numbers.js';
 import type { BenchReport } from './benchmark.js';
 import type { Figure } from './compare.js';
 import type { PeerResult } from './peers.js';
@@ -21,7 +22,7 @@ export function figuresOf(r: FullReport): Figure[] {
   return figures;
 }
 
-const n = (v: number) => Math.round(v).toLocaleString('en-US');
+const n = (v: number) => groupDigits(Math.round(v));
 const ns = (v: number) => (v >= 100 ? n(v) : v.toFixed(1));
 
 function spread(t: { packets_per_second: number; packets_per_second_min: number; packets_per_second_max: number; ns_per_packet: number; runs: number }): string {

@@ -1,7 +1,8 @@
 // Number, share and table formatting shared by the replay summary's sections.
 import Table from 'cli-table3';
+import { groupDigits } from '../../numbers.js';
 
-export const count = (v: number): string => Math.round(v).toLocaleString('en-US');
+export const count = (v: number): string => groupDigits(Math.round(v));
 
 /** part of whole as a percentage: whole numbers at 0% and 100%, two decimals between */
 export const share = (part: number, whole: number): string =>

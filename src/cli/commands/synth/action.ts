@@ -2,6 +2,7 @@
 // file comes back from the generator as a SpecError that already names the key.
 import { generateToFile, resolveSpec, specToJson, type GenerateOptions } from '../../../capture/synth/index.js';
 import { UsageError } from '../../../errors.js';
+import { groupDigits } from '../../../numbers.js';
 import { progressReporter } from '../../progress.js';
 
 export interface SynthFlags {
@@ -60,8 +61,8 @@ export async function run(source: string, flags: SynthFlags): Promise<void> {
     const attack = r.parts.filter((p) => p.label === 'attack').reduce((s, p) => s + p.packets, 0);
     const where = r.out === '-' ? 'stdout' : r.out;
     process.stderr.write(
-      `edgesim: wrote ${r.packets.toLocaleString('en-US')} packet${r.packets === 1 ? '' : 's'} (${(r.packets - attack).toLocaleString('en-US')} legit, ${attack.toLocaleString('en-US')} attack; ` +
-        `${r.flows.toLocaleString('en-US')} flows) to ${where}${r.labels ? `, labels to ${r.labels}` : ''}\n`,
+      `edgesim: wrote ${groupDigits(r.packets)} packet${r.packets === 1 ? '' : 's'} (${groupDigits(r.packets - attack)} legit, ${groupDigits(attack)} attack; ` +
+        `${groupDigits(r.flows)} flows) to ${where}${r.labels ? `, labels to ${r.labels}` : ''}\n`,
     );
   } finally {
     bar?.stop();
