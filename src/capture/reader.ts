@@ -34,6 +34,8 @@ export interface ReadOptions {
    * numbered from 1 within the range.
    */
   range?: { from: number; to: number };
+  /** read a plain file with blocking reads on this thread (source.ts SourceOptions) */
+  blocking?: boolean;
 }
 
 export interface CaptureInfo {
@@ -167,7 +169,7 @@ async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise
 export async function readCapture(path: string, onPacket: (rec: PacketRecord) => void, opts: ReadOptions = {}): Promise<CaptureInfo> {
   const { signal, onProgress } = opts;
   signal?.throwIfAborted();
-  const source = opts.source ?? (await openSource(path));
+  const source = opts.source ?? (await openSource(path, undefined, { blocking: opts.blocking }));
   const name = path === '-' ? STDIN_NAME : path;
   const w = new Window(source);
   try {

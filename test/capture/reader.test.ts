@@ -226,6 +226,19 @@ describe('streaming', () => {
     expect(info.warnings).toEqual([]);
   });
 
+  it('reads the same with blocking reads on this thread as with reads ahead (sim/jobs/), records bigger than a chunk and a cut end included', async () => {
+    const sizes = [...Array.from({ length: 5_000 }, (_, i) => 40 + ((i * 7919) % 1500)), 3 << 20, 60, 70];
+    const records = sizes.map((size, i) => ({ sec: i, frac: 0, data: new Uint8Array(size).fill(i & 0xff) }));
+    const whole = pcapFile({ snaplen: 4 << 20 }, records);
+    for (const p of [file(whole), file(whole.subarray(0, whole.length - 30))]) {
+      const one = await readAll(p, seen);
+      const blocking: Seen[] = [];
+      const info = await readCapture(p, (r) => blocking.push(seen(r)), { blocking: true });
+      expect(info).toEqual(one.info);
+      expect(blocking).toEqual(one.packets);
+    }
+  });
+
   it('reads any mix of record sizes back exactly (property)', async () => {
     await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 300_000 }), { minLength: 1, maxLength: 40 }), fc.boolean(), async (sizes, little) => {
       const records = sizes.map((size, i) => ({ sec: i, frac: i, data: new Uint8Array(size).fill(i & 0xff) }));

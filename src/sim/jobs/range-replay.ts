@@ -128,6 +128,8 @@ export async function replayInRanges(
       signal: opts.signal,
       decodeFrame: decider.decodeFrame,
       range: { from: PCAP_FILE_HEADER, to: cuts[1]! },
+      // every core runs a range: reads ahead on libuv's thread would only compete with them
+      blocking: true,
       onProgress: (bytesRead) => {
         read[0] = Math.min(bytesRead, cuts[1]!);
         report();

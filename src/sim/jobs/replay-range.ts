@@ -22,6 +22,7 @@ export async function replayRange(task: RangeTask): Promise<RangeOutcome> {
   const info = await readCapture(task.path, countingVisit(decider, summary), {
     decodeFrame: decider.decodeFrame,
     range: { from, to: task.to },
+    blocking: true,
     onProgress: (bytesRead) => {
       progress[task.slot] = Math.min(Math.max(0, bytesRead - task.from), task.to - task.from);
     },
