@@ -145,13 +145,17 @@ export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int3
   ];
   let t = 0;
   for (const [field, table] of tables) {
+    // row starts: each filed key's entries in key order; a key without entries starts (and ends)
+    // where the next filed key starts
     const start = new Int32Array(65537);
     const entries: number[] = [];
-    for (let key = 0; key < 65536; key++) {
-      start[key] = entries.length;
-      for (const [group, bits] of table.get(key) ?? []) entries.push(group, bits);
+    let next = 0;
+    for (const key of [...table.keys()].sort((a, b) => a - b)) {
+      start.fill(entries.length, next, key + 1);
+      next = key + 1;
+      for (const [group, bits] of table.get(key)!) entries.push(group, bits);
     }
-    start[65536] = entries.length;
+    start.fill(entries.length, next);
     const filed = new Int32Array(2048);
     for (const key of table.keys()) filed[key >>> 5] |= 1 << (key & 31);
     helpers[`IB${t}`] = filed;
