@@ -34,7 +34,7 @@ export interface ReadOptions {
    * numbered from 1 within the range.
    */
   range?: { from: number; to: number };
-  /** read a plain file with blocking reads on this thread (source.ts SourceOptions) */
+  /** read a plain file with blocking reads on this thread (source.ts SourceOptions); the event loop runs every 16 MB */
   blocking?: boolean;
 }
 
@@ -181,13 +181,15 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
       if (opts.range.from !== w.base + w.start) await w.seek(opts.range.from);
     }
     onProgress?.(source.position, source.size);
-    for (;;) {
+    for (let chunks = 1; ; chunks++) {
       w.start = parser.parse(w.buf, w.view, w.start, w.end, w.base);
       if (parser.stopped) break;
       if (w.eof) {
         parser.finish(w.end - w.start, w.base + w.start);
         break;
       }
+      // blocking reads never wait on the event loop: let it run now and then (an abort, timers)
+      if (opts.blocking === true && chunks % 16 === 0) await new Promise(setImmediate);
       signal?.throwIfAborted();
       await w.refill(parser.needed);
       onProgress?.(source.position, source.size);

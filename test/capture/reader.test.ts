@@ -239,6 +239,18 @@ describe('streaming', () => {
     }
   });
 
+  it('lets the event loop run during blocking reads, so an abort stops them', async () => {
+    const records = Array.from({ length: 24 }, (_, i) => ({ sec: i, frac: 0, data: new Uint8Array(2 << 20).fill(i) }));
+    const p = file(pcapFile({ snaplen: 4 << 20 }, records));
+    const abort = new AbortController();
+    let packets = 0;
+    // the abort is asked for once reading is under way, on the event loop
+    const reading = readCapture(p, () => packets++ === 0 && setTimeout(() => abort.abort(new Error('stopped')), 0), { blocking: true, signal: abort.signal });
+    await expect(reading).rejects.toThrow('stopped');
+    expect(packets).toBeLessThan(records.length);
+    rmSync(p);
+  });
+
   it('reads any mix of record sizes back exactly (property)', async () => {
     await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 300_000 }), { minLength: 1, maxLength: 40 }), fc.boolean(), async (sizes, little) => {
       const records = sizes.map((size, i) => ({ sec: i, frac: i, data: new Uint8Array(size).fill(i & 0xff) }));
