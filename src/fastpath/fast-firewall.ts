@@ -8,7 +8,7 @@
 // only the rules whose port or address condition the packet meets are tested. Below that, testing
 // every rule is faster than consulting the index.
 import type { Firewall } from '../firewall/firewall.js';
-import { type Ast, parse, settingsFor } from '../lang/index.js';
+import type { Ast } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
@@ -43,14 +43,13 @@ export class FastFirewall {
   }
 
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
-    const { scheme, limits } = settingsFor('rule');
     const k = new Constants();
     const asts: Ast[] = [];
     const rules: GeneratedRule[] = [];
     for (let i = 0; i < firewall.rules.length; i++) {
       const r = firewall.rules[i];
       if (!r.enabled) continue;
-      const ast = parse(r.expression, scheme, limits);
+      const ast = firewall.syntax[i];
       asts.push(ast);
       rules.push({
         index: i,

@@ -11,7 +11,7 @@
 // Int32Array, and hit counters are typed arrays indexed by rule. The loop itself is generated per
 // ruleset (evaluator.ts).
 import { ConfigItemError } from '../errors.js';
-import { FilterError } from '../lang/index.js';
+import { FilterError, type Ast } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { compileRecordExpression } from '../fields/compile.js';
 import type { PacketRecord } from '../capture/record.js';
@@ -70,13 +70,16 @@ export class Firewall {
   readonly decided: Float64Array;
   /** per rule: its compiled expression, for explaining one packet (edgesim trace); evaluate() does not read it */
   readonly predicates: ReadonlyArray<(p: PacketRecord) => boolean>;
+  /** per rule: its parsed expression, for code generated from it (the fast path), parsed once */
+  readonly syntax: readonly Ast[];
   /** decides one packet into `out` (generated per ruleset: see evaluator.ts) */
   readonly evaluate: (p: PacketRecord, out: FirewallResult) => void;
 
-  private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, fields: Set<string>) {
+  private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, syntax: Ast[], fields: Set<string>) {
     this.rules = rules;
     this.fields = fields;
     this.predicates = predicates;
+    this.syntax = syntax;
     this.hits = new Float64Array(rules.length);
     this.decided = new Float64Array(rules.length);
     this.evaluate = generateEvaluator({
@@ -93,6 +96,7 @@ export class Firewall {
   static compile(rulesets: readonly Ruleset[], options: FirewallOptions = {}): Firewall {
     const rules: FirewallRule[] = [];
     const predicates: Array<(p: PacketRecord) => boolean> = [];
+    const syntax: Ast[] = [];
     const fields = new Set<string>();
     rulesets.forEach((rs, i) => {
       const name = rulesetName(rs, i);
@@ -102,6 +106,7 @@ export class Firewall {
           const compiled = compileRecordExpression('rule', rule.expression, options.lists);
           for (const f of compiled.fields) fields.add(f);
           predicates.push(compiled.predicate);
+          syntax.push(compiled.ast);
         } catch (err) {
           if (err instanceof FilterError) throw new ConfigItemError(`${path}.expression`, err.message.trimEnd());
           throw err;
@@ -117,7 +122,7 @@ export class Firewall {
         });
       });
     });
-    return new Firewall(rules, predicates, fields);
+    return new Firewall(rules, predicates, syntax, fields);
   }
 
   newResult(): FirewallResult {
