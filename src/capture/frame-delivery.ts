@@ -30,6 +30,13 @@ export class FrameDelivery {
     private readonly decode: FrameDecoder = decodeFrameAt,
   ) {}
 
+  /** Numbers frames on from `frames` and compares the first packet's time with (sec, nsec): a read that goes on from where another stopped. */
+  continueAfter(frames: number, sec: number, nsec: number): void {
+    this.frames = frames;
+    this.lastSec = sec;
+    this.lastNsec = nsec;
+  }
+
   emit(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, tsSec: number, tsNsec: number): void {
     const rec = this.rec;
     this.decode(rec, linkType, data, off, capLen, origLen);

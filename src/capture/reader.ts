@@ -34,6 +34,12 @@ export interface ReadOptions {
    * numbered from 1 within the range.
    */
   range?: { from: number; to: number };
+  /**
+   * With `range`: the range goes on from where a read of the ranges before it stopped: frames are
+   * numbered from `frames` + 1, and the first packet's time is compared with `last` (sec, nsec) for
+   * the time-order count (default: frames from 1, nothing before).
+   */
+  after?: { frames: number; last: readonly [number, number] };
   /** read a plain file with blocking reads on this thread (source.ts SourceOptions); the event loop runs every 16 MB */
   blocking?: boolean;
 }
@@ -174,6 +180,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
   const w = new Window(source);
   try {
     const sink = new FrameDelivery(new PacketRecord(), onPacket, opts.decodeFrame);
+    if (opts.after !== undefined) sink.continueAfter(opts.after.frames, opts.after.last[0], opts.after.last[1]);
     const parser = await openFormat(name, w, sink);
     if (opts.range !== undefined) {
       if (parser.format !== 'pcap') throw new CaptureError(`${name}: only a classic pcap file is read in ranges`);

@@ -60,6 +60,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
       });
       if (ranges.info !== null) {
         info = ranges.info;
+        warnings.push(...(ranges.said ?? []));
         await capture.close();
       } else {
         if (ranges.why !== null && (opts.jobs !== 'auto' || ranges.unexpected)) warnings.push(`--jobs ${opts.jobs}: ${ranges.why}, so the replay ran on one thread`);

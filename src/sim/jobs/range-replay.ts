@@ -8,9 +8,10 @@
 // exactly the counts of one thread: time buckets from the capture's first packet, decode notes with
 // their first frame, packets out of time order, the top addresses (counted here, in order).
 //
-// When a check fails (a range started at a guessed record start that was not one) or a range met
-// damage that a one-thread read reports with frame numbers, the capture is replayed again on one
-// thread: a parallel replay gives the one-thread result or defers to it.
+// When a range's check fails (its thread took a guessed record start that was not one, or found
+// none near damage) or its thread failed, this thread replays that range itself, from where the
+// range before it ended, once everything before it has been added: a parallel replay gives the
+// one-thread result. Damage in a range ends the replay there, as it ends a one-thread read.
 //
 // Only classic pcap files on disk are cut (a pcapng file's interfaces are defined as it goes; a
 // gzip stream or standard input cannot be read from the middle), and only replays whose result
@@ -67,8 +68,10 @@ export interface RangeReplay {
   info: CaptureInfo | null;
   /** why the capture was not replayed on several threads, when info is null (null: nothing to say) */
   why: string | null;
-  /** whether `why` is worth saying even to a replay that did not ask for threads (a thread failed) */
+  /** whether `why` is worth saying even to a replay that did not ask for threads (no temporary file) */
   unexpected?: boolean;
+  /** what the user should know of a replay that ran on several threads (a thread failed and its range was replayed here) */
+  said?: string[];
 }
 
 /** Bytes of a range's drops' addresses kept in memory before the rest goes to a file (address-log.ts). */
@@ -84,7 +87,7 @@ export async function replayInRanges(
   built: BuiltPath,
   threads: number,
   summary: ReplaySummary,
-  opts: LoopOptions & { fastPath?: boolean; runRange?: RangeRunner },
+  opts: LoopOptions & { fastPath?: boolean; runRange?: RangeRunner; jobs?: Jobs },
 ): Promise<RangeReplay> {
   const header = await readPcapHeader(capture.path);
   if (header === null) return { info: null, why: 'only a classic pcap file is cut into ranges (this one is pcapng)' };
@@ -137,7 +140,7 @@ export async function replayInRanges(
     });
     // damage in the first range ends a one-thread read there too: its result is this range's
     if (damageOf(main).length > 0) return { info: main, why: null };
-    const merged = await addRanges(main, workers, summary, built, header, opts.signal);
+    const merged = await addRanges(main, { path: capture.path, cuts, workers, summary, built, decider, header, signal: opts.signal, jobs: opts.jobs ?? threads });
     if (merged.info !== null) opts.onProgress?.(size, size);
     return merged;
   } finally {
@@ -147,29 +150,56 @@ export async function replayInRanges(
   }
 }
 
+/** What adding the ranges in order needs of the replay. */
+interface Merge {
+  path: string;
+  cuts: number[];
+  workers: RunningRange[];
+  summary: ReplaySummary;
+  built: BuiltPath;
+  decider: PacketDecider;
+  header: PcapHeader;
+  signal: AbortSignal | undefined;
+  /** what the replay was asked for, for what it says */
+  jobs: Jobs;
+}
+
 /**
- * Adds the ranges' parts to this thread's in capture order, each as it comes; or says why the
- * capture is to be replayed on one thread (a range's start does not check, a thread failed).
- * Damage in a range ends a one-thread read there: that range's part is the last added.
+ * Adds the ranges' parts to this thread's in capture order, each as it comes. A range whose first
+ * record does not check (a guessed start that was not one, damage near its start) or whose thread
+ * failed is replayed here instead, from where the range before it ended, straight into the summary
+ * (everything before it has been added, so in order). Damage in a range ends a one-thread read
+ * there: that range is the last added.
  */
-async function addRanges(
-  main: CaptureInfo,
-  workers: RunningRange[],
-  summary: ReplaySummary,
-  built: BuiltPath,
-  header: PcapHeader,
-  signal: AbortSignal | undefined,
-): Promise<RangeReplay> {
+async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
+  const { summary, built, workers } = m;
   let end = main.end;
   const order: TimeOrder = { ...main.timeOrder };
   let damage: string[] = [];
   let frames = main.packets;
+  const said: string[] = [];
   const { hits, decided } = built.firewall;
   for (const [i, w] of workers.entries()) {
-    const o = await untilAborted(w.outcome, signal);
-    if (o.kind === 'failed') return { info: null, why: `a replay thread failed (${o.message})`, unexpected: true };
-    if (o.kind === 'no-start' || o.from !== end) {
-      return { info: null, why: `range ${i + 2} of ${workers.length + 1} could not be lined up with the records before it` };
+    const o = await untilAborted(w.outcome, m.signal);
+    if (o.kind !== 'done' || o.from !== end) {
+      if (o.kind === 'failed') said.push(`--jobs ${m.jobs}: a replay thread failed (${o.message}); its range was replayed on the main thread`);
+      const info = await readCapture(m.path, countingVisit(m.decider, summary), {
+        signal: m.signal,
+        decodeFrame: m.decider.decodeFrame,
+        range: { from: end, to: i + 2 < m.cuts.length - 1 ? m.cuts[i + 2]! : Infinity },
+        after: { frames, last: summary.packets > 0 ? summary.lastStamp() : [-Infinity, 0] },
+        blocking: true,
+      });
+      // frame numbers and the first packet's time order already count from the capture's start
+      if (info.timeOrder.outOfOrder > 0) {
+        if (order.outOfOrder === 0) order.firstOutOfOrder = info.timeOrder.firstOutOfOrder;
+        order.outOfOrder += info.timeOrder.outOfOrder;
+      }
+      damage = damageOf(info);
+      frames += info.packets;
+      end = info.end;
+      if (damage.length > 0) break;
+      continue;
     }
     const { parts, info } = o;
     if (parts.packets > 0) {
@@ -195,12 +225,13 @@ async function addRanges(
       format: 'pcap',
       compressed: false,
       packets: frames,
-      linkTypes: [header.linkType],
+      linkTypes: [m.header.linkType],
       warnings: [...damage, ...(order.outOfOrder > 0 ? [timeOrderWarning(order)] : [])],
       timeOrder: order,
       end,
     },
     why: null,
+    said,
   };
 }
 
