@@ -28,10 +28,11 @@ renders the same page from a saved json summary).
 With ndjson or csv a one-line summary goes to stderr.
 
 Threads (--jobs): a classic pcap file is cut into byte ranges replayed side by side, each thread
-reading its own range; the report is the one a single thread gives (checked, and replayed on one
-thread when a range's start cannot be confirmed). A replay runs on one thread with protection on
-(Advanced TCP Protection's state depends on the order of packets), with per-packet outputs (ndjson,
-csv, --write-passed, --write-dropped), with a label sidecar, and for pcapng, gzip or standard input.
+reading its own range; the report is the one a single thread gives (each range's start is checked,
+and a range that does not line up is replayed by the main thread). A replay runs on one thread with
+protection on (Advanced TCP Protection's state depends on the order of packets), with per-packet
+outputs (ndjson, csv, --write-passed, --write-dropped), with a label sidecar, and for pcapng, gzip or
+standard input.
 
 Examples:
   edgesim replay examples/demo.pcap --config examples/demo-snapshot.json
