@@ -25,6 +25,8 @@ const MAX_SLASH16 = 4096;
 export interface RuleIndex {
   readonly source: string;
   readonly helpers: Record<string, unknown>;
+  /** the groups holding rules filed under no key: candidates for every packet */
+  readonly alwaysGroups: readonly number[];
 }
 
 /** the packet's presence test and key expression for each indexed field */
@@ -168,5 +170,5 @@ export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int3
     );
     t++;
   }
-  return { source: lines.join('\n'), helpers };
+  return { source: lines.join('\n'), helpers, alwaysGroups: [...always.keys()].filter((g) => always[g] !== 0) };
 }
