@@ -7,7 +7,7 @@
 // the temporary folder) against tcpdump, on the threads `--jobs auto` takes and on one, with the
 // replay's peak memory; and `edgesim match --count`,
 // the tcpdump-like command, against `tcpdump -r` with the same filter. Each figure is the best of a
-// few runs with the page cache warm.
+// few runs with the page cache warm, the figures compared with each other taken in turns.
 import { spawnSync } from 'node:child_process';
 import { accessSync } from 'node:fs';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,6 +69,13 @@ function best(times: number[]): number {
   return Math.min(...times);
 }
 
+/** Each command's best wall time over `rounds` rounds, the commands run in turns (the machine's load drifts). */
+function inTurns(rounds: number, commands: Array<[cmd: string, args: string[]]>): number[] {
+  const times: number[][] = commands.map(() => []);
+  for (let round = 0; round < rounds; round++) commands.forEach(([cmd, args], i) => times[i]!.push(wall(cmd, args)));
+  return times.map(best);
+}
+
 function wall(cmd: string, args: string[]): number {
   const t = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
@@ -99,38 +106,43 @@ export const suite: BenchSuite = async () => {
   const file = await capture();
   const rows: BenchRow[] = [];
   const bpf = RULES.map(([, , , b]) => b).join(' or ');
-  const tcpdump = best([1, 2, 3, 4, 5].map(() => wall('tcpdump', ['-nr', file, '-w', '/dev/null', bpf])));
 
-  const inProcess = async (snap: Snapshot, fastPath = true): Promise<number> => {
-    const times: number[] = [];
-    for (let i = 0; i < 3; i++) {
+  // the in-process replays compared with each other run in turns, best of five each: the machine's
+  // load drifts, and a ratio of two figures taken minutes apart would measure the drift
+  const variants: Array<[Snapshot, boolean]> = [[snapshot(false), true], [snapshot(false), false], [snapshot(false, largeRuleset()), true], [snapshot(true), true]];
+  const times: number[][] = variants.map(() => []);
+  for (let round = 0; round < 5; round++) {
+    for (const [i, [snap, fastPath]] of variants.entries()) {
       const { report } = await replayFile(file, snap, { useLabels: false, fastPath });
       if (report.packets !== PACKETS) throw new Error(`replayed ${report.packets} packets, expected ${PACKETS}`);
-      times.push(report.elapsedSeconds);
+      times[i]!.push(report.elapsedSeconds);
     }
-    return best(times);
-  };
-  const fwOnly = await inProcess(snapshot(false));
-  const reference = await inProcess(snapshot(false), false);
-  const large = await inProcess(snapshot(false, largeRuleset()));
-  const withAtp = await inProcess(snapshot(true));
+  }
+  const [fwOnly, reference, large, withAtp] = times.map(best) as [number, number, number, number];
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-bench-'));
   const snapFile = path.join(dir, 'snapshot.json');
   writeFileSync(snapFile, JSON.stringify(snapshot(false)));
-  const cli = best([1, 2, 3].map(() => wall(process.execPath, [path.join(root, 'bin/edgesim.js'), 'replay', file, '--config', snapFile, '--format', 'json', '--no-labels', '--no-progress'])));
-
   const edgesim = path.join(root, 'bin/edgesim.js');
+  const [tcpdump, cli] = inTurns(5, [
+    ['tcpdump', ['-nr', file, '-w', '/dev/null', bpf]],
+    [process.execPath, [edgesim, 'replay', file, '--config', snapFile, '--format', 'json', '--no-labels', '--no-progress']],
+  ]) as [number, number];
+
   const [, , telnetExpr, telnetBpf] = RULES[0]!;
-  const matchTcpdump = best([1, 2, 3].map(() => wall('tcpdump', ['-nr', file, '-w', '/dev/null', telnetBpf])));
-  const matchCli = best([1, 2, 3].map(() => wall(process.execPath, [edgesim, 'match', file, telnetExpr, '--count'])));
+  const [matchTcpdump, matchCli] = inTurns(3, [
+    ['tcpdump', ['-nr', file, '-w', '/dev/null', telnetBpf]],
+    [process.execPath, [edgesim, 'match', file, telnetExpr, '--count']],
+  ]) as [number, number];
 
   const largeFile = await capture(LARGE_PACKETS);
   const largeArgs = [edgesim, 'replay', largeFile, '--config', snapFile, '--format', 'json', '--no-labels', '--no-progress'];
-  const largeTcpdump = best([1, 2].map(() => wall('tcpdump', ['-nr', largeFile, '-w', '/dev/null', bpf])));
   // --jobs auto: this size is cut into ranges replayed on min(cores, 4) threads
-  const largeCli = best([1, 2].map(() => wall(process.execPath, largeArgs)));
-  const largeOneThread = best([1, 2].map(() => wall(process.execPath, [...largeArgs, '--jobs', '1'])));
+  const [largeTcpdump, largeCli, largeOneThread] = inTurns(3, [
+    ['tcpdump', ['-nr', largeFile, '-w', '/dev/null', bpf]],
+    [process.execPath, largeArgs],
+    [process.execPath, [...largeArgs, '--jobs', '1']],
+  ]) as [number, number, number];
   const largePeak = peakKb(process.execPath, largeArgs);
 
   // start-up: interleaved, best of ten each, as the machine's load changes from run to run
