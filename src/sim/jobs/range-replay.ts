@@ -95,7 +95,9 @@ export async function replayInRanges(
   let start: [number, number] | null = null;
   await readCapture(capture.path, (rec) => (start = [rec.tsSec, rec.tsNsec]), { range: { from: PCAP_FILE_HEADER, to: PCAP_FILE_HEADER + 1 } });
   if (start === null) return { info: null, why: null };
-  const cuts = Array.from({ length: threads + 1 }, (_, k) => (k === threads ? size : PCAP_FILE_HEADER + Math.floor((k * (size - PCAP_FILE_HEADER)) / threads)));
+  // range k holds the records that start in [starts[k], ends[k]); the last one reads to the end, as a one-thread read does
+  const starts = Array.from({ length: threads }, (_, k) => PCAP_FILE_HEADER + Math.floor((k * (size - PCAP_FILE_HEADER)) / threads));
+  const ends = [...starts.slice(1), Infinity];
   const progress = new SharedArrayBuffer(8 * threads);
   const read = new Float64Array(progress);
   const fastPath = opts.fastPath !== false;
@@ -110,11 +112,11 @@ export async function replayInRanges(
     spills.forEach(closeSpillFile);
     return { info: null, why: `no temporary file could be made in ${os.tmpdir()} for the dropped packets' addresses (${systemErrorText(err)})`, unexpected: true };
   }
-  const workers = cuts.slice(1, -1).map((from, i): RunningRange => {
+  const workers = starts.slice(1).map((from, i): RunningRange => {
     const slot = i + 1;
-    const to = slot + 1 === threads ? Infinity : cuts[slot + 1]!;
+    const to = ends[slot]!;
     const addresses = { fd: spills[i]!, memoryBytes: ADDRESS_LOG_MEMORY };
-    // a runner that throws or rejects is a thread that failed: the capture is then replayed on one thread
+    // a runner that throws or rejects is a thread that failed: its range is then replayed on this one
     const failed = (err: unknown): RangeOutcome => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
     try {
       const running = runRange({ setup: built.setup!, path: capture.path, header, from, to, start: start!, fastPath, addresses, progress, slot });
@@ -130,17 +132,17 @@ export async function replayInRanges(
     const main = await readCapture(capture.path, countingVisit(decider, summary), {
       signal: opts.signal,
       decodeFrame: decider.decodeFrame,
-      range: { from: PCAP_FILE_HEADER, to: cuts[1]! },
+      range: { from: PCAP_FILE_HEADER, to: ends[0]! },
       // every core runs a range: reads ahead on libuv's thread would only compete with them
       blocking: true,
       onProgress: (bytesRead) => {
-        read[0] = Math.min(bytesRead, cuts[1]!);
+        read[0] = Math.min(bytesRead, ends[0]!);
         report();
       },
     });
     // damage in the first range ends a one-thread read there too: its result is this range's
     if (damageOf(main).length > 0) return { info: main, why: null };
-    const merged = await addRanges(main, { path: capture.path, cuts, workers, summary, built, decider, header, signal: opts.signal, jobs: opts.jobs ?? threads });
+    const merged = await addRanges(main, { path: capture.path, ends, workers, summary, built, decider, header, signal: opts.signal, jobs: opts.jobs ?? threads });
     if (merged.info !== null) opts.onProgress?.(size, size);
     return merged;
   } finally {
@@ -153,7 +155,8 @@ export async function replayInRanges(
 /** What adding the ranges in order needs of the replay. */
 interface Merge {
   path: string;
-  cuts: number[];
+  /** where each range ends (range 0 is this thread's) */
+  ends: number[];
   workers: RunningRange[];
   summary: ReplaySummary;
   built: BuiltPath;
@@ -166,10 +169,11 @@ interface Merge {
 
 /**
  * Adds the ranges' parts to this thread's in capture order, each as it comes. A range whose first
- * record does not check (a guessed start that was not one, damage near its start) or whose thread
- * failed is replayed here instead, from where the range before it ended, straight into the summary
- * (everything before it has been added, so in order). Damage in a range ends a one-thread read
- * there: that range is the last added.
+ * record does not check (a guessed start that was not one, damage near its start), whose thread
+ * failed, or that met damage is replayed here instead, from where the range before it ended,
+ * straight into the summary: everything before it has been added, so it is counted in order, and
+ * its warnings name frames from the capture's start. Damage ends a one-thread read where it is:
+ * a range that met damage is the last added.
  */
 async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
   const { summary, built, workers } = m;
@@ -181,43 +185,35 @@ async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
   const { hits, decided } = built.firewall;
   for (const [i, w] of workers.entries()) {
     const o = await untilAborted(w.outcome, m.signal);
-    if (o.kind !== 'done' || o.from !== end) {
-      if (o.kind === 'failed') said.push(`--jobs ${m.jobs}: a replay thread failed (${o.message}); its range was replayed on the main thread`);
-      const info = await readCapture(m.path, countingVisit(m.decider, summary), {
-        signal: m.signal,
-        decodeFrame: m.decider.decodeFrame,
-        range: { from: end, to: i + 2 < m.cuts.length - 1 ? m.cuts[i + 2]! : Infinity },
-        after: { frames, last: summary.packets > 0 ? summary.lastStamp() : [-Infinity, 0] },
-        blocking: true,
-      });
-      // frame numbers and the first packet's time order already count from the capture's start
-      if (info.timeOrder.outOfOrder > 0) {
-        if (order.outOfOrder === 0) order.firstOutOfOrder = info.timeOrder.firstOutOfOrder;
-        order.outOfOrder += info.timeOrder.outOfOrder;
-      }
-      damage = damageOf(info);
-      frames += info.packets;
-      end = info.end;
-      if (damage.length > 0) break;
-      continue;
-    }
-    const { parts, info } = o;
-    if (parts.packets > 0) {
+    if (o.kind === 'done' && o.from === end && damageOf(o.info).length === 0) {
+      const { parts, info } = o;
       // the range's first packet against the last one before it, as a one-thread read compares them
       const [lastSec, lastNsec] = summary.lastStamp();
       const [sec, nsec] = parts.first;
-      if (summary.packets > 0 && (sec < lastSec || (sec === lastSec && nsec < lastNsec))) note(order, frames + 1);
-      if (info.timeOrder.outOfOrder > 0) {
-        if (order.outOfOrder === 0) order.firstOutOfOrder = frames + info.timeOrder.firstOutOfOrder;
-        order.outOfOrder += info.timeOrder.outOfOrder;
+      if (summary.packets > 0 && parts.packets > 0 && (sec < lastSec || (sec === lastSec && nsec < lastNsec))) {
+        addTimeOrder(order, { outOfOrder: 1, firstOutOfOrder: 1 }, frames);
       }
+      addTimeOrder(order, info.timeOrder, frames);
+      summary.absorb(parts, frames);
+      for (let k = 0; k < hits.length; k++) hits[k] += o.hits[k]!;
+      for (let k = 0; k < decided.length; k++) decided[k] += o.decided[k]!;
+      frames += info.packets;
+      end = info.end;
+      continue;
     }
-    summary.absorb(parts, frames);
-    for (let k = 0; k < hits.length; k++) hits[k] += o.hits[k]!;
-    for (let k = 0; k < decided.length; k++) decided[k] += o.decided[k]!;
-    damage = damageOf(info).map((warning) => framesShifted(warning, frames));
+    if (o.kind === 'failed') said.push(`--jobs ${m.jobs}: a replay thread failed (${o.message}); its range was replayed on the main thread`);
+    const info = await readCapture(m.path, countingVisit(m.decider, summary), {
+      signal: m.signal,
+      decodeFrame: m.decider.decodeFrame,
+      range: { from: end, to: m.ends[i + 1]! },
+      after: { frames, last: summary.packets > 0 ? summary.lastStamp() : [-Infinity, 0] },
+      blocking: true,
+    });
+    // frame numbers, and the first packet's time order, already count from the capture's start
+    addTimeOrder(order, info.timeOrder, 0);
     frames += info.packets;
     end = info.end;
+    damage = damageOf(info);
     if (damage.length > 0) break;
   }
   return {
@@ -235,18 +231,16 @@ async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
   };
 }
 
-function note(order: TimeOrder, frame: number): void {
-  if (order.outOfOrder++ === 0) order.firstOutOfOrder = frame;
+/** Adds a later read's packets out of time order to `order` (`before`: the frames before that read's frame 1). */
+function addTimeOrder(order: TimeOrder, later: TimeOrder, before: number): void {
+  if (later.outOfOrder === 0) return;
+  if (order.outOfOrder === 0) order.firstOutOfOrder = before + later.firstOutOfOrder;
+  order.outOfOrder += later.outOfOrder;
 }
 
 /** A read's warnings other than the time-order one (which comes last): damage, reported with frame numbers. */
 function damageOf(info: CaptureInfo): string[] {
   return info.warnings.slice(0, info.warnings.length - (info.timeOrder.outOfOrder > 0 ? 1 : 0));
-}
-
-/** A range's warning with its frame number counted from the capture's start (`before` frames came before the range). */
-function framesShifted(warning: string, before: number): string {
-  return warning.replace(/\(frame (\d+)\)/, (_, n: string) => `(frame ${before + Number(n)})`);
 }
 
 /** `outcome`, or the signal's reason once it is aborted (as a one-thread read rejects). */
