@@ -168,7 +168,6 @@ function startsWith(head: Uint8Array, n: number, magic: readonly number[]): bool
 /** The name standard input goes by in messages. */
 export const STDIN_NAME = 'standard input';
 
-/** Opens a capture file as a byte source, inflating it if it is gzip-compressed; `-` is standard input. */
 /** How a plain file is read. */
 export interface SourceOptions {
   /**
@@ -179,6 +178,7 @@ export interface SourceOptions {
   blocking?: boolean;
 }
 
+/** Opens a capture file as a byte source, inflating it if it is gzip-compressed; `-` is standard input. */
 export async function openSource(path: string, stdin: Readable = process.stdin, opts: SourceOptions = {}): Promise<ByteSource> {
   if (path === '-') return openStdin(stdin);
   let fh: FileHandle;

@@ -125,14 +125,9 @@ export function countAddressLog(log: AddressLogParts, count: AddressCounter, rea
   if (have > 0) throw new Error('the address log ends inside a drop');
 }
 
-/** Closes a spill file (openSpillFile) once, ignoring one already closed. */
+/** Closes a spill file (openSpillFile); -1 is no file. */
 export function closeSpillFile(fd: number): void {
-  if (fd < 0) return;
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
-  }
+  if (fd >= 0) closeSync(fd);
 }
 
 // counts the whole drops in words[0, n); returns the words they took

@@ -42,6 +42,8 @@ export class PacketDecider {
   /** the frame decoder to read the capture with */
   decodeFrame: FrameDecoder;
   private readonly fast: FastDecoding | null;
+  /** the fast path when protection is off (a pass it decides is the packet's whole verdict), else null */
+  private readonly fastAlone: FastDecoding | null;
 
   /** `fast`: the fast path for the path's stages (fastPathFor), or null to decide every packet on the packet path */
   constructor(private readonly path: PacketPath, fast: FastPath | null) {
@@ -50,6 +52,7 @@ export class PacketDecider {
       : fast.atpHeaders === null ? new FastDecoding(fast.firewall, this.verdict.firewall)
         : new ProtectionDecoding(fast.firewall, fast.atpHeaders, this.verdict.firewall);
     this.decodeFrame = this.fast === null ? decodeFrameAt : this.fast.decodeFrame;
+    this.fastAlone = path.protects ? null : this.fast;
   }
 
   /**
@@ -71,7 +74,8 @@ export class PacketDecider {
    * plain pass, which a summary can count without decide() writing it (ReplaySummary.addPassed).
    */
   passedFast(): boolean {
-    return this.fast !== null && this.fast.decided && !this.fast.result.drop && !this.path.protects;
+    const f = this.fastAlone;
+    return f !== null && f.decided && !f.result.drop;
   }
 
   /** Decides the packet just read into `rec` with this decider's decodeFrame. */
