@@ -26,6 +26,15 @@ const inThisThread: RangeRunner = (task) => ({
   stop: async () => undefined,
 });
 
+/** ranges run in this thread, those whose slot `lies` saying they started a byte past where they did: they do not line up */
+function misplacing(lies: (slot: number) => boolean): RangeRunner {
+  return (task) => {
+    const running = inThisThread(task);
+    if (!lies(task.slot)) return running;
+    return { ...running, outcome: running.outcome.then((o): RangeOutcome => (o.kind === 'done' ? { ...o, from: o.from + 1 } : o)) };
+  };
+}
+
 /** the warning of a replay that asked for threads and ran on one (the one-thread report follows it) */
 const RAN_ON_ONE = /^--jobs \d+: .*, so the replay ran on one thread$/;
 
@@ -95,13 +104,7 @@ describe('replay on several threads', () => {
     for (const capture of [file, cut]) {
       for (const jobs of [2, 3, 5, 9]) {
         for (const bad of [(k: number) => k % 2 === 1, () => true]) {
-          // a range whose thread says it started a byte past where it did: it does not line up
-          const offByOne: RangeRunner = (task) => {
-            const running = inThisThread(task);
-            if (!bad(task.slot)) return running;
-            return { ...running, outcome: running.outcome.then((o): RangeOutcome => (o.kind === 'done' ? { ...o, from: o.from + 1 } : o)) };
-          };
-          const { one, many } = await both(capture, rangeSnapshot(), jobs, offByOne);
+          const { one, many } = await both(capture, rangeSnapshot(), jobs, misplacing(bad));
           expect(many.threads).toBe(jobs);
           expect(comparable(many), `${capture}, ${jobs} ranges`).toEqual(comparable(one));
         }
@@ -113,11 +116,7 @@ describe('replay on several threads', () => {
     const w = PcapWriter.open(backwards);
     for (let i = 0; i < 2_000; i++) w.write(new Uint8Array(60), 1_700_000_000 - i, 0);
     await w.close();
-    const lying: RangeRunner = (task) => {
-      const running = inThisThread(task);
-      return { ...running, outcome: running.outcome.then((o): RangeOutcome => (o.kind === 'done' ? { ...o, from: o.from + 1 } : o)) };
-    };
-    const { one, many } = await both(backwards, rangeSnapshot(), 7, lying);
+    const { one, many } = await both(backwards, rangeSnapshot(), 7, misplacing(() => true));
     expect(comparable(many)).toEqual(comparable(one));
     expect(one.report.capture.warnings.join()).toMatch(/1,999 packets are stamped earlier/);
   }, 60_000);
@@ -210,16 +209,19 @@ describe('replay on several threads, when things go wrong', () => {
     }
   });
 
-  it('replays the range on the main thread, saying so, when its thread cannot be started', async () => {
-    const file = path.join(dir, 'no-start.pcap');
-    await writeRangeCapture(file, { packets: 1_000, seed: 13 });
+  it('replays the range on the main thread, saying so, when its thread cannot be started or fails', async () => {
+    const file = path.join(dir, 'failing.pcap');
+    await writeRangeCapture(file, { packets: 1_000, seed: 8 });
     const throwing: RangeRunner = () => {
       throw new Error('could not clone the task');
     };
-    const { one, many } = await both(file, rangeSnapshot(), 2, throwing);
-    expect(many.threads).toBe(2);
-    expect(comparable({ ...many, warnings: many.warnings.filter((w) => !w.includes('a replay thread failed')) })).toEqual(comparable(one));
-    expect(many.warnings).toContain('--jobs 2: a replay thread failed (could not clone the task); its range was replayed on the main thread');
+    const failing: RangeRunner = () => ({ outcome: Promise.reject(new Error('out of memory')), stop: async () => undefined });
+    for (const [runner, why] of [[throwing, 'could not clone the task'], [failing, 'out of memory']] as const) {
+      const { one, many } = await both(file, rangeSnapshot(), 2, runner);
+      expect(many.threads).toBe(2);
+      expect(comparable({ ...many, warnings: many.warnings.filter((w) => !w.includes('a replay thread failed')) })).toEqual(comparable(one));
+      expect(many.warnings).toContain(`--jobs 2: a replay thread failed (${why}); its range was replayed on the main thread`);
+    }
   });
 
   it('reports a truncated final record in the last range, and a bad record in a middle one, as one thread does', async () => {
@@ -243,16 +245,6 @@ describe('replay on several threads, when things go wrong', () => {
       expect(many.threads, capture).toBe(4);
       expect(comparable(many), capture).toEqual(comparable(one));
     }
-  });
-
-  it('replays the range on the main thread, saying so, when its thread fails', async () => {
-    const file = path.join(dir, 'failing.pcap');
-    await writeRangeCapture(file, { packets: 1_000, seed: 8 });
-    const failing: RangeRunner = () => ({ outcome: Promise.reject(new Error('out of memory')), stop: async () => undefined });
-    const { one, many } = await both(file, rangeSnapshot(), 2, failing);
-    expect(many.threads).toBe(2);
-    expect(comparable({ ...many, warnings: many.warnings.filter((w) => !w.includes('a replay thread failed')) })).toEqual(comparable(one));
-    expect(many.warnings).toContain('--jobs 2: a replay thread failed (out of memory); its range was replayed on the main thread');
   });
 
   it('stops when aborted while it waits for the other threads', async () => {
