@@ -35,6 +35,9 @@ export class AtpDecision {
   source: ModeSource | null = null;
   /** what a component did, as an Outcome code for label scoring (Outcome.NONE: no component acted) */
   outcome = 0;
+  /** a drop's component and reason as codes (SYN or OOS, and a Reason code), for counting; -1 and 0 when no drop */
+  stageCode = -1;
+  reasonCode = 0;
 
   reset(): void {
     this.drop = false;
@@ -46,6 +49,8 @@ export class AtpDecision {
     this.undecided = false;
     this.outcome = 0;
     this.source = null;
+    this.stageCode = -1;
+    this.reasonCode = 0;
   }
 
   /** @internal sets the mode from its code */
@@ -59,6 +64,8 @@ export class AtpDecision {
     this.drop = true;
     this.stage = STAGES[stage];
     this.reason = reasonName(reason);
+    this.stageCode = stage;
+    this.reasonCode = reason;
   }
 
   /** @internal a monitoring note: component `stage` would have dropped for `reason` */

@@ -65,9 +65,8 @@ export class DropBreakdown {
 
   /** Counts one dropped packet. */
   add(rec: PacketRecord, v: PacketVerdict): void {
-    if (v.stage !== 'firewall' && v.stage !== null && v.reason !== null) {
-      this.atp[STAGES.indexOf(v.stage) * REASONS.length + REASONS.indexOf(v.reason)]++;
-    }
+    const atp = v.atp;
+    if (atp.drop) this.atp[atp.stageCode * REASONS.length + atp.reasonCode - 1]++;
     if (this.log !== null) {
       if (rec.ipVersion === 4) this.log.addV4(rec.src4, rec.dst4);
       else if (rec.ipVersion === 6) this.log.addV6(rec.src6, rec.dst6);

@@ -5,7 +5,7 @@ import type { AdvancedTcpProtection } from '../atp/index.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { Enrichment } from '../data/enrichment.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { PacketVerdict } from './verdict.js';
+import { FIREWALL_COLUMN, PacketVerdict } from './verdict.js';
 
 export interface PathStages {
   enrichment?: Enrichment;
@@ -42,9 +42,7 @@ export class PacketPath {
     if (this.atp !== undefined) {
       this.atp.inspect(rec, v.atp);
       if (v.atp.drop) {
-        v.drop = true;
-        v.stage = v.atp.stage;
-        v.reason = v.atp.reason;
+        v.setFromAtp();
         return;
       }
     }
@@ -52,6 +50,7 @@ export class PacketPath {
     if (v.firewall.drop) {
       v.drop = true;
       v.stage = 'firewall';
+      v.column = FIREWALL_COLUMN;
     }
   }
 
@@ -73,8 +72,6 @@ export class PacketPath {
     fw.drop = false;
     fw.decidingRule = -1;
     fw.matchedCount = 0;
-    v.drop = true;
-    v.stage = v.atp.stage;
-    v.reason = v.atp.reason;
+    v.setFromAtp();
   }
 }

@@ -96,7 +96,8 @@ export class ReplaySummary {
   private firstNsec = 0;
   private lastSec = -1;
   private lastNsec = 0;
-  private readonly byStage = new Map<Stage, number>(STAGES.map((s) => [s, 0]));
+  /** drops by PacketVerdict.column (the series' columns) */
+  private readonly byColumn = new Float64Array(SERIES_COLUMNS.length);
   /** counted by the note object itself: ATP's notes are shared constants, one per stage and reason */
   private readonly monitor = new Map<MonitorNote, number>();
   private readonly notes = new Map<string, { packets: number; firstFrame: number }>();
@@ -130,7 +131,7 @@ export class ReplaySummary {
       nonIp: this.nonIp,
       first: [this.firstSec, this.firstNsec],
       last: [this.lastSec, this.lastNsec],
-      byStage: [...this.byStage],
+      byStage: this.droppedByStage(),
       notes: [...this.notes],
       series: this.series.parts(),
       drops: this.drops.parts(),
@@ -147,7 +148,7 @@ export class ReplaySummary {
     this.nonIp += p.nonIp;
     if (this.firstSec < 0) [this.firstSec, this.firstNsec] = p.first;
     [this.lastSec, this.lastNsec] = p.last;
-    for (const [stage, n] of p.byStage) this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + n);
+    for (const [stage, n] of p.byStage) this.byColumn[SERIES_COLUMNS.indexOf(stage)] += n;
     for (const [note, n] of p.notes) {
       const mine = this.notes.get(note);
       if (mine === undefined) this.notes.set(note, { packets: n.packets, firstFrame: framesBefore + n.firstFrame });
@@ -163,15 +164,14 @@ export class ReplaySummary {
     if (rec.note !== '') this.addNote(rec.note, rec.frame);
     if (v.drop) {
       this.dropped++;
-      const stage = v.stage as Stage;
-      this.byStage.set(stage, (this.byStage.get(stage) ?? 0) + 1);
+      this.byColumn[v.column]++;
     } else {
       this.passed++;
     }
     const m = v.atp.monitor;
     if (m !== null) this.monitor.set(m, (this.monitor.get(m) ?? 0) + 1);
     if (this.outcomes !== null) this.outcomes.record(rec.frame, outcomeOf(v));
-    this.series.add(rec.tsSec, rec.tsNsec, v.drop ? SERIES_COLUMNS.indexOf(v.stage as Stage) : 0);
+    this.series.add(rec.tsSec, rec.tsNsec, v.column);
     if (v.drop) this.drops.add(rec, v);
   }
 
@@ -199,6 +199,11 @@ export class ReplaySummary {
     if (rec.ipVersion === 0) this.nonIp++;
   }
 
+  // drops by stage, in the report's order
+  private droppedByStage(): Array<[Stage, number]> {
+    return STAGES.map((stage) => [stage, this.byColumn[SERIES_COLUMNS.indexOf(stage)]]);
+  }
+
   private addNote(note: string, frame: number): void {
     const n = this.notes.get(note);
     if (n === undefined) this.notes.set(note, { packets: 1, firstFrame: frame });
@@ -222,7 +227,7 @@ export class ReplaySummary {
       packets: this.packets,
       passed: this.passed,
       dropped: this.dropped,
-      droppedByStage: Object.fromEntries(this.byStage) as Record<Stage, number>,
+      droppedByStage: Object.fromEntries(this.droppedByStage()) as Record<Stage, number>,
       monitorFlagged: Object.fromEntries([...this.monitor].map(([m, n]) => [`${m.stage}:${m.reason}`, n])),
       firstTime: this.firstSec < 0 ? null : this.firstSec + this.firstNsec / 1e9,
       lastTime: this.lastSec < 0 ? null : this.lastSec + this.lastNsec / 1e9,

@@ -5,12 +5,18 @@ import type { Firewall, FirewallResult } from '../firewall/firewall.js';
 
 export type Stage = 'firewall' | AtpStage;
 
+/** PacketVerdict.column: 0 passed, FIREWALL_COLUMN the firewall dropped, ATP_COLUMN + an ATP component's code (SYN, OOS) it dropped. */
+export const FIREWALL_COLUMN = 1;
+export const ATP_COLUMN = 2;
+
 export class PacketVerdict {
   drop = false;
   /** the stage that dropped the packet, or null when it passed */
   stage: Stage | null = null;
   /** ATP's mitigation reason when an ATP stage dropped it */
   reason: MitigationReason | null = null;
+  /** `stage` as a number, for counting (the order of the report's series columns): 0 passed, FIREWALL_COLUMN, ATP_COLUMN + component */
+  column = 0;
   readonly atp = new AtpDecision();
 
   constructor(readonly firewall: FirewallResult) {}
@@ -19,6 +25,7 @@ export class PacketVerdict {
     this.drop = false;
     this.stage = null;
     this.reason = null;
+    this.column = 0;
     this.firewall.decidingRule = -1;
     this.firewall.matchedCount = 0;
     this.atp.reset();
@@ -29,7 +36,16 @@ export class PacketVerdict {
     this.drop = this.firewall.drop;
     this.stage = this.drop ? 'firewall' : null;
     this.reason = null;
+    this.column = this.drop ? FIREWALL_COLUMN : 0;
     this.atp.reset();
+  }
+
+  /** The verdict of a packet an ATP component dropped (its decision is in `atp`). */
+  setFromAtp(): void {
+    this.drop = true;
+    this.stage = this.atp.stage;
+    this.reason = this.atp.reason;
+    this.column = ATP_COLUMN + this.atp.stageCode;
   }
 }
 
