@@ -111,11 +111,13 @@ export const suite: BenchSuite = async () => {
   // load drifts, and a ratio of two figures taken minutes apart would measure the drift
   const variants: Array<[Snapshot, boolean]> = [[snapshot(false), true], [snapshot(false), false], [snapshot(false, largeRuleset()), true], [snapshot(true), true]];
   const times: number[][] = variants.map(() => []);
+  let protectedPackets = 0;
   for (let round = 0; round < 5; round++) {
     for (const [i, [snap, fastPath]] of variants.entries()) {
       const { report } = await replayFile(file, snap, { useLabels: false, fastPath });
       if (report.packets !== PACKETS) throw new Error(`replayed ${report.packets} packets, expected ${PACKETS}`);
       times[i]!.push(report.elapsedSeconds);
+      if (report.atp !== null) protectedPackets = report.atp.packets.protected;
     }
   }
   const [fwOnly, reference, large, withAtp] = times.map(best) as [number, number, number, number];
@@ -163,6 +165,7 @@ export const suite: BenchSuite = async () => {
   rows.push({ suite: 'replay', name: '1,000 rules vs 10 rules (time ratio)', value: large / fwOnly, unit: 'x', note: `1,000 rules ${large.toFixed(3)} s; goal <= 2x` });
   rows.push({ suite: 'replay', name: 'edgesim replay, protection on (ATP + firewall)', value: PACKETS / withAtp, unit: 'pkt/s', note: `${withAtp.toFixed(3)} s` });
   rows.push({ suite: 'replay', name: 'slowdown with protection on vs firewall only', value: withAtp / fwOnly, unit: 'x', note: 'goal <= 1.5x' });
+  rows.push({ suite: 'replay', name: 'time protection on adds, per protected packet', value: ((withAtp - fwOnly) / protectedPackets) * 1e9, unit: 'ns', note: `${protectedPackets.toLocaleString('en-US')} of the ${PACKETS.toLocaleString('en-US')} packets go to a protected prefix` });
   const largeNote = `${LARGE_PACKETS.toLocaleString('en-US')}-packet mixed capture, 10 rules`;
   rows.push({ suite: 'replay', name: 'tcpdump -r, 10M packets (whole process)', value: LARGE_PACKETS / largeTcpdump, unit: 'pkt/s', note: `${largeTcpdump.toFixed(3)} s` });
   rows.push({ suite: 'replay', name: 'edgesim replay CLI, 10M packets (whole process, --jobs auto)', value: LARGE_PACKETS / largeCli, unit: 'pkt/s', note: `${largeCli.toFixed(3)} s on ${Math.min(os.availableParallelism(), 4)} threads` });
