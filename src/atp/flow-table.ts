@@ -76,6 +76,16 @@ const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
 const FIRST_ENTRIES = 4096;
 
+// the hash's final mixing (murmur3's fmix32)
+function finish(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 function nextPow2(n: number): number {
   let p = MIN_SLOTS;
   while (p < n) p *= 2;
@@ -223,10 +233,21 @@ export class FlowTable {
     const localPort = ingress ? rec.dstPort : rec.srcPort;
     k[0] = ((remotePort << 16) | localPort) >>> 0;
     if (rec.ipVersion === 4) {
-      k[1] = ingress ? rec.src4 : rec.dst4;
-      k[2] = ingress ? rec.dst4 : rec.src4;
+      // an IPv4 key is its first four words (keyAt and insert read no more of it)
+      const k0 = k[0];
+      const k1 = (k[1] = ingress ? rec.src4 : rec.dst4);
+      const k2 = (k[2] = ingress ? rec.dst4 : rec.src4);
       k[3] = 4;
-      k[4] = k[5] = k[6] = k[7] = k[8] = k[9] = 0;
+      let h = Math.imul(0x9747b28c ^ k0, 0xcc9e2d51);
+      h ^= h >>> 15;
+      h = Math.imul(h ^ k1, 0xcc9e2d51);
+      h ^= h >>> 15;
+      h = Math.imul(h ^ k2, 0xcc9e2d51);
+      h ^= h >>> 15;
+      h = Math.imul(h ^ 4, 0xcc9e2d51);
+      h ^= h >>> 15;
+      this.hash = finish(h);
+      return;
     } else {
       const r = ingress ? rec.src6 : rec.dst6;
       const l = ingress ? rec.dst6 : rec.src6;
@@ -240,18 +261,12 @@ export class FlowTable {
       k[8] = l[2];
       k[9] = l[3];
     }
-    const words = k[3] === 4 ? 4 : KEY_WORDS;
     let h = 0x9747b28c;
-    for (let i = 0; i < words; i++) {
+    for (let i = 0; i < KEY_WORDS; i++) {
       h = Math.imul(h ^ k[i], 0xcc9e2d51);
       h ^= h >>> 15;
     }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    this.hash = h >>> 0;
+    this.hash = finish(h);
   }
 
   // whether entry e holds the key set by setKey() (its hash already matched)
