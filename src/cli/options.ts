@@ -83,9 +83,9 @@ export function wholeNumberOf(things: string): (value: string) => number {
   };
 }
 
-/** `--jobs`: how many threads a replay runs on, a number from 1 or `auto`. */
-export function jobsOption(): Option {
-  return new Option('-j, --jobs <n>', 'threads to replay on: a number, or auto (up to 4 for captures from 256 MB, else 1)')
+/** `--jobs`: how many threads a replay runs on, a number from 1 or `auto`; `what` the command does on them. */
+export function jobsOption(what = 'replay'): Option {
+  return new Option('-j, --jobs <n>', `threads to ${what} on: a number, or auto (up to 4 for captures from 256 MB, else 1)`)
     .default('auto')
     .argParser((value: string): number | 'auto' => {
       if (value === 'auto') return value;

@@ -63,7 +63,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
         warnings.push(...(ranges.said ?? []));
         await capture.close();
       } else {
-        if (ranges.why !== null && (opts.jobs !== 'auto' || ranges.unexpected)) warnings.push(`--jobs ${opts.jobs}: ${ranges.why}, so the replay ran on one thread`);
+        if (ranges.why !== null && (opts.jobs !== 'auto' || ranges.unexpected)) warnings.push(`--jobs ${opts.jobs}: ${ranges.why}, so it ran on one thread`);
         // what the ranges counted is thrown away: the one-thread replay counts from nothing
         built.firewall.hits.fill(0);
         built.firewall.decided.fill(0);
@@ -107,7 +107,7 @@ function threadsFor(jobs: Jobs, built: BuiltPath, capture: OpenCapture, perPacke
   if (wanted <= 1) return 1;
   const why = labels ? "the capture's label sidecar is scored packet by packet" : whyOneThread(built, capture, perPacket);
   if (why === null) return wanted;
-  if (jobs !== 'auto') warnings.push(`--jobs ${wanted}: ${why}, so the replay ran on one thread`);
+  if (jobs !== 'auto') warnings.push(`--jobs ${wanted}: ${why}, so it ran on one thread`);
   return 1;
 }
 

@@ -54,4 +54,26 @@ describe('edgesim match', () => {
     // the comparison means something only if most expressions match packets somewhere
     expect(matchedSomewhere).toBeGreaterThan(PAIRS.length);
   });
+
+  it('counts on worker threads what it prints on one (--count --jobs: the capture replayed in ranges)', () => {
+    for (const capture of captures) {
+      for (const [expression] of PAIRS.slice(0, 4)) {
+        const frames = runCli(['match', capture, expression]).stdout.split('\n').filter(Boolean).length;
+        const r = runCli(['match', capture, expression, '--count', '--jobs', '3']);
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stderr).toBe('');
+        expect(Number(r.stdout), `${path.basename(capture)}: ${expression}`).toBe(frames);
+      }
+    }
+  });
+
+  it('prints the frames on one thread, and says so when --jobs asks for more', () => {
+    const [capture] = captures;
+    const one = runCli(['match', capture, 'tcp.dstport == 80']);
+    const r = runCli(['match', capture, 'tcp.dstport == 80', '--jobs', '2']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(one.stdout);
+    expect(r.stderr).toBe('edgesim: warning: --jobs 2: the matched frames are printed in capture order, so it ran on one thread\n');
+  });
 });
+

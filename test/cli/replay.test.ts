@@ -210,7 +210,7 @@ describe('replay --jobs', () => {
   it('says why it runs on one thread when the replay cannot be cut', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('jobs-nd.json', oneRule('udp.dstport > 0')), '--format', 'ndjson', '--no-labels', '--jobs', '2']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/--jobs 2: per-packet outputs are written in capture order, so the replay ran on one thread/);
+    expect(r.stderr).toMatch(/--jobs 2: per-packet outputs are written in capture order, so it ran on one thread/);
   });
 });
 

@@ -36,7 +36,7 @@ function misplacing(lies: (slot: number) => boolean): RangeRunner {
 }
 
 /** the warning of a replay that asked for threads and ran on one (the one-thread report follows it) */
-const RAN_ON_ONE = /^--jobs \d+: .*, so the replay ran on one thread$/;
+const RAN_ON_ONE = /^--jobs \d+: .*, so it ran on one thread$/;
 
 /** the report and warnings, but for the elapsed time and the warning saying a replay ran on one thread */
 function comparable(r: ReplayResult): unknown {
@@ -127,7 +127,7 @@ describe('replay on several threads', () => {
     writeFileSync(ng, readFileSync(corpusPath(pcapng)));
     const r = await replayFile(ng, rangeSnapshot(), { useLabels: false, jobs: 2 });
     expect(r.threads).toBe(1);
-    expect(r.warnings).toContain('--jobs 2: only a classic pcap file is cut into ranges (this one is pcapng), so the replay ran on one thread');
+    expect(r.warnings).toContain('--jobs 2: only a classic pcap file is cut into ranges (this one is pcapng), so it ran on one thread');
     const atp = await replayFile(
       path.join(dir, 'mixed.pcap'),
       {
@@ -202,7 +202,7 @@ describe('replay on several threads, when things go wrong', () => {
       const { one, many } = await both(file, rangeSnapshot(), 2, inThisThread);
       expect(many.threads).toBe(1);
       expect(comparable(many)).toEqual(comparable(one));
-      expect(many.warnings.join('\n')).toMatch(/^--jobs 2: no temporary file could be made in .* for the dropped packets' addresses \(.*\), so the replay ran on one thread$/m);
+      expect(many.warnings.join('\n')).toMatch(/^--jobs 2: no temporary file could be made in .* for the dropped packets' addresses \(.*\), so it ran on one thread$/m);
     } finally {
       if (tmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmp;

@@ -1,15 +1,22 @@
-// `edgesim match`, run: the expression becomes a one-rule path; the frames it matches are printed.
+// `edgesim match`, run: the expression becomes a one-rule path; the frames it matches are printed,
+// or with --count how many there are. A count that may use several threads (--jobs) is a replay of
+// the one-rule path, whose rule's hits are the count, so a large capture is counted in ranges as
+// `replay --jobs` replays it; on one thread, the frames are counted as they are matched.
 import { ConfigItemError, UserError } from '../../../errors.js';
-import { buildExpressionPath } from '../../../sim/build.js';
+import type { CaptureInfo } from '../../../capture/reader.js';
+import { buildExpressionPath, type BuiltPath } from '../../../sim/build.js';
+import { threadsWanted, type Jobs } from '../../../sim/jobs/range-replay.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { PacketDecider } from '../../../sim/packet-decider.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
+import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
+  jobs: Jobs;
 }
 
 export async function run(capture: string, expression: string, flags: MatchFlags): Promise<void> {
@@ -22,17 +29,34 @@ export async function run(capture: string, expression: string, flags: MatchFlags
   printWarnings(undefined, built.warnings);
   const input = await OpenCapture.open(capture);
   const out = new TextSink();
-  const decider = PacketDecider.of(built);
-  let count = 0;
   try {
-    const info = await input.forEachPacket((rec) => {
-      if (decider.decide(rec).firewall.matchedCount === 0) return;
+    if (flags.count && threadsWanted(flags.jobs, input) > 1) {
+      const { report, warnings } = await replay(input, built, { useLabels: false, jobs: flags.jobs });
+      out.write(`${report.rules[0]!.hits}\n`);
+      // the path's own warnings were printed before the read
+      printWarnings(undefined, warnings.slice(built.warnings.length));
+      printWarnings(input.name, report.capture.warnings);
+      return;
+    }
+    if (!flags.count && flags.jobs !== 'auto' && flags.jobs > 1) {
+      printWarnings(undefined, [`--jobs ${flags.jobs}: the matched frames are printed in capture order, so it ran on one thread`]);
+    }
+    let count = 0;
+    const info = await eachMatch(input, built, (frame) => {
       count++;
-      if (!flags.count) out.write(`${rec.frame}\n`);
-    }, { decodeFrame: decider.decodeFrame });
+      if (!flags.count) out.write(`${frame}\n`);
+    });
     if (flags.count) out.write(`${count}\n`);
     printWarnings(input.name, info.warnings);
   } finally {
     out.close();
   }
+}
+
+/** Reads the capture on this thread, calling `matched` with each matched frame's number. */
+function eachMatch(input: OpenCapture, built: BuiltPath, matched: (frame: number) => void): Promise<CaptureInfo> {
+  const decider = PacketDecider.of(built);
+  return input.forEachPacket((rec) => {
+    if (decider.decide(rec).firewall.matchedCount !== 0) matched(rec.frame);
+  }, { decodeFrame: decider.decodeFrame });
 }

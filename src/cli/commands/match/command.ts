@@ -1,6 +1,6 @@
 // `edgesim match CAPTURE EXPR`: options and help; the work is in action.ts, loaded when run.
 import type { Command } from 'commander';
-import { addConfigOptions, addDataOptions } from '../../options.js';
+import { addConfigOptions, addDataOptions, jobsOption } from '../../options.js';
 import type { MatchFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -9,12 +9,13 @@ export function register(program: Command): void {
     .description('print the frame numbers of the packets a Rules-language expression matches, one a line')
     .argument('<capture>', 'the capture file ("-" reads standard input)')
     .argument('<expression>', 'a firewall-phase Rules-language expression')
-    .option('--count', 'print only how many packets matched');
+    .option('--count', 'print only how many packets matched')
+    .addOption(jobsOption('count'));
   addConfigOptions(cmd);
   addDataOptions(cmd);
   cmd.addHelpText(
     'after',
-    `\nAccount lists ($name) come from --config or --api; managed lists ($svc.*) from the bundled samples or --lists.\n\nExample:\n  edgesim match examples/demo.pcap 'tcp.flags.syn and not tcp.flags.ack and tcp.dstport == 80' --count`,
+    `\nAccount lists ($name) come from --config or --api; managed lists ($svc.*) from the bundled samples or --lists.\n\nWith --count, a classic pcap file is counted in byte ranges on several threads (--jobs), as replay\ndoes, and the count is the one-thread count; the frames themselves are printed in order, on one thread.\n\nExample:\n  edgesim match examples/demo.pcap 'tcp.flags.syn and not tcp.flags.ack and tcp.dstport == 80' --count`,
   );
   cmd.action(async (capture: string, expression: string, flags: MatchFlags) => (await import('./action.js')).run(capture, expression, flags));
 }
