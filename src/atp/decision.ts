@@ -17,12 +17,10 @@ const NOTES: readonly (readonly MonitorNote[])[] = STAGES.map((stage) =>
 
 /** The outcome of AdvancedTcpProtection.inspect() for one packet; reused from packet to packet. */
 export class AtpDecision {
-  /** a component drops the packet (monitoring never drops) */
-  drop = false;
-  /** the component that decided a drop, else null */
-  stage: AtpStage | null = null;
-  /** why it was dropped */
-  reason: MitigationReason | null = null;
+  /** a drop's component (SYN or OOS) as its code, -1 when no component drops the packet */
+  stageCode = -1;
+  /** a drop's Reason code, 0 when no component drops the packet */
+  reasonCode = 0;
   /** what a monitoring-mode component would have done */
   monitor: MonitorNote | null = null;
   /** went through a component (status on, protected prefix, not allowlisted, TCP, mode != off) */
@@ -35,22 +33,31 @@ export class AtpDecision {
   source: ModeSource | null = null;
   /** what a component did, as an Outcome code for label scoring (Outcome.NONE: no component acted) */
   outcome = 0;
-  /** a drop's component and reason as codes (SYN or OOS, and a Reason code), for counting; -1 and 0 when no drop */
-  stageCode = -1;
-  reasonCode = 0;
+
+  /** a component drops the packet (monitoring never drops) */
+  get drop(): boolean {
+    return this.stageCode >= 0;
+  }
+
+  /** the component that decided a drop, else null */
+  get stage(): AtpStage | null {
+    return this.stageCode < 0 ? null : STAGES[this.stageCode];
+  }
+
+  /** why it was dropped, else null */
+  get reason(): MitigationReason | null {
+    return this.reasonCode === 0 ? null : reasonName(this.reasonCode);
+  }
 
   reset(): void {
-    this.drop = false;
-    this.stage = null;
-    this.reason = null;
+    this.stageCode = -1;
+    this.reasonCode = 0;
     this.monitor = null;
     this.protectedPacket = false;
     this.mode = 'off';
     this.undecided = false;
     this.outcome = 0;
     this.source = null;
-    this.stageCode = -1;
-    this.reasonCode = 0;
   }
 
   /** @internal sets the mode from its code */
@@ -61,9 +68,6 @@ export class AtpDecision {
 
   /** @internal a drop by component `stage` (code) for reason `reason` (code) */
   dropFor(stage: number, reason: number): void {
-    this.drop = true;
-    this.stage = STAGES[stage];
-    this.reason = reasonName(reason);
     this.stageCode = stage;
     this.reasonCode = reason;
   }

@@ -5,7 +5,7 @@ import type { AdvancedTcpProtection } from '../atp/index.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { Enrichment } from '../data/enrichment.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { FIREWALL_COLUMN, PacketVerdict } from './verdict.js';
+import { PacketVerdict } from './verdict.js';
 
 export interface PathStages {
   enrichment?: Enrichment;
@@ -47,11 +47,7 @@ export class PacketPath {
       }
     }
     this.firewall.evaluate(rec, v.firewall);
-    if (v.firewall.drop) {
-      v.drop = true;
-      v.stage = 'firewall';
-      v.column = FIREWALL_COLUMN;
-    }
+    if (v.firewall.drop) v.setFirewallDrop();
   }
 
   /**

@@ -1,30 +1,39 @@
 // What happened to one packet on its way through the path. One instance is reused per packet;
 // the stage objects it holds (firewall result, ATP decision) are reused too.
 import { AtpDecision, type AtpStage, type MitigationReason } from '../atp/index.js';
+import { STAGES } from '../atp/vocabulary.js';
 import type { Firewall, FirewallResult } from '../firewall/firewall.js';
 
 export type Stage = 'firewall' | AtpStage;
 
 /** PacketVerdict.column: 0 passed, FIREWALL_COLUMN the firewall dropped, ATP_COLUMN + an ATP component's code (SYN, OOS) it dropped. */
-export const FIREWALL_COLUMN = 1;
-export const ATP_COLUMN = 2;
+const FIREWALL_COLUMN = 1;
+const ATP_COLUMN = 2;
+/** the stage of each column (the order of the report's series columns) */
+const COLUMN_STAGES: ReadonlyArray<Stage | null> = [null, 'firewall', ...STAGES];
 
 export class PacketVerdict {
-  drop = false;
-  /** the stage that dropped the packet, or null when it passed */
-  stage: Stage | null = null;
-  /** ATP's mitigation reason when an ATP stage dropped it */
-  reason: MitigationReason | null = null;
-  /** `stage` as a number, for counting (the order of the report's series columns): 0 passed, FIREWALL_COLUMN, ATP_COLUMN + component */
+  /** the stage that dropped the packet as a number, for counting: 0 passed, FIREWALL_COLUMN, ATP_COLUMN + component */
   column = 0;
   readonly atp = new AtpDecision();
 
   constructor(readonly firewall: FirewallResult) {}
 
+  get drop(): boolean {
+    return this.column !== 0;
+  }
+
+  /** the stage that dropped the packet, or null when it passed */
+  get stage(): Stage | null {
+    return COLUMN_STAGES[this.column];
+  }
+
+  /** ATP's mitigation reason when an ATP stage dropped it (ATP's decision holds none otherwise) */
+  get reason(): MitigationReason | null {
+    return this.atp.reason;
+  }
+
   reset(): void {
-    this.drop = false;
-    this.stage = null;
-    this.reason = null;
     this.column = 0;
     this.firewall.decidingRule = -1;
     this.firewall.matchedCount = 0;
@@ -33,18 +42,17 @@ export class PacketVerdict {
 
   /** The verdict of a packet whose firewall result is already written (the fast path decided it). */
   setFromFirewall(): void {
-    this.drop = this.firewall.drop;
-    this.stage = this.drop ? 'firewall' : null;
-    this.reason = null;
-    this.column = this.drop ? FIREWALL_COLUMN : 0;
+    this.column = this.firewall.drop ? FIREWALL_COLUMN : 0;
     this.atp.reset();
+  }
+
+  /** The firewall dropped the packet (its result is in `firewall`). */
+  setFirewallDrop(): void {
+    this.column = FIREWALL_COLUMN;
   }
 
   /** The verdict of a packet an ATP component dropped (its decision is in `atp`). */
   setFromAtp(): void {
-    this.drop = true;
-    this.stage = this.atp.stage;
-    this.reason = this.atp.reason;
     this.column = ATP_COLUMN + this.atp.stageCode;
   }
 }

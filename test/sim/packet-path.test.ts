@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection } from '../../src/atp/index.js';
+import { OOS, Reason } from '../../src/atp/vocabulary.js';
 import { readCapture } from '../../src/capture/reader.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { generateToFile } from '../../src/capture/synth/index.js';
@@ -34,7 +35,7 @@ describe('packet path', () => {
     const path = new PacketPath({ firewall: firewall(), atp: AdvancedTcpProtection.fromSnapshot({}) });
     const v = path.newVerdict();
     v.atp.monitor = { stage: 'tcp_flow_protection', verdict: 'drop', reason: 'NOT_FOUND' };
-    v.atp.drop = true;
+    v.atp.dropFor(OOS, Reason.NOT_FOUND);
     const arp = new PacketRecord();
     arp.reset();
     path.process(arp, v);
