@@ -76,7 +76,14 @@ const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
 const FIRST_ENTRIES = 4096;
 
-// the hash's final mixing (murmur3's fmix32)
+// The key's hash: each word mixed in turn, then the final mixing (murmur3's fmix32).
+const HASH_SEED = 0x9747b28c;
+
+function mix(h: number, word: number): number {
+  const m = Math.imul(h ^ word, 0xcc9e2d51);
+  return m ^ (m >>> 15);
+}
+
 function finish(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -234,38 +241,25 @@ export class FlowTable {
     k[0] = ((remotePort << 16) | localPort) >>> 0;
     if (rec.ipVersion === 4) {
       // an IPv4 key is its first four words (keyAt and insert read no more of it)
-      const k0 = k[0];
       const k1 = (k[1] = ingress ? rec.src4 : rec.dst4);
       const k2 = (k[2] = ingress ? rec.dst4 : rec.src4);
       k[3] = 4;
-      let h = Math.imul(0x9747b28c ^ k0, 0xcc9e2d51);
-      h ^= h >>> 15;
-      h = Math.imul(h ^ k1, 0xcc9e2d51);
-      h ^= h >>> 15;
-      h = Math.imul(h ^ k2, 0xcc9e2d51);
-      h ^= h >>> 15;
-      h = Math.imul(h ^ 4, 0xcc9e2d51);
-      h ^= h >>> 15;
-      this.hash = finish(h);
+      this.hash = finish(mix(mix(mix(mix(HASH_SEED, k[0]), k1), k2), 4));
       return;
-    } else {
-      const r = ingress ? rec.src6 : rec.dst6;
-      const l = ingress ? rec.dst6 : rec.src6;
-      k[1] = r[0];
-      k[2] = l[0];
-      k[3] = 6;
-      k[4] = r[1];
-      k[5] = r[2];
-      k[6] = r[3];
-      k[7] = l[1];
-      k[8] = l[2];
-      k[9] = l[3];
     }
-    let h = 0x9747b28c;
-    for (let i = 0; i < KEY_WORDS; i++) {
-      h = Math.imul(h ^ k[i], 0xcc9e2d51);
-      h ^= h >>> 15;
-    }
+    const r = ingress ? rec.src6 : rec.dst6;
+    const l = ingress ? rec.dst6 : rec.src6;
+    k[1] = r[0];
+    k[2] = l[0];
+    k[3] = 6;
+    k[4] = r[1];
+    k[5] = r[2];
+    k[6] = r[3];
+    k[7] = l[1];
+    k[8] = l[2];
+    k[9] = l[3];
+    let h = HASH_SEED;
+    for (let i = 0; i < KEY_WORDS; i++) h = mix(h, k[i]);
     this.hash = finish(h);
   }
 
