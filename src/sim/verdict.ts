@@ -2,18 +2,19 @@
 // the stage objects it holds (firewall result, ATP decision) are reused too.
 import { AtpDecision, type AtpStage, type MitigationReason } from '../atp/index.js';
 import { STAGES } from '../atp/vocabulary.js';
+import { SERIES_COLUMNS } from './verdict-series.js';
 import type { Firewall, FirewallResult } from '../firewall/firewall.js';
 
 export type Stage = 'firewall' | AtpStage;
 
-/** PacketVerdict.column: 0 passed, FIREWALL_COLUMN the firewall dropped, ATP_COLUMN + an ATP component's code (SYN, OOS) it dropped. */
-const FIREWALL_COLUMN = 1;
-const ATP_COLUMN = 2;
-/** the stage of each column (the order of the report's series columns) */
-const COLUMN_STAGES: ReadonlyArray<Stage | null> = [null, 'firewall', ...STAGES];
+/** PacketVerdict.column: the verdict's column of the report's series (verdict-series.ts): 'pass', or the stage that dropped */
+const COLUMN_STAGES: ReadonlyArray<Stage | null> = SERIES_COLUMNS.map((c) => (c === 'pass' ? null : c));
+const FIREWALL_COLUMN = SERIES_COLUMNS.indexOf('firewall');
+/** the column of each ATP component, by its code (SYN, OOS) */
+const ATP_COLUMNS = STAGES.map((s) => SERIES_COLUMNS.indexOf(s));
 
 export class PacketVerdict {
-  /** the stage that dropped the packet as a number, for counting: 0 passed, FIREWALL_COLUMN, ATP_COLUMN + component */
+  /** the stage that dropped the packet as a number, for counting: its series column (0: passed) */
   column = 0;
   readonly atp = new AtpDecision();
 
@@ -53,7 +54,7 @@ export class PacketVerdict {
 
   /** The verdict of a packet an ATP component dropped (its decision is in `atp`). */
   setFromAtp(): void {
-    this.column = ATP_COLUMN + this.atp.stageCode;
+    this.column = ATP_COLUMNS[this.atp.stageCode]!;
   }
 }
 
