@@ -4,15 +4,17 @@
 //    the firewall's fast path (fastpath/) decides the frames it can from their bytes (with protection
 //    on, ATP's fields are read from them too) and the rest are decoded, as in a replay
 //    (sim/packet-decider.ts);
-// 2. firewall alone: the production evaluator over the IP packets' records, decoded (and enriched)
-//    once (its figures count those packets: frames without IP pass the path uninspected);
-// 3. per rule: the profiling evaluator (rule-profile.ts) over the same records; its counts are
-//    checked against the production firewall's hit counters. Its times are each rule's cost alone,
-//    in a loop of its own; they are scaled so that they add up to the firewall's measured time for a
-//    pass (ns_total_i = firewall_ns x isolated_i / sum of isolated): the rules' relative costs come
-//    from the profiler, the total from the production evaluator, and the evaluator's own work (calls
-//    in order, counters, the result record) is spread over the rules in proportion. The shares
-//    therefore sum to 1 over the enabled rules; the unscaled sum is reported as rules_isolated_ns;
+// 2. firewall alone: the production evaluator over the records that reach the firewall on the packet
+//    path, decoded (and enriched) once: frames without IP pass the path uninspected, and packets
+//    protection drops never get there, so its figures count the packets a replay's firewall sees;
+// 3. per rule: the profiling evaluator (rule-profile.ts) over the same records, so its counts are a
+//    replay's hits; they are checked against the production firewall's hit counters. Its times are
+//    each rule's cost alone, in a loop of its own; they are scaled so that they add up to the
+//    firewall's measured time for a pass (ns_total_i = firewall_ns x isolated_i / sum of isolated):
+//    the rules' relative costs come from the profiler, the total from the production evaluator, and
+//    the evaluator's own work (calls in order, counters, the result record) is spread over the rules
+//    in proportion. The shares therefore sum to 1 over the enabled rules; the unscaled sum is
+//    reported as rules_isolated_ns;
 // 4. reordering advice (reorder.ts): moves the ruleset analysis proves keep every verdict
 //    (analysis-overlap.ts), unless the caller gives its own canSwap.
 // Peak memory is the process's maximum resident set size, which includes the frames held in memory.
@@ -31,7 +33,7 @@ import { analysisCanSwap } from './analysis-overlap.js';
 import { conservativeCanSwap, type CanSwap } from './overlap.js';
 import { reorderAdvice, type ReorderAdvice } from './reorder.js';
 import { profileRules, type ProfiledRule, type RuleCost } from './rule-profile.js';
-import { measure, type Throughput } from './throughput.js';
+import { measure, measurePasses, type Throughput } from './throughput.js';
 
 export interface BenchOptions extends PathOptions {
   /** timed passes per figure (median reported); default 5 */
@@ -84,12 +86,13 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   const enrichment = await enrichmentFor(firewall.fields, probe.readsIngress, opts, warnings);
 
   // 1. whole path
+  const freshPath = () => new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
   const rec0 = new PacketRecord();
   const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve });
   const whole = measure(
     store.count,
     runs,
-    () => new PacketDecider(new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall }), fastPath),
+    () => new PacketDecider(freshPath(), fastPath),
     (decider) => {
       for (let i = 0; i < store.count; i++) {
         store.decode(i, rec0, decider.decodeFrame);
@@ -98,19 +101,12 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     },
   );
 
-  // 2. firewall alone, on records decoded and enriched once; as on the packet path, a frame without
-  // IP never reaches the firewall
-  const recs = store.decodeAll().filter((r) => (r.present & Has.IP) !== 0);
-  if (enrichment !== undefined) for (const r of recs) enrichment.enrich(r);
+  // 2. firewall alone
+  const recs = firewallRecords(store, freshPath());
   const result = firewall.newResult();
-  const fw = measure(
-    recs.length,
-    runs,
-    () => undefined,
-    () => {
-      for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
-    },
-  );
+  const fw = measurePasses(recs.length, runs, () => {
+    for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
+  });
   // one more pass, from zeroed counters, to check the profiler's counts against the production firewall's
   firewall.hits.fill(0);
   firewall.decided.fill(0);
@@ -154,6 +150,18 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
     warnings,
   };
+}
+
+/**
+ * The records the firewall sees on `path` (fresh), each decoded and enriched once: a frame without IP
+ * passes uninspected, and a packet protection drops never gets there.
+ */
+function firewallRecords(store: FrameStore, path: PacketPath): PacketRecord[] {
+  const verdict = path.newVerdict();
+  return store.decodeAll().filter((rec) => {
+    path.process(rec, verdict);
+    return (rec.present & Has.IP) !== 0 && !verdict.atp.drop;
+  });
 }
 
 function ruleRow(c: RuleCost, action: string, ns: number, firewallNs: number): RuleRow {

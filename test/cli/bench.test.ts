@@ -1,12 +1,15 @@
 // `edgesim bench` and `edgesim explain --bpf/--display-filter` as a user runs them: the JSON report's
 // counts against `edgesim match` on the same capture, the shares adding up to the firewall's time,
 // tcpdump and tshark run beside a ruleset that translates, --save/--compare exiting 1 on a slowdown,
-// and the explain flags printing a translation or the reason there is none.
+// the rules' counts equal to a replay's hits where protection drops packets, memory and time that do
+// not grow as the capture shrinks (whole-process figures), one line for an empty capture, and the
+// explain flags printing a translation or the reason there is none.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { runCliMeasured } from '../helpers/measured-cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-bench-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,6 +95,53 @@ describe('edgesim bench', () => {
     const missing = runCli(['bench', CAPTURE, '--config', snapshot, '--compare', path.join(dir, 'nope.json')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('nope.json');
+  });
+});
+
+describe('edgesim bench with Advanced TCP Protection', () => {
+  const DEMO = ['examples/demo.pcap', '--config', 'examples/demo-snapshot.json'];
+
+  it("counts each rule's matches as a replay counts its hits: packets protection drops never reach the firewall", () => {
+    const replay = runCli(['replay', ...DEMO, '--format', 'json']);
+    expect(replay.status, replay.stderr).toBe(0);
+    const replayed = JSON.parse(replay.stdout);
+    expect(replayed.droppedByStage.syn_protection).toBeGreaterThan(0);
+    const bench = runCli(['bench', ...DEMO, '--runs', '1', '--no-peers', '--json']);
+    expect(bench.status, bench.stderr).toBe(0);
+    const report = JSON.parse(bench.stdout);
+    expect(report.rules.map((x: { matches: number; decided: number }) => [x.matches, x.decided])).toEqual(
+      replayed.rules.map((x: { hits: number; decided: number }) => [x.hits, x.decided]),
+    );
+    const protectionDrops = replayed.droppedByStage.syn_protection + replayed.droppedByStage.tcp_flow_protection;
+    const ip = runCli(['match', 'examples/demo.pcap', 'ip.ttl >= 0', '--count']);
+    expect(report.firewall.packets).toBe(Number(ip.stdout) - protectionDrops);
+    expect(report.rules[0].evaluations).toBe(report.firewall.packets);
+  });
+
+  // GNU time's figures for the whole process; the watchdog stops a run at 1 GB (the old bench
+  // prepared a protection state per pass of a sample, 200,000 / packets of them: 2.8 GB on 15 packets)
+  it.each([1, 15])('measures a %i-packet capture in bounded memory and time', async (packets) => {
+    const capture = path.join(dir, `tiny-${packets}.pcap`);
+    const synth = runCli(['synth', 'mixed', '--packets', String(packets), '--out', capture, '--no-labels']);
+    expect(synth.status, synth.stderr).toBe(0);
+    const r = await runCliMeasured(['bench', capture, '--config', 'examples/demo-snapshot.json', '--no-peers', '--json'], { maxRssBytes: 2 ** 30, timeoutMs: 40_000 });
+    expect(r.killed, `peak ${r.peakRssBytes} bytes after ${r.wallSeconds} s`).toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).packets).toBe(packets);
+    expect(r.peakRssBytes).toBeLessThan(400 * 2 ** 20);
+    expect(r.wallSeconds).toBeLessThan(20);
+  });
+
+  it('says in one line that an empty capture holds nothing to measure', async () => {
+    const one = path.join(dir, 'one.pcap');
+    expect(runCli(['synth', 'mixed', '--packets', '1', '--out', one, '--no-labels']).status).toBe(0);
+    const empty = path.join(dir, 'empty.pcap');
+    writeFileSync(empty, readFileSync(one).subarray(0, 24));
+    const r = await runCliMeasured(['bench', empty, '--config', 'examples/demo-snapshot.json', '--no-peers'], { maxRssBytes: 2 ** 30, timeoutMs: 20_000 });
+    expect(r.killed).toBeNull();
+    expect(r.stderr).toBe(`edgesim: ${empty}: no packets to measure\n`);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
   });
 });
 

@@ -2,7 +2,7 @@
 // (profile/benchmark.ts), run the peers on a capture file, print the report or JSON, save or compare
 // the figures.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { attachSource, InputError, OutputError, UsageError } from '../../../errors.js';
+import { attachSource, InputError, OutputError, UsageError, UserError } from '../../../errors.js';
 import { benchmark } from '../../../profile/benchmark.js';
 import { compareFigures, formatComparison, type Figure } from '../../../profile/compare.js';
 import { loadCapture, loadScenario } from '../../../profile/frames.js';
@@ -46,12 +46,14 @@ function readSaved(file: string): SavedFigures {
 export async function run(capture: string | undefined, flags: BenchFlags): Promise<void> {
   if ((capture === undefined) === (flags.scenario === undefined)) throw new UsageError('give a capture file or --scenario NAME (one of them)');
   if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
+  if (flags.limit === 0) throw new UsageError('--limit must be at least 1');
   const baseline = flags.compare === undefined ? undefined : readSaved(flags.compare);
   const config = await loadConfiguration(flags);
   const store =
     capture !== undefined
       ? await loadCapture(capture, flags.limit ?? 300_000)
       : loadScenario(flags.scenario!, { packets: flags.packets ?? 100_000, seed: flags.seed });
+  if (store.count === 0) throw new UserError('no packets to measure', { source: capture ?? `--scenario ${flags.scenario}` });
   const runs = flags.runs ?? 5;
   const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs }).catch((err: unknown) => {
     throw attachSource(err, config.source);

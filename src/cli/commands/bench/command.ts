@@ -28,8 +28,9 @@ export function register(program: Command): void {
     'after',
     `
 The capture is read into memory once; each figure is the median of --runs timed runs (min - max shown).
-Per rule, in evaluation order: evaluations (packets that reached it), matches, ns per evaluation,
-total, share of the firewall's time; the table lists the costliest rules first. With tcpdump and
+Per rule, in evaluation order: evaluations (packets that reached it), matches (as replay counts
+hits: a packet protection drops never reaches the firewall), ns per evaluation, total, share of the
+firewall's time; the table lists the costliest rules first. With tcpdump and
 tshark installed and a ruleset that translates (see \`edgesim explain --bpf\`), they run on the same
 file with the equivalent filter, as ratios.
 
