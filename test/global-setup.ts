@@ -8,8 +8,9 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** A command on PATH, or (given as an absolute path) that file: `time` is also a shell keyword. */
 function has(tool: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
+  return spawnSync('sh', ['-c', tool.startsWith('/') ? `test -x ${tool}` : `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
 }
 
 /** Installs Debian packages when one of `tools` is missing (CI runs as root); warns when it cannot. */
@@ -37,6 +38,8 @@ export default function setup(): void {
   ensureTools(['tshark', 'tcpdump'], ['tshark', 'tcpdump'], 'the differential tests', [
     'echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections',
   ]);
+  // memory tests measure a whole process's peak as GNU time reports it (test/helpers/measured-cli.ts)
+  ensureTools(['/usr/bin/time'], ['time'], 'the memory tests');
   // the report page is tested in a real browser (test/report/browser.test.ts)
   ensureTools(['chromium'], ['chromium', 'fonts-liberation'], 'the report page tests');
 }
