@@ -79,6 +79,10 @@ describe('edgesim synth', () => {
     const spec = tmp('bad.json');
     writeFileSync(spec, JSON.stringify({ parts: [{ kind: 'handshake' }, { kind: 'syn-flood', rat: 100 }] }));
     expectUserError(runCli(['synth', spec, '--out', tmp('x.pcap')]), 1, `${spec}: parts[1].rat: unknown key (did you mean "rate"?)`);
+    writeFileSync(spec, JSON.stringify({ parts: [{ kind: 'handshake', share: 0.5 }, { kind: 'syn-flood', share: 0.2 }] }));
+    const short = runCli(['synth', spec, '--out', tmp('short.pcap')]);
+    expectUserError(short, 1, `${spec}: parts: the shares add up to 0.7, less than 1, so 30% of the packets would be missing; make them add up to 1, or leave a part without a size to take the rest`);
+    expect(existsSync(tmp('short.pcap'))).toBe(false);
     writeFileSync(spec, '{"parts": [');
     expectUserError(runCli(['synth', spec, '--out', tmp('x.pcap')]), 1, new RegExp(`^edgesim: ${spec.replace(/[.]/g, '\\.')}: not valid JSON: `));
   });

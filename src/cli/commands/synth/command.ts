@@ -25,7 +25,8 @@ export function register(program: Command): void {
       'after',
       `
 A flow spec lists parts, e.g.
-  {"packets": 5000, "parts": [{"kind": "handshake", "share": 0.9}, {"kind": "syn-flood", "rate": 500, "start": 10, "duration": 5}]}
+  {"packets": 5000, "parts": [{"kind": "handshake", "share": 0.9}, {"kind": "dns"}, {"kind": "syn-flood", "rate": 500, "start": 10, "duration": 5}]}
+Shares are of --packets and add up to 1; a part without a size takes what they leave (dns here).
 Run with --print-spec on a scenario to see what it holds and every key.
 
 Examples:
