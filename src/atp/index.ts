@@ -3,6 +3,7 @@
 export { AdvancedTcpProtection } from './advanced-tcp-protection.js';
 export { AtpDecision, type MonitorNote } from './decision.js';
 export type { ModeSource } from './component-modes.js';
+export { ProtectedSpace } from './protected-space.js';
 export type { AtpExplanation, ComponentExplanation, ConnectionState } from './explanation.js';
 export { DEFAULT_ATP_OPTIONS, parseAtpOptions, type AtpOptions, type AtpOptionsInput, type RateOptions, type Sensitivity } from './options.js';
 export { Outcome, Outcomes, type AtpLabels, type LabelScore } from './outcomes.js';
