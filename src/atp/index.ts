@@ -3,9 +3,10 @@
 export { AdvancedTcpProtection } from './advanced-tcp-protection.js';
 export { AtpDecision, type MonitorNote } from './decision.js';
 export type { ModeSource } from './component-modes.js';
+export { ProtectedSpace } from './protected-space.js';
 export type { AtpExplanation, ComponentExplanation, ConnectionState } from './explanation.js';
 export { DEFAULT_ATP_OPTIONS, parseAtpOptions, type AtpOptions, type AtpOptionsInput, type RateOptions, type Sensitivity } from './options.js';
 export { Outcome, Outcomes, type AtpLabels, type LabelScore } from './outcomes.js';
 export type { MitigationPeriod, TimelinePoint } from './rate-meter.js';
-export type { AtpComponentReport, AtpReport, AtpScopeReport } from './report.js';
-export type { AtpMode, AtpStage, MitigationReason } from './vocabulary.js';
+export { atpWarnings, scopeName, unprotectedWarning, type AtpComponentReport, type AtpReport, type AtpScopeReport } from './report.js';
+export { STAGES, type AtpMode, type AtpStage, type MitigationReason } from './vocabulary.js';

@@ -119,6 +119,24 @@ export class ProtectedSpace {
     return this.protected;
   }
 
+  /** Whether some address of `c` is protected (for a check of where synthetic traffic goes, not per packet). */
+  protectsAnyOf(c: Cidr): boolean {
+    let found = false;
+    if (c.family === 4) {
+      const first = c.v4;
+      const last = (c.v4 | ~mask4(c.len)) >>> 0;
+      this.protected.forEachRange4((lo, hi) => {
+        if (lo <= last && hi >= first) found = true;
+      });
+    } else {
+      const last = c.v6.map((w, i) => (w | ~mask6Word(c.len, i)) >>> 0);
+      this.protected.forEachRange6((lo, hi) => {
+        if (compareIPv6(lo, last) <= 0 && compareIPv6(hi, c.v6) >= 0) found = true;
+      });
+    }
+    return found;
+  }
+
   /** The destination is in a protected prefix. */
   protectsDst(rec: PacketRecord): boolean {
     if (rec.ipVersion !== 4) return this.protected.has6(rec.dst6);

@@ -196,10 +196,10 @@ export class RateMeter {
     const o = this.options;
     if (this.packets === 0 || this.baselineSource !== 'learned') return null;
     if (!this.known) {
-      return `the capture ended inside the ${o.learningSeconds} s learning window, so no threshold was set and nothing was mitigated; set options.${this.stage}.baselinePps or a shorter learningSeconds`;
+      return `the capture ended inside the ${o.learningSeconds} s learning window, so no threshold was set and nothing was mitigated; give the normal rate with --baseline-pps ${this.stage}=PPS (options.${this.stage}.baselinePps) or set a shorter learningSeconds`;
     }
     if (this.baselinePps * o.rateFactor[this.rateSensitivity] <= this.rate.minRatePps) return null;
-    return `thresholds were learned from the first ${o.learningSeconds} s of the capture (peak ${Math.round(this.baselinePps)} pps); if the capture starts during an attack, set options.${this.stage}.baselinePps to the normal rate`;
+    return `thresholds were learned from the first ${o.learningSeconds} s of the capture (peak ${Math.round(this.baselinePps)} pps); if the capture starts during an attack, give the normal rate with --baseline-pps ${this.stage}=PPS (options.${this.stage}.baselinePps)`;
   }
 
   mitigations(): MitigationPeriod[] {

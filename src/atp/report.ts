@@ -2,11 +2,12 @@
 // drops and monitoring notes by reason, and per scope the thresholds, when mitigation was on and a
 // timeline of rate against threshold; with labels, attack packets stopped and legitimate flows
 // harmed. Times are seconds after the first packet ATP saw (`captureStart`, epoch seconds).
+import { groupDigits } from '../numbers.js';
 import type { ComponentModes } from './component-modes.js';
 import type { LabelScore } from './outcomes.js';
 import type { AtpOptions } from './options.js';
 import type { MitigationPeriod, RateMeter, TimelinePoint } from './rate-meter.js';
-import { Mode, REASONS, Reason, type AtpStage, type MitigationReason } from './vocabulary.js';
+import { Mode, REASONS, Reason, STAGES, type AtpStage, type MitigationReason } from './vocabulary.js';
 
 /** One scope's meter: a rule's (global, region, data center) or the component default (filters without a rule). */
 export interface AtpScopeReport {
@@ -125,4 +126,27 @@ export class ComponentCounters {
       scopes: modes.meters.filter((m) => m.scope !== 'default' || m.packets > 0).map(scopeReport),
     };
   }
+}
+
+/** The scope as people name it: `global`, `default`, or `region WEUR`, `datacenter lax01`. */
+export function scopeName(s: Pick<AtpScopeReport, 'scope' | 'name'>): string {
+  return s.scope === 'global' || s.scope === 'default' ? s.scope : `${s.scope} ${s.name}`;
+}
+
+/** Why protection may have done nothing though it is on: no packet reached protected space, or null. */
+export function unprotectedWarning(r: AtpReport): string | null {
+  const p = r.packets;
+  if (!r.active || p.seen === 0 || p.protected + p.allowlisted + p.egress > 0) return null;
+  return `none of the ${groupDigits(p.seen)} IP packets was TCP to a protected prefix, so Advanced TCP Protection inspected nothing: check the configuration's prefixes`;
+}
+
+/** Every warning of the report, each a line naming what it is about (for stderr). */
+export function atpWarnings(r: AtpReport): string[] {
+  const out: string[] = [];
+  const unprotected = unprotectedWarning(r);
+  if (unprotected !== null) out.push(unprotected);
+  for (const stage of STAGES) {
+    for (const s of r.components[stage].scopes) if (s.warning !== null) out.push(`${stage} (scope ${scopeName(s)}): ${s.warning}`);
+  }
+  return out;
 }

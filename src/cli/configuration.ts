@@ -3,7 +3,7 @@
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
 import { readFileSync } from 'node:fs';
-import { parseAtpOptions, type AtpOptionsInput } from '../atp/index.js';
+import { parseAtpOptions, STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import type { ApiTarget } from '../config/api-client.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { attachSource, InputError, UsageError, UserError } from '../errors.js';
@@ -40,7 +40,10 @@ export function apiTarget(flags: ApiFlags): ApiTarget {
   return { url: flags.api, account: flags.account, token: token || undefined, key: flags.key, email: flags.email };
 }
 
-/** The packet path's data options; ATP options from --atp-options are read and checked here, naming that file on error. */
+/**
+ * The packet path's data options; ATP options from --atp-options are read and checked here, naming
+ * that file on error; --baseline-pps and --bidirectional override the file.
+ */
 export function dataOptions(flags: DataFlags): PathOptions {
   return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
 }
@@ -67,6 +70,29 @@ function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
       throw attachSource(err, file);
     }
   }
+  if (flags.baselinePps !== undefined) {
+    for (const [stage, pps] of baselines(flags.baselinePps)) options = { ...options, [stage]: { ...options?.[stage], baselinePps: pps } };
+  }
   if (flags.bidirectional) options = { ...options, bidirectional: true };
   return options;
+}
+
+/** --baseline-pps: PPS for both components, or COMPONENT=PPS pairs separated by commas. */
+function baselines(text: string): Array<[AtpStage, number]> {
+  const rate = (value: string): number => {
+    if (!/^\d+(\.\d+)?$/.test(value)) throw new UsageError(`--baseline-pps: ${JSON.stringify(value)} is not a rate (packets per second, a number from 0)`);
+    return Number(value);
+  };
+  const items = text.split(',').map((item) => item.trim());
+  if (items.length === 1 && !items[0]!.includes('=')) return STAGES.map((stage) => [stage, rate(items[0]!)]);
+  const given = new Map<AtpStage, number>();
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq < 0) throw new UsageError(`--baseline-pps: expected COMPONENT=PPS, got ${JSON.stringify(item)} (or one PPS for both components)`);
+    const stage = item.slice(0, eq).trim() as AtpStage;
+    if (!STAGES.includes(stage)) throw new UsageError(`--baseline-pps: unknown component ${JSON.stringify(stage)} (expected ${STAGES.join(' or ')})`);
+    if (given.has(stage)) throw new UsageError(`--baseline-pps: ${stage} is given twice`);
+    given.set(stage, rate(item.slice(eq + 1).trim()));
+  }
+  return [...given];
 }

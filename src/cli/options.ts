@@ -20,6 +20,7 @@ export interface DataFlags {
   colo?: string;
   region?: string;
   atpOptions?: string;
+  baselinePps?: string;
   bidirectional?: boolean;
 }
 
@@ -54,6 +55,10 @@ export function addDataOptions(cmd: Command): Command {
 export function addAtpOptions(cmd: Command): Command {
   return cmd
     .option('--atp-options <file.json>', 'override parameters of the Advanced TCP Protection model (thresholds, windows, timeouts: see src/atp/README.md)')
+    .option(
+      '--baseline-pps <pps>',
+      "the normal packet rate ATP's thresholds are set from, instead of learning it from the capture's first seconds (needed when a capture starts during an attack): PPS for both components, or syn_protection=PPS,tcp_flow_protection=PPS",
+    )
     .option('--bidirectional', 'the capture holds both directions: track connections from the server side too');
 }
 

@@ -2,6 +2,7 @@
 // x in seconds since the capture's first packet for every chart (ATP's timelines count from the
 // first packet ATP saw, so they are shifted onto the same axis), rates in packets per second.
 import type { TimelinePoint } from '../atp/rate-meter.js';
+import { scopeName } from '../atp/report.js';
 import { SERIES_COLUMNS, type SeriesColumn } from '../sim/verdict-series.js';
 import type { ReportData } from './report-data.js';
 
@@ -70,7 +71,7 @@ export function chartData(r: ReportData): ChartData {
         const t = thin(scope.timeline);
         atp.push({
           id: `atp-${stage}-${i}`,
-          title: `${COMPONENT_TITLES[stage]} — ${scope.scope === 'global' ? 'global' : `${scope.scope} ${scope.name}`}`,
+          title: `${COMPONENT_TITLES[stage]} — ${scopeName(scope)}`,
           x: t.map((p) => round(p.time + shift)),
           rate: t.map((p) => p.ratePps),
           burst: t.map((p) => p.burstPps),

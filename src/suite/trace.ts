@@ -41,7 +41,8 @@ export interface StageStep {
 
 export interface PacketTrace {
   frame: number;
-  time: string;
+  /** the capture timestamp in seconds since the epoch: the number replay's NDJSON `time` reads as */
+  time: number;
   verdict: 'pass' | 'drop';
   stage: string | null;
   rule: string | null;
@@ -117,7 +118,7 @@ export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firew
   const m = v.atp.monitor;
   return {
     frame: rec.frame,
-    time: rec.timeText(),
+    time: Number(rec.timeText()),
     ...verdictSummary(v, firewall),
     monitor: m === null ? null : { stage: m.stage, verdict: m.verdict, reason: m.reason },
     fields: isIp ? recordFields(rec) : {},

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtectedSpace } from '../../src/atp/protected-space.js';
 import { PacketRecord } from '../../src/capture/record.js';
-import { mask4, mask6Word } from '../../src/net/cidr.js';
+import { mask4, mask6Word, parseCidr } from '../../src/net/cidr.js';
 import { formatIPv4 } from '../../src/net/ipv4.js';
 import { formatIPv6 } from '../../src/net/ipv6.js';
 
@@ -79,6 +79,21 @@ describe('ProtectedSpace', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('a prefix reaches protected space exactly when one of its addresses is protected (IPv4, by brute force; IPv6 examples)', () => {
+    const probe = fc.record({ x: fc.nat(), len: fc.integer({ min: 22, max: 32 }) }).map(({ x, len }) => ({ net: ((0xcb007100 + (x % 2048) - 1024) & mask4(len)) >>> 0, len }));
+    fc.assert(
+      fc.property(fc.array(prefix4, { maxLength: 8 }), probe, (ps, c) => {
+        const space = new ProtectedSpace(ps.map((p) => ({ prefix: `${formatIPv4(p.net)}/${p.len}`, excluded: p.excluded })), []);
+        let any = false;
+        for (let a = c.net; a <= ((c.net | ~mask4(c.len)) >>> 0) && !any; a++) any = reference4(ps, a);
+        expect(space.protectsAnyOf(parseCidr(`${formatIPv4(c.net)}/${c.len}`))).toBe(any);
+      }),
+      { numRuns: 300 },
+    );
+    const v6 = new ProtectedSpace([{ prefix: '2001:db8::/32', excluded: false }, { prefix: '2001:db8:ffff::/48', excluded: true }], []);
+    expect(['2001:db8:ffff::/48', '2001:db8:ffff::10', '2001:db8:fffe::/47', '2001::/16', '2001:db9::/32'].map((t) => v6.protectsAnyOf(parseCidr(t)))).toEqual([false, false, true, true, false]);
   });
 
   it('sources: enabled allowlist entries only, CIDR or single address', () => {

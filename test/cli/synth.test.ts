@@ -69,7 +69,45 @@ describe('edgesim synth', () => {
     expect(b.readUInt32LE(24)).toBeGreaterThanOrEqual(Date.UTC(2025, 5, 1) / 1000);
   });
 
+  it('sends every part of a scenario to --servers, spoofing floods from the family the servers have', () => {
+    for (const [servers, family] of [['192.0.2.0/24', '192.0.2.0/24'], ['2001:db8:5::/48', '2001:db8:5::/48'], ['192.0.2.7,2001:db8:5::/48', '192.0.2.7 2001:db8:5::/48']]) {
+      for (const scenario of ['syn-flood', 'mixed']) {
+        const out = tmp(`servers-${scenario}.pcap`);
+        const r = runCli(['synth', scenario, '--servers', servers, '--packets', '1500', '--out', out, '--no-labels']);
+        expect(r.status).toBe(0);
+        const count = runCli(['match', out, `ip.dst in {${family}} or ip.src in {${family}}`, '--count']);
+        expect(count.stdout.trim()).toBe('1500');
+      }
+    }
+  });
+
+  it('with --config, warns when the capture (or an attack part of it) goes to no protected prefix', () => {
+    const config = tmp('protects.json');
+    writeFileSync(config, JSON.stringify({ prefixes: [{ prefix: '192.0.2.0/24', comment: 'ours', excluded: false }, { prefix: '192.0.2.128/25', comment: 'lab', excluded: true }] }));
+    const wrote = (out: string, summary: string): string => `edgesim: wrote ${summary} to ${out}, labels to ${out}.labels.ndjson\n`;
+    const demo = runCli(['synth', 'syn-flood', '--config', config, '--packets', '500', '--out', tmp('demo-servers.pcap')]);
+    expect(demo.status).toBe(0);
+    expect(demo.stderr).toBe(
+      wrote(tmp('demo-servers.pcap'), '500 packets (15 legit, 485 attack; 2 flows)') +
+        `edgesim: warning: no packet of this capture goes to a protected prefix of ${config}, so Advanced TCP Protection will inspect none of it; give --servers with your protected prefixes\n`,
+    );
+    const excluded = runCli(['synth', 'syn-flood', '--config', config, '--servers', '192.0.2.128/26', '--packets', '500', '--out', tmp('excluded.pcap')]);
+    expect(excluded.stderr).toContain('warning: no packet of this capture goes to a protected prefix');
+    const ours = runCli(['synth', 'syn-flood', '--config', config, '--servers', '192.0.2.0/24', '--packets', '500', '--out', tmp('ours.pcap')]);
+    expect(ours.stderr).toBe(wrote(tmp('ours.pcap'), '500 packets (15 legit, 485 attack; 2 flows)'));
+    const spec = tmp('elsewhere.json');
+    writeFileSync(spec, JSON.stringify({ packets: 300, parts: [{ kind: 'handshake', servers: ['192.0.2.10'] }, { name: 'flood', kind: 'syn-flood', packets: 100, servers: ['198.51.100.1'] }] }));
+    const part = runCli(['synth', spec, '--config', config, '--out', tmp('part.pcap')]);
+    expect(part.status).toBe(0);
+    expect(part.stderr.split('\n')[1]).toBe(
+      `edgesim: warning: the attack part "flood" goes to no protected prefix of ${config}, so Advanced TCP Protection will not see it; set the spec's "servers" to your protected prefixes`,
+    );
+  });
+
   it('reports mistakes as one line naming what is wrong, never a stack trace', () => {
+    expectUserError(runCli(['synth', 'mixed', '--servers', '10.0.0.1/8', '--out', tmp('x.pcap')]), 2, '--servers: "10.0.0.1/8": host bits are set (did you mean 10.0.0.0/8?)');
+    expectUserError(runCli(['synth', 'pcaps/demo-spec.json', '--servers', '10.0.0.0/8', '--out', tmp('x.pcap')]), 1, '--servers applies to built-in scenarios; put "servers" in the spec\'s parts instead');
+    expectUserError(runCli(['synth', 'mixed', '--config', tmp('no-such.json'), '--out', tmp('x.pcap')]), 1, `${tmp('no-such.json')}: cannot read the snapshot: no such file`);
     expectUserError(runCli(['synth', 'sin-flood', '--out', tmp('x.pcap')]), 1, 'unknown scenario "sin-flood"; expected one of handshakes, syn-flood, ack-flood, mixed, geo or a flow spec file (.json)');
     expectUserError(runCli(['synth', 'mixed']), 2, '--out FILE is required (use --out - for stdout)');
     expectUserError(runCli(['synth', 'mixed', '--packets', '1e3', '--out', tmp('x.pcap')]), 2, '--packets: "1e3" is not a whole number from 1 to 100000000');
@@ -79,6 +117,10 @@ describe('edgesim synth', () => {
     const spec = tmp('bad.json');
     writeFileSync(spec, JSON.stringify({ parts: [{ kind: 'handshake' }, { kind: 'syn-flood', rat: 100 }] }));
     expectUserError(runCli(['synth', spec, '--out', tmp('x.pcap')]), 1, `${spec}: parts[1].rat: unknown key (did you mean "rate"?)`);
+    writeFileSync(spec, JSON.stringify({ parts: [{ kind: 'handshake', share: 0.5 }, { kind: 'syn-flood', share: 0.2 }] }));
+    const short = runCli(['synth', spec, '--out', tmp('short.pcap')]);
+    expectUserError(short, 1, `${spec}: parts: the shares add up to 0.7, less than 1, so 30% of the packets would be missing; make them add up to 1, or leave a part without a size to take the rest`);
+    expect(existsSync(tmp('short.pcap'))).toBe(false);
     writeFileSync(spec, '{"parts": [');
     expectUserError(runCli(['synth', spec, '--out', tmp('x.pcap')]), 1, new RegExp(`^edgesim: ${spec.replace(/[.]/g, '\\.')}: not valid JSON: `));
   });

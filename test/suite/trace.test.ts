@@ -15,6 +15,7 @@ import { DEMO_CONFIG, DEMO_PCAP, tempDir } from './helpers.js';
 
 interface Line {
   frame: number;
+  time: number;
   verdict: string;
   stage: string | null;
   rule: string | null;
@@ -31,14 +32,14 @@ beforeAll(() => {
 });
 
 function summary(t: PacketTrace): Line {
-  return { frame: t.frame, verdict: t.verdict, stage: t.stage, rule: t.rule, reason: t.reason, matched: t.matched };
+  return { frame: t.frame, time: t.time, verdict: t.verdict, stage: t.stage, rule: t.rule, reason: t.reason, matched: t.matched };
 }
 
 describe('edgesim trace', () => {
   it('agrees with the replay on every frame of the demo capture, and its rule steps explain the verdict', async () => {
     const traces: PacketTrace[] = [];
     await traceFrames(await loadSnapshotFile(DEMO_CONFIG), {}, DEMO_PCAP, () => true, Infinity, (t) => traces.push(t));
-    expect(traces.map(summary)).toEqual(replayed.map(({ frame, verdict, stage, rule, reason, matched }) => ({ frame, verdict, stage, rule, reason, matched })));
+    expect(traces.map(summary)).toEqual(replayed.map(({ frame, time, verdict, stage, rule, reason, matched }) => ({ frame, time, verdict, stage, rule, reason, matched })));
     const stages = new Set<string | null>();
     for (const t of traces) {
       stages.add(t.stage);
@@ -63,8 +64,9 @@ describe('edgesim trace', () => {
       const r = runCli(['trace', DEMO_PCAP, '--frame', String(frame), '--config', DEMO_CONFIG, '--json']);
       expect(r.status).toBe(0);
       const t = JSON.parse(r.stdout) as PacketTrace;
-      const { frame: f, verdict, stage, rule, reason, matched } = replayed[frame - 1]!;
-      expect(summary(t)).toEqual({ frame: f, verdict, stage, rule, reason, matched });
+      const { frame: f, time, verdict, stage, rule, reason, matched } = replayed[frame - 1]!;
+      // the same fields as the NDJSON line, `time` a number as there
+      expect(summary(t)).toEqual({ frame: f, time, verdict, stage, rule, reason, matched });
       expect(t.steps.map((s) => s.step_name)).toEqual(['decode', 'advanced_tcp_protection', 'firewall']);
     }
     // protection says why: the component, the rule that set its mode, the connection, rate against threshold

@@ -15,6 +15,8 @@ import type { FlowSpec, SpecOverrides } from './spec.js';
 export interface GenerateOptions extends SpecOverrides {
   /** source countries of a scenario's legitimate traffic */
   countries?: string[];
+  /** the servers of a scenario's parts, addresses or CIDRs */
+  servers?: string[];
   /** where the labels go; default `<out>.labels.ndjson` (none when out is '-'); null = no labels */
   labels?: string | null;
   /** nanosecond pcap instead of microsecond */
@@ -39,7 +41,7 @@ export function resolveSpec(scenarioOrSpec: string | object, opts: GenerateOptio
   if (Object.hasOwn(SCENARIOS, scenarioOrSpec)) {
     const duration = opts.duration ?? SPEC_DEFAULTS.duration;
     if (!(typeof duration === 'number' && duration > 0)) throw new SpecError(`duration: expected a number of seconds more than 0, got ${duration}`);
-    return parseSpec(scenarioSpec(scenarioOrSpec, { duration, countries: opts.countries }), overrides);
+    return parseSpec(scenarioSpec(scenarioOrSpec, { duration, countries: opts.countries, servers: opts.servers }), overrides);
   }
   if (!scenarioOrSpec.endsWith('.json')) {
     throw new SpecError(`unknown scenario ${JSON.stringify(scenarioOrSpec)}; expected one of ${Object.keys(SCENARIOS).join(', ')} or a flow spec file (.json)`);
@@ -57,6 +59,7 @@ export function resolveSpec(scenarioOrSpec: string | object, opts: GenerateOptio
     throw new SpecError(`${scenarioOrSpec}: not valid JSON: ${(err as Error).message}`);
   }
   if (opts.countries) throw new SpecError('--countries applies to built-in scenarios; put "countries" in the spec\'s parts instead');
+  if (opts.servers) throw new SpecError('--servers applies to built-in scenarios; put "servers" in the spec\'s parts instead');
   try {
     return parseSpec(raw, overrides);
   } catch (err) {

@@ -1,7 +1,8 @@
 // The built-in scenarios, each a flow spec written out in full, so that they run through the same
 // validation and generator as a user's JSON spec (and a user can start from `edgesim synth
 // SCENARIO --print-spec`). Times are fractions of the capture's duration, so `--duration` stretches
-// a scenario without changing its shape; sizes are shares of `--packets`.
+// a scenario without changing its shape; sizes are shares of `--packets`. `--servers` sends every
+// part to the user's own addresses instead of the demo's.
 import { KINDS } from './spec.js';
 import type { PartKind } from './spec.js';
 
@@ -11,6 +12,8 @@ export interface ScenarioOptions {
   duration: number;
   /** source countries of the legitimate traffic (default: every country of the table) */
   countries?: string[];
+  /** the servers every part goes to, addresses or CIDRs (default: the demo's 203.0.113.0/24 and 2001:db8:ffff::/48 hosts) */
+  servers?: string[];
 }
 
 type RawPart = Record<string, unknown>;
@@ -63,10 +66,24 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
 
 const GEO_DEFAULT = ['US', 'DE', 'BR'];
 
+// Spoofed sources come from the whole IPv4 space; servers given only as IPv6 get floods from IPv6's
+// global unicast space instead.
+function spoofedFor(servers: readonly string[]): string[] | undefined {
+  return servers.some((s) => !s.includes(':')) ? undefined : ['2000::/3'];
+}
+
 /** The flow spec (as JSON data, not yet validated) of a built-in scenario. */
 export function scenarioSpec(name: string, o: ScenarioOptions): { parts: RawPart[] } {
   const scenario = SCENARIOS[name]!;
   const countries = o.countries ?? (name === 'geo' ? GEO_DEFAULT : undefined);
-  const parts = scenario.parts(o).map((p) => (countries && KINDS[p.kind as PartKind].label === 'legit' && p.sources === undefined ? { ...p, countries } : p));
+  const parts = scenario.parts(o).map((p) => {
+    let part = countries && KINDS[p.kind as PartKind].label === 'legit' && p.sources === undefined ? { ...p, countries } : p;
+    if (o.servers !== undefined) {
+      part = { ...part, servers: o.servers };
+      const spoofed = KINDS[p.kind as PartKind].sources === 'countries' || p.sources !== undefined ? undefined : spoofedFor(o.servers);
+      if (spoofed !== undefined) part.sources = spoofed;
+    }
+    return part;
+  });
   return { parts };
 }

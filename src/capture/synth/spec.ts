@@ -223,7 +223,8 @@ export interface SpecOverrides {
 
 /**
  * Validates a flow spec (parsed JSON) and fills in every default. Throws SpecError naming the bad
- * key. Parts without a size share what `packets` leaves after the parts that have one.
+ * key. Shares are of `packets`, so they must add up to 1; parts without a size share what the
+ * shares leave.
  */
 export function parseSpec(raw: unknown, overrides: SpecOverrides = {}): FlowSpec {
   const o = object(raw, 'spec');
@@ -252,6 +253,9 @@ export function parseSpec(raw: unknown, overrides: SpecOverrides = {}): FlowSpec
   const shared = parts.reduce((s, p) => s + (p.share ?? 0), 0);
   if (shared > 1 + 1e-9) fail('parts', `the shares add up to ${+shared.toFixed(6)}, more than 1`);
   const unsized = parts.filter((p) => QUANTITIES.every((q) => p[q] === undefined));
+  if (unsized.length === 0 && shared > 0 && shared < 1 - 1e-9) {
+    fail('parts', `the shares add up to ${+shared.toFixed(6)}, less than 1, so ${+((1 - shared) * 100).toFixed(4)}% of the packets would be missing; make them add up to 1, or leave a part without a size to take the rest`);
+  }
   if (unsized.length > 0) {
     const left = 1 - shared;
     if (left <= 1e-9) fail(`parts[${parts.indexOf(unsized[0]!)}]`, 'the other parts take every packet; give it packets, flows, rate or share');

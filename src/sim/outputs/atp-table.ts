@@ -1,8 +1,10 @@
 // The Advanced TCP Protection part of the replay summary: per component, packets by mode, drops
 // and monitoring notes by reason, the thresholds of each scope, when mitigation was on, and a
-// one-line timeline of rate against threshold (each character a slice of the capture's duration).
+// one-line timeline of rate against threshold (each character a slice of the capture's duration),
+// and the report's warnings where they apply (a scope whose thresholds may be wrong, no packet that
+// reached protected space).
 import { count as n, share as pct, table } from './format.js';
-import type { AtpComponentReport, AtpReport, AtpScopeReport } from '../../atp/index.js';
+import { scopeName, unprotectedWarning, type AtpComponentReport, type AtpReport, type AtpScopeReport } from '../../atp/index.js';
 
 const LEVELS = ' ▁▂▃▄▅▆▇█';
 
@@ -54,7 +56,8 @@ function component(name: string, c: AtpComponentReport, duration: number): strin
       s.rateThresholdPps === null
         ? 'thresholds still being learned when the capture ended'
         : `rate threshold ${n(s.rateThresholdPps)} pps, burst ${n(s.burstThresholdPps ?? 0)} pps (baseline ${n(s.baselinePps ?? 0)} pps, ${s.baselineSource})`;
-    out.push(`  scope ${s.scope} ${s.name}: ${n(s.packets)} packets, peak ${n(s.peakRatePps)} pps / burst ${n(s.peakBurstPps)} pps; ${thresholds}`);
+    out.push(`  scope ${scopeName(s)}: ${n(s.packets)} packets, peak ${n(s.peakRatePps)} pps / burst ${n(s.peakBurstPps)} pps; ${thresholds}`);
+    if (s.warning !== null) out.push(`    warning: ${s.warning}`);
     const periods = s.mitigations.map((p) => `${p.start.toFixed(1)}-${p.end === null ? 'end' : p.end.toFixed(1)} s`);
     out.push(`    mitigation on: ${periods.length === 0 ? 'never' : periods.join(', ')}`);
     const line = sparkline(s, duration);
@@ -70,6 +73,8 @@ export function formatAtp(r: AtpReport): string {
   out.push(
     `${n(p.protected)} protected packets of ${n(p.seen)} seen (${n(p.allowlisted)} allowlisted), ${n(p.dropped)} dropped, ${n(p.flagged)} flagged by monitoring, ${n(p.undecided)} undecided`,
   );
+  const unprotected = unprotectedWarning(r);
+  if (unprotected !== null) out.push(`warning: ${unprotected}`);
   out.push(`connections: ${n(r.connections.created)} tracked, peak ${n(r.connections.peak)} live${r.connections.untracked > 0 ? `, ${n(r.connections.untracked)} untracked (table full)` : ''}`);
   out.push(...component('SYN-flood protection (syn_protection)', r.components.syn_protection, r.duration));
   out.push(...component('out-of-state TCP protection (tcp_flow_protection)', r.components.tcp_flow_protection, r.duration));

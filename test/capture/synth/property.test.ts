@@ -51,6 +51,9 @@ describe('generator', () => {
           if (!FLOODS.has(p.kind)) part.exchanges = [p.exchanges[0], p.exchanges[0] + p.exchanges[1]];
           return part;
         });
+        // shares are of the top-level packets and must add up to 1
+        const shared = parts.reduce((sum, part) => sum + ((part.share as number | undefined) ?? 0), 0);
+        for (const part of parts) if (part.share !== undefined) part.share = (part.share as number) / shared;
         let spec;
         try {
           spec = parseSpec({ seed, duration, packets: 300, parts });

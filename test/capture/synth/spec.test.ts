@@ -36,6 +36,7 @@ const BAD: Array<[string, unknown, string]> = [
   ['part past the end', { duration: 10, parts: [{ kind: 'dns', start: 5, duration: 6 }] }, 'parts[0].duration: start + duration (11 s) is past the end of the capture (10 s)'],
   ['families do not meet', part({ sources: ['2001:db8::/32'], servers: ['203.0.113.10'] }), 'parts[0]: sources and servers have no address family in common'],
   ['shares above 1', { parts: [{ kind: 'dns', share: 0.6 }, { kind: 'udp', share: 0.5 }] }, 'parts: the shares add up to 1.1, more than 1'],
+  ['shares below 1 with no part to take the rest', { parts: [{ kind: 'dns', share: 0.5 }, { kind: 'udp', share: 0.2 }, { kind: 'syn-flood', rate: 100 }] }, 'parts: the shares add up to 0.7, less than 1, so 30% of the packets would be missing; make them add up to 1, or leave a part without a size to take the rest'],
   ['nothing left for an unsized part', { parts: [{ kind: 'dns', share: 1 }, { kind: 'udp' }] }, 'parts[1]: the other parts take every packet; give it packets, flows, rate or share'],
   ['duplicate explicit names', { parts: [{ kind: 'dns', name: 'a' }, { kind: 'udp', name: 'a' }] }, 'parts[1].name: "a" is already the name of parts[0]'],
   ['bad label', part({ label: 'benign' }), 'parts[0].label: expected "legit" or "attack", got "benign"'],

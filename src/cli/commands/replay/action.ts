@@ -1,5 +1,6 @@
 // `edgesim replay`, run: load the configuration, build the path, open the capture, replay it into
 // the chosen outputs, print the summary.
+import { atpWarnings } from '../../../atp/index.js';
 import { attachSource } from '../../../errors.js';
 import type { Firewall } from '../../../firewall/firewall.js';
 import { buildPacketPath } from '../../../sim/build.js';
@@ -48,6 +49,8 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   try {
     const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs });
     progress?.stop();
+    // protection that did nothing for a reason the user can fix is said on stderr whatever the format
+    if (report.atp !== null) printWarnings(undefined, atpWarnings(report.atp));
     // each format's code is loaded only when it is asked for (start-up time)
     if (flags.format === 'table') writeOutput(flags.out, (await import('../../../sim/outputs/summary-table.js')).formatSummary(report, warnings));
     else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, configuration: config.source ?? null, warnings }, null, 2)}\n`);

@@ -1,17 +1,26 @@
 // `edgesim synth`, run: flags checked (UsageErrors), the capture and its labels written. A bad spec
-// file comes back from the generator as a SpecError that already names the key.
-import { generateToFile, resolveSpec, specToJson, type GenerateOptions } from '../../../capture/synth/index.js';
-import { UsageError } from '../../../errors.js';
+// file comes back from the generator as a SpecError that already names the key. With a
+// configuration, the capture's servers are checked against its protected prefixes: traffic that
+// reaches none of them is never inspected by Advanced TCP Protection, which a replay would only
+// show as protection doing nothing.
+import { ProtectedSpace } from '../../../atp/index.js';
+import { generateToFile, resolveSpec, SCENARIOS, specToJson, type FlowSpec, type GenerateOptions } from '../../../capture/synth/index.js';
+import { attachSource, UsageError } from '../../../errors.js';
+import { NetParseError, parseCidr } from '../../../net/cidr.js';
 import { groupDigits } from '../../../numbers.js';
+import { loadConfiguration } from '../../configuration.js';
+import type { ConfigFlags } from '../../options.js';
+import { printWarnings } from '../../output.js';
 import { progressReporter } from '../../progress.js';
 
-export interface SynthFlags {
+export interface SynthFlags extends ConfigFlags {
   out?: string;
   seed?: string;
   packets?: string;
   duration?: string;
   start?: string;
   countries?: string;
+  servers?: string;
   labels?: string | false;
   nanosecond?: boolean;
   printSpec?: boolean;
@@ -28,6 +37,34 @@ function wholeNumber(flag: string, text: string | undefined, min: number, max: n
   return Number(text);
 }
 
+function list(text: string | undefined): string[] | undefined {
+  return text?.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function servers(text: string | undefined): string[] | undefined {
+  const given = list(text);
+  if (given === undefined) return undefined;
+  if (given.length === 0) throw new UsageError('--servers: expected one or more addresses or CIDRs, e.g. 192.0.2.0/24,2001:db8::/48');
+  for (const server of given) {
+    try {
+      parseCidr(server);
+    } catch (err) {
+      if (err instanceof NetParseError) throw new UsageError(`--servers: ${err.message}`);
+      throw err;
+    }
+  }
+  return given;
+}
+
+/** What of the capture goes to no protected prefix of the configuration: all of it, or its attack parts by name. */
+function unprotected(spec: FlowSpec, space: ProtectedSpace, source: string, scenario: boolean): string[] {
+  const missing = spec.parts.filter((p) => !p.servers.some((c) => space.protectsAnyOf(c)));
+  const prefix = `protected prefix of ${source}`;
+  const hint = scenario ? 'give --servers with your protected prefixes' : 'set the spec\'s "servers" to your protected prefixes';
+  if (missing.length === spec.parts.length) return [`no packet of this capture goes to a ${prefix}, so Advanced TCP Protection will inspect none of it; ${hint}`];
+  return missing.filter((p) => p.label === 'attack').map((p) => `the attack part ${JSON.stringify(p.name)} goes to no ${prefix}, so Advanced TCP Protection will not see it; ${hint}`);
+}
+
 function options(flags: SynthFlags): GenerateOptions {
   let duration: number | undefined;
   if (flags.duration !== undefined) {
@@ -41,7 +78,8 @@ function options(flags: SynthFlags): GenerateOptions {
     packets: wholeNumber('--packets', flags.packets, 1, 100_000_000),
     duration,
     start,
-    countries: flags.countries?.split(',').map((c) => c.trim()).filter((c) => c !== ''),
+    countries: list(flags.countries),
+    servers: servers(flags.servers),
     labels: flags.labels === false ? null : flags.labels,
     nanosecond: flags.nanosecond,
   };
@@ -55,6 +93,13 @@ export async function run(source: string, flags: SynthFlags): Promise<void> {
   }
   if (flags.out === undefined) throw new UsageError('--out FILE is required (use --out - for stdout)');
   const planned = resolveSpec(source, opts);
+  const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
+  let space: ProtectedSpace | undefined;
+  try {
+    space = config === undefined ? undefined : new ProtectedSpace(config.snapshot.prefixes, config.snapshot.allowlist);
+  } catch (err) {
+    throw attachSource(err, config?.source);
+  }
   const bar = planned.packets >= PROGRESS_FROM ? await progressReporter('synth', 'packets') : undefined;
   try {
     const r = await generateToFile(source, flags.out, { ...opts, onProgress: bar?.update });
@@ -64,6 +109,7 @@ export async function run(source: string, flags: SynthFlags): Promise<void> {
       `edgesim: wrote ${groupDigits(r.packets)} packet${r.packets === 1 ? '' : 's'} (${groupDigits(r.packets - attack)} legit, ${groupDigits(attack)} attack; ` +
         `${groupDigits(r.flows)} flows) to ${where}${r.labels ? `, labels to ${r.labels}` : ''}\n`,
     );
+    if (space !== undefined && config?.source !== undefined) printWarnings(undefined, unprotected(planned, space, config.source, Object.hasOwn(SCENARIOS, source)));
   } finally {
     bar?.stop();
   }
