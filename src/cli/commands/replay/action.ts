@@ -49,8 +49,10 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   try {
     const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs });
     progress?.stop();
-    // protection that did nothing for a reason the user can fix is said on stderr whatever the format
-    if (report.atp !== null) printWarnings(undefined, atpWarnings(report.atp));
+    // protection that did nothing for a reason the user can fix is said on stderr whatever the format,
+    // unless the table that says it under its scope is on the same terminal
+    const tableOnTerminal = flags.format === 'table' && flags.out === undefined && process.stdout.isTTY === true;
+    if (report.atp !== null && !tableOnTerminal) printWarnings(undefined, atpWarnings(report.atp));
     // each format's code is loaded only when it is asked for (start-up time)
     if (flags.format === 'table') writeOutput(flags.out, (await import('../../../sim/outputs/summary-table.js')).formatSummary(report, warnings));
     else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, configuration: config.source ?? null, warnings }, null, 2)}\n`);
