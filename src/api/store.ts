@@ -168,12 +168,14 @@ export class AccountStore {
    */
   static async open(dir: string | undefined): Promise<AccountStore> {
     if (dir === undefined) return new AccountStore(undefined, undefined);
+    let lock: DirectoryLock;
     try {
       await makeWritableDirectory(dir);
+      lock = await lockDirectory(dir);
     } catch (err) {
+      if (err instanceof UserError) throw err;
       throw new UserError(`the directory cannot be created or written: ${systemErrorText(err)}`, { source: dir, cause: err });
     }
-    const lock = await lockDirectory(dir);
     const store = new AccountStore(dir, lock);
     try {
       await removeTemporaryFiles(dir);
@@ -184,7 +186,7 @@ export class AccountStore {
     } catch (err) {
       await lock.release();
       if (err instanceof UserError) throw err;
-      throw new UserError(`the directory cannot be read: ${systemErrorText(err)}`, { source: dir, cause: err });
+      throw new UserError(`the directory cannot be read or written: ${systemErrorText(err)}`, { source: dir, cause: err });
     }
     return store;
   }
