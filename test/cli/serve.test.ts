@@ -57,6 +57,9 @@ describe('edgesim serve', () => {
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ result: null, success: false, messages: [] });
     expect(other.body.errors[0].message).toBe('these credentials may not read account "theirs"');
+    for (const builtIn of ['constructor', '__proto__', 'toString']) {
+      expect([builtIn, (await call('PATCH', `${cfg(url, builtIn)}/tcp_protection_status`, { enabled: true }, ops)).status]).toEqual([builtIn, 403]);
+    }
     const rules = Array.from({ length: 3 }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i + 1}` }));
     const r = await call('PUT', `${url}/accounts/mine/rulesets/phases/edge_transit/entrypoint`, { rules }, ops);
     expect(r.body.errors[0].message).toBe('rules: must have at most 2 items (got 3)');
