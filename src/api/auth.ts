@@ -4,7 +4,8 @@
 // (credentials.ts), credentials it does not hold are a 403, and so is a request for an account the
 // credentials hold no grant for, or a write with a read grant. A client may send several kinds at
 // once (the official SDK does when configured so): their grants add up. An account's own grant
-// takes precedence over a "*" grant.
+// takes precedence over a "*" grant. The check fails closed: only a grant of exactly "write", or
+// of the access asked for, lets a request through.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Access, CredentialTable, Grants } from './credentials.js';
 import { ApiError } from './errors.js';
@@ -39,11 +40,9 @@ function presented(headers: IncomingHttpHeaders): Presented {
   return out;
 }
 
-const RANK: Record<Access, number> = { read: 1, write: 2 };
-
-function grantFor(grants: Grants, account: string): number {
-  const own = grants[account] ?? grants['*'];
-  return own === undefined ? 0 : RANK[own];
+function permits(grants: Grants, account: string, access: Access): boolean {
+  const granted = grants.get(account) ?? grants.get('*');
+  return granted === 'write' || granted === access;
 }
 
 /**
@@ -63,6 +62,5 @@ export function authenticate(headers: IncomingHttpHeaders, table: CredentialTabl
   ];
   if (held.length === 0) throw new ApiError('bad_credentials', 'the credentials were not accepted');
   if (account === undefined) return;
-  const best = Math.max(...held.map((g) => grantFor(g, account)));
-  if (best < RANK[access]) throw new ApiError('not_permitted', `these credentials may not ${access} account ${JSON.stringify(account)}`);
+  if (!held.some((grants) => permits(grants, account, access))) throw new ApiError('not_permitted', `these credentials may not ${access} account ${JSON.stringify(account)}`);
 }

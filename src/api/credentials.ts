@@ -7,6 +7,8 @@
 //   }
 //
 // "write" includes reading; "*" stands for every account. Reading is GET; every other method writes.
+// Grants are kept in a Map: an account id may be any name, `constructor` and `__proto__` included,
+// and indexing a plain object with it would find Object.prototype's members instead of no grant.
 // Without a table the server is in open mode: any well-formed credentials may read and write every
 // account (handy for local work, and what `serve` announces on start-up).
 import { readFile } from 'node:fs/promises';
@@ -18,7 +20,7 @@ import { firstIssueError } from '../config/validate.js';
 export type Access = 'read' | 'write';
 
 /** What one token or key + e-mail may do, by account id ("*" = any account). */
-export type Grants = Readonly<Record<string, Access>>;
+export type Grants = ReadonlyMap<string, Access>;
 
 export interface CredentialTable {
   tokens: ReadonlyArray<{ token: string; accounts: Grants }>;
@@ -77,7 +79,11 @@ export function parseCredentials(doc: unknown, source: string): CredentialTable 
   if (!table.tokens?.length && !table.keys?.length) {
     throw new ConfigItemError('', `no credentials: give "tokens" and/or "keys", as ${CREDENTIALS_FORMAT}`, source);
   }
-  return { tokens: (table.tokens ?? []) as CredentialTable['tokens'], keys: (table.keys ?? []) as CredentialTable['keys'] };
+  const grants = (accounts: Record<string, unknown>): Grants => new Map(Object.entries(accounts) as Array<[string, Access]>);
+  return {
+    tokens: (table.tokens ?? []).map((t) => ({ token: t.token, accounts: grants(t.accounts) })),
+    keys: (table.keys ?? []).map((k) => ({ email: k.email, key: k.key, accounts: grants(k.accounts) })),
+  };
 }
 
 /** Reads and checks a credentials file (see the top of this file for its format). */
@@ -99,7 +105,7 @@ export async function loadCredentialsFile(file: string): Promise<CredentialTable
 
 /** A table granting `access` to every account for the given token and/or key (serve --token/--key). */
 export function singleCredentials(given: { token?: string; key?: string; email?: string }): CredentialTable {
-  const all: Grants = { '*': 'write' };
+  const all: Grants = new Map([['*', 'write']]);
   return {
     tokens: given.token === undefined ? [] : [{ token: given.token, accounts: all }],
     keys: given.key === undefined || given.email === undefined ? [] : [{ email: given.email, key: given.key, accounts: all }],

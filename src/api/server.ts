@@ -149,7 +149,12 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
   const store = await AccountStore.open(options.data);
   const app = buildApp(options, store);
-  await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  try {
+    await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the server is not listening on a TCP port');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -5,8 +5,9 @@
 // (Format version 1 kept the items in the account file; such a file is read, and its items move to
 // the log on the next write.)
 //
-// Opening a data directory creates it if needed, removes the temporary files a crash left behind,
-// and loads and checks every account file, so a damaged or hand-edited file stops the start-up with
+// Opening a data directory creates it if needed, takes its lock (directory-lock.ts: one server
+// per directory), removes the temporary files a crash left behind, and loads and checks every
+// account file, so a damaged or hand-edited file stops the start-up with
 // one line naming the file and the JSON path, instead of a 500 on some later request. An account
 // that was only read and never written is not kept: reading a thousand unknown ids costs nothing.
 //
@@ -29,6 +30,7 @@ import { firstIssueError } from '../config/validate.js';
 import { InputError, systemErrorText, UserError } from '../errors.js';
 import { ApiError } from './errors.js';
 import { compaction, entries, logLines, needsCompaction, replayLog, snapshotOf, type ItemChange, type ItemChanges } from './item-log.js';
+import { lockDirectory, type DirectoryLock } from './directory-lock.js';
 import { appendFileDurably, makeWritableDirectory, removeTemporaryFiles, writeFileAtomic } from './persistence.js';
 import { ACCOUNT_STATE_SCHEMA, emptyAccount, type AccountState } from './state.js';
 
@@ -154,25 +156,37 @@ async function loadAccount(files: Files, id: string): Promise<Account> {
 export class AccountStore {
   private readonly accounts = new Map<string, Account>();
 
-  private constructor(private readonly dir: string | undefined) {}
+  private constructor(
+    private readonly dir: string | undefined,
+    private readonly lock: DirectoryLock | undefined,
+  ) {}
 
   /**
-   * A store in `dir` (created if needed; temporary files of an interrupted write removed; every
-   * account file loaded and checked), or in memory when `dir` is undefined. Throws a UserError
-   * naming the directory or the file.
+   * A store in `dir` (created if needed; locked against another server; temporary files of an
+   * interrupted write removed; every account file loaded and checked), or in memory when `dir` is
+   * undefined. Throws a UserError naming the directory or the file.
    */
   static async open(dir: string | undefined): Promise<AccountStore> {
-    const store = new AccountStore(dir);
-    if (dir === undefined) return store;
+    if (dir === undefined) return new AccountStore(undefined, undefined);
+    let lock: DirectoryLock;
     try {
       await makeWritableDirectory(dir);
-      await removeTemporaryFiles(dir);
+      lock = await lockDirectory(dir);
     } catch (err) {
+      if (err instanceof UserError) throw err;
       throw new UserError(`the directory cannot be created or written: ${systemErrorText(err)}`, { source: dir, cause: err });
     }
-    for (const name of (await readdir(dir)).sort()) {
-      const id = STATE_FILE.exec(name)?.[1];
-      if (id !== undefined) store.accounts.set(id, await loadAccount(filesOf(dir, id), id));
+    const store = new AccountStore(dir, lock);
+    try {
+      await removeTemporaryFiles(dir);
+      for (const name of (await readdir(dir)).sort()) {
+        const id = STATE_FILE.exec(name)?.[1];
+        if (id !== undefined) store.accounts.set(id, await loadAccount(filesOf(dir, id), id));
+      }
+    } catch (err) {
+      await lock.release();
+      if (err instanceof UserError) throw err;
+      throw new UserError(`the directory cannot be read or written: ${systemErrorText(err)}`, { source: dir, cause: err });
     }
     return store;
   }
@@ -206,9 +220,10 @@ export class AccountStore {
     return answer;
   }
 
-  /** Waits for every pending write. */
+  /** Waits for every pending write, then lets another server open the directory. */
   async close(): Promise<void> {
     for (const entry of this.accounts.values()) await entry.settle();
+    await this.lock?.release();
   }
 
   /** After a failed write: the account as its file holds it (none when there is no file yet). */

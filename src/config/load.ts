@@ -4,10 +4,10 @@ import { readFile } from 'node:fs/promises';
 import { InputError, UserError } from '../errors.js';
 import { parseJson } from './json.js';
 import type { Snapshot } from './snapshot.js';
-import { validateSnapshot } from './validate.js';
+import { validateSnapshot, type SnapshotOptions } from './validate.js';
 
 /** Loads, validates and normalises a snapshot JSON file; errors name the file and the JSON path. */
-export async function loadSnapshotFile(path: string): Promise<Snapshot> {
+export async function loadSnapshotFile(path: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -20,5 +20,5 @@ export async function loadSnapshotFile(path: string): Promise<Snapshot> {
   } catch (err) {
     throw new UserError((err as Error).message, { source: path });
   }
-  return validateSnapshot(value, path);
+  return validateSnapshot(value, path, options);
 }

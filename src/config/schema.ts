@@ -103,6 +103,15 @@ export const MAX_ISSUES = 20;
 
 const quote = (s: string): string => JSON.stringify(s);
 
+/**
+ * `obj[key] = value` as JSON.parse does it: a key named `__proto__` becomes an own property, where
+ * an assignment would call Object.prototype's setter and replace the copy's prototype instead.
+ */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 class Parser {
   readonly issues: Issue[] = [];
   omitted = 0;
@@ -135,14 +144,14 @@ class Parser {
     let expected: string | undefined;
     for (const key of Object.keys(value)) {
       const sub = Object.hasOwn(props, key) ? props[key] : undefined;
-      if (sub) out[key] = this.value(sub, value[key], [...path, key]);
+      if (sub) setOwn(out, key, this.value(sub, value[key], [...path, key]));
       else if (schema.additionalProperties === false) {
         if (this.issues.length === MAX_ISSUES) this.omitted++;
         else {
           expected ??= Object.keys(props).join(', ');
           this.add([...path, key], 'unknown_key', `unknown key (expected one of: ${expected})`);
         }
-      } else out[key] = value[key];
+      } else setOwn(out, key, value[key]);
     }
     for (const key of schema.required ?? []) {
       if (!Object.hasOwn(value, key)) this.add([...path, key], 'required', 'is required');

@@ -2,9 +2,11 @@
 // resource schemas the API enforces, and normalised the way the API stores objects: defaults
 // filled (sensitivities medium, rules enabled...), vendor spellings mapped to canonical ones
 // (phase magic_transit -> edge_transit). Every problem is reported, each with its JSON path, so a
-// broken file is fixed in one pass rather than one error at a time.
+// broken file is fixed in one pass rather than one error at a time. A rule that uses a list the
+// snapshot does not define is one of those problems, as the API refuses it, unless the caller
+// reports it itself (lint).
 import { ConfigItemError, UserError } from '../errors.js';
-import { VOCABULARY } from './checks.js';
+import { snapshotListIssues, VOCABULARY } from './checks.js';
 import { SNAPSHOT_SCHEMA } from './resources.js';
 import { dottedPath, parseWithSchema, type Issue } from './schema.js';
 import type { Snapshot } from './snapshot.js';
@@ -40,12 +42,19 @@ export function firstIssueError(issues: readonly Issue[], omitted: number, sourc
   return new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, source);
 }
 
+/** How a snapshot is checked. */
+export interface SnapshotOptions {
+  /** 'allow': a rule may use a list the snapshot does not define (lint warns about it instead) */
+  unknownLists?: 'refuse' | 'allow';
+}
+
 /**
  * Validates and normalises a parsed snapshot document; throws SnapshotError naming every problem
  * (`source` prefixes each line, e.g. the file name).
  */
-export function validateSnapshot(value: unknown, source?: string): Snapshot {
+export function validateSnapshot(value: unknown, source?: string, options: SnapshotOptions = {}): Snapshot {
   const { value: normalised, issues, omitted } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
+  if (options.unknownLists !== 'allow') issues.push(...snapshotListIssues(normalised));
   if (issues.length > 0) throw new SnapshotError(issues, source, omitted);
   return normalised as Snapshot;
 }

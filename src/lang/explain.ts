@@ -7,7 +7,6 @@ import type { CallArg, ComparisonExpr, Expr, IndexExpr } from './ast.js';
 import type { SchemeBinding } from './binding.js';
 import { compileWithPlan } from './eval/compile.js';
 import { listsUsed } from './analysis.js';
-import { unknownManagedList } from './lists.js';
 import { parseWithTokens, type Limits } from './parse.js';
 import { printExpr, formatIp, quoteBytes } from './print.js';
 import type { Scheme } from './scheme.js';
@@ -82,8 +81,6 @@ function tree(e: Expr, depth: number, out: string[]): void {
 /** The explanation text for an expression; throws FilterError if it does not parse. */
 export function explain(expr: string, scheme: Scheme, limits: Limits = {}): string {
   const { ast, tokens } = parseWithTokens(expr, scheme, limits);
-  const badList = unknownManagedList(ast);
-  if (badList) throw badList;
   const out: string[] = ['Tokens (byte offsets):'];
   for (const t of tokens) out.push(`  ${`${t.start}..${t.end}`.padEnd(10)} ${t.kind.padEnd(11)} ${JSON.stringify(t.text)}`);
   out.push('', 'Syntax tree:');

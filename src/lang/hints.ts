@@ -3,16 +3,19 @@
 // hints):
 // - a Wireshark field name the scheme spells differently (`tcp.port`, `ip.addr`, `tcp.flags.rst`),
 //   or a near miss of a field name (at most two edits);
-// - a near miss of a managed list's name (`$cf.anonymiser`);
 // - a field that is not a condition used as one (`tcp` alone is the raw TCP header, Bytes; its
 //   error is the engine's `expected ComparisonOp` right after the name).
+// And, for an expression the engine accepts, a warning for a `$cf.`/`$svc.` name that is not a
+// managed list (`$cf.anonymiser`): valid, but no configuration can make it resolve.
+// Names from the expression are looked up in Maps: `constructor` is a name like any other.
+import type { Ast } from './ast.js';
 import type { FilterError } from './errors.js';
-import { MANAGED_LISTS } from './lists.js';
+import { MANAGED_LISTS, unknownManagedLists } from './lists.js';
 import type { Scheme } from './scheme.js';
 import { display } from './types.js';
 
 /** Wireshark display-filter names and what the firewall scheme calls them. */
-const WIRESHARK_NAMES: Record<string, readonly string[]> = {
+const WIRESHARK_NAMES = new Map<string, readonly string[]>(Object.entries({
   'ip.addr': ['ip.src', 'ip.dst'],
   'ipv6.addr': ['ip.src', 'ip.dst'],
   'ipv6.src': ['ip.src'],
@@ -29,9 +32,9 @@ const WIRESHARK_NAMES: Record<string, readonly string[]> = {
   'tcp.flags.ece': ['tcp.flags.ecn'],
   'icmpv6.type': ['icmp.type'],
   'icmpv6.code': ['icmp.code'],
-};
+}));
 
-const PROTOCOL_HEADERS: Record<string, string> = { ip: 'IP', tcp: 'TCP', udp: 'UDP', icmp: 'ICMP' };
+const PROTOCOL_HEADERS = new Map(Object.entries({ ip: 'IP', tcp: 'TCP', udp: 'UDP', icmp: 'ICMP' }));
 
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -48,7 +51,7 @@ function oneOf(names: readonly string[]): string {
 }
 
 function fieldsLike(name: string, scheme: Scheme): string[] {
-  const aliases = (WIRESHARK_NAMES[name] ?? []).filter((f) => scheme.field(f));
+  const aliases = (WIRESHARK_NAMES.get(name) ?? []).filter((f) => scheme.field(f));
   if (aliases.length > 0) return aliases;
   return scheme
     .fieldNames()
@@ -78,17 +81,12 @@ export function hintFor(expr: string, err: FilterError, scheme: Scheme): string 
     const like = fieldsLike(name, scheme);
     return like.length > 0 ? `did you mean ${oneOf(like)}?` : null;
   }
-  if (err.code === 'unknown_list') {
-    const [namespace, list] = bytes.subarray(err.start + 1, err.end).toString('utf8').split('.', 2);
-    const near = list === undefined ? undefined : MANAGED_LISTS.find((n) => editDistance(list, n) <= 2);
-    return near ? `did you mean $${namespace}.${near}?` : null;
-  }
   if (err.reason !== 'expected ComparisonOp') return null;
   const prefix = at(err.start);
   const name = nameBefore(prefix, prefix.length);
   const field = scheme.field(name);
   if (!field) return null;
-  const header = PROTOCOL_HEADERS[name];
+  const header = PROTOCOL_HEADERS.get(name);
   if (header) {
     const proto = name !== 'ip' && scheme.field('ip.proto') ? `: did you mean ip.proto == "${name}"?` : '';
     return `${name} is the raw ${header} header (Bytes), not a condition${proto}`;
@@ -99,3 +97,15 @@ export function hintFor(expr: string, err: FilterError, scheme: Scheme): string 
 }
 
 const EXAMPLE: Record<string, string> = { Int: '== 80', Ip: 'in {192.0.2.0/24}', Bytes: '== "…"' };
+
+/**
+ * One warning per `$cf.`/`$svc.` name in `ast` that is not a managed list, with the managed list it
+ * probably means (a near miss or a prefix), else all of them.
+ */
+export function listWarnings(ast: Ast): string[] {
+  return unknownManagedLists(ast).map(({ namespace, list }) => {
+    const near = MANAGED_LISTS.find((n) => n.startsWith(list) || editDistance(list, n) <= 2);
+    const managed = near === undefined ? `the managed lists are ${MANAGED_LISTS.map((n) => `$${namespace}.${n}`).join(', ')}` : `did you mean $${namespace}.${near}?`;
+    return `$${namespace}.${list} is not a managed list, so no configuration can define it: ${managed}`;
+  });
+}

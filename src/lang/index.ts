@@ -18,5 +18,5 @@ export { interpret, type CompileOptions } from './interpret.js';
 export { printExpr } from './print.js';
 export type * from './binding.js';
 export { explain } from './explain.js';
-export { hintFor } from './hints.js';
+export { hintFor, listWarnings } from './hints.js';
 export { MANAGED_LISTS } from './lists.js';

@@ -1,9 +1,9 @@
 // Validation as the configuration API does it: the firewall scheme and a 4,096-character limit
 // for rule expressions, the ATP filter scheme and 8,192 characters for filter expressions, and
-// the complexity limit for both; a `$cf.`/`$svc.` list that is not a managed list is an error.
+// the complexity limit for both. List names are not checked, as the engine does not check them
+// (lists.ts): the answer is the engine's, byte for byte.
 import { DEFAULT_COMPLEXITY_LIMIT } from './complexity.js';
 import { FilterError } from './errors.js';
-import { unknownManagedList } from './lists.js';
 import { parse, type Limits } from './parse.js';
 import type { Scheme } from './scheme.js';
 import { FILTER_SCHEME, FIREWALL_SCHEME } from './schemes.js';
@@ -25,7 +25,8 @@ export function settingsFor(kind: ExpressionKind, limits: Limits = {}): { scheme
 export function validateExpression(expr: string, kind: ExpressionKind, limits?: Limits): FilterError | null {
   const { scheme, limits: effective } = settingsFor(kind, limits);
   try {
-    return unknownManagedList(parse(expr, scheme, effective));
+    parse(expr, scheme, effective);
+    return null;
   } catch (err) {
     if (err instanceof FilterError) return err;
     throw err;

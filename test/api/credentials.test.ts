@@ -2,12 +2,15 @@
 // the accounts it lists, and anything else is a 403 in the vendor's envelope, which the official
 // SDK reports as a PermissionDeniedError. The file is checked on load, each problem named by path.
 import Cloudflare from 'cloudflare';
+import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCredentialsFile, parseCredentials } from '../../src/api/credentials.js';
+import { authenticate } from '../../src/api/auth.js';
+import { loadCredentialsFile, parseCredentials, type Access } from '../../src/api/credentials.js';
 import { CONDITIONS } from '../../src/api/errors.js';
 import type { RunningServer } from '../../src/api/server.js';
+import { ApiError } from '../../src/api/errors.js';
 import { ConfigItemError, InputError } from '../../src/errors.js';
 import { call, cfg, sdk, start, tempDir } from './helpers.js';
 
@@ -108,6 +111,82 @@ describe('the credentials file', () => {
     const err = await loadCredentialsFile(path.join(dir, 'bad.json')).catch((e: unknown) => e);
     expect((err as ConfigItemError).message).toMatch(new RegExp(`^${path.join(dir, 'bad.json')}: invalid JSON`));
     writeFileSync(path.join(dir, 'good.json'), JSON.stringify(TABLE));
-    expect(await loadCredentialsFile(path.join(dir, 'good.json'))).toEqual(TABLE);
+    expect(await loadCredentialsFile(path.join(dir, 'good.json'))).toEqual({
+      tokens: [{ token: 'writer', accounts: new Map([['a', 'write'], ['b', 'read']]) }],
+      keys: [{ email: 'ops@example.com', key: 'k1', accounts: new Map([['*', 'read'], ['c', 'write']]) }],
+    });
+  });
+});
+
+// An account id is any of [A-Za-z0-9_-]{1,64}, so `constructor` or `__proto__` is an account like
+// any other: a grant lookup must not find Object.prototype's members, and a grant for such an id
+// (written in the file as a JSON key) must be kept.
+describe('account ids named like built-in object members', () => {
+  const BUILT_INS = Object.getOwnPropertyNames(Object.prototype);
+  const ONE = { authorization: 'Bearer one' };
+  const READER = { 'x-auth-email': 'reader@example.com', 'x-auth-key': 'ro' };
+  const NARROW = {
+    tokens: [{ token: 'one', accounts: { acc1: 'write' } }],
+    keys: [{ email: 'reader@example.com', key: 'ro', accounts: { '*': 'read' } }],
+  };
+
+  it('there are 12 of them, and each is a valid account id', () => {
+    expect(BUILT_INS).toHaveLength(12);
+    for (const id of BUILT_INS) expect(id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+  });
+
+  it('over HTTP: a token granted one account and a read-only key neither read nor write them beyond their grants', async () => {
+    const narrow = await start({ credentials: parseCredentials(NARROW, 'test') });
+    try {
+      for (const id of BUILT_INS) {
+        const base = cfg(narrow.url, encodeURIComponent(id));
+        const add = await call('POST', `${base}/prefixes`, { prefix: '192.0.2.0/24' }, ONE);
+        expect([id, add.status, add.body.errors[0]?.code]).toEqual([id, 403, CONDITIONS.not_permitted.code]);
+        expect([id, (await call('GET', `${base}/prefixes`, undefined, ONE)).status]).toEqual([id, 403]);
+        expect([id, (await call('PATCH', `${base}/tcp_protection_status`, { enabled: true }, READER)).status]).toEqual([id, 403]);
+        expect([id, (await call('DELETE', `${base}/prefixes`, undefined, READER)).status]).toEqual([id, 403]);
+        expect([id, (await call('GET', `${base}/prefixes`, undefined, READER)).status]).toEqual([id, 200]);
+      }
+      expect((await call('POST', `${cfg(narrow.url, 'acc1')}/prefixes`, { prefix: '192.0.2.0/24' }, ONE)).status).toBe(200);
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('a grant for such an id, read from a file, is kept and applies to that account only', async () => {
+    const file = path.join(tempDir(), 'creds.json');
+    writeFileSync(file, '{"tokens": [{"token": "p", "accounts": {"__proto__": "write", "constructor": "read"}}]}');
+    const table = await loadCredentialsFile(file);
+    expect(table.tokens[0].accounts).toEqual(new Map([['__proto__', 'write'], ['constructor', 'read']]));
+    const headers = { authorization: 'Bearer p' };
+    expect(() => authenticate(headers, table, '__proto__', 'write')).not.toThrow();
+    expect(() => authenticate(headers, table, 'constructor', 'read')).not.toThrow();
+    expect(() => authenticate(headers, table, 'constructor', 'write')).toThrow(ApiError);
+    expect(() => authenticate(headers, table, 'toString', 'read')).toThrow(ApiError);
+  });
+
+  it('a grant whose value is an object under "__proto__" is refused, not made the prototype', () => {
+    expect(() => parseCredentials(JSON.parse('{"tokens": [{"token": "t", "accounts": {"__proto__": {"a": "write"}}}]}'), 'f'))
+      .toThrow('tokens[0].accounts.__proto__: must be "read" or "write" (got {"a":"write"})');
+  });
+
+  it('property: credentials may do exactly what their own grant, else their "*" grant, allows', () => {
+    const id = fc.oneof(fc.constantFrom(...BUILT_INS, 'acc1', 'acc2'), fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/));
+    const access = fc.constantFrom<Access>('read', 'write');
+    const grants = fc.dictionary(fc.oneof(id, fc.constant('*')), access, { maxKeys: 4 });
+    fc.assert(fc.property(grants, id, access, (accounts, account, wanted) => {
+      // a JSON text, as the file is read: `__proto__` becomes an own key
+      const table = parseCredentials(JSON.parse(JSON.stringify({ tokens: [{ token: 't', accounts }] })), 'f');
+      const own = Object.hasOwn(accounts, account) ? accounts[account] : Object.hasOwn(accounts, '*') ? accounts['*'] : undefined;
+      const allowed = own === 'write' || own === wanted;
+      let refused: unknown = null;
+      try {
+        authenticate({ authorization: 'Bearer t' }, table, account, wanted);
+      } catch (err) {
+        refused = err;
+      }
+      expect(refused === null).toBe(allowed);
+      if (refused !== null) expect((refused as ApiError).items[0].code).toBe(CONDITIONS.not_permitted.code);
+    }), { numRuns: 2000 });
   });
 });

@@ -1,11 +1,12 @@
 // Durability: state survives a clean restart and a crash (SIGKILL of the real `edgesim serve`
 // process right after acknowledged writes), concurrent writers lose nothing, --in-memory keeps
 // nothing, and a damaged state file is reported rather than silently replaced.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../src/api/directory-lock.js';
 import { AccountStore } from '../../src/api/store.js';
 import { ConfigItemError, UserError } from '../../src/errors.js';
 import { BIN } from '../helpers/cli.js';
@@ -101,7 +102,7 @@ describe('persistence', () => {
     await first.close();
     writeFileSync(path.join(data, '.kept.json.4242.7.tmp'), '{"format": "edgesim-acc');
     const second = await start({ data });
-    expect(readdirSync(data)).toEqual(['kept.json']);
+    expect(readdirSync(data).sort()).toEqual(['kept.json', LOCK_FILE]);
     expect((await call('GET', `${cfg(second.url, 'kept')}/tcp_protection_status`)).body.result).toEqual({ enabled: true });
     for (let i = 0; i < 50; i++) expect((await call('GET', `${cfg(second.url, `unknown${i}`)}/prefixes`)).status).toBe(200);
     await second.close();
@@ -146,5 +147,37 @@ describe('persistence', () => {
     expect((await exited(child)).code).toBe(1);
     expect(stderr).toBe(`edgesim: cannot listen on 127.0.0.1:${port}: the address is already in use\n`);
     await taken.close();
+  });
+});
+
+describe('one server per data folder', () => {
+  it('a second store on a folder in use is refused, naming the folder and the holder; once closed, the folder opens again', async () => {
+    const data = tempDir();
+    const first = await AccountStore.open(data);
+    expect(readFileSync(path.join(data, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+    const err = await AccountStore.open(data).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).message).toMatch(new RegExp(`^${data}: in use by another edgesim serve \\(pid ${process.pid}\\); `));
+    await first.close();
+    expect(existsSync(path.join(data, LOCK_FILE))).toBe(false);
+    await (await AccountStore.open(data)).close();
+  });
+
+  it('a lock whose pid no longer runs, or that holds no pid, is taken over', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    for (const content of [`${gone.stdout}\n`, '', 'garbage']) {
+      const data = tempDir();
+      writeFileSync(path.join(data, LOCK_FILE), content);
+      const store = await AccountStore.open(data);
+      expect(readFileSync(path.join(data, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+      await store.close();
+    }
+  });
+
+  it('a start-up that fails on a damaged file leaves the folder unlocked', async () => {
+    const data = tempDir();
+    writeFileSync(path.join(data, 'broken.json'), '{');
+    await expect(AccountStore.open(data)).rejects.toBeInstanceOf(UserError);
+    expect(existsSync(path.join(data, LOCK_FILE))).toBe(false);
   });
 });

@@ -213,4 +213,12 @@ describe('rulesets', () => {
     await call('DELETE', `${server.url}/accounts/${acct}/rulesets/${rs.body.result.id}`);
     expect((await call('DELETE', `${lists}/${list.id}`)).body.result).toEqual({ id: list.id });
   });
+
+  it('a rule may not use a $svc./$cf. name that is not a managed list, though the expression alone is valid', async () => {
+    const acct = account();
+    const body = { name: 'fw', kind: 'root', phase: 'edge_transit', rules: [{ action: 'block', expression: 'ip.dst in $svc.malware' }, { action: 'block', expression: 'ip.dst in $svc.mal' }] };
+    const r = await call('POST', `${server.url}/accounts/${acct}/rulesets`, body);
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^rules\[1\]\.expression: unknown list \$svc\.mal: not a managed list/), source: { pointer: '/rules/1/expression' } })]);
+  });
 });

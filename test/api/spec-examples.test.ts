@@ -2,6 +2,7 @@
 // word for word with plain HTTP: paths in the spec's canonical spelling (`edge`, `edge_transit`,
 // `$svc.*`), Bearer credentials for the ATP endpoints and e-mail + key for rulesets and
 // validate-expr (spec section 5), envelopes checked field by field.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/api/server.js';
 import { BEARER, call, cfg, KEY_AUTH, start } from './helpers.js';
@@ -164,6 +165,20 @@ describe('4.3 Expression validation (spec and vendor examples)', () => {
     const expression = 'ip.dst in { 192.0.2.0/24 203.0.113.0/24 } and tcp.dstport in { 80 443 10000..65535 }';
     expect(await call('GET', `${server.url}/filters/validate-expr?expression=${encodeURIComponent(expression)}`, undefined, KEY_AUTH)).toMatchObject({ status: 200, body: ok });
     expect(await call('POST', `${server.url}/filters/validate-expr`, { expression }, KEY_AUTH)).toMatchObject({ status: 200, body: ok });
+  });
+
+  // reference/wirefilter.md §1.9: a list name is `[a-z0-9_.]+`, not starting or ending with ".",
+  // and names are not checked at parse time: there is no "unknown list" error in the engine
+  it('any well-formed list name is valid, managed or not, as the engine answers', async () => {
+    const ok = { result: null, success: true, errors: [], messages: [] };
+    for (const expression of ['ip.dst in $svc.mal', 'ip.src in $cf.anonymiser', 'ip.src in $office', 'ip.src in $constructor']) {
+      expect(await call('POST', `${server.url}/filters/validate-expr`, { expression }, KEY_AUTH)).toMatchObject({ status: 200, body: ok });
+    }
+    const name = fc.stringMatching(/^[a-z0-9_]([a-z0-9_.]{0,20}[a-z0-9_])?$/);
+    await fc.assert(fc.asyncProperty(fc.constantFrom('ip.src', 'ip.dst'), name, async (field, list) => {
+      const r = await call('GET', `${server.url}/filters/validate-expr?expression=${encodeURIComponent(`${field} in $${list}`)}`, undefined, KEY_AUTH);
+      expect([list, r.status, r.body]).toEqual([list, 200, ok]);
+    }), { numRuns: 150 });
   });
 
   it('validation changes no configuration', async () => {

@@ -51,6 +51,22 @@ describe('edgesim lint', () => {
     expect(bad.stderr).toMatch(/^edgesim: --explain: no rule nope \(rules: allow-partners,/);
   });
 
+  it('a rule using a list the snapshot does not define is a warning naming the rule and the list, with or without "lists"', () => {
+    for (const lists of [undefined, [{ name: 'partners', kind: 'ip', items: [{ ip: '192.0.2.0/24' }] }]]) {
+      const file = snapshotFile(`unknown-list-${lists === undefined ? 'none' : 'some'}`, (s) => {
+        s.lists = lists;
+        rules(s).push({ ref: 'office-ssh', action: 'block', expression: 'ip.src in $office' }, { ref: 'malware', action: 'block', expression: 'ip.dst in $svc.mal' });
+      });
+      const r = runCli(['lint', file]);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(/^warning: .+ office-ssh: unknown_list: .*\$office/m);
+      expect(r.stdout).toMatch(/^warning: .+ malware: unknown_list: .*\$svc\.mal/m);
+      const replay = runCli(['replay', DEMO, '--config', file]);
+      expect(replay.status).toBe(1);
+      expect(replay.stderr).toMatch(/rulesets\[0\]\.rules\[\d+\]\.expression: unknown list \$office: /);
+    }
+  });
+
   it('names the file and rule of an expression the engine rejects', () => {
     const file = snapshotFile('broken', (s) => (rules(s)[0]!.expression = 'ip.src in {'));
     const r = runCli(['lint', file]);

@@ -1,8 +1,9 @@
 // `edgesim serve` as a user starts it: it says on start-up who may use the API (open mode by
 // default), takes a credentials file (a bad one is one line naming the file and the JSON path), a
-// rule limit, and refuses an unusable data folder with one line instead of spinning.
+// rule limit, and refuses an unusable data folder with one line instead of spinning, or a data
+// folder another serve holds (a killed one's lock is taken over).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +16,10 @@ interface Served {
   notes: string[];
 }
 
-/** Starts serve; resolves with the URL (stdout) and the two start-up notes (stderr). */
+/** Starts serve (in memory unless `args` give --data); resolves with the URL (stdout) and the two start-up notes (stderr). */
 function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--in-memory', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const storage = args.includes('--data') ? [] : ['--in-memory'];
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...storage, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     const notes: string[] = [];
     let url: string | undefined;
@@ -55,6 +57,9 @@ describe('edgesim serve', () => {
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ result: null, success: false, messages: [] });
     expect(other.body.errors[0].message).toBe('these credentials may not read account "theirs"');
+    for (const builtIn of ['constructor', '__proto__', 'toString']) {
+      expect([builtIn, (await call('PATCH', `${cfg(url, builtIn)}/tcp_protection_status`, { enabled: true }, ops)).status]).toEqual([builtIn, 403]);
+    }
     const rules = Array.from({ length: 3 }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i + 1}` }));
     const r = await call('PUT', `${url}/accounts/mine/rulesets/phases/edge_transit/entrypoint`, { rules }, ops);
     expect(r.body.errors[0].message).toBe('rules: must have at most 2 items (got 3)');
@@ -72,6 +77,28 @@ describe('edgesim serve', () => {
   it('--credentials with --token is a usage error; so is a bad --max-rules', async () => {
     expect(await runCliAsync(['serve', '--credentials', 'x.json', '--token', 't'])).toMatchObject({ status: 2, stderr: 'edgesim: give either --credentials FILE or --token/--key, not both\n' });
     expect(await runCliAsync(['serve', '--max-rules', '0'])).toMatchObject({ status: 2, stderr: 'edgesim: --max-rules: "0" is not a whole number from 1 to 100000\n' });
+  });
+
+  it('a second serve on one data folder is refused with one line naming it and the holder\'s pid; a killed holder\'s lock is taken over', async () => {
+    const data = tempDir();
+    const first = await serve(['--data', data]);
+    const status = `${cfg(first.url, 'acct')}/tcp_protection_status`;
+    expect((await call('PATCH', status, { enabled: true })).status).toBe(200);
+    const second = await runCliAsync(['serve', '--port', '0', '--data', data]);
+    expect(second).toMatchObject({ status: 1, stdout: '' });
+    expect(second.stderr).toBe(
+      `edgesim: ${data}: in use by another edgesim serve (pid ${first.child.pid}); stop it or give another --data directory (if no such server runs, remove ${path.join(data, 'serve.lock')})\n`,
+    );
+    expect((await call('GET', status)).body.result).toEqual({ enabled: true });
+
+    const killed = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await killed;
+    expect(existsSync(path.join(data, 'serve.lock'))).toBe(true);
+    const third = await serve(['--data', data]);
+    expect((await call('GET', `${cfg(third.url, 'acct')}/tcp_protection_status`)).body.result).toEqual({ enabled: true });
+    await stop(third.child);
+    expect(existsSync(path.join(data, 'serve.lock'))).toBe(false);
   });
 
   it('a data folder that cannot be created (/proc/nope) is one line, not a spin', async () => {

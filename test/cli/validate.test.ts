@@ -69,15 +69,20 @@ describe('did-you-mean hints (CLI text only)', () => {
     expect(JSON.parse(j.stdout)).toEqual({ result: null, success: false, errors: [{ message }], messages: null });
   });
 
-  it('an unknown managed list fails validate and explain', () => {
+  it('an expression naming a $cf./$svc. list that is not managed is valid, as the engine says, with a warning on stderr', () => {
+    const warning = 'edgesim: warning: $cf.anonymiser is not a managed list, so no configuration can define it: did you mean $cf.anonymizer?\n';
     const r = runCli(['validate', 'ip.src in $cf.anonymiser']);
-    expect(r.status).toBe(1);
-    expect(r.stdout.split('\n').slice(2)).toEqual([
-      '          ^^^^^^^^^^^^^^ unknown list $cf.anonymiser: the managed lists are $cf.anonymizer, $cf.botnetcc, $cf.malware, $cf.open_proxies, $cf.vpn',
-      'did you mean $cf.anonymizer?',
-      '',
-    ]);
-    expect(runCli(['explain', 'ip.src in $cf.anonymiser']).status).toBe(1);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, 'valid\n', warning]);
+    const j = runCli(['validate', '--json', 'ip.src in $cf.anonymiser']);
+    expect([j.status, JSON.parse(j.stdout), j.stderr]).toEqual([0, { result: null, success: true, errors: [], messages: [] }, warning]);
+    const e = runCli(['explain', 'ip.src in $cf.anonymiser']);
+    expect([e.status, e.stderr]).toEqual([0, warning]);
+    expect(e.stdout).toContain('Canonical form: ip.src in $cf.anonymiser');
+  });
+
+  it('an unknown identifier named like an Object.prototype member is the engine\'s error, exit 1, no internal error', () => {
+    const r = runCli(['validate', 'constructor == 1']);
+    expect([r.status, r.stdout, r.stderr]).toEqual([1, 'Filter parsing error (1:1):\nconstructor == 1\n^^^^^^^^^^^ unknown identifier\n', '']);
   });
 });
 

@@ -100,19 +100,27 @@ describe('loadSnapshotFile', () => {
     );
   });
 
-  it('list references are checked when the snapshot carries its lists', async () => {
+  it('a rule may only use a managed list or one of the snapshot\'s lists, whether or not it has a "lists" key', () => {
     const rules = [{ action: 'block', expression: 'ip.src in $office or ip.src in $svc.botnetcc' }];
-    expect(() => validateSnapshot({ rulesets: [ruleset(rules)] })).not.toThrow();
     expect(() => validateSnapshot({ rulesets: [ruleset(rules)], lists: [{ name: 'office', kind: 'ip', items: [{ ip: '192.0.2.0/24' }] }] })).not.toThrow();
-    let err: unknown;
-    try {
-      validateSnapshot({ rulesets: [ruleset(rules)], lists: [{ name: 'offices', kind: 'ip' }] }, 'f.json');
-    } catch (e) {
-      err = e;
+    for (const lists of [{}, { lists: [{ name: 'offices', kind: 'ip' }] }]) {
+      let err: unknown;
+      try {
+        validateSnapshot({ rulesets: [ruleset(rules)], ...lists }, 'f.json');
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(SnapshotError);
+      expect((err as SnapshotError).issues.map((i) => i.path)).toEqual([['rulesets', 0, 'rules', 0, 'expression']]);
+      expect((err as Error).message).toMatch(/^f\.json: rulesets\[0\]\.rules\[0\]\.expression: unknown list \$office: /);
     }
-    expect(err).toBeInstanceOf(SnapshotError);
-    expect((err as SnapshotError).issues.map((i) => i.path)).toEqual([['rulesets', 0, 'rules', 0, 'expression']]);
-    expect((err as Error).message).toMatch(/^f\.json: rulesets\[0\]\.rules\[0\]\.expression: unknown list \$office: /);
+    const managedTypo = [{ action: 'block', expression: 'ip.dst in $svc.mal' }];
+    expect(() => validateSnapshot({ rulesets: [ruleset(managedTypo)] }, 'f.json')).toThrow(/^f\.json: rulesets\[0\]\.rules\[0\]\.expression: unknown list \$svc\.mal: not a managed list/);
+  });
+
+  it('with unknownLists "allow" (lint), such a rule loads', () => {
+    const rules = [{ action: 'block', expression: 'ip.src in $office or ip.dst in $svc.mal' }];
+    expect(validateSnapshot({ rulesets: [ruleset(rules)] }, 'f.json', { unknownLists: 'allow' }).rulesets![0].rules![0].expression).toBe(rules[0].expression);
   });
 
   it('accepts objects exactly as the API returns them (ids, timestamps, versions, counts)', () => {

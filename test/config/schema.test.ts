@@ -62,6 +62,14 @@ describe('messages', () => {
     ]);
   });
 
+  it('where any key is allowed, a "__proto__" key is kept as an own key, as JSON.parse made it, not set as the copy\'s prototype', () => {
+    const { value, issues } = parse({ type: 'object' }, JSON.parse('{"__proto__": {"a": "write"}, "b": 1}'));
+    expect(issues).toEqual([]);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value as object)).toEqual(['__proto__', 'b']);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ a: 'write' });
+  });
+
   it('missing required fields, enums, lengths, item counts', () => {
     expect(messages(createSchema(SYN_RULE), { scope: 'region', name: '', mode: 'on', rate_sensitivity: 'extreme' })).toEqual([
       'name: must not be empty',

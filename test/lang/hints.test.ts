@@ -1,28 +1,36 @@
-// Managed lists are a fixed set (an unknown `$cf.`/`$svc.` list fails validation, account lists
-// stay valid), and the did-you-mean hints `validate`/`explain` add after the engine's message.
+// List names are not checked at validation (as the engine), a `$cf.`/`$svc.` name that is not a
+// managed list gets a CLI warning, and the did-you-mean hints `validate`/`explain` add after the
+// engine's message.
 import { describe, expect, it } from 'vitest';
-import { FILTER_SCHEME, FIREWALL_SCHEME, hintFor, MANAGED_LISTS, validateExpression } from '../../src/lang/index.js';
+import { FILTER_SCHEME, FIREWALL_SCHEME, hintFor, listWarnings, MANAGED_LISTS, parse, validateExpression } from '../../src/lang/index.js';
 
-describe('managed lists at validation', () => {
-  it('every managed list is valid in both spellings; account lists are valid', () => {
+describe('list names at validation, as the engine: never checked', () => {
+  it('managed lists in both spellings, account lists, and names no configuration could define are all valid', () => {
     for (const name of MANAGED_LISTS) {
       expect(validateExpression(`ip.src in $cf.${name}`, 'rule')).toBeNull();
       expect(validateExpression(`ip.dst in $svc.${name}`, 'rule')).toBeNull();
     }
     expect(validateExpression('ip.src in $office and ip.dst in $my.list', 'rule')).toBeNull();
+    expect(validateExpression('tcp.dstport == 22 and ip.src in $cf.anonymiser', 'rule')).toBeNull();
+    expect(validateExpression('ip.dst in $svc.mal', 'rule')).toBeNull();
+  });
+});
+
+describe('listWarnings (the CLI\'s warning for a valid expression)', () => {
+  const warnings = (expr: string) => listWarnings(parse(expr, FIREWALL_SCHEME));
+
+  it('a $cf./$svc. name that is not a managed list: the one it probably means, else all of them', () => {
+    expect(warnings('tcp.dstport == 22 and ip.src in $cf.anonymiser')).toEqual([
+      '$cf.anonymiser is not a managed list, so no configuration can define it: did you mean $cf.anonymizer?',
+    ]);
+    expect(warnings('ip.dst in $svc.mal')).toEqual(['$svc.mal is not a managed list, so no configuration can define it: did you mean $svc.malware?']);
+    expect(warnings('ip.src in $svc.tor')).toEqual([
+      '$svc.tor is not a managed list, so no configuration can define it: the managed lists are $svc.anonymizer, $svc.botnetcc, $svc.malware, $svc.open_proxies, $svc.vpn',
+    ]);
   });
 
-  it('an unknown $cf./$svc. list is an error spanning the list, naming the managed lists', () => {
-    const err = validateExpression('tcp.dstport == 22 and ip.src in $cf.anonymiser', 'rule')!;
-    expect([err.code, err.start, err.end]).toEqual(['unknown_list', 32, 46]);
-    expect(err.message).toBe(
-      'Filter parsing error (1:33):\ntcp.dstport == 22 and ip.src in $cf.anonymiser\n' +
-        '                                ^^^^^^^^^^^^^^ unknown list $cf.anonymiser: the managed lists are ' +
-        '$cf.anonymizer, $cf.botnetcc, $cf.malware, $cf.open_proxies, $cf.vpn\n',
-    );
-    expect(validateExpression('ip.src in $svc.tor', 'rule')?.reason).toBe(
-      'unknown list $svc.tor: the managed lists are $svc.anonymizer, $svc.botnetcc, $svc.malware, $svc.open_proxies, $svc.vpn',
-    );
+  it('none for managed lists and account lists', () => {
+    expect(warnings('ip.src in $cf.vpn or ip.dst in $svc.botnetcc or ip.src in $office or ip.src in $my.list')).toEqual([]);
   });
 });
 
@@ -41,11 +49,16 @@ describe('hintFor', () => {
     expect(hint('tcp.port == 80', FILTER_SCHEME)).toBe('did you mean tcp.dstport or tcp.srcport?');
   });
 
-  it('near misses of field and managed-list names; nothing when nothing is near', () => {
+  it('near misses of field names; nothing when nothing is near', () => {
     expect(hint('tcp.dstprot == 1')).toBe('did you mean tcp.dstport?');
-    expect(hint('ip.src in $cf.anonymiser')).toBe('did you mean $cf.anonymizer?');
     expect(hint('http.request.uri == "/"')).toBeNull();
-    expect(hint('ip.src in $svc.zzzzzzzz')).toBeNull();
+  });
+
+  it('an unknown identifier named like an Object.prototype member is an unknown identifier like any other', () => {
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      expect(hint(`${name} == 1`)).toBeNull();
+      expect(hint(name)).toBeNull();
+    }
   });
 
   it('a field used as a condition', () => {

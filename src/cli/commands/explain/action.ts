@@ -2,12 +2,13 @@
 // --bpf or --display-filter, the expression's exact equivalent for tcpdump or tshark, or why there
 // is none (exit 1).
 import { UsageError, UserError } from '../../../errors.js';
-import { explain, FilterError, hintFor, settingsFor } from '../../../lang/index.js';
+import { explain, FilterError, hintFor, listWarnings, parse, settingsFor } from '../../../lang/index.js';
 import { toBpf } from '../../../translate/bpf.js';
 import { toDisplayFilter } from '../../../translate/display-filter.js';
 import { Untranslatable } from '../../../translate/walk.js';
 import { readExpression } from '../../input.js';
 import { SCHEMES, type SchemeName } from '../../options.js';
+import { warn } from '../../output.js';
 
 export interface ExplainFlags {
   scheme: SchemeName;
@@ -38,6 +39,7 @@ export async function run(arg: string | undefined, flags: ExplainFlags): Promise
   const { scheme, limits } = settingsFor(SCHEMES[flags.scheme]);
   try {
     process.stdout.write(explain(expr, scheme, limits));
+    for (const warning of listWarnings(parse(expr, scheme, limits))) warn(warning);
   } catch (err) {
     if (!(err instanceof FilterError)) throw err;
     printError(err);

@@ -38,7 +38,7 @@ function formatExplanation(e: Explanation): string {
 }
 
 export async function run(file: string, flags: LintFlags): Promise<void> {
-  const snapshot = await loadSnapshotFile(file);
+  const snapshot = await loadSnapshotFile(file, { unknownLists: 'allow' });
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
     const options = { lists: (name: string) => registry.resolve(name) };

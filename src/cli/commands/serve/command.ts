@@ -9,7 +9,7 @@ export function register(program: Command): void {
     .description('run the mock configuration API (Advanced TCP Protection, rulesets, lists, validate-expr)')
     .option('--port <n>', 'TCP port (0 = any free port)', '8787')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', `directory where the configuration is saved (default: ${DEFAULT_DATA})`)
+    .option('--data <dir>', `directory where the configuration is saved, used by one serve at a time (default: ${DEFAULT_DATA})`)
     .option('--in-memory', 'keep nothing on disk')
     .option('--credentials <file>', 'who may read and write which account (JSON, see below; default: open mode)')
     .option('--token <token>', 'accept only this API token, for every account')
