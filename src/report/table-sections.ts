@@ -6,9 +6,7 @@ import type { TopAddresses } from '../sim/drop-breakdown.js';
 import { barCell, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 import { COLORS } from './style.js';
-import { STAGE_NAMES } from './traffic-sections.js';
-
-const STAGE_COLORS: Readonly<Record<string, string>> = COLORS;
+import { isStage, stageName } from './traffic-sections.js';
 
 function table(caption: string, head: string[], rows: string[], numeric: number[] = [], cls = ''): string {
   const th = head.map((h, i) => `<th scope="col"${numeric.includes(i) ? ' class="n"' : ''}>${h}</th>`).join('');
@@ -26,7 +24,7 @@ export function dropsSection(r: ReportData): string {
   const byReason = r.drops.byReason;
   const maxReason = Math.max(0, ...byReason.map((x) => x.packets));
   const reasonRows = byReason.map(
-    (x) => `<tr><th scope="row">${text(STAGE_NAMES[x.stage as keyof typeof STAGE_NAMES] ?? x.stage)}: ${text(x.reason)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxReason, r.dropped, STAGE_COLORS[x.stage] ?? COLORS.threshold)}</tr>`,
+    (x) => `<tr><th scope="row">${text(stageName(x.stage))}: ${text(x.reason)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxReason, r.dropped, isStage(x.stage) ? COLORS[x.stage] : COLORS.threshold)}</tr>`,
   );
   const head = ['packets', 'share of all drops'];
   return `<section class="card" aria-labelledby="h-drops">
@@ -106,7 +104,7 @@ export function notesSection(r: ReportData): string {
   if (flagged.length > 0) {
     const rows = flagged.map(([key, n]) => {
       const [stage, reason] = key.split(':');
-      return `<tr><th scope="row">${text(STAGE_NAMES[stage as keyof typeof STAGE_NAMES] ?? stage)}</th><td>${text(reason ?? '')}</td><td class="n">${num(n)}</td></tr>`;
+      return `<tr><th scope="row">${text(stageName(stage))}</th><td>${text(reason ?? '')}</td><td class="n">${num(n)}</td></tr>`;
     });
     parts.push(table('Monitoring mode: would have dropped', ['component', 'reason', 'packets'], rows, [2]));
   }

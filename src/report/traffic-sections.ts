@@ -12,6 +12,18 @@ const TABLE_ROWS = 40;
 
 export const STAGE_NAMES = { pass: 'passed', firewall: 'firewall', syn_protection: 'SYN protection', tcp_flow_protection: 'out-of-state' } as const;
 
+type StageKey = keyof typeof STAGE_NAMES;
+
+/** Whether a key read from a summary is one of the stages the page knows (and may name a class). */
+export function isStage(key: string): key is StageKey {
+  return Object.hasOwn(STAGE_NAMES, key);
+}
+
+/** A stage's name for people; a stage the page does not know (a summary from another version) by its key. */
+export function stageName(key: string): string {
+  return isStage(key) ? STAGE_NAMES[key] : key;
+}
+
 function utc(epochSeconds: number): string {
   return `${new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
 }
@@ -35,9 +47,9 @@ export function header(r: ReportData): string {
     ['', r.packets, 'packets'],
     ['pass', r.passed, `passed · ${pct(r.passed, r.packets)}`],
     ['drop', r.dropped, `dropped · ${pct(r.dropped, r.packets)}`],
-    ...(Object.entries(r.droppedByStage) as Array<[keyof typeof STAGE_NAMES, number]>)
+    ...Object.entries(r.droppedByStage)
       .filter(([, n]) => n > 0)
-      .map(([stage, n]): [string, number, string] => [stage, n, `${STAGE_NAMES[stage]} drops`]),
+      .map(([stage, n]): [string, number, string] => [isStage(stage) ? stage : '', n, `${stageName(stage)} drops`]),
   ];
   const warnings = [...(r.warnings ?? []), ...r.capture.warnings];
   return `<header><div class="wrap">
@@ -113,7 +125,7 @@ export function atpSection(r: ReportData, charts: ChartData): string {
       const alt = `${chart.title}: sustained rate peaked at ${num(scope.peakRatePps, 1)} packets per second against a threshold of ${scope.rateThresholdPps === null ? 'none (still learning)' : num(scope.rateThresholdPps, 1)}; mitigation was on ${scope.mitigations.length} time${scope.mitigations.length === 1 ? '' : 's'}.`;
       figures.push(`<figure>
 <figcaption><h3>${text(chart.title)}</h3>${scopeFacts(scope, shift)}</figcaption>
-<div class="chart" id="${chart.id}" role="img" aria-label="${text(alt)}"></div>
+<div class="chart" id="${text(chart.id)}" role="img" aria-label="${text(alt)}"></div>
 ${fallbackTable(`${text(chart.title)} as a table`, ['from (s)', 'sustained pps', 'burst pps', 'rate threshold', 'burst threshold', 'mitigating'], rows)}
 </figure>`);
     });
@@ -121,7 +133,7 @@ ${fallbackTable(`${text(chart.title)} as a table`, ['from (s)', 'sustained pps',
   const body = figures.length > 0 ? figures.join('\n') : '<p class="empty">No packet reached an ATP component.</p>';
   return `<section class="card" aria-labelledby="h-atp">
 <h2 id="h-atp">Advanced TCP Protection: rates against thresholds</h2>
-<p class="note"><span class="swatch" style="background:rgba(209,73,91,0.35)"></span>Shaded: mitigation on. Times are seconds since the capture's first packet.</p>
+<p class="note"><span class="swatch mitigation"></span>Shaded: mitigation on. Times are seconds since the capture's first packet.</p>
 ${body}
 </section>`;
 }
