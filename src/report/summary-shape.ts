@@ -62,7 +62,7 @@ const LABELS_SHAPE: Shape = {
   legitPackets: 'number',
   legitDropped: 'number',
   legitFlows: 'number',
-  legitFlowsHarmed: 'number',
+  legitFlowsDropped: 'number',
 };
 
 /** The first place where `value` does not fit `shape`, as `path: problem`, or null when it fits. */

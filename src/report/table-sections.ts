@@ -3,6 +3,7 @@
 // truth when the capture has labels, and monitoring and decode notes. Bars are plain HTML, so they
 // read as tables to assistive technology and print as they look.
 import type { TopAddresses } from '../sim/drop-breakdown.js';
+import { labelScoreRows } from '../sim/outputs/label-score-rows.js';
 import { barCell, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 import { COLORS } from './style.js';
@@ -85,16 +86,14 @@ ${findings.length > 0 ? table('Lint findings', ['rule', 'ruleset', 'kind', 'find
 export function labelsSection(r: ReportData): string {
   const l = r.labels;
   if (l === null) return '';
-  const rows: Array<[string, number, number, string]> = [
-    ['attack packets dropped', l.attackDropped, l.attackPackets, COLORS.stopped],
-    ['legitimate packets dropped', l.legitDropped, l.legitPackets, COLORS.firewall],
-    ['legitimate flows with a dropped packet', l.legitFlowsHarmed, l.legitFlows, COLORS.firewall],
-  ];
-  const body = rows.map(([label, part, whole, color]) => `<tr><th scope="row">${label}</th><td class="n">${num(part)} of ${num(whole)}</td>${barCell(part, whole, whole, color)}</tr>`);
+  const body = labelScoreRows(l).map(
+    (row) =>
+      `<tr><th scope="row">${text(row.measure)}</th><td class="n">${num(row.dropped)} of ${num(row.total)}</td>${barCell(row.dropped, row.total, row.total, row.traffic === 'attack' ? COLORS.stopped : COLORS.firewall)}</tr>`,
+  );
   return `<section class="card" aria-labelledby="h-labels">
 <h2 id="h-labels">Against ground truth</h2>
 <p class="note">The capture's labels say which packets belong to the attack: the whole path is scored against them.</p>
-${table('Label scores', ['measure', 'packets or flows', 'share'], body, [1])}
+${table('Label scores', ['measure', 'dropped', 'share'], body, [1])}
 </section>`;
 }
 

@@ -3,6 +3,7 @@
 import { count as n, share as pct, table } from './format.js';
 import type { ReplayReport } from '../summary.js';
 import { formatAtp } from './atp-table.js';
+import { labelScoreRows } from './label-score-rows.js';
 
 
 export function formatSummary(r: ReplayReport, warnings: string[] = []): string {
@@ -45,11 +46,8 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
   if (r.atp !== null) out.push('', formatAtp(r.atp));
 
   if (r.labels !== null) {
-    const l = r.labels;
     const score = table(['whole path against ground truth', 'total', 'dropped', 'share']);
-    score.push(['attack packets', n(l.attackPackets), n(l.attackDropped), pct(l.attackDropped, l.attackPackets)]);
-    score.push(['legitimate packets', n(l.legitPackets), n(l.legitDropped), pct(l.legitDropped, l.legitPackets)]);
-    score.push(['legitimate flows with a dropped packet', n(l.legitFlows), n(l.legitFlowsDropped), pct(l.legitFlowsDropped, l.legitFlows)]);
+    for (const row of labelScoreRows(r.labels)) score.push([row.measure, n(row.total), n(row.dropped), pct(row.dropped, row.total)]);
     out.push('', score.toString());
   }
 
