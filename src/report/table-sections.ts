@@ -4,7 +4,7 @@
 // read as tables to assistive technology and print as they look.
 import type { TopAddresses } from '../sim/drop-breakdown.js';
 import { labelScoreRows } from '../sim/outputs/label-score-rows.js';
-import { barCell, num, pct, text } from './html.js';
+import { barCell, largest, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 import { COLORS } from './style.js';
 import { isStage, stageName } from './traffic-sections.js';
@@ -20,10 +20,10 @@ function none(what: string): string {
 
 export function dropsSection(r: ReportData): string {
   const byRule = r.drops.byRule;
-  const maxRule = Math.max(0, ...byRule.map((x) => x.packets));
+  const maxRule = largest(byRule.map((x) => x.packets), 0);
   const ruleRows = byRule.map((x) => `<tr><th scope="row">${text(x.rule)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxRule, r.dropped, COLORS.firewall)}</tr>`);
   const byReason = r.drops.byReason;
-  const maxReason = Math.max(0, ...byReason.map((x) => x.packets));
+  const maxReason = largest(byReason.map((x) => x.packets), 0);
   const reasonRows = byReason.map(
     (x) => `<tr><th scope="row">${text(stageName(x.stage))}: ${text(x.reason)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxReason, r.dropped, isStage(x.stage) ? COLORS[x.stage] : COLORS.threshold)}</tr>`,
   );
@@ -62,7 +62,7 @@ export function rulesSection(r: ReportData): string {
     return `<section class="card" aria-labelledby="h-rules"><h2 id="h-rules">Firewall rules</h2>${none('The configuration has no firewall rules: every packet the protections pass is passed.')}</section>`;
   }
   const lint = r.lint ?? [];
-  const maxHits = Math.max(0, ...r.rules.map((x) => x.hits));
+  const maxHits = largest(r.rules.map((x) => x.hits), 0);
   const never = new Set(r.neverHit);
   const rows = r.rules.map((rule, i) => {
     const badges = [

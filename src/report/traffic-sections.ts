@@ -4,7 +4,7 @@
 import type { AtpScopeReport } from '../atp/report.js';
 import { SERIES_COLUMNS } from '../sim/verdict-series.js';
 import { COMPONENT_TITLES, type ChartData } from './chart-data.js';
-import { fallbackTable, num, pct, text } from './html.js';
+import { fallbackTable, largest, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 
 /** Rows a chart's fallback table has at most: buckets are merged to fit. */
@@ -24,8 +24,11 @@ export function stageName(key: string): string {
   return isStage(key) ? STAGE_NAMES[key] : key;
 }
 
+// A time past what a Date holds (±275,000 years; a pcapng timestamp can be larger) is said in seconds.
 function utc(epochSeconds: number): string {
-  return `${new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+  const date = new Date(epochSeconds * 1000);
+  if (Number.isNaN(date.getTime())) return `${num(epochSeconds)} s after 1970-01-01 00:00:00 UTC`;
+  return `${date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
 }
 
 function seconds(v: number): string {
@@ -111,7 +114,7 @@ export function atpSection(r: ReportData, charts: ChartData): string {
         const run = t.slice(a, b);
         const max = (pick: (p: (typeof t)[number]) => number | null): string => {
           const v = run.map(pick).filter((x): x is number => x !== null);
-          return v.length === 0 ? '–' : num(Math.max(...v), 1);
+          return v.length === 0 ? '–' : num(largest(v), 1);
         };
         return [
           `${seconds(run[0].time + shift)} s`,
