@@ -2,6 +2,7 @@
 // notes, label scores and decode notes, as plain-text tables.
 import { count as n, share as pct, table } from './format.js';
 import type { ReplayReport } from '../summary.js';
+import { printable } from '../../terminal-text.js';
 import { formatAtp } from './atp-table.js';
 import { labelScoreRows } from './label-score-rows.js';
 
@@ -9,9 +10,9 @@ import { labelScoreRows } from './label-score-rows.js';
 export function formatSummary(r: ReplayReport, warnings: string[] = []): string {
   const out: string[] = [];
   const span = r.firstTime !== null && r.lastTime !== null ? `, ${(r.lastTime - r.firstTime).toFixed(3)} s of traffic` : '';
-  out.push(`${r.capture.file} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${n(r.packets)} packets${span}`);
+  out.push(`${printable(r.capture.file)} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${n(r.packets)} packets${span}`);
   out.push(`replayed in ${r.elapsedSeconds.toFixed(3)} s (${n(Math.round(r.packetsPerSecond))} packets/s)`);
-  for (const w of [...warnings, ...r.capture.warnings]) out.push(`warning: ${w}`);
+  for (const w of [...warnings, ...r.capture.warnings]) out.push(`warning: ${printable(w)}`);
   out.push('');
 
   const verdicts = table(['verdict', 'packets', 'share']);
@@ -25,10 +26,10 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
   if (r.rules.length > 0) {
     const rules = table(['#', 'rule', 'action', 'hits', 'decided', 'description']);
     r.rules.forEach((rule, i) => {
-      rules.push([String(i + 1), rule.ref, rule.enabled ? rule.action : `${rule.action} (disabled)`, n(rule.hits), n(rule.decided), rule.description]);
+      rules.push([String(i + 1), printable(rule.ref), rule.enabled ? rule.action : `${rule.action} (disabled)`, n(rule.hits), n(rule.decided), printable(rule.description)]);
     });
     out.push('', 'Firewall rules (in evaluation order)', rules.toString());
-    if (r.neverHit.length > 0) out.push(`never hit: ${r.neverHit.join(', ')}`);
+    if (r.neverHit.length > 0) out.push(`never hit: ${printable(r.neverHit.join(', '))}`);
   } else {
     out.push('', 'Firewall: no rules (every packet the protections pass is passed)');
   }
