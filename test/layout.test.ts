@@ -34,7 +34,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
   translate: ['capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
-  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers'],
+  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
   cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
 };
 

@@ -1,7 +1,7 @@
 // Names from a configuration or a suite reach the terminal as text, never as control characters:
 // a snapshot whose rule ref and description carry escape sequences and newlines, and a suite whose
-// case name does, printed by replay's table, lint, test (with its failure trace) and trace. The JSON
-// outputs keep the raw values.
+// case name does, printed by replay's table, lint, test (with its failure trace), trace, diff (of a
+// capture and --static) and bench. The JSON outputs keep the raw values.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,21 @@ describe('names with control characters on the terminal', () => {
 
   it('trace', () => {
     const r = runCli(['trace', 'ip.src=198.51.100.7', 'ip.dst=203.0.113.5', 'tcp.dstport=22', '--config', snapshot, '--table']);
+    expect(r.status).toBe(0);
+    expectPrintable(r);
+  });
+
+  it('diff of a capture and diff --static, against the demo snapshot', () => {
+    const capture = runCli(['diff', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--against', snapshot]);
+    expect(capture.status).toBe(1);
+    expectPrintable(capture);
+    const proof = runCli(['diff', '--static', 'examples/demo-snapshot.json', snapshot]);
+    expect(proof.status).toBe(1);
+    expectPrintable(proof);
+  });
+
+  it('bench', () => {
+    const r = runCli(['bench', 'examples/demo.pcap', '--config', snapshot, '--runs', '1', '--no-peers', '--limit', '500']);
     expect(r.status).toBe(0);
     expectPrintable(r);
   });
