@@ -1,7 +1,7 @@
 // The report's tables: what the drops were (by rule, by reason), who sent and received them, every
 // firewall rule with its hits (never-hit rules and lint findings marked), the score against ground
-// truth when the capture has labels, and monitoring and decode notes. Bars are plain HTML, so they
-// read as tables to assistive technology and print as they look.
+// truth when the capture has labels, and monitoring and decode notes. Bars are small SVGs inside
+// table cells (no script), so they read as tables to assistive technology and print as they look.
 import type { TopAddresses } from '../sim/drop-breakdown.js';
 import { labelScoreRows } from '../sim/outputs/label-score-rows.js';
 import { barCell, largest, num, pct, text } from './html.js';
