@@ -13,6 +13,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   errors: [],
   verdict: [],
   numbers: [],
+  'terminal-text': [],
   net: ['errors', 'verdict', 'numbers'],
   lang: ['net', 'errors', 'verdict', 'numbers'],
   capture: ['net', 'errors', 'verdict', 'numbers'],
@@ -24,17 +25,17 @@ const MAY_IMPORT: Record<string, string[]> = {
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
   fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
   analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers'],
+  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   api: ['config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
   translate: ['capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
-  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers'],
-  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers'],
+  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
 };
 
 function sources(dir: string): string[] {

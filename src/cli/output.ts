@@ -3,6 +3,7 @@
 // printed by cli/main.ts.
 import { writeFileSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
+import { printable } from '../terminal-text.js';
 
 /** Writes a whole result to `out` (a file), or to stdout when out is missing or '-'. */
 export function writeOutput(out: string | undefined, text: string): void {
@@ -25,7 +26,7 @@ export function refusePageOnTerminal(out: string | undefined): void {
 }
 
 export function warn(message: string): void {
-  process.stderr.write(`edgesim: warning: ${message}\n`);
+  process.stderr.write(`edgesim: warning: ${printable(message)}\n`);
 }
 
 /** Prints warnings, each prefixed with `source: ` when one is given (e.g. the capture file). */

@@ -2,6 +2,7 @@
 // `--compare` reads back: whole-path and firewall packets/s (higher is better) and each rule's ns per
 // evaluation (lower is better), by name, so a saved run compares row by row with a later one.
 import { groupDigits } from '../numbers.js';
+import { printable } from '../terminal-text.js';
 import type { BenchReport } from './benchmark.js';
 import type { Figure } from './compare.js';
 import type { PeerResult } from './peers.js';
@@ -52,7 +53,7 @@ export function formatReport(r: FullReport): string {
     pad([
       ['rule (costliest first)', '#', 'action', 'evaluations', 'matches', 'ns/eval', 'total ms', 'share'],
       ...rows.map((x) => [
-        `${x.rule}${x.enabled ? (x.never_hit ? '  (never hit)' : '') : '  (disabled)'}`,
+        `${printable(x.rule)}${x.enabled ? (x.never_hit ? '  (never hit)' : '') : '  (disabled)'}`,
         String(x.position + 1),
         x.action,
         n(x.evaluations),
@@ -65,11 +66,11 @@ export function formatReport(r: FullReport): string {
   );
   lines.push('');
   lines.push('rule times are each rule timed alone in batches, scaled to the firewall\'s measured time (their sum)');
-  if (r.never_hit.length > 0) lines.push(`never hit: ${r.never_hit.join(', ')}`);
+  if (r.never_hit.length > 0) lines.push(`never hit: ${printable(r.never_hit.join(', '))}`);
   if (r.reorder.length === 0) lines.push(`reordering: no move saves evaluations (check: ${r.reorder_check})`);
   else {
     lines.push(`reordering (moves that cannot change a verdict; check: ${r.reorder_check}):`);
-    for (const a of r.reorder) lines.push(`  move ${a.rule} before ${a.before}: saves ${n(a.evaluations_saved)} evaluations on this capture`);
+    for (const a of r.reorder) lines.push(`  move ${printable(a.rule)} before ${printable(a.before)}: saves ${n(a.evaluations_saved)} evaluations on this capture`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@
 import type { TimelinePoint } from '../atp/rate-meter.js';
 import { scopeName } from '../atp/report.js';
 import { SERIES_COLUMNS, type SeriesColumn } from '../sim/verdict-series.js';
+import { largest } from './html.js';
 import type { ReportData } from './report-data.js';
 
 export interface VerdictChart {
@@ -99,8 +100,8 @@ function thin(timeline: TimelinePoint[]): TimelinePoint[] {
       ...last,
       time: run[0].time,
       packets: run.reduce((a, p) => a + p.packets, 0),
-      ratePps: Math.max(...run.map((p) => p.ratePps)),
-      burstPps: Math.max(...run.map((p) => p.burstPps)),
+      ratePps: largest(run.map((p) => p.ratePps)),
+      burstPps: largest(run.map((p) => p.burstPps)),
       mitigating: run.some((p) => p.mitigating),
     });
   }

@@ -59,7 +59,7 @@ table.top td.bar { width: 24%; min-width: 96px; }
 table.top th code { white-space: normal; overflow-wrap: anywhere; }
 table.rules tbody th { min-width: 170px; }
 table.rules .badge { margin-top: 3px; }
-.bar span { display: inline-block; height: 12px; border-radius: 2px; vertical-align: middle; min-width: 1px; }
+.bar svg { vertical-align: middle; min-width: 1px; }
 .bar em { font-style: normal; color: var(--muted); margin-left: 6px; font-size: 12px; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; font-size: 11px; padding: 1px 6px; border-radius: 9px; background: #eef0f4; color: var(--muted); margin: 0 4px 2px 0; white-space: nowrap; }
 .badge.never { background: #fff1d6; color: #8a5a00; }
@@ -72,6 +72,7 @@ details summary { cursor: pointer; color: var(--accent); font-size: 12px; }
 details table { margin-top: 6px; }
 .empty { color: var(--muted); font-style: italic; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 5px; vertical-align: baseline; }
+.swatch.mitigation { background: rgba(209, 73, 91, 0.35); }
 .u-legend { font-size: 12px; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 0 0 28px; }
 @media print { body { background: #fff; } section.card { break-inside: avoid; border-color: #ccc; } details { display: none; } }

@@ -5,7 +5,10 @@
 import { dottedPath, jsonType, type JsonPath } from '../config/schema.js';
 import type { ReportData } from './report-data.js';
 
-/** A leaf type, an object of fields (a key ending in `?` may be absent), an array of one shape, or a record. */
+/**
+ * A leaf type, an object of fields (a key ending in `?` may be absent), an array of one shape, or a
+ * record: `'*'` is the shape of every key not named beside it.
+ */
 type Shape = Leaf | { readonly [key: string]: Shape } | readonly [Shape] | { readonly '*': Shape };
 type Leaf = 'number' | 'string' | 'boolean' | 'number|null' | 'string|null' | 'object|null' | 'any';
 
@@ -13,21 +16,26 @@ const TOP: Shape = { exact: 'boolean', entries: [{ address: 'string', packets: '
 const SCOPE: Shape = {
   scope: 'string',
   name: 'string',
+  baselineSource: 'string',
   rateThresholdPps: 'number|null',
   burstThresholdPps: 'number|null',
+  peakRatePps: 'number',
+  peakBurstPps: 'number',
   mitigations: [{ start: 'number', end: 'number|null' }],
-  timeline: [{ time: 'number', ratePps: 'number', burstPps: 'number', rateThresholdPps: 'number|null', burstThresholdPps: 'number|null' }],
+  timeline: [
+    { time: 'number', ratePps: 'number', burstPps: 'number', rateThresholdPps: 'number|null', burstThresholdPps: 'number|null', mitigating: 'boolean' },
+  ],
   'warning?': 'string|null',
 };
 const COMPONENT: Shape = { dropped: { '*': 'number' }, scopes: [SCOPE] };
 
 export const SUMMARY_SHAPE: Shape = {
-  capture: { file: 'string', format: 'string' },
+  capture: { file: 'string', format: 'string', 'compressed?': 'boolean', warnings: ['string'] },
   'configuration?': 'string|null',
   packets: 'number',
   passed: 'number',
   dropped: 'number',
-  droppedByStage: { '*': 'number' },
+  droppedByStage: { syn_protection: 'number', tcp_flow_protection: 'number', firewall: 'number', '*': 'number' },
   monitorFlagged: { '*': 'number' },
   firstTime: 'number|null',
   lastTime: 'number|null',
@@ -53,6 +61,7 @@ export const SUMMARY_SHAPE: Shape = {
 };
 
 const ATP_SHAPE: Shape = {
+  status: 'boolean',
   captureStart: 'number|null',
   components: { syn_protection: COMPONENT, tcp_flow_protection: COMPONENT },
 };
@@ -62,7 +71,7 @@ const LABELS_SHAPE: Shape = {
   legitPackets: 'number',
   legitDropped: 'number',
   legitFlows: 'number',
-  legitFlowsHarmed: 'number',
+  legitFlowsDropped: 'number',
 };
 
 /** The first place where `value` does not fit `shape`, as `path: problem`, or null when it fits. */
@@ -80,22 +89,25 @@ export function shapeProblem(value: unknown, shape: Shape, path: JsonPath = []):
   if (type !== 'object') return `${dottedPath(path)}: must be an object (got ${type})`;
   const object = value as Record<string, unknown>;
   const fields = shape as Record<string, Shape>;
-  if ('*' in fields) {
-    for (const [k, v] of Object.entries(object)) {
-      const p = shapeProblem(v, fields['*'], [...path, k]);
-      if (p !== null) return p;
-    }
-    return null;
-  }
+  const named = new Set<string>();
   for (const [spec, sub] of Object.entries(fields)) {
+    if (spec === '*') continue;
     const optional = spec.endsWith('?');
     const key = optional ? spec.slice(0, -1) : spec;
+    named.add(key);
     if (!Object.hasOwn(object, key)) {
       if (optional) continue;
       return `${dottedPath([...path, key])}: is missing`;
     }
     const p = shapeProblem(object[key], sub, [...path, key]);
     if (p !== null) return p;
+  }
+  if ('*' in fields) {
+    for (const [k, v] of Object.entries(object)) {
+      if (named.has(k)) continue;
+      const p = shapeProblem(v, fields['*'], [...path, k]);
+      if (p !== null) return p;
+    }
   }
   return null;
 }

@@ -1,14 +1,13 @@
 // The report's tables: what the drops were (by rule, by reason), who sent and received them, every
 // firewall rule with its hits (never-hit rules and lint findings marked), the score against ground
-// truth when the capture has labels, and monitoring and decode notes. Bars are plain HTML, so they
-// read as tables to assistive technology and print as they look.
+// truth when the capture has labels, and monitoring and decode notes. Bars are small SVGs inside
+// table cells (no script), so they read as tables to assistive technology and print as they look.
 import type { TopAddresses } from '../sim/drop-breakdown.js';
-import { barCell, num, pct, text } from './html.js';
+import { labelScoreRows } from '../sim/outputs/label-score-rows.js';
+import { barCell, largest, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 import { COLORS } from './style.js';
-import { STAGE_NAMES } from './traffic-sections.js';
-
-const STAGE_COLORS: Readonly<Record<string, string>> = COLORS;
+import { isStage, stageName } from './traffic-sections.js';
 
 function table(caption: string, head: string[], rows: string[], numeric: number[] = [], cls = ''): string {
   const th = head.map((h, i) => `<th scope="col"${numeric.includes(i) ? ' class="n"' : ''}>${h}</th>`).join('');
@@ -21,12 +20,12 @@ function none(what: string): string {
 
 export function dropsSection(r: ReportData): string {
   const byRule = r.drops.byRule;
-  const maxRule = Math.max(0, ...byRule.map((x) => x.packets));
+  const maxRule = largest(byRule.map((x) => x.packets), 0);
   const ruleRows = byRule.map((x) => `<tr><th scope="row">${text(x.rule)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxRule, r.dropped, COLORS.firewall)}</tr>`);
   const byReason = r.drops.byReason;
-  const maxReason = Math.max(0, ...byReason.map((x) => x.packets));
+  const maxReason = largest(byReason.map((x) => x.packets), 0);
   const reasonRows = byReason.map(
-    (x) => `<tr><th scope="row">${text(STAGE_NAMES[x.stage as keyof typeof STAGE_NAMES] ?? x.stage)}: ${text(x.reason)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxReason, r.dropped, STAGE_COLORS[x.stage] ?? COLORS.threshold)}</tr>`,
+    (x) => `<tr><th scope="row">${text(stageName(x.stage))}: ${text(x.reason)}</th><td class="n">${num(x.packets)}</td>${barCell(x.packets, maxReason, r.dropped, isStage(x.stage) ? COLORS[x.stage] : COLORS.threshold)}</tr>`,
   );
   const head = ['packets', 'share of all drops'];
   return `<section class="card" aria-labelledby="h-drops">
@@ -63,7 +62,7 @@ export function rulesSection(r: ReportData): string {
     return `<section class="card" aria-labelledby="h-rules"><h2 id="h-rules">Firewall rules</h2>${none('The configuration has no firewall rules: every packet the protections pass is passed.')}</section>`;
   }
   const lint = r.lint ?? [];
-  const maxHits = Math.max(0, ...r.rules.map((x) => x.hits));
+  const maxHits = largest(r.rules.map((x) => x.hits), 0);
   const never = new Set(r.neverHit);
   const rows = r.rules.map((rule, i) => {
     const badges = [
@@ -87,16 +86,14 @@ ${findings.length > 0 ? table('Lint findings', ['rule', 'ruleset', 'kind', 'find
 export function labelsSection(r: ReportData): string {
   const l = r.labels;
   if (l === null) return '';
-  const rows: Array<[string, number, number, string]> = [
-    ['attack packets dropped', l.attackDropped, l.attackPackets, COLORS.stopped],
-    ['legitimate packets dropped', l.legitDropped, l.legitPackets, COLORS.firewall],
-    ['legitimate flows with a dropped packet', l.legitFlowsHarmed, l.legitFlows, COLORS.firewall],
-  ];
-  const body = rows.map(([label, part, whole, color]) => `<tr><th scope="row">${label}</th><td class="n">${num(part)} of ${num(whole)}</td>${barCell(part, whole, whole, color)}</tr>`);
+  const body = labelScoreRows(l).map(
+    (row) =>
+      `<tr><th scope="row">${text(row.measure)}</th><td class="n">${num(row.dropped)} of ${num(row.total)}</td>${barCell(row.dropped, row.total, row.total, row.traffic === 'attack' ? COLORS.stopped : COLORS.firewall)}</tr>`,
+  );
   return `<section class="card" aria-labelledby="h-labels">
 <h2 id="h-labels">Against ground truth</h2>
 <p class="note">The capture's labels say which packets belong to the attack: the whole path is scored against them.</p>
-${table('Label scores', ['measure', 'packets or flows', 'share'], body, [1])}
+${table('Label scores', ['measure', 'dropped', 'share'], body, [1])}
 </section>`;
 }
 
@@ -106,7 +103,7 @@ export function notesSection(r: ReportData): string {
   if (flagged.length > 0) {
     const rows = flagged.map(([key, n]) => {
       const [stage, reason] = key.split(':');
-      return `<tr><th scope="row">${text(STAGE_NAMES[stage as keyof typeof STAGE_NAMES] ?? stage)}</th><td>${text(reason ?? '')}</td><td class="n">${num(n)}</td></tr>`;
+      return `<tr><th scope="row">${text(stageName(stage))}</th><td>${text(reason ?? '')}</td><td class="n">${num(n)}</td></tr>`;
     });
     parts.push(table('Monitoring mode: would have dropped', ['component', 'reason', 'packets'], rows, [2]));
   }

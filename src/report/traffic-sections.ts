@@ -4,7 +4,7 @@
 import type { AtpScopeReport } from '../atp/report.js';
 import { SERIES_COLUMNS } from '../sim/verdict-series.js';
 import { COMPONENT_TITLES, type ChartData } from './chart-data.js';
-import { fallbackTable, num, pct, text } from './html.js';
+import { fallbackTable, largest, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 
 /** Rows a chart's fallback table has at most: buckets are merged to fit. */
@@ -12,8 +12,23 @@ const TABLE_ROWS = 40;
 
 export const STAGE_NAMES = { pass: 'passed', firewall: 'firewall', syn_protection: 'SYN protection', tcp_flow_protection: 'out-of-state' } as const;
 
+type StageKey = keyof typeof STAGE_NAMES;
+
+/** Whether a key read from a summary is one of the stages the page knows (and may name a class). */
+export function isStage(key: string): key is StageKey {
+  return Object.hasOwn(STAGE_NAMES, key);
+}
+
+/** A stage's name for people; a stage the page does not know (a summary from another version) by its key. */
+export function stageName(key: string): string {
+  return isStage(key) ? STAGE_NAMES[key] : key;
+}
+
+// A time past what a Date holds (±275,000 years; a pcapng timestamp can be larger) is said in seconds.
 function utc(epochSeconds: number): string {
-  return `${new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+  const date = new Date(epochSeconds * 1000);
+  if (Number.isNaN(date.getTime())) return `${num(epochSeconds)} s after 1970-01-01 00:00:00 UTC`;
+  return `${date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
 }
 
 function seconds(v: number): string {
@@ -35,9 +50,9 @@ export function header(r: ReportData): string {
     ['', r.packets, 'packets'],
     ['pass', r.passed, `passed · ${pct(r.passed, r.packets)}`],
     ['drop', r.dropped, `dropped · ${pct(r.dropped, r.packets)}`],
-    ...(Object.entries(r.droppedByStage) as Array<[keyof typeof STAGE_NAMES, number]>)
+    ...Object.entries(r.droppedByStage)
       .filter(([, n]) => n > 0)
-      .map(([stage, n]): [string, number, string] => [stage, n, `${STAGE_NAMES[stage]} drops`]),
+      .map(([stage, n]): [string, number, string] => [isStage(stage) ? stage : '', n, `${stageName(stage)} drops`]),
   ];
   const warnings = [...(r.warnings ?? []), ...r.capture.warnings];
   return `<header><div class="wrap">
@@ -99,7 +114,7 @@ export function atpSection(r: ReportData, charts: ChartData): string {
         const run = t.slice(a, b);
         const max = (pick: (p: (typeof t)[number]) => number | null): string => {
           const v = run.map(pick).filter((x): x is number => x !== null);
-          return v.length === 0 ? '–' : num(Math.max(...v), 1);
+          return v.length === 0 ? '–' : num(largest(v), 1);
         };
         return [
           `${seconds(run[0].time + shift)} s`,
@@ -113,7 +128,7 @@ export function atpSection(r: ReportData, charts: ChartData): string {
       const alt = `${chart.title}: sustained rate peaked at ${num(scope.peakRatePps, 1)} packets per second against a threshold of ${scope.rateThresholdPps === null ? 'none (still learning)' : num(scope.rateThresholdPps, 1)}; mitigation was on ${scope.mitigations.length} time${scope.mitigations.length === 1 ? '' : 's'}.`;
       figures.push(`<figure>
 <figcaption><h3>${text(chart.title)}</h3>${scopeFacts(scope, shift)}</figcaption>
-<div class="chart" id="${chart.id}" role="img" aria-label="${text(alt)}"></div>
+<div class="chart" id="${text(chart.id)}" role="img" aria-label="${text(alt)}"></div>
 ${fallbackTable(`${text(chart.title)} as a table`, ['from (s)', 'sustained pps', 'burst pps', 'rate threshold', 'burst threshold', 'mitigating'], rows)}
 </figure>`);
     });
@@ -121,7 +136,7 @@ ${fallbackTable(`${text(chart.title)} as a table`, ['from (s)', 'sustained pps',
   const body = figures.length > 0 ? figures.join('\n') : '<p class="empty">No packet reached an ATP component.</p>';
   return `<section class="card" aria-labelledby="h-atp">
 <h2 id="h-atp">Advanced TCP Protection: rates against thresholds</h2>
-<p class="note"><span class="swatch" style="background:rgba(209,73,91,0.35)"></span>Shaded: mitigation on. Times are seconds since the capture's first packet.</p>
+<p class="note"><span class="swatch mitigation"></span>Shaded: mitigation on. Times are seconds since the capture's first packet.</p>
 ${body}
 </section>`;
 }

@@ -56,8 +56,17 @@ describe('edgesim replay --format html and edgesim report', () => {
   it('says in one line what is wrong with a file that is not a summary', () => {
     const cases: Array<[string, string, RegExp]> = [
       ['table.txt', 'verdict  packets\npass 3\n', /^edgesim: .*table\.txt: invalid JSON: Unexpected token .* \(expected the output of `edgesim replay CAPTURE --format json`\)\n$/],
-      ['old.json', JSON.stringify({ capture: { file: 'x.pcap', format: 'pcap' }, packets: 3 }), /^edgesim: .*old\.json: not a replay summary: passed: is missing \(write one with `edgesim replay CAPTURE --format json --out FILE`\)\n$/],
+      ['old.json', JSON.stringify({ capture: { file: 'x.pcap', format: 'pcap', warnings: [] }, packets: 3 }), /^edgesim: .*old\.json: not a replay summary: passed: is missing \(write one with `edgesim replay CAPTURE --format json --out FILE`\)\n$/],
     ];
+    // the demo's summary with one part the page reads taken out, or of the wrong type
+    const summary = (): Record<string, any> => JSON.parse(runCli(['replay', ...demo, '--format', 'json']).stdout);
+    const cut = summary();
+    delete cut.droppedByStage.firewall;
+    delete cut.capture.warnings;
+    cases.push(['cut.json', JSON.stringify(cut), /^edgesim: .*cut\.json: not a replay summary: capture\.warnings: is missing \(write one/]);
+    const wrong = summary();
+    wrong.atp.components.syn_protection.scopes[0].peakRatePps = 'high';
+    cases.push(['wrong.json', JSON.stringify(wrong), /^edgesim: .*wrong\.json: not a replay summary: atp\.components\.syn_protection\.scopes\[0\]\.peakRatePps: must be a number \(got string\) \(write one[^\n]*\n$/]);
     for (const [name, content, message] of cases) {
       const file = path.join(dir, name);
       writeFileSync(file, content);

@@ -42,14 +42,26 @@ interface Loaded {
   fallbackTables: number;
   /** per chart: pixels drawn at all, and pixels of each probed colour (rgb, and whether translucent) */
   pixels: Array<{ drawn: number; colours: number[] }>;
+  /** messages of every alert, confirm or prompt the page opened */
+  dialogs: string[];
+  /** elements the page did not write itself (tags it never uses), and attributes that are event handlers */
+  foreign: string[];
+  scripts: number;
 }
 
-async function load(data: ReportData, probes: Array<{ rgb: [number, number, number]; translucent: boolean }>): Promise<Loaded> {
+type Probe = { rgb: [number, number, number]; translucent: boolean };
+
+async function load(data: ReportData, probes: Probe[], edit: (html: string) => string = (html) => html): Promise<Loaded> {
   const file = path.join(dir, `${Math.random().toString(36).slice(2)}.html`);
-  writeFileSync(file, renderHtmlReport(data));
+  writeFileSync(file, edit(renderHtmlReport(data)));
   const page = await browser.context.newPage();
   const problems: string[] = [];
   const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
@@ -75,10 +87,54 @@ async function load(data: ReportData, probes: Array<{ rgb: [number, number, numb
       }
       return { drawn, colours };
     });
-    return { charts: charts.length, fallbackTables: document.querySelectorAll('figure details table').length, pixels };
+    const foreign = [...document.querySelectorAll('*')].flatMap((el) => [
+      ...(['IMG', 'IFRAME', 'OBJECT', 'EMBED', 'FORM', 'BASE', 'LINK', 'U'].includes(el.tagName) ? [el.tagName] : []),
+      ...[...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => `${el.tagName}[${a.name}]`),
+    ]);
+    return {
+      charts: charts.length,
+      fallbackTables: document.querySelectorAll('figure details table').length,
+      pixels,
+      foreign,
+      scripts: document.scripts.length,
+    };
   }, probes);
+  // a handler that would fire on focus or hover gets its chance
+  await page.keyboard.press('Tab');
+  await page.mouse.move(300, 200);
+  await page.mouse.move(600, 400);
   await page.close();
-  return { problems, requests, ...result };
+  return { problems, requests, dialogs, ...result };
+}
+
+const ATTACK = '\u2028</script><script>alert("script")</script><!--';
+const BREAK_OUT = '"><img src=x onerror=alert("img")><u class="';
+const HANDLER = '" autofocus tabindex=0 onfocus="alert(\'focus\')" onmouseover="alert(\'hover\')" x="';
+
+/** The demo's summary with markup in every key and string that reaches the page. */
+function hostile(data: ReportData): ReportData {
+  const r = structuredClone(data);
+  (r.droppedByStage as Record<string, number>)[BREAK_OUT] = 5;
+  (r.droppedByStage as Record<string, number>)[HANDLER] = 6;
+  r.monitorFlagged[`${BREAK_OUT}:${HANDLER}`] = 7;
+  r.capture.file = `evil${BREAK_OUT}${ATTACK}.pcap`;
+  r.capture.format = HANDLER;
+  r.capture.warnings = [BREAK_OUT];
+  r.configuration = `cfg${HANDLER}`;
+  r.warnings = [ATTACK];
+  r.rules[0] = { ...r.rules[0], ref: BREAK_OUT, action: HANDLER, description: ATTACK, expression: `ip.src == 1.2.3.4 ${BREAK_OUT}` };
+  r.neverHit.push(BREAK_OUT);
+  r.drops.byRule[0].rule = HANDLER;
+  (r.drops.byReason as Array<{ stage: string; reason: string; packets: number }>).push(
+    { stage: BREAK_OUT, reason: ATTACK, packets: 3 },
+    { stage: 'constructor', reason: HANDLER, packets: 2 },
+  );
+  r.drops.topSources.entries[0].address = BREAK_OUT;
+  r.notes = [{ note: ATTACK, packets: 1, firstFrame: 1 }];
+  r.lint = [{ ruleset: HANDLER, rule: BREAK_OUT, kind: HANDLER, message: `${HANDLER}${ATTACK}` }];
+  const scope = r.atp?.components.syn_protection.scopes.find((s) => s.timeline.length > 0);
+  if (scope !== undefined) Object.assign(scope, { scope: 'region', name: `${ATTACK}${BREAK_OUT}`, baselineSource: HANDLER, warning: BREAK_OUT });
+  return r;
 }
 
 const PASS = { rgb: rgb(COLORS.pass), translucent: false };
@@ -120,5 +176,29 @@ describe('the report page in headless Chromium', () => {
     expect(page.pixels[0].colours[0]).toBeGreaterThan(5000);
     expect(page.pixels[0].colours[1]).toBeGreaterThan(200);
     expect(page.pixels[0].colours[2]).toBe(0);
+  });
+
+  it('renders hostile summaries as text: no dialog, no element or handler it did not write, and the charts still draw', async () => {
+    const data = hostile(await summary(await loadSnapshotFile('examples/demo-snapshot.json')));
+    const page = await load(data, [PASS, FIREWALL, SYN, BAND]);
+    expect(page.dialogs).toEqual([]);
+    expect(page.foreign).toEqual([]);
+    expect(page.scripts).toBe(3);
+    expect(page.problems).toEqual([]);
+    expect(page.requests).toHaveLength(1);
+    expect(page.charts).toBe(3);
+    expect(page.pixels[0].colours[0]).toBeGreaterThan(5000);
+    expect(page.pixels[0].colours[2]).toBeGreaterThan(2000);
+    expect(page.pixels[1].colours[3]).toBeGreaterThan(2000);
+  });
+
+  it('runs no handler or script that got into the page some other way: the policy allows only its own scripts', async () => {
+    const data = await summary(await loadSnapshotFile('examples/demo-snapshot.json'));
+    const injected = '<img src=x onerror=alert("img")><div tabindex=0 autofocus onfocus=alert("focus")></div><script>alert("inline")</script>';
+    const page = await load(data, [PASS], (html) => html.replace('<main>', `<main>${injected}`));
+    expect(page.dialogs).toEqual([]);
+    // the charts are drawn by the page's own scripts all the same
+    expect(page.charts).toBe(3);
+    expect(page.pixels[0].colours[0]).toBeGreaterThan(5000);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshotFile } from '../../src/config/load.js';
-import { inlineSource, scriptJson, text } from '../../src/report/html.js';
+import { inlineSource, scriptJson, sourceHash, text } from '../../src/report/html.js';
 import type { ReportData } from '../../src/report/report-data.js';
 import { renderHtmlReport } from '../../src/report/render.js';
 import { replayFile } from '../../src/sim/replay.js';
@@ -21,6 +21,7 @@ function hostileSummary(): ReportData {
   r.capture.file = `evil${HOSTILE}.pcap`;
   r.configuration = `cfg${HOSTILE}.json`;
   r.warnings = [`w${HOSTILE}`];
+  (r.droppedByStage as Record<string, number>)[`stage"><img onerror=alert(1)>${HOSTILE}`] = 1;
   r.rules[0] = { ...r.rules[0], ref: `ref${HOSTILE}`, description: `d${HOSTILE}`, expression: `ip.src == 1.2.3.4 ${HOSTILE}` };
   r.drops.byRule[0].rule = `ref${HOSTILE}`;
   r.notes = [{ note: `n${HOSTILE}`, packets: 1, firstFrame: 1 }];
@@ -61,6 +62,7 @@ describe('the page escapes what it did not write', () => {
     expect(html.match(/<script/gi)?.length).toBe(3);
     expect(html.match(/<\/script>/gi)?.length).toBe(3);
     expect(html).not.toContain('<b onmouseover');
+    expect(html).not.toContain('<img');
     expect(html).not.toContain('<!-- <b');
     expect(html).toContain('evil&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     // the chart data (where the ATP scope's name travels) parses back to the hostile text
@@ -72,5 +74,18 @@ describe('the page escapes what it did not write', () => {
     const html = renderHtmlReport(hostileSummary());
     expect(html).not.toMatch(/\s(src|href)=/i);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);
+  });
+
+  it("the policy lets run and style exactly the page's own scripts and stylesheets, by their hashes", () => {
+    const html = renderHtmlReport(hostileSummary());
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? '';
+    const directive = (name: string): string[] => new RegExp(`${name} ([^;]*)`).exec(policy)?.[1].split(' ') ?? [];
+    const bodies = (tag: string): string[] => [...html.matchAll(new RegExp(`<${tag}>([^]*?)</${tag}>`, 'g'))].map((m) => m[1]);
+    expect(policy).not.toContain('unsafe');
+    expect(directive('script-src')).toEqual(bodies('script').map(sourceHash));
+    expect(directive('style-src')).toEqual(bodies('style').map(sourceHash));
+    expect(directive('script-src')).toHaveLength(2);
+    expect(directive('style-src')).toHaveLength(2);
+    expect(html).not.toMatch(/\sstyle=/i);
   });
 });

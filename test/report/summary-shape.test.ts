@@ -35,6 +35,9 @@ describe('checking a saved summary before rendering it', () => {
     );
     expect(problem((r) => (r.labels = 3))).toBe('labels: must be an object or null (got integer)');
     expect(problem((r) => (r.lint = [{ rule: 'r1' }]))).toBe('lint[0].kind: is missing');
+    expect(problem((r) => delete r.droppedByStage.firewall)).toBe('droppedByStage.firewall: is missing');
+    expect(problem((r) => (r.droppedByStage.later_stage = '3'))).toBe('droppedByStage.later_stage: must be a number (got string)');
+    expect(problem((r) => (r.droppedByStage.later_stage = 3))).toBeNull();
   });
 
   it('refuses JSON that is not a summary at all, and columns of different lengths', () => {

@@ -2,16 +2,17 @@
 // NDJSON line per changed frame, the contract in DESIGN.md).
 import type { PacketRecord } from '../../capture/record.js';
 import type { Decision, DiffResult } from '../diff.js';
+import { printable } from '../../terminal-text.js';
 import { count as n, share as pct, table } from './format.js';
 
 function side(d: Decision): string {
   const by = d.rule ?? d.stage ?? 'no rule';
-  return `${d.verdict} (${by})`;
+  return `${d.verdict} (${printable(by)})`;
 }
 
 export function formatDiff(r: DiffResult, warnings: readonly string[] = []): string {
   const out: string[] = [];
-  for (const w of warnings) out.push(`warning: ${w}`);
+  for (const w of warnings) out.push(`warning: ${printable(w)}`);
   if (r.changed === 0) {
     out.push(`${r.capture}: no change: all ${n(r.packets)} packets are decided the same way`);
     return `${out.join('\n')}\n`;

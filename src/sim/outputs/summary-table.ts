@@ -2,15 +2,17 @@
 // notes, label scores and decode notes, as plain-text tables.
 import { count as n, share as pct, table } from './format.js';
 import type { ReplayReport } from '../summary.js';
+import { printable } from '../../terminal-text.js';
 import { formatAtp } from './atp-table.js';
+import { labelScoreRows } from './label-score-rows.js';
 
 
 export function formatSummary(r: ReplayReport, warnings: string[] = []): string {
   const out: string[] = [];
   const span = r.firstTime !== null && r.lastTime !== null ? `, ${(r.lastTime - r.firstTime).toFixed(3)} s of traffic` : '';
-  out.push(`${r.capture.file} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${n(r.packets)} packets${span}`);
+  out.push(`${printable(r.capture.file)} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${n(r.packets)} packets${span}`);
   out.push(`replayed in ${r.elapsedSeconds.toFixed(3)} s (${n(Math.round(r.packetsPerSecond))} packets/s)`);
-  for (const w of [...warnings, ...r.capture.warnings]) out.push(`warning: ${w}`);
+  for (const w of [...warnings, ...r.capture.warnings]) out.push(`warning: ${printable(w)}`);
   out.push('');
 
   const verdicts = table(['verdict', 'packets', 'share']);
@@ -24,10 +26,10 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
   if (r.rules.length > 0) {
     const rules = table(['#', 'rule', 'action', 'hits', 'decided', 'description']);
     r.rules.forEach((rule, i) => {
-      rules.push([String(i + 1), rule.ref, rule.enabled ? rule.action : `${rule.action} (disabled)`, n(rule.hits), n(rule.decided), rule.description]);
+      rules.push([String(i + 1), printable(rule.ref), rule.enabled ? rule.action : `${rule.action} (disabled)`, n(rule.hits), n(rule.decided), printable(rule.description)]);
     });
     out.push('', 'Firewall rules (in evaluation order)', rules.toString());
-    if (r.neverHit.length > 0) out.push(`never hit: ${r.neverHit.join(', ')}`);
+    if (r.neverHit.length > 0) out.push(`never hit: ${printable(r.neverHit.join(', '))}`);
   } else {
     out.push('', 'Firewall: no rules (every packet the protections pass is passed)');
   }
@@ -45,11 +47,8 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
   if (r.atp !== null) out.push('', formatAtp(r.atp));
 
   if (r.labels !== null) {
-    const l = r.labels;
     const score = table(['whole path against ground truth', 'total', 'dropped', 'share']);
-    score.push(['attack packets', n(l.attackPackets), n(l.attackDropped), pct(l.attackDropped, l.attackPackets)]);
-    score.push(['legitimate packets', n(l.legitPackets), n(l.legitDropped), pct(l.legitDropped, l.legitPackets)]);
-    score.push(['legitimate flows with a dropped packet', n(l.legitFlows), n(l.legitFlowsDropped), pct(l.legitFlowsDropped, l.legitFlows)]);
+    for (const row of labelScoreRows(r.labels)) score.push([row.measure, n(row.total), n(row.dropped), pct(row.dropped, row.total)]);
     out.push('', score.toString());
   }
 

@@ -1,5 +1,6 @@
 // The terminal report of `edgesim test`: one line per case as it finishes, then for each failure the
 // expected and actual values and the trace of the packets concerned, then a total line.
+import { printable } from '../../terminal-text.js';
 import type { CaseResult } from '../suite.js';
 import { formatTrace } from './trace-text.js';
 
@@ -7,15 +8,15 @@ const LABEL = { passed: 'PASS ', failed: 'FAIL ', error: 'ERROR' } as const;
 
 export function caseLine(r: CaseResult): string {
   const message = r.message === '' ? '' : `: ${r.message}`;
-  return `${LABEL[r.status]} ${r.name}${message} (${r.seconds.toFixed(2)}s)`;
+  return `${LABEL[r.status]} ${printable(`${r.name}${message}`)} (${r.seconds.toFixed(2)}s)`;
 }
 
 /** What went wrong in a failed case, for after the per-case lines. */
 export function failureDetails(r: CaseResult): string {
   const o = r.outcome;
-  const lines = [`--- ${r.name} (${r.suite}, ${r.kind})`];
-  for (const f of o.failures) lines.push(`  ${f}`);
-  for (const w of o.warnings) lines.push(`  warning: ${w}`);
+  const lines = [`--- ${printable(`${r.name} (${r.suite}, ${r.kind})`)}`];
+  for (const f of o.failures) lines.push(`  ${printable(f)}`);
+  for (const w of o.warnings) lines.push(`  warning: ${printable(w)}`);
   for (const t of o.traces) lines.push('  trace:', formatTrace(t, '    '));
   return lines.join('\n');
 }

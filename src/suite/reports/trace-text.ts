@@ -3,9 +3,11 @@
 // prints it under a failed expectation.
 import type { AtpExplanation } from '../../atp/index.js';
 import type { ModeSource } from '../../atp/component-modes.js';
+import { printable } from '../../terminal-text.js';
 import type { PacketTrace, StageStep } from '../trace.js';
 
-function table(rows: string[][], indent: string): string[] {
+function table(cells: string[][], indent: string): string[] {
+  const rows = cells.map((r) => r.map(printable));
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => indent + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
 }
@@ -57,7 +59,7 @@ export function formatTrace(t: PacketTrace, indent = ''): string {
     .filter(([k]) => !['ip', 'tcp', 'udp', 'icmp'].includes(k))
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  const out = [head, `${indent}packet: ${fields || '(no IP)'}`];
+  const out = [printable(head), `${indent}packet: ${printable(fields) || '(no IP)'}`];
   out.push(...table([['stage', 'reached', 'decided', 'action', 'detail'], ...t.steps.map((s) => [s.step_name, yes(s.reached), yes(s.decided), s.action ?? '-', detail(s)])], indent));
   const rules = t.steps.find((s) => s.step_name === 'firewall')?.trace ?? [];
   if (rules.length > 0) {

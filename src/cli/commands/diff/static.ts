@@ -7,6 +7,7 @@ import { loadSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
 import type { Snapshot } from '../../../config/snapshot.js';
+import { printable } from '../../../terminal-text.js';
 import { writeOutput } from '../../output.js';
 
 export interface StaticDiffFlags {
@@ -15,7 +16,7 @@ export interface StaticDiffFlags {
   lists?: string;
 }
 
-const sideText = (s: Difference['before']): string => (s.rule === null ? `${s.verdict} (no rule)` : `${s.verdict} by ${s.rule}`);
+const sideText = (s: Difference['before']): string => (s.rule === null ? `${s.verdict} (no rule)` : `${s.verdict} by ${printable(s.rule)}`);
 const classes = (n: number): string => `${n} class${n === 1 ? '' : 'es'} of packets`;
 
 function formatComparison(c: Comparison, before: string, after: string): string {
@@ -29,7 +30,7 @@ function formatComparison(c: Comparison, before: string, after: string): string 
   ];
   for (const d of c.differences) {
     lines.push(`${sideText(d.before)} -> ${sideText(d.after)}${d.verdict_changed ? '' : ' (same verdict)'}${d.certain ? '' : ' (possibly: unmodelled parts decide)'}`);
-    lines.push(`  packet: ${JSON.stringify(d.witness)}`);
+    lines.push(`  packet: ${printable(JSON.stringify(d.witness))}`);
   }
   return `${lines.join('\n')}\n`;
 }

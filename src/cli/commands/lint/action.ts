@@ -4,6 +4,7 @@ import { ERROR_KINDS, WARNING_KINDS, explain, lint, type Explanation, type Findi
 import { loadSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
+import { printable } from '../../../terminal-text.js';
 import { writeOutput } from '../../output.js';
 
 export interface LintFlags {
@@ -13,7 +14,7 @@ export interface LintFlags {
   lists?: string;
 }
 
-const packet = (w: object): string => JSON.stringify(w);
+const packet = (w: object): string => printable(JSON.stringify(w));
 
 function levelOf(f: Finding): string {
   return ERROR_KINDS.has(f.kind) ? 'error' : WARNING_KINDS.has(f.kind) ? 'warning' : 'note';
@@ -22,17 +23,17 @@ function levelOf(f: Finding): string {
 function formatFindings(findings: readonly Finding[]): string {
   if (findings.length === 0) return 'no findings\n';
   const lines = findings.map((f) => {
-    const head = `${levelOf(f)}: ${f.ruleset} ${f.rule}: ${f.kind}: ${f.message}`;
+    const head = printable(`${levelOf(f)}: ${f.ruleset} ${f.rule}: ${f.kind}: ${f.message}`);
     return f.witness === null ? head : `${head}\n  packet: ${packet(f.witness)}`;
   });
   return `${lines.join('\n')}\n`;
 }
 
 function formatExplanation(e: Explanation): string {
-  const lines = [`${e.ruleset} ${e.rule} (${e.action}): ${e.status}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
+  const lines = [`${printable(`${e.ruleset} ${e.rule} (${e.action}): ${e.status}`)}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
   if (e.overlaps.length === 0) lines.push('no earlier enabled rule shares a packet with it');
   for (const o of e.overlaps) {
-    lines.push(`overlaps ${o.rule} (${o.action})${o.covers ? ', which covers all of it' : ''}${o.certain ? '' : ' (possibly: unmodelled parts decide)'}\n  packet: ${packet(o.witness)}`);
+    lines.push(`overlaps ${printable(o.rule)} (${o.action})${o.covers ? ', which covers all of it' : ''}${o.certain ? '' : ' (possibly: unmodelled parts decide)'}\n  packet: ${packet(o.witness)}`);
   }
   return `${lines.join('\n')}\n`;
 }
