@@ -53,7 +53,7 @@ describe('edgesim replay', () => {
       if (row.verdict === 'drop') expect(row).toMatchObject({ stage: 'firewall', rule: 'r1', matched: ['r1'] });
       else expect(row).toMatchObject({ verdict: 'pass', stage: null, rule: null, matched: [] });
     });
-    expect(r.stderr).toMatch(/3000 packets: \d+ passed, \d+ dropped/);
+    expect(r.stderr).toMatch(/^edgesim: 3,000 packets: [\d,]+ passed, [\d,]+ dropped$/m);
   });
 
   // tshark is the oracle: the same condition as a Wireshark display filter selects the same frames.

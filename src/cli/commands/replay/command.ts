@@ -34,6 +34,10 @@ protection on (Advanced TCP Protection's state depends on the order of packets),
 outputs (ndjson, csv, --write-passed, --write-dropped), with a label sidecar, and for pcapng, gzip or
 standard input.
 
+Ctrl-C (SIGINT) or SIGTERM stops the replay: the outputs are finished whole and the summary of the
+packets replayed so far is printed, saying it was interrupted; the exit code is then 130 (SIGINT) or
+143 (SIGTERM). A second signal ends it at once.
+
 Examples:
   edgesim replay examples/demo.pcap --config examples/demo-snapshot.json
   edgesim replay attack.pcapng --api http://127.0.0.1:8787/client/v4 --account acc1 --format ndjson | jq 'select(.verdict=="drop")'
