@@ -1,7 +1,7 @@
 // Every command's user errors, end to end: one line on stderr, `edgesim: ` first, the file or flag
 // named, plain words (no raw errno codes, no stack), and the documented exit code (1 bad input,
 // 2 usage). This is the table the single choke point in cli/main.ts must satisfy.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -61,5 +61,34 @@ describe('user errors, for every command', () => {
     const first = r.stderr.split('\n')[0];
     expect(first).toMatch(line);
     expect(r.stderr).not.toMatch(/\n\s+at |internal error|E[A-Z]{3,}\b/);
+  });
+});
+
+// Standard output on a full disk, whoever writes to it (the command, commander's help and version):
+// one line naming standard output, as `--out /dev/full` names the file; the command's error exit code.
+const FULL_STDOUT: Array<[string[], number]> = [
+  [['replay', DEMO, '--config', SNAP], 1],
+  [['replay', DEMO, '--config', SNAP, '--format', 'ndjson'], 1],
+  [['synth', 'mixed', '--packets', '100', '--out', '-'], 1],
+  [['fields'], 1],
+  [['lint', SNAP, '--json'], 2],
+  [['--help'], 1],
+  [['replay', '--help'], 1],
+  [['--version'], 1],
+  [['test', 'examples/demo-suite.yaml'], 1],
+  [['inspect', DEMO], 1],
+  [['validate', 'tcp.dstport == 80'], 1],
+];
+
+describe('standard output on a full disk', () => {
+  it.each(FULL_STDOUT)('edgesim %j', (args, code) => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = runCli(args, { stdout: full });
+      expect(r.stderr).toBe('edgesim: standard output: cannot write: no space left on the device\n');
+      expect(r.status).toBe(code);
+    } finally {
+      closeSync(full);
+    }
   });
 });
