@@ -25,6 +25,28 @@ function ndjson(text: string): Array<Record<string, unknown>> {
   return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+/** RFC 4180 rows: fields split at commas outside quotes, "" inside quotes a quote */
+function csvRows(text: string): string[][] {
+  return text.trim().split('\n').map((line) => {
+    const cells: string[] = [];
+    let cell = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      if (quoted && ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = !quoted;
+      else if (ch === ',' && !quoted) {
+        cells.push(cell);
+        cell = '';
+      } else cell += ch;
+    }
+    cells.push(cell);
+    return cells;
+  });
+}
+
 function tsharkFrames(file: string, displayFilter: string): number[] {
   const out = execFileSync('tshark', ['-n', '-r', file, '-Y', displayFilter, '-T', 'fields', '-e', 'frame.number'], {
     encoding: 'utf8',
@@ -110,11 +132,36 @@ describe('edgesim replay', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('c.json', oneRule('tcp.dstport == 80', 'log')), '--format', 'csv']);
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toBe('frame,time,verdict,stage,rule,matched,reason,monitor_stage,monitor_reason,note');
+    expect(lines[0]).toBe('frame,time,verdict,stage,rule,matched,monitor_stage,monitor_verdict,monitor_reason,monitor_rule,reason,note');
     expect(lines.length).toBe(3001);
     const logged = lines.slice(1).filter((l) => l.split(',')[5] === 'r1');
     expect(logged.length).toBeGreaterThan(0);
     for (const l of logged) expect(l.split(',')[2]).toBe('pass'); // log never decides
+  });
+
+  it('writes in CSV exactly what it writes in NDJSON, packet by packet (protection drops and monitoring notes included)', () => {
+    const demo = ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json'];
+    const json = runCli([...demo, '--format', 'ndjson']);
+    const csv = runCli([...demo, '--format', 'csv']);
+    expect(json.status).toBe(0);
+    expect(csv.status).toBe(0);
+    const [header, ...rows] = csvRows(csv.stdout);
+    const objects = ndjson(json.stdout);
+    expect(rows.length).toBe(objects.length);
+    const flat = objects.map((o) => {
+      const { monitor, ...rest } = o as { monitor: Record<string, unknown> | null };
+      const cells: Record<string, string | number> = {};
+      for (const [key, value] of Object.entries(rest)) cells[key] = Array.isArray(value) ? value.join(';') : value === null ? '' : typeof value === 'number' ? value : String(value);
+      for (const key of ['stage', 'verdict', 'reason', 'rule']) cells[`monitor_${key}`] = monitor?.[key] === undefined || monitor[key] === null ? '' : String(monitor[key]);
+      cells.note ??= '';
+      return cells;
+    });
+    // numbers (frame, time) compared as numbers: JSON.parse drops the time's trailing zeros
+    const numeric = new Set(['frame', 'time']);
+    expect(rows.map((row) => Object.fromEntries(header!.map((column, i) => [column, numeric.has(column) ? Number(row[i]) : row[i]])))).toEqual(flat);
+    // the demo holds what distinguishes the formats' fields: protection drops named by their ATP rule, monitoring notes
+    expect(flat.some((p) => p.stage === 'syn_protection' && p.rule !== '')).toBe(true);
+    expect(flat.some((p) => p.monitor_rule !== '')).toBe(true);
   });
 
   it('prints a summary table with per-rule hits, never-hit rules and label scores', () => {
