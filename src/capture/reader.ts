@@ -176,7 +176,14 @@ async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise
     w.start += PCAP_FILE_HEADER;
     return parser;
   }
+  if (looksLikeJson(w.buf.subarray(w.start, w.end))) throw new CaptureError(`${path}: not a pcap or pcapng file but JSON: did you swap the capture and --config?`);
   throw new CaptureError(`${path}: not a pcap or pcapng file (it starts with ${hex(w.buf.subarray(w.start), Math.min(have, 4))})`);
+}
+
+/** Text that opens as a JSON object or array (a snapshot given where the capture goes). */
+function looksLikeJson(head: Uint8Array): boolean {
+  const text = new TextDecoder().decode(head.subarray(0, 64)).trimStart();
+  return /^\{\s*("|\}|$)|^\[/.test(text);
 }
 
 /** Streams the capture (pcap, pcapng, either gzip-compressed), decodes each packet into ONE reused PacketRecord and calls onPacket synchronously. */

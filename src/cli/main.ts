@@ -13,7 +13,7 @@ import { Command, CommanderError } from 'commander';
 import { OutputError, UserError } from '../errors.js';
 import { VERSION, aboutText } from './about.js';
 import { commands } from './commands/index.js';
-import { errorExitOf } from './options.js';
+import { errorExitOf, readAsArgument } from './options.js';
 
 export function buildProgram(): Command {
   const program = new Command('edgesim')
@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
   watchStandardStreams();
   const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(readAsArgument(program, argv));
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     return reportError(err);

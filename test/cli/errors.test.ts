@@ -34,6 +34,8 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['replay: a bad ATP option names its file', ['replay', DEMO, '--config', SNAP, '--atp-options', badOptions], /^edgesim: .*bad-options\.json: options\.rateWindowSeconds: expected a number above 0, got -1$/, 1],
   ['replay: an unknown format', ['replay', DEMO, '--config', SNAP, '--format', 'xml'], /^edgesim: option '-f, --format <format>' argument 'xml' is invalid/, 2],
   ['replay: --config and --api together', ['replay', DEMO, '--config', SNAP, '--api', 'http://127.0.0.1:1/client/v4'], /^edgesim: give either --config or --api, not both$/, 2],
+  ['replay: the capture and the snapshot swapped', ['replay', SNAP, '--config', DEMO], /^edgesim: examples\/demo\.pcap: a capture, not a snapshot: did you swap the capture and --config\?$/, 1],
+  ['inspect: a JSON file as the capture', ['inspect', SNAP], /^edgesim: examples\/demo-snapshot\.json: not a pcap or pcapng file but JSON: did you swap the capture and --config\?$/, 1],
   ['match: an invalid expression', ['match', DEMO, 'ip.src =='], /^edgesim: invalid expression:$/, 1],
   ['match: a missing capture', ['match', 'missing.pcap', 'tcp.dstport == 80'], /^edgesim: missing\.pcap: cannot open: no such file$/, 1],
   ['inspect: a missing capture', ['inspect', 'missing.pcap'], /^edgesim: missing\.pcap: cannot open: no such file$/, 1],
