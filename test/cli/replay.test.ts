@@ -164,6 +164,18 @@ describe('edgesim replay', () => {
     expect(flat.some((p) => p.monitor_rule !== '')).toBe(true);
   });
 
+  it('counts one packet in the singular, and many with their digits grouped, in every line that counts packets', () => {
+    const demo = readFileSync('examples/demo.pcap');
+    const one = path.join(dir, 'one.pcap');
+    writeFileSync(one, demo.subarray(0, 24 + 16 + demo.readUInt32LE(24 + 8)));
+    const snap = writeSnapshot('all.json', oneRule('ip.src in { 0.0.0.0/0 }'));
+    expect(runCli(['replay', one, '--config', snap, '--format', 'ndjson']).stderr).toBe('edgesim: 1 packet: 0 passed, 1 dropped\n');
+    expect(runCli(['diff', one, '--config', snap, '--against', snap]).stdout).toBe(`${one}: no change: each of 1 packet is decided the same way\n`);
+    expect(runCli(['diff', one, '--config', snap, '--against', writeSnapshot('none.json', {}), '--format', 'ndjson']).stderr).toBe('edgesim: 1 of 1 packet decided differently\n');
+    expect(runCli(['trace', one, '--frame', '2', '--config', snap]).stderr).toBe(`edgesim: ${one}: has 1 frame, no frame 2\n`);
+    expect(runCli(['replay', 'examples/demo.pcap', '--config', snap, '--format', 'csv']).stderr).toMatch(/^edgesim: 4,526 packets: \d{1,3} passed, \d,\d{3} dropped\n$/);
+  });
+
   it('prints a summary table with per-rule hits, never-hit rules and label scores', () => {
     const snap: Snapshot = {
       rulesets: [

@@ -2,6 +2,7 @@
 // passed or dropped packets. Each sink sees every packet once, after its verdict.
 import type { PacketRecord } from '../../capture/record.js';
 import { PcapWriter } from '../../capture/pcap-writer.js';
+import { counted } from '../../numbers.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
 import { CSV_COLUMNS, csvLine, ndjsonLine, type PacketLine } from './packet-lines.js';
@@ -76,7 +77,7 @@ export class FramePcap {
 
   warnings(): string[] {
     if (this.skipped === 0) return [];
-    return [`${this.path}: ${this.skipped} frames of a second link type were left out (a pcap file holds one link type, ${this.linkType})`];
+    return [`${this.path}: left out ${counted(this.skipped, 'frame')} of a second link type (a pcap file holds one link type, ${this.linkType})`];
   }
 
   async close(): Promise<void> {
