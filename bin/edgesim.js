@@ -4,12 +4,4 @@
 // command's action and what it needs (the HTTP framework for serve) in chunks loaded on demand.
 import { main } from '../dist/bundle/main.js';
 
-// `edgesim ... | head`: the reader went away; stop quietly, as other command-line tools do
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
-}
-
 main(process.argv).then((code) => { process.exitCode = code; });

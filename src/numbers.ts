@@ -10,3 +10,8 @@ export function groupDigits(v: number): string {
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return v < 0 || Object.is(v, -0) ? `-${out}` : out;
 }
+
+/** A count and its noun, as people write them: "1 packet", "0 packets", "4,526 packets" (`plural`: for nouns not made plural by an s). */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${groupDigits(count)} ${count === 1 ? noun : plural}`;
+}

@@ -5,7 +5,7 @@
 // rates and durations needs to know about.
 import { decodeFrameAt } from './decode/link-up.js';
 import type { PacketRecord } from './record.js';
-import { groupDigits } from '../numbers.js';
+import { counted, groupDigits } from '../numbers.js';
 
 const MAX_WARNINGS = 100;
 
@@ -66,7 +66,7 @@ export class FrameDelivery {
   allWarnings(): string[] {
     const out = [...this.warnings];
     if (this.outOfOrder > 0) out.push(timeOrderWarning(this.timeOrder()));
-    if (this.dropped > 0) out.push(`${this.dropped} more warnings not shown`);
+    if (this.dropped > 0) out.push(`${counted(this.dropped, 'more warning')} not shown`);
     return out;
   }
 

@@ -60,10 +60,12 @@ class FileSink implements Sink {
 
 class StreamSink implements Sink {
   private failure: Error | null = null;
+  /** settles once the stream has taken the last buffer handed to it */
+  private written: Promise<void> = Promise.resolve();
 
   constructor(private readonly out: Writable) {
     out.on('error', (err) => {
-      this.failure = err;
+      this.failure = streamFailure(err);
     });
   }
 
@@ -73,7 +75,10 @@ class StreamSink implements Sink {
 
   put(buf: Uint8Array, len: number): Uint8Array {
     if (this.failure) throw this.failure;
-    this.out.write(buf.subarray(0, len));
+    this.written = new Promise((resolve, reject) => {
+      this.out.write(buf.subarray(0, len), (err) => (err ? reject(streamFailure(err)) : resolve()));
+    });
+    this.written.catch(() => undefined); // reported by close
     return new Uint8Array(buf.length);
   }
 
@@ -96,8 +101,14 @@ class StreamSink implements Sink {
 
   async close(): Promise<void> {
     await this.drain();
+    await this.written;
     if (this.failure) throw this.failure;
   }
+}
+
+/** Standard output that cannot be written is an OutputError; a closed pipe stays EPIPE, which the CLI ends quietly on. */
+function streamFailure(err: Error): Error {
+  return (err as NodeJS.ErrnoException).code === 'EPIPE' ? err : new OutputError('standard output', err);
 }
 
 /** A classic pcap file being written: open, write records in order, close. */

@@ -24,6 +24,12 @@ export interface ReadOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** aborting stops the read at the next chunk; readCapture then rejects with the signal's reason */
   signal?: AbortSignal;
+  /**
+   * aborting ends the read at the next chunk, or while it waits for data (standard input), as if the
+   * data ended there: what was delivered is reported (`interrupted`), the part of a record not yet
+   * read is not a warning (Ctrl-C on a replay)
+   */
+  interrupt?: AbortSignal;
   /** the capture already opened with openSource (it is closed at the end); else `path` is opened */
   source?: ByteSource;
   /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
@@ -57,6 +63,8 @@ export interface CaptureInfo {
   timeOrder: TimeOrder;
   /** the file offset after the last record read (with a range: where the next range's first record starts) */
   end: number;
+  /** the read was ended early by the `interrupt` signal */
+  interrupted: boolean;
 }
 
 /**
@@ -168,16 +176,24 @@ async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise
     w.start += PCAP_FILE_HEADER;
     return parser;
   }
+  if (looksLikeJson(w.buf.subarray(w.start, w.end))) throw new CaptureError(`${path}: not a pcap or pcapng file but JSON: did you swap the capture and --config?`);
   throw new CaptureError(`${path}: not a pcap or pcapng file (it starts with ${hex(w.buf.subarray(w.start), Math.min(have, 4))})`);
+}
+
+/** Text that opens as a JSON object or array (a snapshot given where the capture goes). */
+function looksLikeJson(head: Uint8Array): boolean {
+  const text = new TextDecoder().decode(head.subarray(0, 64)).trimStart();
+  return /^\{\s*("|\}|$)|^\[/.test(text);
 }
 
 /** Streams the capture (pcap, pcapng, either gzip-compressed), decodes each packet into ONE reused PacketRecord and calls onPacket synchronously. */
 export async function readCapture(path: string, onPacket: (rec: PacketRecord) => void, opts: ReadOptions = {}): Promise<CaptureInfo> {
-  const { signal, onProgress } = opts;
+  const { signal, interrupt, onProgress } = opts;
   signal?.throwIfAborted();
   const source = opts.source ?? (await openSource(path, undefined, { blocking: opts.blocking }));
   const name = path === '-' ? STDIN_NAME : path;
   const w = new Window(source);
+  let interrupted = false;
   try {
     const sink = new FrameDelivery(new PacketRecord(), onPacket, opts.decodeFrame);
     if (opts.after !== undefined) sink.continueAfter(opts.after.frames, opts.after.last[0], opts.after.last[1]);
@@ -198,7 +214,11 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
       // blocking reads never wait on the event loop: let it run now and then (an abort, timers)
       if (opts.blocking === true && chunks % 16 === 0) await new Promise(setImmediate);
       signal?.throwIfAborted();
-      await w.refill(parser.needed);
+      if (interrupt === undefined) await w.refill(parser.needed);
+      else if (interrupt.aborted || !(await untilInterrupted(w.refill(parser.needed), interrupt))) {
+        interrupted = true;
+        break;
+      }
       onProgress?.(source.position, source.size);
     }
     if (source.problem !== '') sink.warn(source.problem);
@@ -210,9 +230,21 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
       warnings: sink.allWarnings(),
       timeOrder: sink.timeOrder(),
       end: w.base + w.start,
+      interrupted,
     };
   } finally {
+    // a read still waiting for standard input ends only once the input is closed
+    if (interrupted) await source.close();
     await w.settle();
-    await source.close();
+    if (!interrupted) await source.close();
   }
+}
+
+/** Waits for `read`: true once it is done, false as soon as `interrupt` is aborted (the read is left to end when its source is closed). */
+function untilInterrupted(read: Promise<void>, interrupt: AbortSignal): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    const stop = (): void => resolve(false);
+    interrupt.addEventListener('abort', stop, { once: true });
+    read.then(() => resolve(true), reject).finally(() => interrupt.removeEventListener('abort', stop));
+  });
 }

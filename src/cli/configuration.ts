@@ -2,7 +2,7 @@
 // and the data options of the packet path (lookups, ATP model options). Used by actions only. Each
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { parseAtpOptions, STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import type { ApiTarget } from '../config/api-client.js';
 import type { Snapshot } from '../config/snapshot.js';
@@ -21,7 +21,10 @@ export async function loadConfiguration(flags: ConfigFlags, required = true): Pr
   if (flags.config !== undefined && flags.api !== undefined) throw new UsageError('give either --config or --api, not both');
   if (flags.config !== undefined) {
     const { loadSnapshotFile } = await import('../config/load.js');
-    return { snapshot: await loadSnapshotFile(flags.config), source: flags.config };
+    const snapshot = await loadSnapshotFile(flags.config).catch(async (err: unknown) => {
+      throw (await isCapture(flags.config!)) ? new UserError('a capture, not a snapshot: did you swap the capture and --config?', { source: flags.config }) : err;
+    });
+    return { snapshot, source: flags.config };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');
@@ -30,6 +33,24 @@ export async function loadConfiguration(flags: ConfigFlags, required = true): Pr
   }
   if (required) throw new UsageError('no configuration: give --config SNAPSHOT.json or --api URL --account ID');
   return { snapshot: {}, source: undefined };
+}
+
+/** Whether `file` starts as a capture does (pcap, pcapng, gzip): given to --config by mistake. */
+async function isCapture(file: string): Promise<boolean> {
+  const [{ isPcapMagic }, { SHB }] = await Promise.all([import('../capture/pcap.js'), import('../capture/pcapng.js')]);
+  const head = Buffer.alloc(4);
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      if (readSync(fd, head, 0, 4, 0) < 4) return false;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const view = new DataView(head.buffer, head.byteOffset, 4);
+  return isPcapMagic(view) || view.getUint32(0, true) === SHB || (head[0] === 0x1f && head[1] === 0x8b);
 }
 
 /** The target the flags name; $EDGESIM_API_TOKEN stands in for a missing --token. */

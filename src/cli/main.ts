@@ -6,12 +6,14 @@
 //     exit 2; help and version exit 0; a command whose exit 1 means "a difference" or "a finding"
 //     (diff, lint) has its errors exit 2 (see errorsExitWith);
 //   - a closed pipe (`edgesim ... | head`) ends quietly with 0;
+//   - standard output that cannot be written (`> /dev/full`), whoever wrote to it (a command, help,
+//     the version), is an OutputError for `standard output`: one line, and the error's exit code;
 //   - anything else is a bug: `edgesim: internal error: ...` and exit 70 (the stack only with EDGESIM_DEBUG).
 import { Command, CommanderError } from 'commander';
-import { UserError } from '../errors.js';
+import { OutputError, UserError } from '../errors.js';
 import { VERSION, aboutText } from './about.js';
 import { commands } from './commands/index.js';
-import { errorExitOf } from './options.js';
+import { errorExitOf, readAsArgument } from './options.js';
 
 export function buildProgram(): Command {
   const program = new Command('edgesim')
@@ -33,13 +35,26 @@ let running: Command | undefined;
 
 /** Runs the CLI with a full argv (node, script, ...args); resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  watchStandardStreams();
   const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(readAsArgument(program, argv));
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     return reportError(err);
   }
+}
+
+/**
+ * Writes to standard output and error fail as events, after the write that caused them: a full disk
+ * behind standard output ends the command as any output that cannot be written; a closed pipe ends
+ * it quietly; standard error that cannot be written leaves nowhere to say so.
+ */
+function watchStandardStreams(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    process.exit(err.code === 'EPIPE' ? 0 : reportError(new OutputError('standard output', err)));
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? 0 : 1));
 }
 
 function reportError(err: unknown): number {

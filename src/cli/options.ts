@@ -99,6 +99,35 @@ export function jobsOption(what = 'replay'): Option {
     });
 }
 
+/** `-r FILE`: tcpdump's way to name the capture, for the commands that take one (readAsArgument puts it where the argument goes). */
+export function readOption(): Option {
+  return new Option('-r, --read <capture>', 'the capture, as tcpdump -r takes it (instead of the capture argument)');
+}
+
+const READ = /^(?:-r|--read)(?:=?(.+))?$/;
+
+/**
+ * The command line (node, script, command, ...) with each `-r FILE` (`-rFILE`, `--read FILE`,
+ * `--read=FILE`) of a command that has readOption made the command's first argument, where its
+ * capture goes; commander then parses it as if the capture had been given there.
+ */
+export function readAsArgument(program: Command, argv: readonly string[]): string[] {
+  const [node, script, name, ...rest] = argv;
+  const cmd = program.commands.find((c) => c.name() === name || c.aliases().includes(name!));
+  if (cmd === undefined || !cmd.options.some((o) => o.long === '--read')) return [...argv];
+  const captures: string[] = [];
+  const others: string[] = [];
+  const optionsEnd = rest.includes('--') ? rest.indexOf('--') : rest.length;
+  for (let i = 0; i < rest.length; i++) {
+    const m = i < optionsEnd ? READ.exec(rest[i]!) : null;
+    if (m === null) others.push(rest[i]!);
+    else if (m[1] !== undefined) captures.push(m[1]);
+    else if (i + 1 < rest.length) captures.push(rest[++i]!);
+    else others.push(rest[i]!); // no value: commander says so
+  }
+  return [node!, script!, name!, ...captures, ...others];
+}
+
 /** Where `edgesim serve` keeps the configuration unless told otherwise. */
 export const DEFAULT_DATA = './.edgesim-data';
 

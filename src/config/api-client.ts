@@ -30,6 +30,7 @@ import type {
   AccountList, AllowlistEntry, ListItem, Prefix, ProtectionComponent, ProtectionFilter, ProtectionRule, ProtectionStatus, Ruleset, RulesetRule, Snapshot,
 } from './snapshot.js';
 import { validateSnapshot } from './validate.js';
+import { counted } from '../numbers.js';
 
 /** Where the API is and how to authenticate. */
 export interface ApiTarget {
@@ -323,8 +324,6 @@ const NAMES: Record<ResourceKey, [one: string, many: string]> = {
   lists: ['list', 'lists'],
 };
 
-const counted = (n: number, [one, many]: [string, string]): string => `${n} ${n === 1 ? one : many}`;
-
 /**
  * The summary in words: `replaced: 2 prefixes, 0 rulesets, protection on; left as they were:
  * allowlist entries, …` (a resource in the snapshot, even empty, is replaced; one absent is left).
@@ -332,8 +331,8 @@ const counted = (n: number, [one, many]: [string, string]): string => `${n} ${n 
 export function describeImport(summary: ImportSummary): string {
   const replaced = summary.replaced.map(({ key, count, items }) => {
     if (key === 'tcp_protection_status') return `protection ${count === 1 ? 'on' : 'off'}`;
-    const text = counted(count, NAMES[key]);
-    return items === undefined ? text : `${text} (${counted(items, ['item', 'items'])})`;
+    const text = counted(count, ...NAMES[key]);
+    return items === undefined ? text : `${text} (${counted(items, 'item')})`;
   });
   const parts = [`replaced: ${replaced.length > 0 ? replaced.join(', ') : 'nothing'}`];
   if (summary.left.length > 0) parts.push(`left as they were: ${summary.left.map((key) => NAMES[key][1]).join(', ')}`);

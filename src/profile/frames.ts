@@ -7,6 +7,7 @@ import { readCapture, type CaptureInfo } from '../capture/reader.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import type { FrameDecoder } from '../capture/frame-delivery.js';
 import { PacketRecord } from '../capture/record.js';
+import { counted } from '../numbers.js';
 import { generate, resolveSpec, type GenerateOptions } from '../capture/synth/index.js';
 
 const ETHERNET = 1;
@@ -97,7 +98,7 @@ export async function loadCapture(file: string, limit = Infinity): Promise<Frame
     );
   } catch (err) {
     if (!(err instanceof LimitReached)) throw err;
-    store.warnings.push(`only the first ${limit} packets were loaded (--limit)`);
+    store.warnings.push(`loaded only the first ${counted(limit, 'packet')} (--limit)`);
   }
   if (info !== undefined) store.warnings.push(...info.warnings);
   return store;

@@ -12,6 +12,8 @@ export interface LoopOptions {
   /** bytes read so far and the file's size (0 for standard input) */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   signal?: AbortSignal;
+  /** aborting ends the read early, as if the capture ended there (CaptureInfo.interrupted; capture/reader.ts) */
+  interrupt?: AbortSignal;
   /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
   decodeFrame?: FrameDecoder;
   /** only the records of a classic pcap file that start in [from, to) (capture/reader.ts) */

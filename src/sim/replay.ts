@@ -13,6 +13,7 @@ import { countingVisit } from './count-packets.js';
 import { PacketDecider } from './packet-decider.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
 import { ReplaySummary, type ReplayReport } from './summary.js';
+import { counted } from '../numbers.js';
 
 export interface ReplayOptions extends LoopOptions {
   /** per-packet outputs, made once the capture is open (they name the firewall's rules) */
@@ -90,12 +91,18 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     if (failed !== undefined && info !== undefined) throw failed.reason;
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  if (info.interrupted) warnings.push(interruptedWarning(opts.interrupt?.reason, summary.packets));
   for (const sink of sinks) warnings.push(...(sink.warnings?.() ?? []));
   const misfit = labels === null ? null : labelsMisfit(labels, summary.lastFrame, labelsPathFor(capture.path));
   if (misfit !== null) warnings.push(misfit);
   const scored = misfit === null ? labels : null;
   const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;
   return { report: summary.report(capture.name, info, built.firewall, atpReport, elapsed, scored), warnings, threads };
+}
+
+/** What a replay ended early says; `reason` is the interrupt's (a signal's name, e.g. SIGINT). */
+function interruptedWarning(reason: unknown, packets: number): string {
+  return `interrupted${typeof reason === 'string' ? ` by ${reason}` : ''}: the report covers the first ${counted(packets, 'packet')} of the capture`;
 }
 
 /**

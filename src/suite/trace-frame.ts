@@ -6,6 +6,7 @@ import type { Snapshot } from '../config/snapshot.js';
 import { UserError } from '../errors.js';
 import { buildPacketPath, type PathOptions } from '../sim/build.js';
 import { tracePacket, type PacketTrace } from './trace.js';
+import { counted } from '../numbers.js';
 
 const DONE = Symbol('traced');
 
@@ -37,6 +38,6 @@ export async function traceFrames(snapshot: Snapshot, options: PathOptions, capt
 export async function traceFrame(snapshot: Snapshot, options: PathOptions, capture: string, frame: number): Promise<PacketTrace> {
   let trace: PacketTrace | undefined;
   const frames = await traceFrames(snapshot, options, capture, (f) => f === frame, frame, (t) => (trace = t));
-  if (trace === undefined) throw new UserError(`has ${frames} frames, no frame ${frame}`, { source: capture });
+  if (trace === undefined) throw new UserError(`has ${counted(frames, 'frame')}, no frame ${frame}`, { source: capture });
   return trace;
 }

@@ -6,11 +6,13 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CaptureError, readCapture, type CaptureInfo } from '../../src/capture/reader.js';
 import { PacketRecord } from '../../src/capture/record.js';
+import { openSource } from '../../src/capture/source.js';
 import { bytes, ethernet, ipv4, ipv6, PcapngBuilder, pcapFile, sll2Frame, tcp, udp, type PcapRecord } from './helpers/build.js';
 import { corpusPath, epochText, readAll } from './helpers/corpus.js';
 import { tsharkFields } from '../helpers/tshark.js';
@@ -65,7 +67,7 @@ describe('classic pcap', () => {
     const p = file(pcapFile(opts, records));
     const { info, packets } = await read(p);
     const size = readFileSync(p).length;
-    expect(info).toEqual({ format: 'pcap', compressed: false, packets: 2, linkTypes: [1], warnings: [], timeOrder: { outOfOrder: 0, firstOutOfOrder: 0 }, end: size });
+    expect(info).toEqual({ format: 'pcap', compressed: false, packets: 2, linkTypes: [1], warnings: [], timeOrder: { outOfOrder: 0, firstOutOfOrder: 0 }, end: size, interrupted: false });
     expect(packets.map((s) => s.time)).toEqual(times);
     expect(packets.map((s) => [s.frame, s.capLen, s.origLen])).toEqual([[1, synV4.length, synV4.length], [2, 40, synV4.length]]);
     expect(packets[0]!.data).toBe(Buffer.from(synV4).toString('hex'));
@@ -103,6 +105,7 @@ describe('pcapng', () => {
       warnings: ['timestamps out of order: 3 packets are stamped earlier than the packet before them (the first is frame 3)'],
       timeOrder: { outOfOrder: 3, firstOutOfOrder: 3 },
       end: readFileSync(p).length,
+      interrupted: false,
     });
     expect(packets.map((s) => s.linkType)).toEqual([1, 101, 276, 1, 229, 1]);
     expect(packets.map(pick)).toEqual(tsharkFrames(p));
@@ -205,6 +208,20 @@ describe('gzip', () => {
 });
 
 describe('streaming', () => {
+  it('ends when interrupted while it waits for input that does not come, with every whole record delivered and no warning for the one cut', async () => {
+    const records = Array.from({ length: 500 }, (_, i) => ({ sec: i, frac: 0, data: synV4 }));
+    const whole = pcapFile({}, records);
+    const input = new PassThrough();
+    input.write(whole.subarray(0, whole.length - 10)); // the last record's end never comes
+    const interrupt = new AbortController();
+    setTimeout(() => interrupt.abort('SIGINT'), 200);
+    let packets = 0;
+    const info = await readCapture('-', () => void packets++, { source: await openSource('-', input), interrupt: interrupt.signal });
+    expect(info).toMatchObject({ interrupted: true, packets: 499, warnings: [] });
+    expect(packets).toBe(499);
+    expect(input.destroyed).toBe(true);
+  });
+
   it('delivers every packet intact across chunk boundaries, including records larger than a chunk', async () => {
     const sizes = [...Array.from({ length: 30_000 }, (_, i) => 40 + ((i * 7919) % 1500)), 3 << 20, 60, 5 << 20, 70];
     const records = sizes.map((size, i) => {

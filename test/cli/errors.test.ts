@@ -1,7 +1,7 @@
 // Every command's user errors, end to end: one line on stderr, `edgesim: ` first, the file or flag
 // named, plain words (no raw errno codes, no stack), and the documented exit code (1 bad input,
 // 2 usage). This is the table the single choke point in cli/main.ts must satisfy.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -34,6 +34,8 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['replay: a bad ATP option names its file', ['replay', DEMO, '--config', SNAP, '--atp-options', badOptions], /^edgesim: .*bad-options\.json: options\.rateWindowSeconds: expected a number above 0, got -1$/, 1],
   ['replay: an unknown format', ['replay', DEMO, '--config', SNAP, '--format', 'xml'], /^edgesim: option '-f, --format <format>' argument 'xml' is invalid/, 2],
   ['replay: --config and --api together', ['replay', DEMO, '--config', SNAP, '--api', 'http://127.0.0.1:1/client/v4'], /^edgesim: give either --config or --api, not both$/, 2],
+  ['replay: the capture and the snapshot swapped', ['replay', SNAP, '--config', DEMO], /^edgesim: examples\/demo\.pcap: a capture, not a snapshot: did you swap the capture and --config\?$/, 1],
+  ['inspect: a JSON file as the capture', ['inspect', SNAP], /^edgesim: examples\/demo-snapshot\.json: not a pcap or pcapng file but JSON: did you swap the capture and --config\?$/, 1],
   ['match: an invalid expression', ['match', DEMO, 'ip.src =='], /^edgesim: invalid expression:$/, 1],
   ['match: a missing capture', ['match', 'missing.pcap', 'tcp.dstport == 80'], /^edgesim: missing\.pcap: cannot open: no such file$/, 1],
   ['inspect: a missing capture', ['inspect', 'missing.pcap'], /^edgesim: missing\.pcap: cannot open: no such file$/, 1],
@@ -61,5 +63,34 @@ describe('user errors, for every command', () => {
     const first = r.stderr.split('\n')[0];
     expect(first).toMatch(line);
     expect(r.stderr).not.toMatch(/\n\s+at |internal error|E[A-Z]{3,}\b/);
+  });
+});
+
+// Standard output on a full disk, whoever writes to it (the command, commander's help and version):
+// one line naming standard output, as `--out /dev/full` names the file; the command's error exit code.
+const FULL_STDOUT: Array<[string[], number]> = [
+  [['replay', DEMO, '--config', SNAP], 1],
+  [['replay', DEMO, '--config', SNAP, '--format', 'ndjson'], 1],
+  [['synth', 'mixed', '--packets', '100', '--out', '-'], 1],
+  [['fields'], 1],
+  [['lint', SNAP, '--json'], 2],
+  [['--help'], 1],
+  [['replay', '--help'], 1],
+  [['--version'], 1],
+  [['test', 'examples/demo-suite.yaml'], 1],
+  [['inspect', DEMO], 1],
+  [['validate', 'tcp.dstport == 80'], 1],
+];
+
+describe('standard output on a full disk', () => {
+  it.each(FULL_STDOUT)('edgesim %j', (args, code) => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = runCli(args, { stdout: full });
+      expect(r.stderr).toBe('edgesim: standard output: cannot write: no space left on the device\n');
+      expect(r.status).toBe(code);
+    } finally {
+      closeSync(full);
+    }
   });
 });

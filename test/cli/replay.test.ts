@@ -25,6 +25,28 @@ function ndjson(text: string): Array<Record<string, unknown>> {
   return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+/** RFC 4180 rows: fields split at commas outside quotes, "" inside quotes a quote */
+function csvRows(text: string): string[][] {
+  return text.trim().split('\n').map((line) => {
+    const cells: string[] = [];
+    let cell = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i]!;
+      if (quoted && ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = !quoted;
+      else if (ch === ',' && !quoted) {
+        cells.push(cell);
+        cell = '';
+      } else cell += ch;
+    }
+    cells.push(cell);
+    return cells;
+  });
+}
+
 function tsharkFrames(file: string, displayFilter: string): number[] {
   const out = execFileSync('tshark', ['-n', '-r', file, '-Y', displayFilter, '-T', 'fields', '-e', 'frame.number'], {
     encoding: 'utf8',
@@ -53,7 +75,7 @@ describe('edgesim replay', () => {
       if (row.verdict === 'drop') expect(row).toMatchObject({ stage: 'firewall', rule: 'r1', matched: ['r1'] });
       else expect(row).toMatchObject({ verdict: 'pass', stage: null, rule: null, matched: [] });
     });
-    expect(r.stderr).toMatch(/3000 packets: \d+ passed, \d+ dropped/);
+    expect(r.stderr).toMatch(/^edgesim: 3,000 packets: [\d,]+ passed, [\d,]+ dropped$/m);
   });
 
   // tshark is the oracle: the same condition as a Wireshark display filter selects the same frames.
@@ -110,11 +132,48 @@ describe('edgesim replay', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('c.json', oneRule('tcp.dstport == 80', 'log')), '--format', 'csv']);
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toBe('frame,time,verdict,stage,rule,matched,reason,monitor_stage,monitor_reason,note');
+    expect(lines[0]).toBe('frame,time,verdict,stage,rule,matched,monitor_stage,monitor_verdict,monitor_reason,monitor_rule,reason,note');
     expect(lines.length).toBe(3001);
     const logged = lines.slice(1).filter((l) => l.split(',')[5] === 'r1');
     expect(logged.length).toBeGreaterThan(0);
     for (const l of logged) expect(l.split(',')[2]).toBe('pass'); // log never decides
+  });
+
+  it('writes in CSV exactly what it writes in NDJSON, packet by packet (protection drops and monitoring notes included)', () => {
+    const demo = ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json'];
+    const json = runCli([...demo, '--format', 'ndjson']);
+    const csv = runCli([...demo, '--format', 'csv']);
+    expect(json.status).toBe(0);
+    expect(csv.status).toBe(0);
+    const [header, ...rows] = csvRows(csv.stdout);
+    const objects = ndjson(json.stdout);
+    expect(rows.length).toBe(objects.length);
+    const flat = objects.map((o) => {
+      const { monitor, ...rest } = o as { monitor: Record<string, unknown> | null };
+      const cells: Record<string, string | number> = {};
+      for (const [key, value] of Object.entries(rest)) cells[key] = Array.isArray(value) ? value.join(';') : value === null ? '' : typeof value === 'number' ? value : String(value);
+      for (const key of ['stage', 'verdict', 'reason', 'rule']) cells[`monitor_${key}`] = monitor?.[key] === undefined || monitor[key] === null ? '' : String(monitor[key]);
+      cells.note ??= '';
+      return cells;
+    });
+    // numbers (frame, time) compared as numbers: JSON.parse drops the time's trailing zeros
+    const numeric = new Set(['frame', 'time']);
+    expect(rows.map((row) => Object.fromEntries(header!.map((column, i) => [column, numeric.has(column) ? Number(row[i]) : row[i]])))).toEqual(flat);
+    // the demo holds what distinguishes the formats' fields: protection drops named by their ATP rule, monitoring notes
+    expect(flat.some((p) => p.stage === 'syn_protection' && p.rule !== '')).toBe(true);
+    expect(flat.some((p) => p.monitor_rule !== '')).toBe(true);
+  });
+
+  it('counts one packet in the singular, and many with their digits grouped, in every line that counts packets', () => {
+    const demo = readFileSync('examples/demo.pcap');
+    const one = path.join(dir, 'one.pcap');
+    writeFileSync(one, demo.subarray(0, 24 + 16 + demo.readUInt32LE(24 + 8)));
+    const snap = writeSnapshot('all.json', oneRule('ip.src in { 0.0.0.0/0 }'));
+    expect(runCli(['replay', one, '--config', snap, '--format', 'ndjson']).stderr).toBe('edgesim: 1 packet: 0 passed, 1 dropped\n');
+    expect(runCli(['diff', one, '--config', snap, '--against', snap]).stdout).toBe(`${one}: no change: each of 1 packet is decided the same way\n`);
+    expect(runCli(['diff', one, '--config', snap, '--against', writeSnapshot('none.json', {}), '--format', 'ndjson']).stderr).toBe('edgesim: 1 of 1 packet decided differently\n');
+    expect(runCli(['trace', one, '--frame', '2', '--config', snap]).stderr).toBe(`edgesim: ${one}: has 1 frame, no frame 2\n`);
+    expect(runCli(['replay', 'examples/demo.pcap', '--config', snap, '--format', 'csv']).stderr).toMatch(/^edgesim: 4,526 packets: \d{1,3} passed, \d,\d{3} dropped\n$/);
   });
 
   it('prints a summary table with per-rule hits, never-hit rules and label scores', () => {

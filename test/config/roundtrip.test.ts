@@ -190,7 +190,7 @@ describe('edgesim export / import', () => {
     expect(exported).toMatchObject({ status: 0, stdout: '', stderr: '' });
     const imported = await runCliAsync(['import', file, '--api', server.url, '--account', 'cli-copy'], { EDGESIM_API_TOKEN: TOKEN });
     expect(imported.stderr).toBe('');
-    expect(imported.stdout).toBe(`imported ${file} into account cli-copy: replaced: protection on, 231 prefixes, 2 allowlist entries, 2 SYN flood rules, 1 SYN flood filter, 1 out-of-state TCP rule, 1 out-of-state TCP filter, 1 ruleset, 2 lists (1200 items)\n`);
+    expect(imported.stdout).toBe(`imported ${file} into account cli-copy: replaced: protection on, 231 prefixes, 2 allowlist entries, 2 SYN flood rules, 1 SYN flood filter, 1 out-of-state TCP rule, 1 out-of-state TCP filter, 1 ruleset, 2 lists (1,200 items)\n`);
     const again = await runCliAsync(['export', '--api', server.url, '--account', 'cli-copy', '--token', TOKEN]);
     expect(again.status).toBe(0);
     expect(withoutServerFields(JSON.parse(again.stdout))).toEqual(withoutServerFields(JSON.parse(readFileSync(file, 'utf8'))));

@@ -14,15 +14,17 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+/** `stdout`: a file descriptor to give the command as its standard output (stdout is then '') */
+export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; stdout?: number } = {}): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
     input: opts.input,
+    stdio: ['pipe', opts.stdout ?? 'pipe', 'pipe'],
     env: { ...process.env, ...opts.env },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr };
 }
 
 /** Like runCli, but without blocking this process: for tests whose server runs in the test process. */

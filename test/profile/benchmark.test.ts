@@ -3,10 +3,18 @@
 // time, and the per-rule counts agree with counting each rule's matches directly.
 import { describe, expect, it } from 'vitest';
 import { benchmark } from '../../src/profile/benchmark.js';
-import { loadScenario } from '../../src/profile/frames.js';
+import { loadCapture, loadScenario } from '../../src/profile/frames.js';
 import { compileRecordExpression } from '../../src/fields/compile.js';
 
 describe('benchmark()', () => {
+  it('says how many packets --limit held in memory, one in the singular', async () => {
+    for (const [limit, said] of [[1, 'loaded only the first 1 packet (--limit)'], [1000, 'loaded only the first 1,000 packets (--limit)']] as const) {
+      const store = await loadCapture('examples/demo.pcap', limit);
+      expect(store.count).toBe(limit);
+      expect(store.warnings).toEqual([said]);
+    }
+  });
+
   it('counts frames without IP as packets but not as firewall evaluations', async () => {
     const store = loadScenario('mixed', { packets: 600, seed: 3 });
     const arp = new Uint8Array(42);

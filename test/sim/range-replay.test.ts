@@ -258,6 +258,22 @@ describe('replay on several threads, when things go wrong', () => {
     expect(stopped).toBe(2);
   });
 
+  it('ends when interrupted while it waits for the other threads: their threads are stopped, the report is of the first range', async () => {
+    const file = path.join(dir, 'interrupted.pcap');
+    await writeRangeCapture(file, { packets: 1_000, seed: 9 });
+    let stopped = 0;
+    const stuck: RangeRunner = () => ({ outcome: new Promise<never>(() => {}), stop: async () => void stopped++ });
+    const interrupt = new AbortController();
+    setTimeout(() => interrupt.abort('SIGINT'), 300);
+    const r = await replayFile(file, rangeSnapshot(), { useLabels: false, jobs: 3, runRange: stuck, interrupt: interrupt.signal });
+    expect(stopped).toBe(2);
+    // the first of three ranges: about a third of the packets, counted as one thread counts them
+    expect(r.report.packets).toBeGreaterThan(200);
+    expect(r.report.packets).toBeLessThan(500);
+    expect(r.report.passed + r.report.dropped).toBe(r.report.packets);
+    expect(r.warnings).toContain(`interrupted by SIGINT: the report covers the first ${r.report.packets} packets of the capture`);
+  });
+
   it('reports progress on worker threads up to the whole file, once at its end', async () => {
     const file = path.join(dir, 'progress.pcap');
     await writeRangeCapture(file, { packets: 20_000, seed: 10 });

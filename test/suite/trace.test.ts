@@ -79,7 +79,7 @@ describe('edgesim trace', () => {
     expect(syn.meter.ratePps > syn.meter.rateThresholdPps! || syn.meter.burstPps > syn.meter.burstThresholdPps!).toBe(true);
     const past = runCli(['trace', DEMO_PCAP, '--frame', '99999', '--config', DEMO_CONFIG]);
     expect(past.status).toBe(1);
-    expect(past.stderr).toBe(`edgesim: ${DEMO_PCAP}: has ${replayed.length} frames, no frame 99999\n`);
+    expect(past.stderr).toBe(`edgesim: ${DEMO_PCAP}: has ${replayed.length.toLocaleString('en-US')} frames, no frame 99999\n`);
   });
 
   it('traces the last packet of a packet file after the ones before it (connection state carried)', () => {

@@ -11,7 +11,7 @@
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { OutputError, UserError } from '../../errors.js';
-import { groupDigits } from '../../numbers.js';
+import { counted, groupDigits } from '../../numbers.js';
 
 /** The label sidecar's path for a capture. */
 export function labelsPathFor(capturePath: string): string {
@@ -205,7 +205,7 @@ class LabelTable implements Labels {
  */
 export function labelsMisfit(labels: Labels, frames: number, path: string): string | null {
   const n = groupDigits;
-  if (labels.lines > frames) return `${path} has ${n(labels.lines)} label lines for ${n(frames)} frames; the labels were not scored`;
+  if (labels.lines > frames) return `${path} has ${counted(labels.lines, 'label line')} for ${counted(frames, 'frame')}; the labels were not scored`;
   if (labels.frames > frames) return `${path} labels frame ${n(labels.frames)}, past the capture's last frame (${n(frames)}); the labels were not scored`;
   return null;
 }

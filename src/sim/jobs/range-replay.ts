@@ -131,6 +131,7 @@ export async function replayInRanges(
     const decider = PacketDecider.of(built, fastPath);
     const main = await readCapture(capture.path, countingVisit(decider, summary), {
       signal: opts.signal,
+      interrupt: opts.interrupt,
       decodeFrame: decider.decodeFrame,
       range: { from: PCAP_FILE_HEADER, to: ends[0]! },
       // every core runs a range: reads ahead on libuv's thread would only compete with them
@@ -140,9 +141,9 @@ export async function replayInRanges(
         report();
       },
     });
-    // damage in the first range ends a one-thread read there too: its result is this range's
-    if (damageOf(main).length > 0) return { info: main, why: null };
-    const merged = await addRanges(main, { path: capture.path, ends, workers, summary, built, decider, header, signal: opts.signal, jobs: opts.jobs ?? threads });
+    // damage in the first range ends a one-thread read there too: its result is this range's (as an interrupt's)
+    if (main.interrupted || damageOf(main).length > 0) return { info: main, why: null };
+    const merged = await addRanges(main, { path: capture.path, ends, workers, summary, built, decider, header, signal: opts.signal, interrupt: opts.interrupt, jobs: opts.jobs ?? threads });
     if (merged.info !== null) opts.onProgress?.(size, size);
     return merged;
   } finally {
@@ -163,6 +164,7 @@ interface Merge {
   decider: PacketDecider;
   header: PcapHeader;
   signal: AbortSignal | undefined;
+  interrupt: AbortSignal | undefined;
   /** what the replay was asked for, for what it says */
   jobs: Jobs;
 }
@@ -173,7 +175,8 @@ interface Merge {
  * failed, or that met damage is replayed here instead, from where the range before it ended,
  * straight into the summary: everything before it has been added, so it is counted in order, and
  * its warnings name frames from the capture's start. Damage ends a one-thread read where it is:
- * a range that met damage is the last added.
+ * a range that met damage is the last added. An interrupt ends the replay with the ranges added
+ * so far (a part not yet added is not waited for): the report is that of the capture's first packets.
  */
 async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
   const { summary, built, workers } = m;
@@ -183,8 +186,13 @@ async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
   let frames = main.packets;
   const said: string[] = [];
   const { hits, decided } = built.firewall;
+  let interrupted = false;
   for (const [i, w] of workers.entries()) {
-    const o = await untilAborted(w.outcome, m.signal);
+    const o = await untilAborted(w.outcome, m.signal, m.interrupt);
+    if (o === INTERRUPTED) {
+      interrupted = true;
+      break;
+    }
     if (o.kind === 'done' && o.from === end && damageOf(o.info).length === 0) {
       const { parts, info } = o;
       // the range's first packet against the last one before it, as a one-thread read compares them
@@ -208,13 +216,15 @@ async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
       range: { from: end, to: m.ends[i + 1]! },
       after: { frames, last: summary.packets > 0 ? summary.lastStamp() : [-Infinity, 0] },
       blocking: true,
+      interrupt: m.interrupt,
     });
     // frame numbers, and the first packet's time order, already count from the capture's start
     addTimeOrder(order, info.timeOrder, 0);
     frames += info.packets;
     end = info.end;
     damage = damageOf(info);
-    if (damage.length > 0) break;
+    interrupted = info.interrupted;
+    if (damage.length > 0 || interrupted) break;
   }
   return {
     info: {
@@ -225,6 +235,7 @@ async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
       warnings: [...damage, ...(order.outOfOrder > 0 ? [timeOrderWarning(order)] : [])],
       timeOrder: order,
       end,
+      interrupted,
     },
     why: null,
     said,
@@ -243,14 +254,21 @@ function damageOf(info: CaptureInfo): string[] {
   return info.warnings.slice(0, info.warnings.length - (info.timeOrder.outOfOrder > 0 ? 1 : 0));
 }
 
-/** `outcome`, or the signal's reason once it is aborted (as a one-thread read rejects). */
-function untilAborted<T>(outcome: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return outcome;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    outcome.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+const INTERRUPTED = Symbol('interrupted');
+
+/** `outcome`; or the signal's reason once it is aborted (as a one-thread read rejects); or INTERRUPTED once `interrupt` is (as a one-thread read ends). */
+function untilAborted<T>(outcome: Promise<T>, signal: AbortSignal | undefined, interrupt: AbortSignal | undefined): Promise<T | typeof INTERRUPTED> {
+  signal?.throwIfAborted();
+  if (interrupt?.aborted === true) return Promise.resolve(INTERRUPTED);
+  return new Promise<T | typeof INTERRUPTED>((resolve, reject) => {
+    const abort = (): void => reject(signal?.reason);
+    const stop = (): void => resolve(INTERRUPTED);
+    signal?.addEventListener('abort', abort, { once: true });
+    interrupt?.addEventListener('abort', stop, { once: true });
+    outcome.then(resolve, reject).finally(() => {
+      signal?.removeEventListener('abort', abort);
+      interrupt?.removeEventListener('abort', stop);
+    });
   });
 }
 

@@ -4,6 +4,7 @@ import type { PacketRecord } from '../../capture/record.js';
 import type { Decision, DiffResult } from '../diff.js';
 import { printable } from '../../terminal-text.js';
 import { count as n, share as pct, table } from './format.js';
+import { counted } from '../../numbers.js';
 
 function side(d: Decision): string {
   const by = d.rule ?? d.stage ?? 'no rule';
@@ -14,10 +15,10 @@ export function formatDiff(r: DiffResult, warnings: readonly string[] = []): str
   const out: string[] = [];
   for (const w of warnings) out.push(`warning: ${printable(w)}`);
   if (r.changed === 0) {
-    out.push(`${r.capture}: no change: all ${n(r.packets)} packets are decided the same way`);
+    out.push(`${r.capture}: no change: each of ${counted(r.packets, 'packet')} is decided the same way`);
     return `${out.join('\n')}\n`;
   }
-  out.push(`${r.capture}: ${n(r.changed)} of ${n(r.packets)} packets (${pct(r.changed, r.packets)}) decided differently`);
+  out.push(`${r.capture}: ${n(r.changed)} of ${counted(r.packets, 'packet')} (${pct(r.changed, r.packets)}) decided differently`);
   const t = table(['before', 'after', 'verdict', 'packets', 'first frames']);
   for (const g of r.groups) {
     const verdict = g.before.verdict === g.after.verdict ? `${g.before.verdict} (same)` : `${g.before.verdict} -> ${g.after.verdict}`;

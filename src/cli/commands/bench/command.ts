@@ -1,7 +1,7 @@
 // `edgesim bench CAPTURE --config C.json`: what a ruleset costs on a capture (or on synthetic
 // traffic), and which rules cost most; options and help here, the work in action.ts.
 import type { Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf, errorsExitWith } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf, errorsExitWith, readOption } from '../../options.js';
 import type { BenchFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -9,6 +9,7 @@ export function register(program: Command): void {
     .command('bench')
     .description("measure a ruleset on a capture: packets/s of the whole path and of the firewall alone, each rule's cost, never-hit rules, reordering advice")
     .argument('[capture]', 'the capture file (pcap, pcapng, optionally gzipped); or use --scenario')
+    .addOption(readOption())
     .option('--scenario <name>', 'synthetic traffic instead of a capture (a scenario of `edgesim synth`, or a flow spec .json)')
     .option('--packets <n>', 'packets to generate with --scenario (default 100000)', wholeNumberOf('packets'))
     .option('--seed <n>', 'seed of the generated traffic', wholeNumberOf('seed'))

@@ -12,6 +12,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
+import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
   config?: string;
@@ -56,7 +57,7 @@ export async function runCaptureDiff(capture: string, before: string, after: str
   else {
     printWarnings(undefined, warnings);
     printWarnings(input.name, result.info.warnings);
-    process.stderr.write(`edgesim: ${result.changed} of ${result.packets} packets decided differently\n`);
+    process.stderr.write(`edgesim: ${groupDigits(result.changed)} of ${counted(result.packets, 'packet')} decided differently\n`);
   }
   process.exitCode = result.changed === 0 ? 0 : 1;
 }

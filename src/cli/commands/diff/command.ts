@@ -2,7 +2,7 @@
 // possible packet. Options and help only; the work is in action.ts (which picks capture.ts or static.ts),
 // loaded when the command runs.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addDataOptions, errorsExitWith } from '../../options.js';
+import { addAtpOptions, addDataOptions, errorsExitWith, readOption } from '../../options.js';
 import type { DiffFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -10,6 +10,7 @@ export function register(program: Command): void {
     .command('diff')
     .description('show the packets of a capture (or, with --static, the classes of all packets) that two configurations decide differently (exit 1 when any)')
     .argument('<capture...>', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -); with --static: BEFORE.json AFTER.json')
+    .addOption(readOption())
     .option('-c, --config <before.json>', 'the configuration before the change')
     .option('--against <after.json>', 'the configuration after the change')
     .option('--static', 'compare the two snapshots\' firewalls over every possible packet, without a capture')

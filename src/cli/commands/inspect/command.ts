@@ -1,7 +1,7 @@
 // `edgesim inspect CAPTURE`: what the decoder made of each packet, as NDJSON, so a rule author can
 // see which Rules-language fields a packet has and with which values before writing an expression.
 import type { Command } from 'commander';
-import { addDataOptions, wholeNumberOf } from '../../options.js';
+import { addDataOptions, wholeNumberOf, readOption } from '../../options.js';
 import type { InspectFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -9,6 +9,7 @@ export function register(program: Command): void {
     .command('inspect')
     .description("print each packet's decoded Rules-language fields as NDJSON (one object a line)")
     .argument('<capture>', 'the capture file (pcap or pcapng, optionally gzipped; "-" reads standard input)')
+    .addOption(readOption())
     .option('-n, --limit <n>', 'stop after this many packets', wholeNumberOf('packets'))
     .option('--no-lookups', 'no GeoIP / data-center lookups: only what the capture itself holds')
     .addHelpText(

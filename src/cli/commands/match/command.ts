@@ -1,6 +1,6 @@
 // `edgesim match CAPTURE EXPR`: options and help; the work is in action.ts, loaded when run.
 import type { Command } from 'commander';
-import { addConfigOptions, addDataOptions, jobsOption } from '../../options.js';
+import { addConfigOptions, addDataOptions, jobsOption, readOption } from '../../options.js';
 import type { MatchFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -9,6 +9,7 @@ export function register(program: Command): void {
     .description('print the frame numbers of the packets a Rules-language expression matches, one a line')
     .argument('<capture>', 'the capture file ("-" reads standard input)')
     .argument('<expression>', 'a firewall-phase Rules-language expression')
+    .addOption(readOption())
     .option('--count', 'print only how many packets matched')
     .addOption(jobsOption('count'));
   addConfigOptions(cmd);

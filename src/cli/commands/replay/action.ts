@@ -2,6 +2,7 @@
 // the chosen outputs, print the summary.
 import { atpWarnings } from '../../../atp/index.js';
 import { attachSource } from '../../../errors.js';
+import { counted, groupDigits } from '../../../numbers.js';
 import type { Firewall } from '../../../firewall/firewall.js';
 import { buildPacketPath } from '../../../sim/build.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink, type PacketSink } from '../../../sim/outputs/packet-sinks.js';
@@ -10,6 +11,7 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import type { Jobs } from '../../../sim/jobs/range-replay.js';
 import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
+import { Interrupts } from '../../interrupt.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, refusePageOnTerminal, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
@@ -46,8 +48,10 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     if (flags.writeDropped) list.push(new PcapVerdictSink(flags.writeDropped, true));
     return list;
   };
+  // Ctrl-C ends the read: the outputs are finished and the summary says what was replayed
+  const interrupts = new Interrupts();
   try {
-    const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs });
+    const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs, interrupt: interrupts.signal });
     progress?.stop();
     // protection that did nothing for a reason the user can fix is said on stderr whatever the format,
     // unless the table that says it under its scope is on the same terminal
@@ -60,10 +64,12 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     else {
       printWarnings(undefined, warnings);
       printWarnings(input.name, report.capture.warnings);
-      process.stderr.write(`edgesim: ${report.packets} packets: ${report.passed} passed, ${report.dropped} dropped\n`);
+      process.stderr.write(`edgesim: ${counted(report.packets, 'packet')}: ${groupDigits(report.passed)} passed, ${groupDigits(report.dropped)} dropped\n`);
     }
   } finally {
     progress?.stop();
+    const exitCode = interrupts.end();
+    if (exitCode !== undefined) process.exitCode = exitCode;
   }
 }
 

@@ -1,6 +1,6 @@
 // `edgesim replay CAPTURE`: options and help; the replay itself is in action.ts, loaded when run.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions, jobsOption } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, jobsOption, readOption } from '../../options.js';
 import type { ReplayFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -8,6 +8,7 @@ export function register(program: Command): void {
     .command('replay')
     .description('replay a capture (pcap, pcapng, optionally gzipped) through a configuration and report what passes, what drops, and why')
     .argument('<capture>', 'the capture file ("-" reads standard input)')
+    .addOption(readOption())
     .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv', 'html']).default('table'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
     .option('--write-passed <file>', 'write the packets that pass to this pcap file')
@@ -33,6 +34,10 @@ and a range that does not line up is replayed by the main thread). A replay runs
 protection on (Advanced TCP Protection's state depends on the order of packets), with per-packet
 outputs (ndjson, csv, --write-passed, --write-dropped), with a label sidecar, and for pcapng, gzip or
 standard input.
+
+Ctrl-C (SIGINT) or SIGTERM stops the replay: the outputs are finished whole and the summary of the
+packets replayed so far is printed, saying it was interrupted; the exit code is then 130 (SIGINT) or
+143 (SIGTERM). A second signal ends it at once.
 
 Examples:
   edgesim replay examples/demo.pcap --config examples/demo-snapshot.json

@@ -1,6 +1,6 @@
 // `edgesim trace`: options and help; the work is in action.ts, loaded when the command runs.
 import type { Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, wholeNumberOf, readOption } from '../../options.js';
 import type { TraceFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -8,6 +8,7 @@ export function register(program: Command): void {
     .command('trace')
     .description('follow one packet through the packet path: each stage, and each firewall rule in order (matched, action, decided)')
     .argument('[input...]', 'field=value assignments (Rules-language names), or a capture with --frame')
+    .addOption(readOption())
     .option('--packet <file>', 'a packet (or a list of packets, the last one traced) as a suite writes it, in YAML or JSON')
     .option('--frame <n>', 'trace frame N of the capture given as the argument (earlier frames are replayed first)', wholeNumberOf('frames'))
     .option('--json', 'JSON output (the default when stdout is not a terminal)')
