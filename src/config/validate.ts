@@ -6,6 +6,7 @@
 // snapshot does not define is one of those problems, as the API refuses it, unless the caller
 // reports it itself (lint).
 import { ConfigItemError, UserError } from '../errors.js';
+import { counted } from '../numbers.js';
 import { snapshotListIssues, VOCABULARY } from './checks.js';
 import { SNAPSHOT_SCHEMA } from './resources.js';
 import { dottedPath, parseWithSchema, type Issue } from './schema.js';
@@ -28,7 +29,7 @@ export function formatIssues(issues: readonly Issue[], source?: string, omitted 
   const prefix = source ? `${source}: ` : '';
   const lines = issues.slice(0, MAX_LISTED).map((i) => `${prefix}${dottedPath(i.path)}: ${i.message.replace(/\n$/, '')}`);
   const more = Math.max(0, issues.length - MAX_LISTED) + omitted;
-  if (more > 0) lines.push(`${prefix}... and ${more} more problems`);
+  if (more > 0) lines.push(`${prefix}... and ${counted(more, 'more problem')}`);
   return lines.join('\n');
 }
 
@@ -39,7 +40,7 @@ export function formatIssues(issues: readonly Issue[], source?: string, omitted 
 export function firstIssueError(issues: readonly Issue[], omitted: number, source: string): ConfigItemError {
   const more = issues.length - 1 + omitted;
   const message = issues[0].message.replace(/\n[\s\S]*$/, '');
-  return new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, source);
+  return new ConfigItemError(dottedPath(issues[0].path), `${message}${more > 0 ? ` (and ${counted(more, 'more problem')})` : ''}`, source);
 }
 
 /** How a snapshot is checked. */

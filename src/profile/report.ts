@@ -1,7 +1,7 @@
 // The bench report for people (a table, the costliest rules first) and the figures `--save` keeps and
 // `--compare` reads back: whole-path and firewall packets/s (higher is better) and each rule's ns per
 // evaluation (lower is better), by name, so a saved run compares row by row with a later one.
-import { groupDigits } from '../numbers.js';
+import { groupDigits, counted } from '../numbers.js';
 import { printable } from '../terminal-text.js';
 import type { BenchReport } from './benchmark.js';
 import type { Figure } from './compare.js';
@@ -37,7 +37,7 @@ function pad(cells: string[][]): string {
 
 export function formatReport(r: FullReport): string {
   const lines: string[] = [];
-  lines.push(`${r.input}: ${n(r.packets)} packets held in memory`);
+  lines.push(`${r.input}: ${counted(r.packets, 'packet')} held in memory`);
   lines.push(`whole path (${r.atp ? 'decode + ATP + firewall' : 'fast path, else decode + firewall'}): ${spread(r.whole_path)}`);
   lines.push(`firewall alone:                 ${spread(r.firewall)}`);
   const ours = r.from_file_packets_per_second;

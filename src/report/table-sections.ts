@@ -111,7 +111,7 @@ export function notesSection(r: ReportData): string {
     const rows = r.notes.map((n) => `<tr><th scope="row">${text(n.note)}</th><td class="n">${num(n.packets)}</td><td class="n">${num(n.firstFrame)}</td></tr>`);
     parts.push(table('Decode notes', ['note', 'packets', 'first frame'], rows, [1, 2]));
   }
-  if (r.nonIpPackets > 0) parts.push(`<p class="note">${num(r.nonIpPackets)} packets carry no IP and were passed without inspection.</p>`);
+  if (r.nonIpPackets > 0) parts.push(`<p class="note">Packets without IP, passed without inspection: ${num(r.nonIpPackets)}.</p>`);
   if (parts.length === 0) return '';
   return `<section class="card" aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2>${parts.join('\n')}</section>`;
 }

@@ -3,6 +3,7 @@
 // one-line timeline of rate against threshold (each character a slice of the capture's duration),
 // and the report's warnings where they apply (a scope whose thresholds may be wrong, no packet that
 // reached protected space).
+import { counted } from '../../numbers.js';
 import { count as n, share as pct, table } from './format.js';
 import { scopeName, unprotectedWarning, type AtpComponentReport, type AtpReport, type AtpScopeReport } from '../../atp/index.js';
 
@@ -41,7 +42,7 @@ export function sparkline(scope: AtpScopeReport, duration: number, width = 60): 
 function component(name: string, c: AtpComponentReport, duration: number): string[] {
   const out: string[] = [];
   const seen = c.packets.enabled + c.packets.monitoring + c.packets.disabled;
-  out.push(`${name}: ${n(seen)} packets (enabled ${n(c.packets.enabled)}, monitoring ${n(c.packets.monitoring)}, disabled ${n(c.packets.disabled)})`);
+  out.push(`${name}: ${counted(seen, 'packet')} (enabled ${n(c.packets.enabled)}, monitoring ${n(c.packets.monitoring)}, disabled ${n(c.packets.disabled)})`);
   const reasons = table(['reason', 'dropped', 'monitoring: would drop']);
   let any = false;
   for (const reason of Object.keys(c.dropped) as Array<keyof typeof c.dropped>) {
@@ -56,7 +57,7 @@ function component(name: string, c: AtpComponentReport, duration: number): strin
       s.rateThresholdPps === null
         ? 'thresholds still being learned when the capture ended'
         : `rate threshold ${n(s.rateThresholdPps)} pps, burst ${n(s.burstThresholdPps ?? 0)} pps (baseline ${n(s.baselinePps ?? 0)} pps, ${s.baselineSource})`;
-    out.push(`  scope ${scopeName(s)}: ${n(s.packets)} packets, peak ${n(s.peakRatePps)} pps / burst ${n(s.peakBurstPps)} pps; ${thresholds}`);
+    out.push(`  scope ${scopeName(s)}: ${counted(s.packets, 'packet')}, peak ${n(s.peakRatePps)} pps / burst ${n(s.peakBurstPps)} pps; ${thresholds}`);
     if (s.warning !== null) out.push(`    warning: ${s.warning}`);
     const periods = s.mitigations.map((p) => `${p.start.toFixed(1)}-${p.end === null ? 'end' : p.end.toFixed(1)} s`);
     out.push(`    mitigation on: ${periods.length === 0 ? 'never' : periods.join(', ')}`);

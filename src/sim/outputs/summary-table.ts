@@ -2,6 +2,7 @@
 // notes, label scores and decode notes, as plain-text tables.
 import { count as n, share as pct, table } from './format.js';
 import type { ReplayReport } from '../summary.js';
+import { counted } from '../../numbers.js';
 import { printable } from '../../terminal-text.js';
 import { formatAtp } from './atp-table.js';
 import { labelScoreRows } from './label-score-rows.js';
@@ -10,7 +11,7 @@ import { labelScoreRows } from './label-score-rows.js';
 export function formatSummary(r: ReplayReport, warnings: string[] = []): string {
   const out: string[] = [];
   const span = r.firstTime !== null && r.lastTime !== null ? `, ${(r.lastTime - r.firstTime).toFixed(3)} s of traffic` : '';
-  out.push(`${printable(r.capture.file)} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${n(r.packets)} packets${span}`);
+  out.push(`${printable(r.capture.file)} (${r.capture.format}${r.capture.compressed ? ', gzip' : ''}): ${counted(r.packets, 'packet')}${span}`);
   out.push(`replayed in ${r.elapsedSeconds.toFixed(3)} s (${n(Math.round(r.packetsPerSecond))} packets/s)`);
   for (const w of [...warnings, ...r.capture.warnings]) out.push(`warning: ${printable(w)}`);
   out.push('');
@@ -56,7 +57,7 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
     const notes = table(['decode note', 'packets', 'first frame']);
     for (const note of r.notes) notes.push([note.note, n(note.packets), String(note.firstFrame)]);
     out.push('', notes.toString());
-    if (r.nonIpPackets > 0) out.push(`${n(r.nonIpPackets)} packets carry no IP and were passed without inspection`);
+    if (r.nonIpPackets > 0) out.push(`packets without IP, passed without inspection: ${n(r.nonIpPackets)}`);
   }
   return `${out.join('\n')}\n`;
 }
