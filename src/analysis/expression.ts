@@ -5,6 +5,7 @@
 // never wrong — it can only be missing, which the analysis then reports as indeterminate.
 import type { Expr } from '../lang/index.js';
 import { type Meaning, type ModelContext, comparisonMeaning } from './atoms.js';
+import type { Budget } from './budget.js';
 import { walkComparisons } from './names.js';
 import { type Region, intersectRegions, subtractRegions, unionRegions } from './space.js';
 
@@ -14,19 +15,21 @@ export function isExact(m: Meaning): boolean {
   return m.must === m.may;
 }
 
-function both(a: Meaning, b: Meaning, f: (x: Region, y: Region) => Region): Meaning {
-  const must = f(a.must, b.must);
-  return isExact(a) && isExact(b) ? { must, may: must } : { must, may: f(a.may, b.may) };
+type RegionOp = (x: Region, y: Region, budget?: Budget) => Region;
+
+function both(a: Meaning, b: Meaning, f: RegionOp, budget?: Budget): Meaning {
+  const must = f(a.must, b.must, budget);
+  return isExact(a) && isExact(b) ? { must, may: must } : { must, may: f(a.may, b.may, budget) };
 }
 
-function negate(m: Meaning, U: Region): Meaning {
-  const must = subtractRegions(U, m.may);
-  return isExact(m) ? { must, may: must } : { must, may: subtractRegions(U, m.must) };
+function negate(m: Meaning, U: Region, budget?: Budget): Meaning {
+  const must = subtractRegions(U, m.may, budget);
+  return isExact(m) ? { must, may: must } : { must, may: subtractRegions(U, m.must, budget) };
 }
 
-function xor(a: Meaning, b: Meaning, U: Region): Meaning {
-  const onlyA = both(a, negate(b, U), intersectRegions);
-  const onlyB = both(b, negate(a, U), intersectRegions);
+function xor(a: Meaning, b: Meaning, U: Region, budget?: Budget): Meaning {
+  const onlyA = both(a, negate(b, U, budget), intersectRegions, budget);
+  const onlyB = both(b, negate(a, U, budget), intersectRegions, budget);
   return both(onlyA, onlyB, unionRegions);
 }
 
@@ -42,15 +45,15 @@ export function expressionMeaning(e: Expr, ctx: ModelContext): Meaning {
     case 'not': {
       const inner = expressionMeaning(e.arg, ctx);
       noteNegatedTransport(e.arg, ctx);
-      return negate(inner, U);
+      return negate(inner, U, ctx.budget);
     }
     case 'quantifier':
       return { must: [], may: U };
     case 'combining': {
       const parts = e.items.map((item) => expressionMeaning(item, ctx));
       const op = e.op === 'and' ? intersectRegions : unionRegions;
-      if (e.op === 'xor') return parts.reduce((acc, m) => xor(acc, m, U));
-      return parts.reduce((acc, m) => both(acc, m, op));
+      if (e.op === 'xor') return parts.reduce((acc, m) => xor(acc, m, U, ctx.budget));
+      return parts.reduce((acc, m) => both(acc, m, op, ctx.budget));
     }
   }
 }

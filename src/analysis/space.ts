@@ -12,6 +12,7 @@
 // transport. Addresses of both families share one axis: IPv4 a.b.c.d is its 32-bit value, IPv6
 // address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
 // just the complement of one point.
+import { Budget } from './budget.js';
 import { type Intervals, NONE, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
 
 export const Dim = {
@@ -163,7 +164,10 @@ function subtractBox(a: Box, b: Box, out: Box[]): void {
   }
 }
 
-export function intersectRegions(a: Region, b: Region): Region {
+/** Every packet in both; `budget` pays for each pair of boxes compared. */
+export function intersectRegions(a: Region, b: Region, budget?: Budget): Region {
+  if (a === b) return a;
+  budget?.spend(a.length * b.length);
   const out: Box[] = [];
   for (const x of a) {
     for (const y of b) {
@@ -174,12 +178,14 @@ export function intersectRegions(a: Region, b: Region): Region {
   return out;
 }
 
-export function subtractRegions(a: Region, b: Region): Region {
+/** Every packet of `a` not in `b`; `budget` pays for each box cut and each piece built. */
+export function subtractRegions(a: Region, b: Region, budget?: Budget): Region {
   let cur: Box[] = a.slice();
   for (const y of b) {
     if (cur.length === 0) break;
     const next: Box[] = [];
     for (const x of cur) subtractBox(x, y, next);
+    budget?.spend(cur.length + next.length);
     cur = next;
   }
   return cur;
@@ -201,15 +207,54 @@ export function isEmptyRegion(r: Region): boolean {
 /**
  * A box of packets in `r` but in none of `minus`, or null when `minus` covers `r`. Subtracting
  * many overlapping regions up front fragments a box into exponentially many pieces (each earlier
- * rule cuts along other fields), so this searches depth first: cut the box by the next region it
- * overlaps and descend into each piece in turn, stopping at the first piece nothing covers. A
- * reachable rule is usually shown so after a few cuts; only a covered one is explored in full, and
- * then its pieces die as soon as a region covers them.
+ * rule cuts along other fields), so this searches depth first: cut the box by the first box of
+ * `minus` it overlaps and descend into each piece in turn, stopping at the first piece nothing
+ * covers. A piece only meets the boxes its parent met, less the one that cut it, so each level
+ * scans a shorter list. A reachable rule is usually shown so after a few cuts; only a covered one
+ * is explored in full, and then its pieces die as soon as a box holds them. `budget` pays for every
+ * box compared. When `minus` covers `r`, `used` receives the indexes of the regions of `minus`
+ * that the proof cut by or found holding a piece: together they cover `r` (a cover found for free).
  */
-export function firstOutside(r: Region, minus: readonly Region[]): Box | null {
-  const subs = minus.flat();
+export function firstOutside(r: Region, minus: readonly Region[], budget = new Budget(Infinity), used?: Set<number>): Box | null {
+  const subs: Box[] = [];
+  const owners: number[] = [];
+  const seen = new Set<Region>();
+  minus.forEach((region, k) => {
+    // the same region twice (one rule seen from two firewalls) is searched once
+    if (seen.has(region)) return;
+    seen.add(region);
+    for (const box of region) {
+      subs.push(box);
+      owners.push(k);
+    }
+  });
+  const all = subs.map((_, j) => j);
+  const search = (box: Box, candidates: readonly number[]): Box | null => {
+    budget.spend(candidates.length + 1);
+    const live: number[] = [];
+    for (const j of candidates) {
+      if (!boxesOverlap(box, subs[j]!)) continue;
+      // one box holding the whole piece ends this branch before it is cut
+      if (boxContains(subs[j]!, box)) {
+        used?.add(owners[j]!);
+        return null;
+      }
+      live.push(j);
+    }
+    if (live.length === 0) return box;
+    const cut = live[0]!;
+    const rest = live.slice(1);
+    const pieces: Box[] = [];
+    subtractBox(box, subs[cut]!, pieces);
+    for (const piece of pieces) {
+      const found = search(piece, rest);
+      if (found !== null) return found;
+    }
+    used?.add(owners[cut]!);
+    return null;
+  };
   for (const box of r) {
-    const found = search(box, subs, 0);
+    const found = search(box, all);
     if (found !== null) return found;
   }
   return null;
@@ -226,27 +271,9 @@ function boxContains(outer: Box, inner: Box): boolean {
   return true;
 }
 
-function search(box: Box, subs: readonly Box[], from: number): Box | null {
-  let k = -1;
-  for (let j = from; j < subs.length; j++) {
-    if (!boxesOverlap(box, subs[j]!)) continue;
-    // one region holding the whole box ends this branch before it is cut into pieces
-    if (boxContains(subs[j]!, box)) return null;
-    if (k < 0) k = j;
-  }
-  if (k < 0) return box;
-  const pieces: Box[] = [];
-  subtractBox(box, subs[k]!, pieces);
-  for (const piece of pieces) {
-    const found = search(piece, subs, k + 1);
-    if (found !== null) return found;
-  }
-  return null;
-}
-
 /** Whether every packet of `inner` is in `outer`. */
-export function regionCovers(outer: Region, inner: Region): boolean {
-  return firstOutside(inner, [outer]) === null;
+export function regionCovers(outer: Region, inner: Region, budget?: Budget): boolean {
+  return firstOutside(inner, [outer], budget) === null;
 }
 
 /** One set of values for a dimension across a region (the union of its boxes'). */
