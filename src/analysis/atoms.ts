@@ -10,7 +10,7 @@ import type { IpSet } from '../net/ip-set.js';
 import type { Budget } from './budget.js';
 import { type Intervals, NONE, fromRanges, intersect, isEmpty, point, range } from './intervals.js';
 import { countryProblem, type NameTables } from './names.js';
-import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions } from './space.js';
+import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions, withComplement } from './space.js';
 
 /** A warning about one comparison. */
 export interface Note {
@@ -206,7 +206,8 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
       if (transport !== undefined) c2.set(Dim.l4, point(transport));
       r = unionRegions(r, constrain(U, c2));
     }
-    return exact(isNe ? subtractRegions(U, r) : r);
+    const rest = withComplement(subtractRegions(U, r), r);
+    return exact(isNe ? rest : r);
   };
 
   if (model === undefined || model.kind === 'opaque') return indeterminate();

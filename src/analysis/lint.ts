@@ -17,7 +17,7 @@ import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
 import { smallestCover } from './cover.js';
 import { atpFilterFindings } from './atp-filters.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, modelFirewalls } from './model.js';
-import { Dim, type Region, constrain, firstOutside, isEmptyRegion, regionsOverlap } from './space.js';
+import { Dim, type Region, constrain, firstOutside, isEmptyRegion } from './space.js';
 import { point, subtract } from './intervals.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -52,13 +52,12 @@ export function ruleStatus(model: FirewallModel, i: number, workLimit = WORK_LIM
   return withinBudget(
     (): RuleStatus => {
       const earlier = earlierTerminating(model, i);
-      const candidates = earlier.filter((k) => regionsOverlap(may, model.rules[k]!.meaning.must));
-      const musts = candidates.map((k) => model.rules[k]!.meaning.must);
+      const musts = earlier.map((k) => model.rules[k]!.meaning.must);
       const used = new Set<number>();
       const outside = firstOutside(may, musts, budget, used);
       if (outside === null) {
         const cover = smallestCover(may, musts, [...used], budget);
-        return { kind: 'unreachable', blockedBy: cover.indexes.map((c) => candidates[c]!), minimal: cover.minimal, region: may };
+        return { kind: 'unreachable', blockedBy: cover.indexes.map((c) => earlier[c]!), minimal: cover.minimal, region: may };
       }
       const exact = must === may && earlier.every((k) => model.rules[k]!.meaning.must === model.rules[k]!.meaning.may);
       // exact: the box outside every earlier must is outside every earlier may, inside the rule's must

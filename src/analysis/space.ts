@@ -107,7 +107,7 @@ export function universe(names: NameDomains): Region {
       boxes.push(b);
     }
   }
-  return boxes;
+  return withComplement(boxes, []);
 }
 
 /** A box constraining only the given dimensions (the rest unconstrained: intersect it with a region). */
@@ -131,19 +131,28 @@ export function constrain(region: Region, c: Constraint): Region {
   return out;
 }
 
+// Sets of many ranges (a list's addresses) cost a merge to compare, the rest almost nothing, so
+// boxes are compared on the small sets first: most pairs are apart there (another transport).
+const SMALL = 8;
+const isLarge = (a: Intervals, b: Intervals): boolean => a.length + b.length > SMALL;
+
 function boxesOverlap(a: Box, b: Box): boolean {
-  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && !overlaps(a[d]!, b[d]!)) return false;
+  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && !isLarge(a[d]!, b[d]!) && !overlaps(a[d]!, b[d]!)) return false;
+  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && isLarge(a[d]!, b[d]!) && !overlaps(a[d]!, b[d]!)) return false;
   return true;
 }
 
+// most pairs of boxes are apart: build the intersection here and copy it only when it is not empty
+const scratch: Intervals[] = new Array(DIMS);
+
 function intersectBoxes(a: Box, b: Box): Box | null {
-  const out: Intervals[] = new Array(DIMS);
+  if (!boxesOverlap(a, b)) return null;
   for (let d = 0; d < DIMS; d++) {
     const v = a[d] === b[d] ? a[d]! : intersect(a[d]!, b[d]!);
     if (isEmpty(v)) return null;
-    out[d] = v;
+    scratch[d] = v;
   }
-  return out;
+  return scratch.slice();
 }
 
 /** a − b as disjoint boxes. */
@@ -195,8 +204,12 @@ export function unionRegions(a: Region, b: Region): Region {
   return a.length === 0 ? b : b.length === 0 ? a : [...a, ...b];
 }
 
-export function regionsOverlap(a: Region, b: Region): boolean {
-  for (const x of a) for (const y of b) if (boxesOverlap(x, y)) return true;
+/** Whether some packet is in both; `budget` pays for each pair of boxes compared. */
+export function regionsOverlap(a: Region, b: Region, budget?: Budget): boolean {
+  for (const x of a) {
+    budget?.spend(b.length);
+    for (const y of b) if (boxesOverlap(x, y)) return true;
+  }
   return false;
 }
 
@@ -204,53 +217,103 @@ export function isEmptyRegion(r: Region): boolean {
   return r.length === 0;
 }
 
+// Complements within the universe, where the analysis has them for free: a `not`'s operand, the
+// complements of an `and`'s parts put together (expression.ts). A rule like `not (a and b)` is many
+// boxes but its complement one; the search branches on the few boxes instead of cutting by the many.
+const complements = new WeakMap<Region, Region>();
+
+/** Records that `co` is the complement of `r` within the universe (so `r` is `co`'s); returns `r`. */
+export function withComplement(r: Region, co: Region): Region {
+  complements.set(r, co);
+  complements.set(co, r);
+  return r;
+}
+
+export function complementOf(r: Region): Region | undefined {
+  return complements.get(r);
+}
+
+/** A region of `minus` still to avoid in a piece of the search: its boxes that meet the piece. */
+interface Pending {
+  readonly k: number;
+  readonly boxes: readonly Box[];
+  readonly complement: Region | undefined;
+}
+
 /**
  * A box of packets in `r` but in none of `minus`, or null when `minus` covers `r`. Subtracting
  * many overlapping regions up front fragments a box into exponentially many pieces (each earlier
- * rule cuts along other fields), so this searches depth first: cut the box by the first box of
- * `minus` it overlaps and descend into each piece in turn, stopping at the first piece nothing
- * covers. A piece only meets the boxes its parent met, less the one that cut it, so each level
- * scans a shorter list. A reachable rule is usually shown so after a few cuts; only a covered one
- * is explored in full, and then its pieces die as soon as a box holds them. `budget` pays for every
- * box compared. When `minus` covers `r`, `used` receives the indexes of the regions of `minus`
- * that the proof cut by or found holding a piece: together they cover `r` (a cover found for free).
+ * rule cuts along other fields), so this searches depth first, one region at a time: a region
+ * whose complement is known splits the piece into its parts outside that region (the region is
+ * then done with); otherwise the piece is cut by the region's first box that meets it. It stops at
+ * the first piece no region meets. A piece only meets what its parent met, so each level scans a
+ * shorter list; a box holding the whole piece ends the branch. `budget` pays for every box looked
+ * at. When `minus` covers `r`, `used` receives the indexes of the regions of `minus` the proof
+ * relied on: together they cover `r` (a cover found for free).
  */
 export function firstOutside(r: Region, minus: readonly Region[], budget = new Budget(Infinity), used?: Set<number>): Box | null {
-  const subs: Box[] = [];
-  const owners: number[] = [];
+  const all: Pending[] = [];
   const seen = new Set<Region>();
   minus.forEach((region, k) => {
     // the same region twice (one rule seen from two firewalls) is searched once
     if (seen.has(region)) return;
     seen.add(region);
-    for (const box of region) {
-      subs.push(box);
-      owners.push(k);
-    }
+    all.push({ k, boxes: region, complement: complementOf(region) });
   });
-  const all = subs.map((_, j) => j);
-  const search = (box: Box, candidates: readonly number[]): Box | null => {
-    budget.spend(candidates.length + 1);
-    const live: number[] = [];
-    for (const j of candidates) {
-      if (!boxesOverlap(box, subs[j]!)) continue;
-      // one box holding the whole piece ends this branch before it is cut
-      if (boxContains(subs[j]!, box)) {
-        used?.add(owners[j]!);
-        return null;
+  const search = (box: Box, pending: readonly Pending[]): Box | null => {
+    const live: Pending[] = [];
+    let split: { at: number; parts: Box[] } | null = null;
+    for (const p of pending) {
+      if (p.complement !== undefined) {
+        // the piece's parts outside the region: none, it is covered; the whole piece, they are apart
+        budget.spend(p.complement.length);
+        const parts: Box[] = [];
+        for (const c of p.complement) {
+          const part = intersectBoxes(box, c);
+          if (part !== null) parts.push(part);
+        }
+        if (parts.length === 0) {
+          used?.add(p.k);
+          return null;
+        }
+        if (p.complement.some((c) => boxContains(c, box))) continue;
+        if (split === null || parts.length < split.parts.length) split = { at: live.length, parts };
+        live.push(p);
+        continue;
       }
-      live.push(j);
+      budget.spend(p.boxes.length);
+      const boxes: Box[] = [];
+      for (const b of p.boxes) {
+        if (!boxesOverlap(box, b)) continue;
+        // one box holding the whole piece ends this branch before it is cut
+        if (boxContains(b, box)) {
+          used?.add(p.k);
+          return null;
+        }
+        boxes.push(b);
+      }
+      if (boxes.length > 0) live.push({ k: p.k, boxes, complement: undefined });
     }
     if (live.length === 0) return box;
-    const cut = live[0]!;
-    const rest = live.slice(1);
+    if (split !== null) {
+      const rest = live.filter((_, i) => i !== split.at);
+      for (const part of split.parts) {
+        const found = search(part, rest);
+        if (found !== null) return found;
+      }
+      used?.add(live[split.at]!.k);
+      return null;
+    }
+    const [first, ...others] = live;
+    const cut = first!.boxes[0]!;
+    const rest = first!.boxes.length === 1 ? others : [{ ...first!, boxes: first!.boxes.slice(1) }, ...others];
     const pieces: Box[] = [];
-    subtractBox(box, subs[cut]!, pieces);
+    subtractBox(box, cut, pieces);
     for (const piece of pieces) {
       const found = search(piece, rest);
       if (found !== null) return found;
     }
-    used?.add(owners[cut]!);
+    used?.add(first!.k);
     return null;
   };
   for (const box of r) {
