@@ -49,8 +49,8 @@ function side(model: FirewallModel, d: Decision): Side {
 export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOptions; b?: ModelOptions; workLimit?: number } = {}): Comparison {
   const workLimit = options.workLimit ?? WORK_LIMIT;
   const { space, firewalls } = modelFirewalls([
-    { snapshot: a, options: { ...options.a, workLimit } },
-    { snapshot: b, options: { ...options.b, workLimit } },
+    { snapshot: a, options: options.a },
+    { snapshot: b, options: options.b },
   ]);
   const [ma, mb] = firewalls as [FirewallModel, FirewallModel];
   const da = decisions(ma, space.universe);

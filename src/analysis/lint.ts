@@ -33,6 +33,12 @@ export type RuleStatus =
 
 const UNMODELLED = 'parts the analysis does not model (regular expressions, byte strings, functions, unknown lists) decide whether it is reached';
 
+/** Why a rule's own bounds and those of the earlier rules leave its reachability open. */
+function unsettledBy(model: FirewallModel, earlier: readonly number[]): string {
+  const unbuilt = earlier.filter((k) => model.rules[k]!.limit !== undefined).map((k) => model.rules[k]!.ref);
+  return unbuilt.length === 0 ? UNMODELLED : `${UNMODELLED}, or the packet classes of ${unbuilt.join(', ')}, which the work limit left unbuilt`;
+}
+
 function earlierTerminating(model: FirewallModel, i: number): number[] {
   const out: number[] = [];
   for (let k = 0; k < i; k++) {
@@ -62,7 +68,7 @@ export function ruleStatus(model: FirewallModel, i: number, workLimit = WORK_LIM
       const exact = must === may && earlier.every((k) => model.rules[k]!.meaning.must === model.rules[k]!.meaning.may);
       // exact: the box outside every earlier must is outside every earlier may, inside the rule's must
       const witness = exact ? outside : firstOutside(must, earlier.map((k) => model.rules[k]!.meaning.may), budget);
-      return witness === null ? { kind: 'indeterminate', reason: rule.limit ?? UNMODELLED } : { kind: 'reachable', witnessRegion: [witness] };
+      return witness === null ? { kind: 'indeterminate', reason: rule.limit ?? unsettledBy(model, earlier) } : { kind: 'reachable', witnessRegion: [witness] };
     },
     (reason) => ({ kind: 'indeterminate', reason: `${reason} before deciding whether it is reached` }),
   );
