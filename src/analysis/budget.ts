@@ -7,7 +7,7 @@
 import { groupDigits } from '../numbers.js';
 
 /** Steps one question may take. */
-export const WORK_LIMIT = 20_000;
+export const WORK_LIMIT = 10_000;
 
 export class WorkLimitReached extends Error {
   constructor(readonly limit: number) {

@@ -244,8 +244,8 @@ interface Pending {
  * A box of packets in `r` but in none of `minus`, or null when `minus` covers `r`. Subtracting
  * many overlapping regions up front fragments a box into exponentially many pieces (each earlier
  * rule cuts along other fields), so this searches depth first, one region at a time: a region
- * whose complement is known splits the piece into its parts outside that region (the region is
- * then done with); otherwise the piece is cut by the region's first box that meets it. It stops at
+ * whose complement is known and smaller splits the piece into its parts outside that region (the
+ * region is then done with); otherwise the piece is cut by the region's first box that meets it. It stops at
  * the first piece no region meets. A piece only meets what its parent met, so each level scans a
  * shorter list; a box holding the whole piece ends the branch. `budget` pays for every box looked
  * at. When `minus` covers `r`, `used` receives the indexes of the regions of `minus` the proof
@@ -258,7 +258,9 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
     // the same region twice (one rule seen from two firewalls) is searched once
     if (seen.has(region)) return;
     seen.add(region);
-    all.push({ k, boxes: region, complement: complementOf(region) });
+    // a complement of fewer boxes than the region is worth branching on (`not (a and b)`); else cutting is cheaper
+    const complement = complementOf(region);
+    all.push({ k, boxes: region, complement: complement !== undefined && complement.length < region.length ? complement : undefined });
   });
   const search = (box: Box, pending: readonly Pending[]): Box | null => {
     const live: Pending[] = [];

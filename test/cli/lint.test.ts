@@ -130,7 +130,7 @@ describe('large rulesets within the vendor limits', () => {
     expect(r.status).toBe(1);
     const cmp = JSON.parse(r.stdout) as { equivalent: boolean; differences: unknown[]; indeterminate: Array<{ before: object; after: object; reason: string }> };
     expect(cmp.equivalent).toBe(false);
-    expect(cmp.indeterminate).toEqual([{ before: { verdict: 'drop', rule: 'r51' }, after: { verdict: 'pass', rule: 'r51' }, verdict_changed: true, reason: expect.stringMatching(/work limit \(20,000 steps\)/) }]);
+    expect(cmp.indeterminate).toEqual([{ before: { verdict: 'drop', rule: 'r51' }, after: { verdict: 'pass', rule: 'r51' }, verdict_changed: true, reason: expect.stringMatching(/work limit \(10,000 steps\)/) }]);
     const text = runCli(args, capped);
     expect(text.stdout).toContain('drop by r51 -> pass by r51: indeterminate: the analysis reached its work limit');
   });
@@ -150,7 +150,7 @@ describe('large rulesets within the vendor limits', () => {
     const findings = (JSON.parse(r.stdout) as Findings).findings;
     const limited = findings.filter((f) => f.kind === 'indeterminate');
     expect(limited.length).toBeGreaterThan(0);
-    for (const f of limited) expect(f.message).toBe(`${f.rule}: the analysis reached its work limit (20,000 steps) before deciding whether it is reached`);
+    for (const f of limited) expect(f.message).toBe(`${f.rule}: the analysis reached its work limit (10,000 steps) before deciding whether it is reached`);
     expect(limited.map((f) => f.rule)).not.toContain('r1');
     expect(runCli(args, capped).stdout).toContain(`note: edge ${limited[0]!.rule}: indeterminate: ${limited[0]!.message}`);
   });
