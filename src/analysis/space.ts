@@ -337,8 +337,8 @@ function boxContains(outer: Box, inner: Box): boolean {
 }
 
 /** Whether every packet of `inner` is in `outer`. */
-export function regionCovers(outer: Region, inner: Region, budget?: Budget): boolean {
-  return firstOutside(inner, [outer], budget) === null;
+export function regionCovers(outer: Region, inner: Region): boolean {
+  return firstOutside(inner, [outer]) === null;
 }
 
 /** One set of values for a dimension across a region (the union of its boxes'). */
