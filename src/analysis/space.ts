@@ -264,22 +264,20 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
   });
   const search = (box: Box, pending: readonly Pending[]): Box | null => {
     const live: Pending[] = [];
-    let split: { at: number; parts: Box[] } | null = null;
+    // the region to branch on: the one whose complement meets the piece in the fewest boxes
+    let split: { at: number; parts: number } | null = null;
     for (const p of pending) {
       if (p.complement !== undefined) {
         // the piece's parts outside the region: none, it is covered; the whole piece, they are apart
         budget.spend(p.complement.length);
-        const parts: Box[] = [];
-        for (const c of p.complement) {
-          const part = intersectBoxes(box, c);
-          if (part !== null) parts.push(part);
-        }
-        if (parts.length === 0) {
+        let parts = 0;
+        for (const c of p.complement) if (boxesOverlap(box, c)) parts++;
+        if (parts === 0) {
           used?.add(p.k);
           return null;
         }
         if (p.complement.some((c) => boxContains(c, box))) continue;
-        if (split === null || parts.length < split.parts.length) split = { at: live.length, parts };
+        if (split === null || parts < split.parts) split = { at: live.length, parts };
         live.push(p);
         continue;
       }
@@ -299,8 +297,9 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
     if (live.length === 0) return box;
     if (split !== null) {
       const rest = live.filter((_, i) => i !== split.at);
-      for (const part of split.parts) {
-        const found = search(part, rest);
+      for (const c of live[split.at]!.complement!) {
+        const part = intersectBoxes(box, c);
+        const found = part === null ? null : search(part, rest);
         if (found !== null) return found;
       }
       used?.add(live[split.at]!.k);
