@@ -1,12 +1,22 @@
 // src/analysis figures: lint and diff --static on a realistic 200-rule ruleset — service allows
 // (skip) with CIDR sets and port sets, amplification-port and ICMP blocks, country blocks, TCP-flag
 // rules, IPv6 rules, five rules shadowed by earlier ones, a 10,000-entry account list — against the issue's target (under 1 s), and
-// next to compiling the same ruleset for replay (Firewall.compile) measured in the same run.
+// next to compiling the same ruleset for replay (Firewall.compile) measured in the same run. Then
+// the whole `edgesim` process, wall time and peak memory, on the four shapes that once ran for
+// minutes or out of memory (analysis-shapes.ts), against the targets of 2 s and 500 MB each.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { compareRulesets, lint } from '../src/analysis/index.js';
 import type { RulesetRule, Snapshot } from '../src/config/snapshot.js';
 import { createListRegistry } from '../src/data/lists.js';
 import { Firewall } from '../src/firewall/firewall.js';
+import { notAndTerms, perCustomer, sharedList, withActionChanged } from './analysis-shapes.js';
 import type { BenchRow, BenchSuite } from './types.js';
+
+const EDGESIM = path.join(path.dirname(fileURLToPath(import.meta.url)), '../bin/edgesim.js');
 
 function lcg(seed: number): () => number {
   let x = seed >>> 0;
@@ -88,5 +98,48 @@ export const suite: BenchSuite = async () => {
   let diffs = 0;
   const diffMs = median([0, 1, 2].map(() => ms(() => (diffs = compareRulesets(snapshot, changed).differences.length))));
   rows.push({ suite: 'analysis', name: 'diff --static, 200 rules vs the same minus one', value: diffMs, unit: 'ms', note: `median of 3, ${diffs} differing classes` });
+  rows.push(...shapeRows());
   return rows;
 };
+
+/** Wall seconds and peak resident MB of one `edgesim` run (GNU time), with its stdout. */
+function measured(args: string[]): { seconds: number; mb: number; stdout: string } {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, EDGESIM, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const [seconds, kb] = (r.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  if (r.status === null || r.status > 1 || !Number.isFinite(seconds) || !Number.isFinite(kb)) throw new Error(`edgesim ${args.join(' ')} failed: ${r.stderr}`);
+  return { seconds: seconds!, mb: kb! / 1024, stdout: r.stdout };
+}
+
+function shapeRows(): BenchRow[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-bench-analysis-'));
+  const file = (name: string, s: Snapshot): string => {
+    const f = path.join(dir, `${name}.json`);
+    writeFileSync(f, JSON.stringify(s));
+    return f;
+  };
+  const lintCounts = (stdout: string): string => {
+    const { findings } = JSON.parse(stdout) as { findings: Array<{ kind: string }> };
+    const count = (kind: string): number => findings.filter((f) => f.kind === kind).length;
+    return `${count('unreachable')} unreachable, ${count('indeterminate')} indeterminate`;
+  };
+  const diffCounts = (stdout: string): string => {
+    const c = JSON.parse(stdout) as { differences: unknown[]; indeterminate: unknown[] };
+    return `${c.differences.length} differing classes, ${c.indeterminate.length} indeterminate pairs`;
+  };
+  const customers = perCustomer(100);
+  const andTerms = notAndTerms('and', 100);
+  const cases: Array<[string, string[], (stdout: string) => string]> = [
+    ['diff --static, 100 per-customer rules, one action changed', ['diff', '--static', file('customers', customers), file('customers-changed', withActionChanged(customers, 50)), '--format', 'json'], diffCounts],
+    ['diff --static, 100 and-of-not(… and …) rules, one action changed', ['diff', '--static', file('and-100', andTerms), file('and-100-changed', withActionChanged(andTerms, 50)), '--format', 'json'], diffCounts],
+    ['lint, 200 rules each an or of not(… and …) terms', ['lint', file('or-200', notAndTerms('or', 200)), '--json'], lintCounts],
+    ['lint, 200 rules each an and of not(… and …) terms', ['lint', file('and-200', notAndTerms('and', 200)), '--json'], lintCounts],
+    ['lint, 200 plain rules on one 100,000-entry list', ['lint', file('list', sharedList(200, 100_000)), '--json'], lintCounts],
+  ];
+  return cases.flatMap(([name, args, counts]): BenchRow[] => {
+    const m = measured(args);
+    return [
+      { suite: 'analysis', name: `${name}: whole process`, value: m.seconds, unit: 's', note: `target < 2 s; ${counts(m.stdout)}` },
+      { suite: 'analysis', name: `${name}: peak memory`, value: m.mb, unit: 'MB', note: 'target < 500 MB (peak resident)' },
+    ];
+  });
+}

@@ -7,9 +7,10 @@
 import type { ComparisonExpr, IpItem, IpValue } from '../lang/index.js';
 import { protocolText } from '../capture/protocols.js';
 import type { IpSet } from '../net/ip-set.js';
+import type { Budget } from './budget.js';
 import { type Intervals, NONE, fromRanges, intersect, isEmpty, point, range } from './intervals.js';
 import { countryProblem, type NameTables } from './names.js';
-import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions } from './space.js';
+import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions, withComplement } from './space.js';
 
 /** A warning about one comparison. */
 export interface Note {
@@ -28,8 +29,11 @@ export interface Meaning {
 export interface ModelContext {
   readonly universe: Region;
   readonly names: NameTables;
-  readonly lists: (name: string) => IpSet | undefined;
+  /** a list's addresses as ranges on the address axis (the same object each time: see model.ts) */
+  readonly lists: (name: string) => Intervals | undefined;
   readonly notes: Note[];
+  /** pays for the boxes the connectives build (expression.ts) */
+  readonly budget?: Budget;
 }
 
 interface IntField {
@@ -142,7 +146,8 @@ function ipItemRange(item: IpItem): [bigint, bigint] {
   return [lo, lo + host];
 }
 
-function listRanges(set: IpSet): Intervals {
+/** The addresses of an IP set as ranges on the address axis (both families). */
+export function ipSetRanges(set: IpSet): Intervals {
   const pairs: Array<[bigint, bigint]> = [];
   set.forEachRange4((lo, hi) => pairs.push([BigInt(lo >>> 0), BigInt(hi >>> 0)]));
   const word = (w: Uint32Array): bigint => V6_BASE + w.reduce((acc, x) => (acc << 32n) | BigInt(x >>> 0), 0n);
@@ -201,7 +206,8 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
       if (transport !== undefined) c2.set(Dim.l4, point(transport));
       r = unionRegions(r, constrain(U, c2));
     }
-    return exact(isNe ? subtractRegions(U, r) : r);
+    const rest = withComplement(subtractRegions(U, r), r);
+    return exact(isNe ? rest : r);
   };
 
   if (model === undefined || model.kind === 'opaque') return indeterminate();
@@ -234,12 +240,11 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
       }
       if (op.kind === 'inSet' && op.set.type === 'Ip') return atom([model.dim], fromRanges(op.set.items.map(ipItemRange)));
       if (op.kind === 'inList') {
-        const set = ctx.lists(op.name);
-        if (set === undefined) {
+        const ranges = ctx.lists(op.name);
+        if (ranges === undefined) {
           ctx.notes.push({ kind: 'unknown_list', message: `list $${op.name} does not exist` });
           return indeterminate();
         }
-        const ranges = listRanges(set);
         if (isEmpty(ranges)) ctx.notes.push({ kind: 'empty_list', message: `list $${op.name} is empty: \`in $${op.name}\` never matches` });
         return atom([model.dim], ranges);
       }

@@ -6,22 +6,17 @@
 import type { ProtectionFilter, Snapshot } from '../config/snapshot.js';
 import { ProtectedSpace } from '../atp/protected-space.js';
 import { expressionMeaning } from './expression.js';
-import { fromRanges, point } from './intervals.js';
+import { point } from './intervals.js';
 import type { Finding } from './findings.js';
 import { type HeaderSpace, parseAt } from './model.js';
-import { Dim, L4, type Region, V6_BASE, constrain, intersectRegions, isEmptyRegion, regionCovers, unionRegions } from './space.js';
-import type { Meaning } from './atoms.js';
+import { Dim, L4, type Region, constrain, intersectRegions, isEmptyRegion, regionCovers, unionRegions } from './space.js';
+import { type Meaning, ipSetRanges } from './atoms.js';
 
 const STRENGTH: Record<string, number> = { enabled: 0, monitoring: 1, disabled: 2 };
 const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
 function protectedTraffic(snapshot: Snapshot, space: HeaderSpace): Region {
-  const addresses = new ProtectedSpace(snapshot.prefixes, snapshot.allowlist).addresses;
-  const pairs: Array<[bigint, bigint]> = [];
-  addresses.forEachRange4((lo, hi) => pairs.push([BigInt(lo >>> 0), BigInt(hi >>> 0)]));
-  const word = (w: Uint32Array): bigint => V6_BASE + w.reduce((acc, x) => (acc << 32n) | BigInt(x >>> 0), 0n);
-  addresses.forEachRange6((lo, hi) => pairs.push([word(lo), word(hi)]));
-  const set = fromRanges(pairs);
+  const set = ipSetRanges(new ProtectedSpace(snapshot.prefixes, snapshot.allowlist).addresses);
   const tcp = point(L4.tcp);
   return unionRegions(
     constrain(space.universe, new Map([[Dim.l4, tcp], [Dim.dst, set]])),

@@ -3,8 +3,10 @@
 // space by deciding rule (decisions.ts); every pair of parts whose outcome differs (verdict, or the
 // deciding rule's ref) and that certainly share a packet is one difference, with a witness from the
 // intersection. Pairs that only possibly share packets (indeterminate parts) are reported as such,
-// so "equivalent" is claimed only when it is proved.
+// so "equivalent" is claimed only when it is proved. Each pair spends from its own work budget
+// (budget.ts); a pair that reaches it is listed as indeterminate with the reason.
 import type { Snapshot } from '../config/snapshot.js';
+import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
 import { type Decision, decisions, jointPacket } from './decisions.js';
 import { type FirewallModel, type ModelOptions, modelFirewalls } from './model.js';
 import { type Witness, witnessOf } from './witness.js';
@@ -24,17 +26,28 @@ export interface Difference {
   readonly witness: Witness;
 }
 
+/** A pair of deciding rules the work limit stopped the analysis from settling: some packets may go from one to the other. */
+export interface Unsettled {
+  readonly before: Side;
+  readonly after: Side;
+  readonly verdict_changed: boolean;
+  readonly reason: string;
+}
+
 export interface Comparison {
-  /** no packet's verdict certainly or possibly differs */
+  /** no packet's verdict certainly or possibly differs (nor may differ, for all the analysis could settle) */
   readonly equivalent: boolean;
   readonly differences: Difference[];
+  readonly indeterminate: Unsettled[];
 }
 
 function side(model: FirewallModel, d: Decision): Side {
   return { verdict: d.verdict, rule: d.rule < 0 ? null : model.rules[d.rule]!.ref };
 }
 
-export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOptions; b?: ModelOptions } = {}): Comparison {
+/** options.workLimit: steps one pair of rules may take (default WORK_LIMIT) */
+export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOptions; b?: ModelOptions; workLimit?: number } = {}): Comparison {
+  const workLimit = options.workLimit ?? WORK_LIMIT;
   const { space, firewalls } = modelFirewalls([
     { snapshot: a, options: options.a },
     { snapshot: b, options: options.b },
@@ -43,22 +56,24 @@ export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOp
   const da = decisions(ma, space.universe);
   const db = decisions(mb, space.universe);
   const differences: Difference[] = [];
+  const indeterminate: Unsettled[] = [];
   for (const x of da) {
     for (const y of db) {
       const before = side(ma, x);
       const after = side(mb, y);
       if (before.verdict === after.verdict && before.rule === after.rule) continue;
-      const sure = jointPacket(x, y, 'must');
-      const possible = sure ?? jointPacket(x, y, 'may');
-      if (possible === null) continue;
-      differences.push({
-        before,
-        after,
-        verdict_changed: before.verdict !== after.verdict,
-        certain: sure !== null,
-        witness: witnessOf(possible, space.names),
-      });
+      const verdict_changed = before.verdict !== after.verdict;
+      const budget = new Budget(workLimit);
+      withinBudget(
+        () => {
+          const sure = jointPacket(x, y, 'must', budget);
+          const possible = sure ?? jointPacket(x, y, 'may', budget);
+          if (possible !== null) differences.push({ before, after, verdict_changed, certain: sure !== null, witness: witnessOf(possible, space.names) });
+        },
+        (reason) => indeterminate.push({ before, after, verdict_changed, reason: `${reason} before deciding whether a packet goes from one to the other` }),
+      );
     }
   }
-  return { equivalent: !differences.some((d) => d.verdict_changed), differences };
+  const changed = [...differences, ...indeterminate].some((d) => d.verdict_changed);
+  return { equivalent: !changed, differences, indeterminate };
 }

@@ -7,6 +7,7 @@
 // minus every earlier must.
 import { verdictName } from '../verdict.js';
 import type { Meaning } from './atoms.js';
+import type { Budget } from './budget.js';
 import type { FirewallModel } from './model.js';
 import { type Box, type Region, firstOutside, intersectRegions } from './space.js';
 
@@ -43,9 +44,16 @@ export function decidedPacket(d: Decision, within: Region, certainty: Certainty)
   return r.length === 0 ? null : firstOutside(r, certainty === 'must' ? d.earlierMay : d.earlierMust);
 }
 
-/** A box of packets decided by `x` in one firewall and by `y` in another (certainly or possibly), or null. */
-export function jointPacket(x: Decision, y: Decision, certainty: Certainty): Box | null {
-  const r = intersectRegions(x.matches[certainty], y.matches[certainty]);
+/**
+ * A box of packets decided by `x` in one firewall and by `y` in another (certainly or possibly), or
+ * null. When the rule of one side is (the same meaning as) a rule before the other, no packet
+ * reaches both: that is known without a search, which keeps comparing two versions of one ruleset
+ * linear in the rules they share.
+ */
+export function jointPacket(x: Decision, y: Decision, certainty: Certainty, budget?: Budget): Box | null {
+  const earlier = certainty === 'must' ? [...x.earlierMay, ...y.earlierMay] : [...x.earlierMust, ...y.earlierMust];
+  if (earlier.includes(x.matches[certainty]) || earlier.includes(y.matches[certainty])) return null;
+  const r = intersectRegions(x.matches[certainty], y.matches[certainty], budget);
   if (r.length === 0) return null;
-  return firstOutside(r, certainty === 'must' ? [...x.earlierMay, ...y.earlierMay] : [...x.earlierMust, ...y.earlierMust]);
+  return firstOutside(r, earlier, budget);
 }

@@ -5,8 +5,9 @@
 // never wrong — it can only be missing, which the analysis then reports as indeterminate.
 import type { Expr } from '../lang/index.js';
 import { type Meaning, type ModelContext, comparisonMeaning } from './atoms.js';
+import type { Budget } from './budget.js';
 import { walkComparisons } from './names.js';
-import { type Region, intersectRegions, subtractRegions, unionRegions } from './space.js';
+import { type Region, complementOf, intersectRegions, subtractRegions, unionRegions, withComplement } from './space.js';
 
 export type { Meaning };
 
@@ -14,20 +15,50 @@ export function isExact(m: Meaning): boolean {
   return m.must === m.may;
 }
 
-function both(a: Meaning, b: Meaning, f: (x: Region, y: Region) => Region): Meaning {
-  const must = f(a.must, b.must);
-  return isExact(a) && isExact(b) ? { must, may: must } : { must, may: f(a.may, b.may) };
+// Each connective also records its result's complement where that is cheap (space.ts's search
+// uses it): a `not`'s result has its operand as complement, an `and`'s complement is its parts'
+// complements side by side; an `or`'s is their intersection, kept only while it stays small.
+const SMALL_COMPLEMENT = 4096;
+
+type RegionOp = (x: Region, y: Region, budget?: Budget) => Region;
+
+function and(a: Region, b: Region, budget?: Budget): Region {
+  const r = intersectRegions(a, b, budget);
+  const ca = complementOf(a);
+  const cb = complementOf(b);
+  return r === a || ca === undefined || cb === undefined ? r : withComplement(r, unionRegions(ca, cb));
 }
 
-function negate(m: Meaning, U: Region): Meaning {
-  const must = subtractRegions(U, m.may);
-  return isExact(m) ? { must, may: must } : { must, may: subtractRegions(U, m.must) };
+function or(a: Region, b: Region, budget?: Budget): Region {
+  const r = unionRegions(a, b);
+  const ca = complementOf(a);
+  const cb = complementOf(b);
+  if (r === a || r === b || ca === undefined || cb === undefined || ca.length * cb.length > SMALL_COMPLEMENT) return r;
+  return withComplement(r, intersectRegions(ca, cb, budget));
 }
 
-function xor(a: Meaning, b: Meaning, U: Region): Meaning {
-  const onlyA = both(a, negate(b, U), intersectRegions);
-  const onlyB = both(b, negate(a, U), intersectRegions);
-  return both(onlyA, onlyB, unionRegions);
+/**
+ * The complement of `r` within `U` as disjoint boxes (a recorded complement may be overlapping
+ * boxes, which cost more as a meaning: the `and`s above it multiply them), recorded for the search.
+ */
+function complement(r: Region, U: Region, budget?: Budget): Region {
+  return withComplement(subtractRegions(U, r, budget), r);
+}
+
+function both(a: Meaning, b: Meaning, f: RegionOp, budget?: Budget): Meaning {
+  const must = f(a.must, b.must, budget);
+  return isExact(a) && isExact(b) ? { must, may: must } : { must, may: f(a.may, b.may, budget) };
+}
+
+function negate(m: Meaning, U: Region, budget?: Budget): Meaning {
+  const must = complement(m.may, U, budget);
+  return isExact(m) ? { must, may: must } : { must, may: complement(m.must, U, budget) };
+}
+
+function xor(a: Meaning, b: Meaning, U: Region, budget?: Budget): Meaning {
+  const onlyA = both(a, negate(b, U, budget), and, budget);
+  const onlyB = both(b, negate(a, U, budget), and, budget);
+  return both(onlyA, onlyB, or, budget);
 }
 
 /** The meaning of a Bool expression. */
@@ -42,15 +73,15 @@ export function expressionMeaning(e: Expr, ctx: ModelContext): Meaning {
     case 'not': {
       const inner = expressionMeaning(e.arg, ctx);
       noteNegatedTransport(e.arg, ctx);
-      return negate(inner, U);
+      return negate(inner, U, ctx.budget);
     }
     case 'quantifier':
       return { must: [], may: U };
     case 'combining': {
       const parts = e.items.map((item) => expressionMeaning(item, ctx));
-      const op = e.op === 'and' ? intersectRegions : unionRegions;
-      if (e.op === 'xor') return parts.reduce((acc, m) => xor(acc, m, U));
-      return parts.reduce((acc, m) => both(acc, m, op));
+      const op = e.op === 'and' ? and : or;
+      if (e.op === 'xor') return parts.reduce((acc, m) => xor(acc, m, U, ctx.budget));
+      return parts.reduce((acc, m) => both(acc, m, op, ctx.budget));
     }
   }
 }

@@ -3,7 +3,7 @@
 export { lint, lintModel, ruleStatus, type RuleStatus } from './lint.js';
 export { ERROR_KINDS, WARNING_KINDS, type Finding, type FindingKind } from './findings.js';
 export { explain, type Explanation, type Overlap } from './explain.js';
-export { compareRulesets, type Comparison, type Difference, type Side } from './compare.js';
+export { compareRulesets, type Comparison, type Difference, type Side, type Unsettled } from './compare.js';
 export { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceExpectation, type SpaceProof, type SpaceValue } from './prove.js';
 export { witnessRecord, type Witness } from './witness.js';
 export { checkExpressions, type ModelOptions } from './model.js';

@@ -67,6 +67,8 @@ function intersectSorted(a: Intervals, b: Intervals): Intervals {
 export function overlaps(a: Intervals, b: Intervals): boolean {
   if (apart(a, b)) return false;
   if (a === b || spans(a, b) || spans(b, a)) return true;
+  // large sets meet the same ones again and again: their intersection is remembered
+  if (a.length + b.length >= LARGE) return !isEmpty(intersect(a, b));
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {

@@ -13,10 +13,11 @@
 import type { Snapshot } from '../config/snapshot.js';
 import type { Note } from './atoms.js';
 import type { Finding, FindingKind } from './findings.js';
+import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
 import { smallestCover } from './cover.js';
 import { atpFilterFindings } from './atp-filters.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, modelFirewalls } from './model.js';
-import { Dim, type Region, constrain, firstOutside, isEmptyRegion, regionsOverlap } from './space.js';
+import { Dim, type Region, constrain, firstOutside, isEmptyRegion } from './space.js';
 import { point, subtract } from './intervals.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -24,10 +25,19 @@ import { type Witness, witnessOf } from './witness.js';
 export type RuleStatus =
   | { readonly kind: 'disabled' }
   | { readonly kind: 'unmatchable' }
-  | { readonly kind: 'unreachable'; readonly blockedBy: number[]; readonly region: Region }
+  /** minimal: false when the work limit stopped the search for a smaller blocked_by */
+  | { readonly kind: 'unreachable'; readonly blockedBy: number[]; readonly minimal: boolean; readonly region: Region }
   /** witnessRegion: packets the rule certainly decides (a part of them, not all) */
   | { readonly kind: 'reachable'; readonly witnessRegion: Region }
-  | { readonly kind: 'indeterminate' };
+  | { readonly kind: 'indeterminate'; readonly reason: string };
+
+const UNMODELLED = 'parts the analysis does not model (regular expressions, byte strings, functions, unknown lists) decide whether it is reached';
+
+/** Why a rule's own bounds and those of the earlier rules leave its reachability open. */
+function unsettledBy(model: FirewallModel, earlier: readonly number[]): string {
+  const unbuilt = earlier.filter((k) => model.rules[k]!.limit !== undefined).map((k) => model.rules[k]!.ref);
+  return unbuilt.length === 0 ? UNMODELLED : `${UNMODELLED}, or the packet classes of ${unbuilt.join(', ')}, which the work limit left unbuilt`;
+}
 
 function earlierTerminating(model: FirewallModel, i: number): number[] {
   const out: number[] = [];
@@ -38,21 +48,30 @@ function earlierTerminating(model: FirewallModel, i: number): number[] {
   return out;
 }
 
-/** Reachability of rule `i` (index into model.rules). */
-export function ruleStatus(model: FirewallModel, i: number): RuleStatus {
+/** Reachability of rule `i` (index into model.rules), spending at most `workLimit` steps. */
+export function ruleStatus(model: FirewallModel, i: number, workLimit = WORK_LIMIT): RuleStatus {
   const rule = model.rules[i]!;
   if (!rule.enabled) return { kind: 'disabled' };
   const { must, may } = rule.meaning;
   if (isEmptyRegion(may)) return { kind: 'unmatchable' };
-  const earlier = earlierTerminating(model, i);
-  const candidates = earlier.filter((k) => regionsOverlap(may, model.rules[k]!.meaning.must));
-  const musts = candidates.map((k) => model.rules[k]!.meaning.must);
-  const outside = firstOutside(may, musts);
-  if (outside === null) return { kind: 'unreachable', blockedBy: smallestCover(may, musts).map((c) => candidates[c]!), region: may };
-  const exact = must === may && earlier.every((k) => model.rules[k]!.meaning.must === model.rules[k]!.meaning.may);
-  // exact: the box outside every earlier must is outside every earlier may, inside the rule's must
-  const witness = exact ? outside : firstOutside(must, earlier.map((k) => model.rules[k]!.meaning.may));
-  return witness === null ? { kind: 'indeterminate' } : { kind: 'reachable', witnessRegion: [witness] };
+  const budget = new Budget(workLimit);
+  return withinBudget(
+    (): RuleStatus => {
+      const earlier = earlierTerminating(model, i);
+      const musts = earlier.map((k) => model.rules[k]!.meaning.must);
+      const used = new Set<number>();
+      const outside = firstOutside(may, musts, budget, used);
+      if (outside === null) {
+        const cover = smallestCover(may, musts, [...used], budget);
+        return { kind: 'unreachable', blockedBy: cover.indexes.map((c) => earlier[c]!), minimal: cover.minimal, region: may };
+      }
+      const exact = must === may && earlier.every((k) => model.rules[k]!.meaning.must === model.rules[k]!.meaning.may);
+      // exact: the box outside every earlier must is outside every earlier may, inside the rule's must
+      const witness = exact ? outside : firstOutside(must, earlier.map((k) => model.rules[k]!.meaning.may), budget);
+      return witness === null ? { kind: 'indeterminate', reason: rule.limit ?? unsettledBy(model, earlier) } : { kind: 'reachable', witnessRegion: [witness] };
+    },
+    (reason) => ({ kind: 'indeterminate', reason: `${reason} before deciding whether it is reached` }),
+  );
 }
 
 function noteFinding(rule: ModelledRule, note: Note, space: HeaderSpace): Finding | null {
@@ -69,7 +88,7 @@ function finding(rule: ModelledRule, kind: FindingKind, message: string, witness
 }
 
 /** Findings for the firewall rules of one modelled snapshot. */
-export function lintModel(model: FirewallModel, space: HeaderSpace): Finding[] {
+export function lintModel(model: FirewallModel, space: HeaderSpace, workLimit = WORK_LIMIT): Finding[] {
   const out: Finding[] = [];
   model.rules.forEach((rule, i) => {
     if (!rule.enabled) return;
@@ -81,24 +100,25 @@ export function lintModel(model: FirewallModel, space: HeaderSpace): Finding[] {
         out.push(f);
       }
     }
-    const status = ruleStatus(model, i);
+    const status = ruleStatus(model, i, workLimit);
     if (status.kind === 'unmatchable') out.push(finding(rule, 'unmatchable', `${rule.ref} matches no packet`, null));
     else if (status.kind === 'unreachable') {
       const blockers = status.blockedBy.map((k) => model.rules[k]!);
       const different = blockers.some((b) => b.action !== rule.action);
       const names = blockers.map((b) => b.ref);
+      const smaller = status.minimal ? '' : ' (the work limit stopped the search for fewer rules)';
       out.push(
         finding(
           rule,
           'unreachable',
-          `${rule.ref} (${rule.action}) is never reached: every packet it matches is decided earlier by ${names.join(', ')}${different ? ', with a different action' : ''}`,
+          `${rule.ref} (${rule.action}) is never reached: every packet it matches is decided earlier by ${names.join(', ')}${different ? ', with a different action' : ''}${smaller}`,
           witnessOf(status.region[0]!, space.names),
           names,
           different,
         ),
       );
     } else if (status.kind === 'indeterminate') {
-      out.push(finding(rule, 'indeterminate', `${rule.ref}: parts the analysis does not model (regular expressions, byte strings, functions, unknown lists) decide whether it is reached`, null));
+      out.push(finding(rule, 'indeterminate', `${rule.ref}: ${status.reason}`, null));
     }
   });
   return out;
@@ -107,5 +127,5 @@ export function lintModel(model: FirewallModel, space: HeaderSpace): Finding[] {
 /** lint for a snapshot: firewall rules, then ATP filters. */
 export function lint(snapshot: Snapshot, options: ModelOptions = {}): Finding[] {
   const { space, firewalls } = modelFirewalls([{ snapshot, options }]);
-  return [...lintModel(firewalls[0]!, space), ...atpFilterFindings(snapshot, space)];
+  return [...lintModel(firewalls[0]!, space, options.workLimit), ...atpFilterFindings(snapshot, space)];
 }

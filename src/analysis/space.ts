@@ -12,6 +12,7 @@
 // transport. Addresses of both families share one axis: IPv4 a.b.c.d is its 32-bit value, IPv6
 // address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
 // just the complement of one point.
+import { Budget } from './budget.js';
 import { type Intervals, NONE, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
 
 export const Dim = {
@@ -106,7 +107,7 @@ export function universe(names: NameDomains): Region {
       boxes.push(b);
     }
   }
-  return boxes;
+  return withComplement(boxes, []);
 }
 
 /** A box constraining only the given dimensions (the rest unconstrained: intersect it with a region). */
@@ -130,19 +131,28 @@ export function constrain(region: Region, c: Constraint): Region {
   return out;
 }
 
+// Sets of many ranges (a list's addresses) cost a merge to compare, the rest almost nothing, so
+// boxes are compared on the small sets first: most pairs are apart there (another transport).
+const SMALL = 8;
+const isLarge = (a: Intervals, b: Intervals): boolean => a.length + b.length > SMALL;
+
 function boxesOverlap(a: Box, b: Box): boolean {
-  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && !overlaps(a[d]!, b[d]!)) return false;
+  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && !isLarge(a[d]!, b[d]!) && !overlaps(a[d]!, b[d]!)) return false;
+  for (let d = 0; d < DIMS; d++) if (a[d] !== b[d] && isLarge(a[d]!, b[d]!) && !overlaps(a[d]!, b[d]!)) return false;
   return true;
 }
 
+// most pairs of boxes are apart: build the intersection here and copy it only when it is not empty
+const scratch: Intervals[] = new Array(DIMS);
+
 function intersectBoxes(a: Box, b: Box): Box | null {
-  const out: Intervals[] = new Array(DIMS);
+  if (!boxesOverlap(a, b)) return null;
   for (let d = 0; d < DIMS; d++) {
     const v = a[d] === b[d] ? a[d]! : intersect(a[d]!, b[d]!);
     if (isEmpty(v)) return null;
-    out[d] = v;
+    scratch[d] = v;
   }
-  return out;
+  return scratch.slice();
 }
 
 /** a − b as disjoint boxes. */
@@ -163,7 +173,10 @@ function subtractBox(a: Box, b: Box, out: Box[]): void {
   }
 }
 
-export function intersectRegions(a: Region, b: Region): Region {
+/** Every packet in both; `budget` pays for each pair of boxes compared. */
+export function intersectRegions(a: Region, b: Region, budget?: Budget): Region {
+  if (a === b) return a;
+  budget?.spend(a.length * b.length);
   const out: Box[] = [];
   for (const x of a) {
     for (const y of b) {
@@ -174,12 +187,14 @@ export function intersectRegions(a: Region, b: Region): Region {
   return out;
 }
 
-export function subtractRegions(a: Region, b: Region): Region {
+/** Every packet of `a` not in `b`; `budget` pays for each box cut and each piece built. */
+export function subtractRegions(a: Region, b: Region, budget?: Budget): Region {
   let cur: Box[] = a.slice();
   for (const y of b) {
     if (cur.length === 0) break;
     const next: Box[] = [];
     for (const x of cur) subtractBox(x, y, next);
+    budget?.spend(cur.length + next.length);
     cur = next;
   }
   return cur;
@@ -189,8 +204,12 @@ export function unionRegions(a: Region, b: Region): Region {
   return a.length === 0 ? b : b.length === 0 ? a : [...a, ...b];
 }
 
-export function regionsOverlap(a: Region, b: Region): boolean {
-  for (const x of a) for (const y of b) if (boxesOverlap(x, y)) return true;
+/** Whether some packet is in both; `budget` pays for each pair of boxes compared. */
+export function regionsOverlap(a: Region, b: Region, budget?: Budget): boolean {
+  for (const x of a) {
+    budget?.spend(b.length);
+    for (const y of b) if (boxesOverlap(x, y)) return true;
+  }
   return false;
 }
 
@@ -198,18 +217,108 @@ export function isEmptyRegion(r: Region): boolean {
   return r.length === 0;
 }
 
+// Complements within the universe, where the analysis has them for free: a `not`'s operand, the
+// complements of an `and`'s parts put together (expression.ts). A rule like `not (a and b)` is many
+// boxes but its complement one; the search branches on the few boxes instead of cutting by the many.
+const complements = new WeakMap<Region, Region>();
+
+/** Records that `co` is the complement of `r` within the universe (so `r` is `co`'s); returns `r`. */
+export function withComplement(r: Region, co: Region): Region {
+  complements.set(r, co);
+  complements.set(co, r);
+  return r;
+}
+
+export function complementOf(r: Region): Region | undefined {
+  return complements.get(r);
+}
+
+/** A region of `minus` still to avoid in a piece of the search: its boxes that meet the piece. */
+interface Pending {
+  readonly k: number;
+  readonly boxes: readonly Box[];
+  readonly complement: Region | undefined;
+}
+
 /**
  * A box of packets in `r` but in none of `minus`, or null when `minus` covers `r`. Subtracting
  * many overlapping regions up front fragments a box into exponentially many pieces (each earlier
- * rule cuts along other fields), so this searches depth first: cut the box by the next region it
- * overlaps and descend into each piece in turn, stopping at the first piece nothing covers. A
- * reachable rule is usually shown so after a few cuts; only a covered one is explored in full, and
- * then its pieces die as soon as a region covers them.
+ * rule cuts along other fields), so this searches depth first, one region at a time: a region
+ * whose complement is known and smaller splits the piece into its parts outside that region (the
+ * region is then done with); otherwise the piece is cut by the region's first box that meets it. It stops at
+ * the first piece no region meets. A piece only meets what its parent met, so each level scans a
+ * shorter list; a box holding the whole piece ends the branch. `budget` pays for every box looked
+ * at. When `minus` covers `r`, `used` receives the indexes of the regions of `minus` the proof
+ * relied on: together they cover `r` (a cover found for free).
  */
-export function firstOutside(r: Region, minus: readonly Region[]): Box | null {
-  const subs = minus.flat();
+export function firstOutside(r: Region, minus: readonly Region[], budget = new Budget(Infinity), used?: Set<number>): Box | null {
+  const all: Pending[] = [];
+  const seen = new Set<Region>();
+  minus.forEach((region, k) => {
+    // the same region twice (one rule seen from two firewalls) is searched once
+    if (seen.has(region)) return;
+    seen.add(region);
+    // a complement of fewer boxes than the region is worth branching on (`not (a and b)`); else cutting is cheaper
+    const complement = complementOf(region);
+    all.push({ k, boxes: region, complement: complement !== undefined && complement.length < region.length ? complement : undefined });
+  });
+  const search = (box: Box, pending: readonly Pending[]): Box | null => {
+    const live: Pending[] = [];
+    // the region to branch on: the one whose complement meets the piece in the fewest boxes
+    let split: { at: number; parts: number } | null = null;
+    for (const p of pending) {
+      if (p.complement !== undefined) {
+        // the piece's parts outside the region: none, it is covered; the whole piece, they are apart
+        budget.spend(p.complement.length);
+        let parts = 0;
+        for (const c of p.complement) if (boxesOverlap(box, c)) parts++;
+        if (parts === 0) {
+          used?.add(p.k);
+          return null;
+        }
+        if (p.complement.some((c) => boxContains(c, box))) continue;
+        if (split === null || parts < split.parts) split = { at: live.length, parts };
+        live.push(p);
+        continue;
+      }
+      budget.spend(p.boxes.length);
+      const boxes: Box[] = [];
+      for (const b of p.boxes) {
+        if (!boxesOverlap(box, b)) continue;
+        // one box holding the whole piece ends this branch before it is cut
+        if (boxContains(b, box)) {
+          used?.add(p.k);
+          return null;
+        }
+        boxes.push(b);
+      }
+      if (boxes.length > 0) live.push({ k: p.k, boxes, complement: undefined });
+    }
+    if (live.length === 0) return box;
+    if (split !== null) {
+      const rest = live.filter((_, i) => i !== split.at);
+      for (const c of live[split.at]!.complement!) {
+        const part = intersectBoxes(box, c);
+        const found = part === null ? null : search(part, rest);
+        if (found !== null) return found;
+      }
+      used?.add(live[split.at]!.k);
+      return null;
+    }
+    const [first, ...others] = live;
+    const cut = first!.boxes[0]!;
+    const rest = first!.boxes.length === 1 ? others : [{ ...first!, boxes: first!.boxes.slice(1) }, ...others];
+    const pieces: Box[] = [];
+    subtractBox(box, cut, pieces);
+    for (const piece of pieces) {
+      const found = search(piece, rest);
+      if (found !== null) return found;
+    }
+    used?.add(first!.k);
+    return null;
+  };
   for (const box of r) {
-    const found = search(box, subs, 0);
+    const found = search(box, all);
     if (found !== null) return found;
   }
   return null;
@@ -224,24 +333,6 @@ function boxContains(outer: Box, inner: Box): boolean {
     if (o.length + i.length > 1024 || !covers(o, i)) return false;
   }
   return true;
-}
-
-function search(box: Box, subs: readonly Box[], from: number): Box | null {
-  let k = -1;
-  for (let j = from; j < subs.length; j++) {
-    if (!boxesOverlap(box, subs[j]!)) continue;
-    // one region holding the whole box ends this branch before it is cut into pieces
-    if (boxContains(subs[j]!, box)) return null;
-    if (k < 0) k = j;
-  }
-  if (k < 0) return box;
-  const pieces: Box[] = [];
-  subtractBox(box, subs[k]!, pieces);
-  for (const piece of pieces) {
-    const found = search(piece, subs, k + 1);
-    if (found !== null) return found;
-  }
-  return null;
 }
 
 /** Whether every packet of `inner` is in `outer`. */

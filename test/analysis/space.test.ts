@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Intervals, covers, fromRanges, intersect, overlaps, subtract, union } from '../../src/analysis/intervals.js';
-import { DIMS, type Box, type Region, firstOutside, intersectRegions, subtractRegions } from '../../src/analysis/space.js';
+import { DIMS, type Box, type Region, firstOutside, intersectRegions, subtractRegions, withComplement } from '../../src/analysis/space.js';
 
 const values = (a: Intervals): number[] => {
   const out: number[] = [];
@@ -53,6 +53,26 @@ describe('regions', () => {
         const outside = [...R].filter((p) => !M.has(p));
         expect(found !== null).toBe(outside.length > 0);
         if (found !== null) for (const p of points([found])) expect(R.has(p) && !M.has(p)).toBe(true);
+      }),
+    );
+  });
+});
+
+// every region of these tests lies in this box, so a complement within it is one within the universe
+const WHOLE: Region = [[[0n, 60n], [0n, 60n], ...Array.from({ length: DIMS - 2 }, () => REST)]];
+
+describe('firstOutside with known complements', () => {
+  it('branching on a complement finds an uncovered box exactly when one exists; the regions it used cover the rest', () => {
+    fc.assert(
+      fc.property(region, fc.array(fc.tuple(region, fc.boolean()), { maxLength: 5 }), (r, parts) => {
+        const minus = parts.map(([m, known]) => (known ? withComplement(m.slice(), subtractRegions(WHOLE, m)) : m));
+        const R = points(r);
+        const M = points(minus.flat());
+        const used = new Set<number>();
+        const found = firstOutside(r, minus, undefined, used);
+        expect(found !== null).toBe([...R].some((p) => !M.has(p)));
+        if (found !== null) for (const p of points([found])) expect(R.has(p) && !M.has(p)).toBe(true);
+        else expect([...R].every((p) => points([...used].flatMap((k) => minus[k]!)).has(p))).toBe(true);
       }),
     );
   });

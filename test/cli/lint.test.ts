@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { notAndTerms, perCustomer, sharedList, withActionChanged } from '../../bench/analysis-shapes.js';
 
 const tmp = tempDir('edgesim-lint-');
 const DEMO = 'examples/demo.pcap';
@@ -112,5 +113,71 @@ describe('edgesim diff --static', () => {
     const r = runCli(['diff', '--static', BEFORE]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('diff --static takes two snapshot files');
+  });
+});
+
+// The four shapes that once ran for minutes or out of memory (bench/analysis-shapes.ts), run by the
+// CLI with the heap capped at 400 MB: each finishes with exact answers where the analysis settles
+// them and `indeterminate` with the reason where its work limit stops it.
+describe('large rulesets within the vendor limits', () => {
+  const capped = { env: { NODE_OPTIONS: '--max-old-space-size=400' } };
+  const file = (name: string, s: Snapshot): string => {
+    const f = path.join(tmp, `${name}.json`);
+    writeFileSync(f, JSON.stringify(s));
+    return f;
+  };
+  type Findings = { findings: Array<{ rule: string; kind: string; blocked_by: string[]; message: string }> };
+
+  it('diff --static, 100 per-customer rules with one action changed: the changed rule is reported', () => {
+    const before = perCustomer(100);
+    const r = runCli(['diff', '--static', file('customers', before), file('customers-changed', withActionChanged(before, 50)), '--format', 'json'], capped);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const cmp = JSON.parse(r.stdout) as { equivalent: boolean; differences: Array<Record<string, unknown>>; indeterminate: unknown[] };
+    expect(cmp.equivalent).toBe(false);
+    expect(cmp.differences).toEqual([expect.objectContaining({ before: { verdict: 'pass', rule: 'c50-allow' }, after: { verdict: 'drop', rule: 'c50-allow' }, certain: true })]);
+    expect(cmp.indeterminate).toEqual([]);
+  });
+
+  it('diff --static, 100 rules each an `and` of `not (… and …)` terms, one action changed: indeterminate with the reason', () => {
+    const before = notAndTerms('and', 100);
+    const args = ['diff', '--static', file('and-terms', before), file('and-terms-changed', withActionChanged(before, 50))];
+    const r = runCli([...args, '--format', 'json'], capped);
+    expect(r.status).toBe(1);
+    const cmp = JSON.parse(r.stdout) as { equivalent: boolean; differences: unknown[]; indeterminate: Array<{ before: object; after: object; reason: string }> };
+    expect(cmp.equivalent).toBe(false);
+    expect(cmp.indeterminate).toEqual([{ before: { verdict: 'drop', rule: 'r51' }, after: { verdict: 'pass', rule: 'r51' }, verdict_changed: true, reason: expect.stringMatching(/work limit \(10,000 steps\)/) }]);
+    const text = runCli(args, capped);
+    expect(text.stdout).toContain('drop by r51 -> pass by r51: indeterminate: the analysis reached its work limit');
+  });
+
+  it('lint, 200 rules each an `or` of `not (… and …)` terms: the first matches every packet, so the rest are unreachable', () => {
+    const r = runCli(['lint', file('or-terms', notAndTerms('or', 200)), '--json'], capped);
+    expect(r.status).toBe(1);
+    const errors = (JSON.parse(r.stdout) as Findings).findings.filter((f) => f.kind !== 'negated_protocol_field');
+    expect(errors).toHaveLength(199);
+    for (const f of errors) expect(f).toMatchObject({ kind: 'unreachable', blocked_by: ['r1'] });
+  });
+
+  it('lint, 200 rules each an `and` of `not (… and …)` terms: settled rules exact, the others indeterminate with the reason', () => {
+    const args = ['lint', file('and-terms-200', notAndTerms('and', 200))];
+    const r = runCli([...args, '--json'], capped);
+    expect(r.stderr).toBe('');
+    const findings = (JSON.parse(r.stdout) as Findings).findings;
+    const limited = findings.filter((f) => f.kind === 'indeterminate');
+    expect(limited.length).toBeGreaterThan(0);
+    for (const f of limited) expect(f.message).toBe(`${f.rule}: the analysis reached its work limit (10,000 steps) before deciding whether it is reached`);
+    expect(limited.map((f) => f.rule)).not.toContain('r1');
+    expect(runCli(args, capped).stdout).toContain(`note: edge ${limited[0]!.rule}: indeterminate: ${limited[0]!.message}`);
+  });
+
+  it('lint, 200 rules on one 100,000-entry list: rules repeating an earlier one are unreachable', () => {
+    const r = runCli(['lint', file('list', sharedList(200, 100_000)), '--json'], capped);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const findings = (JSON.parse(r.stdout) as Findings).findings;
+    expect(findings.filter((f) => f.kind !== 'unreachable')).toEqual([]);
+    // rule 23 is rule 1 again (the ports repeat every 11 rules, the plain ones every 22)
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'r23', blocked_by: ['r1'] }));
   });
 });

@@ -1,7 +1,8 @@
 // `edgesim diff --static A.json B.json`: the classes of packets the two snapshots' firewalls decide
 // differently, proved over every possible packet (src/analysis/compare.ts), each with a witness
-// packet and the deciding rule on each side; or the statement that they are equivalent. Exit 0 when
-// no class changes its verdict or deciding rule, 1 otherwise (as the capture mode).
+// packet and the deciding rule on each side; or the statement that they are equivalent. Pairs of
+// rules the work limit left unsettled are listed as indeterminate with the reason. Exit 0 when no
+// class changes (or may change) its verdict or deciding rule, 1 otherwise (as the capture mode).
 import { checkExpressions, compareRulesets, type Comparison, type Difference, type ModelOptions } from '../../../analysis/index.js';
 import { loadSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
@@ -19,8 +20,15 @@ export interface StaticDiffFlags {
 const sideText = (s: Difference['before']): string => (s.rule === null ? `${s.verdict} (no rule)` : `${s.verdict} by ${printable(s.rule)}`);
 const classes = (n: number): string => `${n} class${n === 1 ? '' : 'es'} of packets`;
 
+function formatUnsettled(c: Comparison): string[] {
+  return c.indeterminate.map((u) => `${sideText(u.before)} -> ${sideText(u.after)}: indeterminate: ${u.reason}`);
+}
+
 function formatComparison(c: Comparison, before: string, after: string): string {
-  if (c.differences.length === 0) return `${before} and ${after} decide every packet the same way, by the same rules\n`;
+  if (c.differences.length === 0) {
+    if (c.indeterminate.length === 0) return `${before} and ${after} decide every packet the same way, by the same rules\n`;
+    return `${[`no class of packets is proved to be decided differently, but ${c.indeterminate.length} pair${c.indeterminate.length === 1 ? '' : 's'} of rules could not be settled:`, ...formatUnsettled(c)].join('\n')}\n`;
+  }
   const changed = c.differences.filter((d) => d.verdict_changed).length;
   const moved = c.differences.length - changed;
   const lines = [
@@ -32,7 +40,7 @@ function formatComparison(c: Comparison, before: string, after: string): string 
     lines.push(`${sideText(d.before)} -> ${sideText(d.after)}${d.verdict_changed ? '' : ' (same verdict)'}${d.certain ? '' : ' (possibly: unmodelled parts decide)'}`);
     lines.push(`  packet: ${printable(JSON.stringify(d.witness))}`);
   }
-  return `${lines.join('\n')}\n`;
+  return `${[...lines, ...formatUnsettled(c)].join('\n')}\n`;
 }
 
 async function load(file: string, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions }> {
@@ -51,7 +59,7 @@ export async function runStaticDiff(before: string, after: string, flags: Static
   const b = await load(after, flags.lists);
   const c = compareRulesets(a.snapshot, b.snapshot, { a: a.options, b: b.options });
   if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify(c, null, 2)}\n`);
-  else if (flags.format === 'ndjson') writeOutput(flags.out, c.differences.map((d) => `${JSON.stringify(d)}\n`).join(''));
+  else if (flags.format === 'ndjson') writeOutput(flags.out, [...c.differences, ...c.indeterminate].map((d) => `${JSON.stringify(d)}\n`).join(''));
   else writeOutput(flags.out, formatComparison(c, before, after));
-  process.exitCode = c.differences.length === 0 ? 0 : 1;
+  process.exitCode = c.differences.length === 0 && c.indeterminate.length === 0 ? 0 : 1;
 }

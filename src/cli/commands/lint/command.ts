@@ -19,7 +19,8 @@ Findings (errors): unmatchable (the rule matches no packet at all), unreachable 
 rules decide every packet it matches; blocked_by names a smallest such set, different_action says whether
 one of them acts otherwise). Warnings: negated_protocol_field, impossible_comparison, empty_list,
 unknown_list, atp_filter_never_applies. indeterminate: regular expressions, byte strings or functions
-decide the answer and the analysis does not model them; it never guesses.
+decide the answer and the analysis does not model them, or the rule reached the analysis's work limit
+(10,000 steps a rule); the message says which. It never guesses.
 Exit status: 1 when there is an error finding (or a warning, with --fail-on warning), 0 otherwise.
 
 Examples:

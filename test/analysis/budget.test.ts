@@ -1,0 +1,65 @@
+// The work limit (src/analysis/budget.ts) only ever turns an answer into `indeterminate`: on random
+// small rulesets, the default limit changes nothing, and under any limit every rule's status and
+// every pair of a comparison is the unbounded answer or says that the limit stopped it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareRulesets, ruleStatus } from '../../src/analysis/index.js';
+import { modelFirewalls } from '../../src/analysis/model.js';
+import { ruleSpecs, snapshotOf } from './replay.js';
+
+const RUNS = 100;
+const LIMITED = /^the analysis reached its work limit \([\d,]+ steps\) before deciding/;
+
+describe('rule status under a work limit', () => {
+  it('the default limit gives the unbounded answer on small rulesets', () => {
+    fc.assert(
+      fc.property(ruleSpecs, (specs) => {
+        const model = modelFirewalls([{ snapshot: snapshotOf(specs) }]).firewalls[0]!;
+        model.rules.forEach((_, i) => expect(ruleStatus(model, i)).toEqual(ruleStatus(model, i, Infinity)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('any limit gives the unbounded answer or indeterminate with the reason', () => {
+    let limited = 0;
+    fc.assert(
+      fc.property(ruleSpecs, fc.integer({ min: 1, max: 3000 }), (specs, limit) => {
+        const model = modelFirewalls([{ snapshot: snapshotOf(specs) }]).firewalls[0]!;
+        model.rules.forEach((_, i) => {
+          const bounded = ruleStatus(model, i, limit);
+          const exact = ruleStatus(model, i, Infinity);
+          if (bounded.kind === 'indeterminate' && LIMITED.test(bounded.reason)) limited++;
+          else if (bounded.kind === 'unreachable' && !bounded.minimal) expect(exact.kind).toBe('unreachable');
+          else expect(bounded).toEqual(exact);
+        });
+      }),
+      { numRuns: RUNS },
+    );
+    expect(limited).toBeGreaterThan(0);
+  });
+});
+
+describe('compareRulesets under a work limit', () => {
+  it('reports the unbounded differences, or the pair as indeterminate with the reason', () => {
+    let limited = 0;
+    fc.assert(
+      fc.property(ruleSpecs, ruleSpecs, fc.integer({ min: 1, max: 3000 }), (a, b, limit) => {
+        const before = snapshotOf(a);
+        const after = snapshotOf(b);
+        const exact = compareRulesets(before, after, { workLimit: Infinity });
+        const bounded = compareRulesets(before, after, { workLimit: limit });
+        expect(exact.indeterminate).toEqual([]);
+        const pair = (d: { before: object; after: object }): string => JSON.stringify([d.before, d.after]);
+        const unsettled = new Set(bounded.indeterminate.map(pair));
+        limited += unsettled.size;
+        for (const u of bounded.indeterminate) expect(u.reason).toMatch(LIMITED);
+        expect(bounded.differences).toEqual(exact.differences.filter((d) => !unsettled.has(pair(d))));
+        if (!bounded.equivalent) expect(!exact.equivalent || bounded.indeterminate.some((u) => u.verdict_changed)).toBe(true);
+        if (bounded.equivalent) expect(exact.equivalent).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(limited).toBeGreaterThan(0);
+  });
+});
