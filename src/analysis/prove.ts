@@ -12,7 +12,6 @@ import { decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
 import { type ModelOptions, modelFirewalls, parseAt } from './model.js';
 import type { Box } from './space.js';
-import { intersectRegions, isEmptyRegion } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export type SpaceValue = string | number | boolean;
