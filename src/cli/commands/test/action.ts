@@ -1,5 +1,6 @@
 // `edgesim test`, run: load and check every suite first (an invalid suite stops everything with exit
-// 2 before any case runs), run the cases with one line each, then the details of each failure, the
+// 2 before any case runs; a golden file that is one of the files the run reads, or another case's
+// golden, is a suite error at its line; --json and --junit may overwrite none of them), run the cases with one line each, then the details of each failure, the
 // totals, and the --json / --junit reports. Exit 1 when a case failed or could not run.
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
@@ -10,7 +11,7 @@ import type { Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctFiles, firstClash } from '../../paths.js';
 
 export interface TestFlags extends DataFlags {
   json?: string;
@@ -19,14 +20,33 @@ export interface TestFlags extends DataFlags {
   strict?: boolean;
 }
 
+/** Refuses a golden file that is an input or another golden, and reports that would overwrite any file of the suites. */
+function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
+  const reads = suites.flatMap((s) => s.files.reads);
+  const goldens = suites.flatMap((s) => s.files.goldens);
+  const written = goldens.map((f) => [f.what, f.path] as const);
+  const clash = firstClash(
+    reads.map((f) => [f.what, f.path]),
+    written,
+  );
+  if (clash !== null) {
+    const golden = goldens[written.indexOf(clash.output as (typeof written)[number])]!;
+    golden.at.fail(`${JSON.stringify(golden.at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
+  }
+  distinctFiles(
+    [...reads, ...goldens].map((f) => [f.what, f.path]),
+    [
+      ['--json', flags.json],
+      ['--junit', flags.junit],
+    ],
+  );
+}
+
 export async function run(files: string[], flags: TestFlags): Promise<void> {
-  distinctPaths(undefined, [
-    ['--json', flags.json],
-    ['--junit', flags.junit],
-  ]);
   const options = dataOptions(flags);
   const suites: Suite[] = [];
   for (const file of files) suites.push(await loadSuite(file, options));
+  checkFiles(suites, flags);
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
