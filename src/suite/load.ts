@@ -10,7 +10,7 @@ import { systemErrorText, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
 import { CASE_KINDS } from './kinds/index.js';
-import { existingFile, parseSuiteText, type Located } from './source.js';
+import { existingFile, parseSuiteText, SuiteError, type Located } from './source.js';
 import type { LoadContext, Suite, SuiteCase, SuiteFiles } from './suite.js';
 
 const KIND_KEYS = CASE_KINDS.map((k) => k.key);
@@ -28,7 +28,7 @@ function oneLine(text: string): string {
  * first problem and how many more there are.
  */
 function configProblem(at: Located, err: unknown): never {
-  if (!(err instanceof UserError)) throw err;
+  if (!(err instanceof UserError) || err instanceof SuiteError) throw err;
   let detail = err.detail;
   if (err instanceof SnapshotError) {
     const more = err.issues.length - 1;
