@@ -10,7 +10,7 @@ import { systemErrorText, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
 import { CASE_KINDS } from './kinds/index.js';
-import { existingFile, parseSuiteText, SuiteError, type Located } from './source.js';
+import { existingFile, readSuiteText, SuiteError, type Located } from './source.js';
 import type { LoadContext, Suite, SuiteCase, SuiteFiles } from './suite.js';
 
 const KIND_KEYS = CASE_KINDS.map((k) => k.key);
@@ -90,7 +90,7 @@ export async function loadSuite(file: string, options: PathOptions = {}): Promis
   } catch (err) {
     throw new UserError(`cannot read the suite: ${systemErrorText(err)}`, { source: file, exitCode: 2 });
   }
-  const top = parseSuiteText(file, text.replace(/^\uFEFF/, ''));
+  const { top, cases } = readSuiteText(file, text.replace(/^\uFEFF/, ''));
   if (top.type !== 'map') top.fail('a suite is a map with `config` and `cases`');
   const root = top.checkKeys(['config', 'cases', 'description']);
   const dir = path.dirname(path.resolve(file));
@@ -98,9 +98,11 @@ export async function loadSuite(file: string, options: PathOptions = {}): Promis
   const paths = await loadConfig(root, top, dir, options, files);
   const casesAt = root.get('cases');
   if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');
-  const items = casesAt.items('a list of cases');
-  if (items.length === 0) casesAt.fail('expected at least one case');
+  const items = cases === null ? casesAt.items('a list of cases') : null;
+  if ((cases?.count ?? items!.length) === 0) casesAt.fail('expected at least one case');
   const ctx: LoadContext = { file, dir, paths, caseName: '', files };
   const names = new Map<string, number>();
-  return { file, paths, cases: items.map((node) => parseCase(node, ctx, names)), files };
+  const parsed: SuiteCase[] = [];
+  for (const node of cases?.each() ?? items!) parsed.push(parseCase(node, ctx, names));
+  return { file, paths, cases: parsed, files };
 }

@@ -5,10 +5,11 @@
 // tag that makes something else (`!!binary`, `!!timestamp`, `!!set`) is refused where it is written.
 // Anchors may be reused freely (a packet or a rule written once, named by many cases), but a value
 // whose aliases expand to more than MAX_ALIAS_EXPANSION nodes is refused as an alias bomb.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { distance } from '../capture/synth/json-checks.js';
+import { caseParts } from './case-parts.js';
 import { UserError } from '../errors.js';
 import { groupDigits } from '../numbers.js';
 
@@ -33,6 +34,8 @@ const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 interface SuiteDocument {
   doc: Document.Parsed;
   lines: LineCounter;
+  /** what to add to a line of the document to get the line in the suite (a case read apart starts further down) */
+  lineShift: number;
   anchored: Map<Alias, Node>;
 }
 
@@ -124,13 +127,13 @@ export class Located {
   }
 
   private lineOf(node: Node | null | undefined): number | undefined {
-    return lineOf(this.source.lines, node);
+    return lineOf(this.source, node);
   }
 }
 
-function lineOf(lines: LineCounter, node: Node | null | undefined): number | undefined {
+function lineOf(source: Pick<SuiteDocument, 'lines' | 'lineShift'>, node: Node | null | undefined): number | undefined {
   const start = node?.range?.[0];
-  return start === undefined ? undefined : lines.linePos(start).line;
+  return start === undefined ? undefined : source.lines.linePos(start).line + source.lineShift;
 }
 
 /** ` (did you mean "x"?)` for a near miss; else the list of choices when `list` is set. */
@@ -162,7 +165,7 @@ export function existingFile(at: Located, dir: string, what: string): string {
  * Walks the document once, in order: each alias gets the node its anchor marks (the last anchor of
  * that name before it), and a value with a tag outside JSON's kinds is a SuiteError at its line.
  */
-function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter): SuiteDocument {
+function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter, lineShift: number, keyOf: (key: string) => string): SuiteDocument {
   const anchors = new Map<string, Node>();
   const anchored = new Map<Alias, Node>();
   visit(doc, {
@@ -175,11 +178,11 @@ function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter)
       if (node.anchor !== undefined) anchors.set(node.anchor, node);
       if (node.tag !== undefined && !JSON_TAGS.has(node.tag)) {
         const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
-        throw new SuiteError(file, lineOf(lines, node) ?? 1, keyPath(path, node), `${tag} values are not read by suites: remove the tag (a suite holds maps, lists, strings, numbers, true, false and null)`);
+        throw new SuiteError(file, lineOf({ lines, lineShift }, node) ?? 1 + lineShift, keyOf(keyPath(path, node)), `${tag} values are not read by suites: remove the tag (a suite holds maps, lists, strings, numbers, true, false and null)`);
       }
     },
   });
-  return { doc, lines, anchored };
+  return { doc, lines, lineShift, anchored };
 }
 
 /** The dotted key of `node` (as Located names it) from the ancestors visit() passes. */
@@ -199,14 +202,42 @@ function keyPath(ancestors: readonly unknown[], node: Node): string {
   return key;
 }
 
-/** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */
-export function parseSuiteText(file: string, text: string): Located {
+/** Parses YAML that starts on line `1 + lineShift` of the suite; a syntax error is a SuiteError at its line. */
+function parseYaml(file: string, text: string, lineShift = 0, keyOf = (key: string): string => key): SuiteDocument {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const err = doc.errors[0];
   if (err !== undefined) {
     const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
-    throw new SuiteError(file, line, '', `not valid YAML: ${err.message.split('\n')[0]}`);
+    throw new SuiteError(file, line + lineShift, '', `not valid YAML: ${err.message.split('\n')[0]}`);
   }
-  return new Located(file, '', 1, (doc.contents as Node | null) ?? null, resolveDocument(file, doc, lines));
+  return resolveDocument(file, doc, lines, lineShift, keyOf);
+}
+
+/** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */
+export function parseSuiteText(file: string, text: string): Located {
+  const source = parseYaml(file, text);
+  return new Located(file, '', 1, (source.doc.contents as Node | null) ?? null, source);
+}
+
+/** A suite's top map, and its cases when they are read a case at a time (case-parts.ts); else null: they are in `top`. */
+export interface SuiteText {
+  top: Located;
+  cases: { count: number; each: () => Iterable<Located> } | null;
+}
+
+/** Reads a suite's text: large suites of the usual shape a case at a time, others whole. */
+export function readSuiteText(file: string, text: string): SuiteText {
+  const split = caseParts(text);
+  if (split === null) return { top: parseSuiteText(file, text), cases: null };
+  const top = parseSuiteText(file, split.head);
+  function* each(): Iterable<Located> {
+    for (const [i, part] of split!.parts.entries()) {
+      const key = `cases[${i}]`;
+      const source = parseYaml(file, `cases:\n${text.slice(part.start, part.end)}`, part.line - 2, (k) => k.replace(/^cases\[0\]/, key));
+      const item = (((source.doc.contents as YAMLMap).items[0]!.value as YAMLSeq).items[0] as Node | undefined) ?? null;
+      yield new Located(file, key, part.line, item, source);
+    }
+  }
+  return { top, cases: { count: split.parts.length, each } };
 }

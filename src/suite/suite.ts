@@ -86,6 +86,9 @@ export interface CaseResult {
   status: CaseStatus;
   /** one line: what failed, or the error */
   message: string;
-  outcome: CaseOutcome;
+  /** things done (CaseOutcome's notes) */
+  notes: string[];
+  /** what went wrong, as text: expected and actual values, warnings, traces ('' when passed); kept as text, not as traces, so a run of many failures stays small */
+  details: string;
   seconds: number;
 }

@@ -56,7 +56,10 @@ function parseExpect(expect: Map<string, Located>, refs: KnownRefs, dir: string)
   return { totals, frames, byRule, golden, goldenName: g === undefined ? null : (g.value as string) };
 }
 
-/** Checks the `frames` expectations as the replay goes; traces a frame that does not match. */
+/** the traces a capture case shows: of the first frames that were not as expected */
+const TRACED = 3;
+
+/** Checks the `frames` expectations as the replay goes; traces the first frames that do not match. */
 class FrameCheck implements PacketSink {
   readonly failures: string[] = [];
   readonly traces: PacketTrace[] = [];
@@ -74,9 +77,8 @@ class FrameCheck implements PacketSink {
     this.seen.add(rec.frame);
     const diffs = compareVerdict(want, verdictSummary(v, this.firewall));
     if (diffs.length === 0) return;
-    const trace = tracePacket(rec, v, this.firewall, this.atp);
     this.failures.push(...diffs.map((d) => `frame ${rec.frame}: ${d}`));
-    this.traces.push(trace);
+    if (this.traces.length < TRACED) this.traces.push(tracePacket(rec, v, this.firewall, this.atp));
   }
 
   async close(): Promise<void> {}
@@ -105,7 +107,7 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
     const f = check!;
     for (const frame of c.frames.keys()) if (!f.seen.has(frame)) out.failures.push(`frame ${frame}: the capture has only ${report.packets} frames`);
     out.failures.push(...f.failures);
-    out.traces.push(...f.traces.slice(0, 3));
+    out.traces.push(...f.traces);
     for (const [ref, want] of c.byRule) {
       const got = report.rules.find((r) => r.ref === ref)!.decided;
       if (got !== want) out.failures.push(`by_rule.${ref}: expected ${want} packets decided, got ${got}`);

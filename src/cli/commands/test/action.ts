@@ -4,7 +4,7 @@
 // totals, and the --json / --junit reports. Exit 1 when a case failed or could not run.
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
-import { caseLine, failureDetails, totalsLine } from '../../../suite/reports/text.js';
+import { caseLine, totalsLine } from '../../../suite/reports/text.js';
 import { loadSuite } from '../../../suite/load.js';
 import { runSuites } from '../../../suite/run.js';
 import type { Suite } from '../../../suite/suite.js';
@@ -53,7 +53,7 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
     onCase: (r) => process.stdout.write(`${caseLine(r)}\n`),
   });
   const failed = results.filter((r) => r.status !== 'passed');
-  for (const r of failed) process.stdout.write(`\n${failureDetails(r)}\n`);
+  for (const r of failed) process.stdout.write(`\n${r.details}\n`);
   process.stdout.write(`\n${totalsLine(results)}\n`);
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
