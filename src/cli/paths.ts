@@ -21,16 +21,15 @@ function identity(path: string): string {
 /** A file a command reads or writes: how to name it in a message (`--out`, `the capture`) and its path ('-' is a standard stream). */
 export type NamedFile = readonly [name: string, path: string | undefined];
 
-/** The first output that is the same file as an input or as an earlier output, and the name of that other file; null when there is none. */
-export function firstClash(inputs: readonly NamedFile[], outputs: readonly NamedFile[]): { output: NamedFile; other: string } | null {
+/** The first output that is the same file as an input or as an earlier output (its index), and the name of that other file; null when there is none. */
+export function firstClash(inputs: readonly NamedFile[], outputs: readonly NamedFile[]): { output: number; other: string } | null {
   const seen = new Map<string, string>();
   for (const [name, path] of inputs) if (path !== undefined && path !== '-') seen.set(identity(path), name);
-  for (const output of outputs) {
-    const [name, path] = output;
+  for (const [i, [name, path]] of outputs.entries()) {
     if (path === undefined || path === '-') continue;
     const id = identity(path);
     const other = seen.get(id);
-    if (other !== undefined) return { output, other };
+    if (other !== undefined) return { output: i, other };
     seen.set(id, name);
   }
   return null;
@@ -39,7 +38,9 @@ export function firstClash(inputs: readonly NamedFile[], outputs: readonly Named
 /** Throws a UsageError when an output is the same file as one of the inputs or as another output. */
 export function distinctFiles(inputs: readonly NamedFile[], outputs: readonly NamedFile[]): void {
   const clash = firstClash(inputs, outputs);
-  if (clash !== null) throw new UsageError(`${clash.output[0]} ${clash.output[1]!}: the same file as ${clash.other}; give each output its own file`);
+  if (clash === null) return;
+  const [name, path] = outputs[clash.output]!;
+  throw new UsageError(`${name} ${path!}: the same file as ${clash.other}; give each output its own file`);
 }
 
 /** Throws a UsageError when two of the named output paths, or an output and the input, are the same file. */

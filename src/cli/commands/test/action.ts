@@ -1,7 +1,8 @@
 // `edgesim test`, run: load and check every suite first (an invalid suite stops everything with exit
 // 2 before any case runs; a golden file that is one of the files the run reads, or another case's
-// golden, is a suite error at its line; --json and --junit may overwrite none of them), run the cases with one line each, then the details of each failure, the
-// totals, and the --json / --junit reports. Exit 1 when a case failed or could not run.
+// golden, is a suite error at its line; --json and --junit may overwrite none of them), run the
+// cases with one line each, then the details of each failure, the totals, and the --json / --junit
+// reports. Exit 1 when a case failed or could not run.
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
@@ -24,13 +25,12 @@ export interface TestFlags extends DataFlags {
 function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
   const reads = suites.flatMap((s) => s.files.reads);
   const goldens = suites.flatMap((s) => s.files.goldens);
-  const written = goldens.map((f) => [f.what, f.path] as const);
   const clash = firstClash(
     reads.map((f) => [f.what, f.path]),
-    written,
+    goldens.map((f) => [f.what, f.path]),
   );
   if (clash !== null) {
-    const golden = goldens[written.indexOf(clash.output as (typeof written)[number])]!;
+    const golden = goldens[clash.output]!;
     golden.at.fail(`${JSON.stringify(golden.at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
   }
   distinctFiles(
