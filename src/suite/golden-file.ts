@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { InputError, OutputError, UserError } from '../errors.js';
+import { TextSink } from '../sim/outputs/text-sink.js';
 import type { Located } from './source.js';
 
 function isInside(file: string, dir: string): boolean {
@@ -57,6 +58,15 @@ export class GoldenDraft {
     private readonly dir: string,
   ) {
     this.temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  }
+
+  /** A writer of the temporary file; when it cannot be made, the error names the golden file. */
+  writer(): TextSink {
+    try {
+      return new TextSink(this.temp);
+    } catch (err) {
+      throw err instanceof OutputError ? new OutputError(this.file, err.cause) : err;
+    }
   }
 
   /** Replaces the golden with the temporary file (checked again: the folder may have changed since the suite was loaded). */

@@ -105,6 +105,13 @@ describe('where a golden file may be', () => {
 });
 
 describe('rewriting a golden file', () => {
+  it('names the golden file, not its temporary file, when its folder is missing', () => {
+    const { suite } = suiteWithGolden('goldens/verdicts.ndjson');
+    const r = runCli(['test', suite, '--update']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^ERROR demo: .*\/suite\/goldens\/verdicts\.ndjson: cannot write: no such file /m);
+  });
+
   it('replaces the file by a rename: the old content is never written over in place, and no temporary file is left', () => {
     const { dir, suite } = suiteWithGolden('verdicts.ndjson');
     expect(runCli(['test', suite, '--update']).status).toBe(0);

@@ -97,7 +97,7 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
     const { report, warnings } = await replay(await OpenCapture.open(c.capture), built, {
       sinks: (firewall) => {
         check = new FrameCheck(c.frames, firewall, built.atp.active ? built.atp : null);
-        return actualPath === null ? [check] : [check, new NdjsonSink(new TextSink(actualPath), firewall)];
+        return actualPath === null ? [check] : [check, new NdjsonSink(draft?.writer() ?? new TextSink(actualPath), firewall)];
       },
     });
     out.warnings.push(...warnings, ...report.capture.warnings);
