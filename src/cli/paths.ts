@@ -1,26 +1,49 @@
 // Output paths that would destroy input or each other: `--out same.pcap --write-dropped same.pcap`,
 // or an output equal to the capture being read, would lose data, so they are refused up front.
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+// A file is the same file however it is spelled: through a link, a hard link, `..` or a relative path.
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
 function identity(path: string): string {
   try {
-    return realpathSync(path);
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
   } catch {
-    return resolve(path);
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return resolve(path);
+    }
   }
 }
 
-/** Throws a UsageError when two of the named output paths, or an output and the input, are the same file. */
-export function distinctPaths(input: string | undefined, outputs: ReadonlyArray<readonly [flag: string, path: string | undefined]>): void {
+/** A file a command reads or writes: how to name it in a message (`--out`, `the capture`) and its path ('-' is a standard stream). */
+export type NamedFile = readonly [name: string, path: string | undefined];
+
+/** The first output that is the same file as an input or as an earlier output (its index), and the name of that other file; null when there is none. */
+export function firstClash(inputs: readonly NamedFile[], outputs: readonly NamedFile[]): { output: number; other: string } | null {
   const seen = new Map<string, string>();
-  if (input !== undefined && input !== '-') seen.set(identity(input), 'the capture');
-  for (const [flag, path] of outputs) {
+  for (const [name, path] of inputs) if (path !== undefined && path !== '-') seen.set(identity(path), name);
+  for (const [i, [name, path]] of outputs.entries()) {
     if (path === undefined || path === '-') continue;
     const id = identity(path);
     const other = seen.get(id);
-    if (other !== undefined) throw new UsageError(`${flag} ${path}: the same file as ${other}; give each output its own file`);
-    seen.set(id, flag);
+    if (other !== undefined) return { output: i, other };
+    seen.set(id, name);
   }
+  return null;
+}
+
+/** Throws a UsageError when an output is the same file as one of the inputs or as another output. */
+export function distinctFiles(inputs: readonly NamedFile[], outputs: readonly NamedFile[]): void {
+  const clash = firstClash(inputs, outputs);
+  if (clash === null) return;
+  const [name, path] = outputs[clash.output]!;
+  throw new UsageError(`${name} ${path!}: the same file as ${clash.other}; give each output its own file`);
+}
+
+/** Throws a UsageError when two of the named output paths, or an output and the input, are the same file. */
+export function distinctPaths(input: string | undefined, outputs: readonly NamedFile[]): void {
+  distinctFiles([['the capture', input]], outputs);
 }

@@ -5,30 +5,49 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadSnapshotFile } from '../config/load.js';
 import type { Snapshot } from '../config/snapshot.js';
-import { validateSnapshot } from '../config/validate.js';
+import { formatIssues, SnapshotError, validateSnapshot } from '../config/validate.js';
 import { systemErrorText, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
 import { CASE_KINDS } from './kinds/index.js';
-import { existingFile, parseSuiteText, type Located } from './source.js';
-import type { LoadContext, Suite, SuiteCase } from './suite.js';
+import { existingFile, readSuiteText, SuiteError, type Located } from './source.js';
+import type { LoadContext, Suite, SuiteCase, SuiteFiles } from './suite.js';
 
 const KIND_KEYS = CASE_KINDS.map((k) => k.key);
 const CASE_KEYS = ['name', 'expect', ...KIND_KEYS, ...new Set(CASE_KINDS.flatMap((k) => k.keys))];
 
-/** A problem of the configuration the suite names, as a suite error at the `config` key. */
-function configProblem(at: Located, err: unknown): never {
-  if (!(err instanceof UserError)) throw err;
-  return at.fail((err as Error).message.split('\n')[0]!);
+/** A filter error's first line and its reason (the caret line's words); other text as it is. */
+function oneLine(text: string): string {
+  const lines = text.split('\n');
+  return lines.length === 1 ? text : `${lines[0]!} ${lines[lines.length - 1]!.replace(/^[\s^]+/, '')}`;
 }
 
-async function loadConfig(root: Map<string, Located>, top: Located, dir: string, options: PathOptions): Promise<SuitePaths> {
+/**
+ * A problem of the configuration the suite names, as one suite error at the `config` key: the file
+ * as the suite names it (an inline configuration is the suite itself, already named), then its
+ * first problem and how many more there are.
+ */
+function configProblem(at: Located, err: unknown): never {
+  if (!(err instanceof UserError) || err instanceof SuiteError) throw err;
+  let detail = err.detail;
+  if (err instanceof SnapshotError) {
+    const more = err.issues.length - 1;
+    detail = `${oneLine(formatIssues(err.issues.slice(0, 1)))}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`;
+  }
+  return at.fail(at.type === 'map' ? oneLine(detail) : `${at.value as string}: ${oneLine(detail)}`);
+}
+
+async function loadConfig(root: Map<string, Located>, top: Located, dir: string, options: PathOptions, files: SuiteFiles): Promise<SuitePaths> {
   const at = root.get('config');
   if (at === undefined) return top.fail('config: missing: name the configuration snapshot (a file, relative to the suite) or write it inline');
   let snapshot: Snapshot;
   try {
-    if (at.type === 'map') snapshot = validateSnapshot(at.value, `${at.file}:${at.line}`);
-    else snapshot = await loadSnapshotFile(existingFile(at, dir, 'a configuration snapshot'));
+    if (at.type === 'map') snapshot = validateSnapshot(at.value);
+    else {
+      const file = existingFile(at, dir, 'a configuration snapshot');
+      files.reads.push({ what: `the configuration of ${top.file}`, path: file, at });
+      snapshot = await loadSnapshotFile(file);
+    }
   } catch (err) {
     return configProblem(at, err);
   }
@@ -59,7 +78,7 @@ function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>):
   if (expectAt === undefined) return node.fail(`expect: missing: say what the case expects (${kind.expectKeys.join(', ')})`);
   const expect = expectAt.checkKeys(kind.expectKeys, 'expect key');
   if (expect.size === 0) expectAt.fail(`nothing to check: give one of ${kind.expectKeys.join(', ')}`);
-  const data = kind.parse(keys.get(kind.key)!, expect, keys, ctx);
+  const data = kind.parse(keys.get(kind.key)!, expect, keys, { ...ctx, caseName: name });
   return { name, line: node.line, kind, data };
 }
 
@@ -71,16 +90,19 @@ export async function loadSuite(file: string, options: PathOptions = {}): Promis
   } catch (err) {
     throw new UserError(`cannot read the suite: ${systemErrorText(err)}`, { source: file, exitCode: 2 });
   }
-  const top = parseSuiteText(file, text.replace(/^\uFEFF/, ''));
+  const { top, cases } = readSuiteText(file, text.replace(/^\uFEFF/, ''));
   if (top.type !== 'map') top.fail('a suite is a map with `config` and `cases`');
   const root = top.checkKeys(['config', 'cases', 'description']);
   const dir = path.dirname(path.resolve(file));
-  const paths = await loadConfig(root, top, dir, options);
+  const files: SuiteFiles = { reads: [{ what: `the suite ${file}`, path: file, at: top }], goldens: [] };
+  const paths = await loadConfig(root, top, dir, options, files);
   const casesAt = root.get('cases');
   if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');
-  const items = casesAt.items('a list of cases');
-  if (items.length === 0) casesAt.fail('expected at least one case');
-  const ctx: LoadContext = { file, dir, paths };
+  const items = cases === null ? casesAt.items('a list of cases') : null;
+  if ((cases?.count ?? items!.length) === 0) casesAt.fail('expected at least one case');
+  const ctx: LoadContext = { file, dir, paths, caseName: '', files };
   const names = new Map<string, number>();
-  return { file, paths, cases: items.map((node) => parseCase(node, ctx, names)) };
+  const parsed: SuiteCase[] = [];
+  for (const node of cases?.each() ?? items!) parsed.push(parseCase(node, ctx, names));
+  return { file, paths, cases: parsed, files };
 }

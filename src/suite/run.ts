@@ -2,6 +2,7 @@
 // hold, or — under --strict — a warning was raised), or error (the case could not run, e.g. an
 // unreadable capture). Errors that are bugs are not caught: they stop the run.
 import { UserError } from '../errors.js';
+import { failureDetails } from './reports/text.js';
 import type { CaseOutcome, CaseResult, CaseStatus, RunContext, Suite } from './suite.js';
 
 export interface RunOptions {
@@ -35,12 +36,12 @@ export async function runSuites(suites: readonly Suite[], opts: RunOptions = {})
         outcome = { failures: [], traces: [], warnings: [], notes: [] };
         verdict = { status: 'error', message: (err as Error).message };
       }
+      const what = { suite: suite.file, name: c.name, kind: c.kind.key };
       const result: CaseResult = {
-        suite: suite.file,
-        name: c.name,
-        kind: c.kind.key,
+        ...what,
         ...verdict,
-        outcome,
+        notes: outcome.notes,
+        details: verdict.status === 'passed' ? '' : failureDetails(what, outcome),
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };
       results.push(result);

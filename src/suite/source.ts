@@ -1,12 +1,17 @@
 // A suite file as a tree of located values: every map, list and scalar keeps the line it starts on,
 // so that a suite error names the file, the line and the key (`suite.yaml:12: cases[1].packet.tcp.dstprot:
 // unknown field`). YAML 1.2 is a superset of JSON, so one parser (the `yaml` library, whose LineCounter
-// turns offsets into lines) reads both kinds of suite.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+// turns offsets into lines) reads both kinds of suite. A suite holds JSON's kinds of value only: a
+// tag that makes something else (`!!binary`, `!!timestamp`, `!!set`) is refused where it is written.
+// Anchors may be reused freely (a packet or a rule written once, named by many cases), but a value
+// whose aliases expand to more than MAX_ALIAS_EXPANSION nodes is refused as an alias bomb.
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { distance } from '../capture/synth/json-checks.js';
+import { caseParts } from './case-parts.js';
 import { UserError } from '../errors.js';
+import { groupDigits } from '../numbers.js';
 
 /** An invalid suite: one line, `FILE:LINE: key: message`, exit 2, and no case runs. */
 export class SuiteError extends UserError {
@@ -19,6 +24,21 @@ export class SuiteError extends UserError {
 
 export type NodeType = 'map' | 'list' | 'string' | 'number' | 'boolean' | 'null';
 
+/** How far one value's aliases may expand (the `yaml` library counts each alias's nodes). */
+export const MAX_ALIAS_EXPANSION = 10_000;
+
+/** The tags that make JSON's kinds of value (written `!!str` etc., or implied). */
+const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+
+/** The parsed suite: its document, lines, and each alias's anchored node (found once, not per alias). */
+interface SuiteDocument {
+  doc: Document.Parsed;
+  lines: LineCounter;
+  /** what to add to a line of the document to get the line in the suite (a case read apart starts further down) */
+  lineShift: number;
+  anchored: Map<Alias, Node>;
+}
+
 /** One value of the suite with where it is. */
 export class Located {
   constructor(
@@ -27,12 +47,11 @@ export class Located {
     readonly key: string,
     readonly line: number,
     node: Node | null,
-    private readonly lines: LineCounter,
-    private readonly doc: Document.Parsed,
+    private readonly source: SuiteDocument,
   ) {
     this.keyLine = line;
     // an alias (*name) stands for the node its anchor (&name) marks; lines stay the alias's own
-    this.node = isAlias(node) ? ((node.resolve(doc) as Node | undefined) ?? null) : node;
+    this.node = isAlias(node) ? (source.anchored.get(node) ?? null) : node;
   }
 
   private readonly node: Node | null;
@@ -48,9 +67,15 @@ export class Located {
     return typeof v === 'string' ? 'string' : typeof v === 'number' || typeof v === 'bigint' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string';
   }
 
-  /** The plain JavaScript value (maps as objects, lists as arrays). */
+  /** The plain JavaScript value (maps as objects, lists as arrays); fails on an alias bomb. */
   get value(): unknown {
-    return this.node === null ? null : (this.node.toJS(this.doc) as unknown);
+    if (this.node === null) return null;
+    try {
+      return this.node.toJS(this.source.doc, { maxAliasCount: MAX_ALIAS_EXPANSION }) as unknown;
+    } catch (err) {
+      if (!(err instanceof ReferenceError)) throw err;
+      return this.fail(`its aliases expand to more than ${groupDigits(MAX_ALIAS_EXPANSION)} values: refused as an alias bomb`);
+    }
   }
 
   /** A map's entries in order, keys as text; fails when this is not a map. */
@@ -62,7 +87,7 @@ export class Located {
       const name = String(isScalar(keyNode) ? keyNode.value : keyNode?.toJSON());
       const at = this.lineOf(keyNode) ?? this.line;
       const child = (pair.value as Node | null) ?? null;
-      return [name, new Located(this.file, this.childKey(name), this.lineOf(child) ?? at, child, this.lines, this.doc).keyedAt(at)];
+      return [name, new Located(this.file, this.childKey(name), this.lineOf(child) ?? at, child, this.source).keyedAt(at)];
     });
   }
 
@@ -70,7 +95,7 @@ export class Located {
   items(what = 'a list'): Located[] {
     const n = this.node;
     if (!isSeq(n)) this.fail(`expected ${what}, got ${describeType(this.type)}`);
-    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.lines, this.doc));
+    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.source));
   }
 
   /** Fails, unless every key of this map is one of `allowed` (with a did-you-mean for a near miss). */
@@ -102,9 +127,13 @@ export class Located {
   }
 
   private lineOf(node: Node | null | undefined): number | undefined {
-    const start = node?.range?.[0];
-    return start === undefined ? undefined : this.lines.linePos(start).line;
+    return lineOf(this.source, node);
   }
+}
+
+function lineOf(source: Pick<SuiteDocument, 'lines' | 'lineShift'>, node: Node | null | undefined): number | undefined {
+  const start = node?.range?.[0];
+  return start === undefined ? undefined : source.lines.linePos(start).line + source.lineShift;
 }
 
 /** ` (did you mean "x"?)` for a near miss; else the list of choices when `list` is set. */
@@ -132,14 +161,83 @@ export function existingFile(at: Located, dir: string, what: string): string {
   return file;
 }
 
-/** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */
-export function parseSuiteText(file: string, text: string): Located {
+/**
+ * Walks the document once, in order: each alias gets the node its anchor marks (the last anchor of
+ * that name before it), and a value with a tag outside JSON's kinds is a SuiteError at its line.
+ */
+function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter, lineShift: number, keyOf: (key: string) => string): SuiteDocument {
+  const anchors = new Map<string, Node>();
+  const anchored = new Map<Alias, Node>();
+  visit(doc, {
+    Node: (_key, node, path) => {
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target !== undefined) anchored.set(node, target);
+        return;
+      }
+      if (node.anchor !== undefined) anchors.set(node.anchor, node);
+      if (node.tag !== undefined && !JSON_TAGS.has(node.tag)) {
+        const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
+        throw new SuiteError(file, lineOf({ lines, lineShift }, node) ?? 1 + lineShift, keyOf(keyPath(path, node)), `${tag} values are not read by suites: remove the tag (a suite holds maps, lists, strings, numbers, true, false and null)`);
+      }
+    },
+  });
+  return { doc, lines, lineShift, anchored };
+}
+
+/** The dotted key of `node` (as Located names it) from the ancestors visit() passes. */
+function keyPath(ancestors: readonly unknown[], node: Node): string {
+  const chain = [...ancestors, node];
+  let key = '';
+  for (let i = 1; i < chain.length; i++) {
+    const parent = chain[i - 1];
+    const child = chain[i];
+    if (isSeq(parent)) key += `[${parent.items.indexOf(child as Node)}]`;
+    if (isPair(parent) && parent.value === child) {
+      const k = parent.key as Node | null;
+      const name = String(isScalar(k) ? k.value : k?.toJSON());
+      key = key === '' ? name : `${key}.${name}`;
+    }
+  }
+  return key;
+}
+
+/** Parses YAML that starts on line `1 + lineShift` of the suite; a syntax error is a SuiteError at its line. */
+function parseYaml(file: string, text: string, lineShift = 0, keyOf = (key: string): string => key): SuiteDocument {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const err = doc.errors[0];
   if (err !== undefined) {
     const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
-    throw new SuiteError(file, line, '', `not valid YAML: ${err.message.split('\n')[0]}`);
+    throw new SuiteError(file, line + lineShift, '', `not valid YAML: ${err.message.split('\n')[0]}`);
   }
-  return new Located(file, '', 1, (doc.contents as Node | null) ?? null, lines, doc);
+  return resolveDocument(file, doc, lines, lineShift, keyOf);
+}
+
+/** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */
+export function parseSuiteText(file: string, text: string): Located {
+  const source = parseYaml(file, text);
+  return new Located(file, '', 1, (source.doc.contents as Node | null) ?? null, source);
+}
+
+/** A suite's top map, and its cases when they are read a case at a time (case-parts.ts); else null: they are in `top`. */
+export interface SuiteText {
+  top: Located;
+  cases: { count: number; each: () => Iterable<Located> } | null;
+}
+
+/** Reads a suite's text: large suites of the usual shape a case at a time, others whole. */
+export function readSuiteText(file: string, text: string): SuiteText {
+  const split = caseParts(text);
+  if (split === null) return { top: parseSuiteText(file, text), cases: null };
+  const top = parseSuiteText(file, split.head);
+  function* each(): Iterable<Located> {
+    for (const [i, part] of split!.parts.entries()) {
+      const key = `cases[${i}]`;
+      const source = parseYaml(file, `cases:\n${text.slice(part.start, part.end)}`, part.line - 2, (k) => k.replace(/^cases\[0\]/, key));
+      const item = (((source.doc.contents as YAMLMap).items[0]!.value as YAMLSeq).items[0] as Node | undefined) ?? null;
+      yield new Located(file, key, part.line, item, source);
+    }
+  }
+  return { top, cases: { count: split.parts.length, each } };
 }

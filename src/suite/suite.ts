@@ -8,6 +8,20 @@ import type { PacketTrace } from './trace.js';
 
 export type CaseStatus = 'passed' | 'failed' | 'error';
 
+/** A file the suite names: what it is, for messages (`the capture of case "x"`), and its path. */
+export interface SuiteFile {
+  what: string;
+  path: string;
+  /** where the suite names it */
+  at: Located;
+}
+
+/** Every file a suite names: the files it reads, and the golden files `--update` writes. */
+export interface SuiteFiles {
+  reads: SuiteFile[];
+  goldens: SuiteFile[];
+}
+
 /** What loading needs to know while it checks a case. */
 export interface LoadContext {
   /** the suite file, as given */
@@ -15,6 +29,10 @@ export interface LoadContext {
   /** the folder relative paths in the suite are resolved against */
   dir: string;
   paths: SuitePaths;
+  /** the case being checked */
+  caseName: string;
+  /** where a case kind records the files it names */
+  files: SuiteFiles;
 }
 
 /** What running needs. */
@@ -58,6 +76,7 @@ export interface Suite {
   file: string;
   paths: SuitePaths;
   cases: SuiteCase[];
+  files: SuiteFiles;
 }
 
 export interface CaseResult {
@@ -67,6 +86,9 @@ export interface CaseResult {
   status: CaseStatus;
   /** one line: what failed, or the error */
   message: string;
-  outcome: CaseOutcome;
+  /** things done (CaseOutcome's notes) */
+  notes: string[];
+  /** what went wrong, as text: expected and actual values, warnings, traces ('' when passed); kept as text, not as traces, so a run of many failures stays small */
+  details: string;
   seconds: number;
 }

@@ -55,7 +55,7 @@ describe('edgesim replay --format html and edgesim report', () => {
 
   it('says in one line what is wrong with a file that is not a summary', () => {
     const cases: Array<[string, string, RegExp]> = [
-      ['table.txt', 'verdict  packets\npass 3\n', /^edgesim: .*table\.txt: invalid JSON: Unexpected token .* \(expected the output of `edgesim replay CAPTURE --format json`\)\n$/],
+      ['table.txt', 'verdict  packets\npass 3\n', /^edgesim: .*table\.txt: invalid JSON at line 1, column 1: Unexpected character \(expected the output of `edgesim replay CAPTURE --format json`\)\n$/],
       ['old.json', JSON.stringify({ capture: { file: 'x.pcap', format: 'pcap', warnings: [] }, packets: 3 }), /^edgesim: .*old\.json: not a replay summary: passed: is missing \(write one with `edgesim replay CAPTURE --format json --out FILE`\)\n$/],
     ];
     // the demo's summary with one part the page reads taken out, or of the wrong type

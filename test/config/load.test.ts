@@ -4,6 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseJson } from '../../src/config/json.js';
 import { loadSnapshotFile } from '../../src/config/load.js';
 import { SnapshotError, validateSnapshot } from '../../src/config/validate.js';
 import { UserError } from '../../src/errors.js';
@@ -66,6 +68,31 @@ describe('loadSnapshotFile', () => {
     mkdirSync(path.join(dir, 'adir'), { recursive: true });
     expect(await loadError(path.join(dir, 'adir'))).toBe(`${path.join(dir, 'adir')}: cannot read the snapshot: is a directory`);
     expect(await loadError(file('empty.json', ''))).toBe(`${path.join(dir, 'empty.json')}: invalid JSON: Unexpected end of JSON input`);
+  });
+
+  it('a file that is not JSON is named, with the line and column of the first wrong character, and none of its content', async () => {
+    const p = file('passwd', 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n');
+    expect(await loadError(p)).toBe(`${p}: invalid JSON at line 1, column 1: Unexpected character`);
+    const q = file('tail.json', '{\n  "prefixes": [],\n  "rulesets": [1, 2,\n    hunter2]\n}\n');
+    expect(await loadError(q)).toBe(`${q}: invalid JSON at line 4, column 5: Unexpected character`);
+  });
+
+  it('never quotes the text it could not read, wherever the mistake is', () => {
+    const secret = fc.stringMatching(/^[A-Za-z][A-Za-z0-9+/]{7,39}$/);
+    const broken = fc.tuple(secret, fc.constantFrom('SECRET', '{"key": SECRET}', '["SECRET', '[1, SECRET]', '{"SECRET" 1}', '"SECRET\u0001"', '{} SECRET'));
+    fc.assert(
+      fc.property(broken, ([s, shape]) => {
+        const text = shape.replace('SECRET', s);
+        let message = '';
+        try {
+          parseJson(text);
+        } catch (err) {
+          message = (err as Error).message;
+        }
+        expect(message).toMatch(/^invalid JSON/);
+        for (let i = 0; i + 6 <= s.length; i++) expect(message).not.toContain(s.slice(i, i + 6));
+      }),
+    );
   });
 
   it('normalises: defaults filled, magic_transit read as edge_transit, an empty file object is an empty configuration', async () => {

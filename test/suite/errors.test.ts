@@ -1,12 +1,21 @@
 // An invalid suite is one line naming the file, the line and the key, exit 2, and no case runs.
 // The table states the exact message for each kind of mistake a person makes in a suite.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/suite/load.js';
 import { SuiteError } from '../../src/suite/source.js';
 import { runCli } from '../helpers/cli.js';
-import { DEMO_CONFIG, DEMO_PCAP, writeSuite } from './helpers.js';
+import { DEMO_CONFIG, DEMO_PCAP, tempDir, writeSuite } from './helpers.js';
+
+/** Anchors whose last one (*g) expands to 10^7 values when resolved; harmless until something reads *g. */
+const BOMB = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'abcdef'.split('').map((prev, i) => `${'bcdefg'[i]}: &${'bcdefg'[i]} [${Array(10).fill(`*${prev}`).join(', ')}]`)];
 
 const HEAD = `config: ${DEMO_CONFIG}\ncases:\n`;
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const NOT_JSON = (tag: string): string => `${tag} values are not read by suites: remove the tag (a suite holds maps, lists, strings, numbers, true, false and null)`;
 
 /** [what, the cases part of the suite (line 3 on), the message after `FILE:`] */
 const TABLE: Array<[string, string, string]> = [
@@ -31,6 +40,10 @@ const TABLE: Array<[string, string, string]> = [
   ['unknown scenario', '  - name: a\n    scenario: syn-fold\n    expect: {attack_dropped_min: 0.9}\n', '4: cases[0].scenario: unknown scenario "syn-fold"; expected one of handshakes, syn-flood, ack-flood, mixed, geo or a flow spec file (.json)'],
   ['a share above 1', '  - name: a\n    scenario: syn-flood\n    expect: {attack_dropped_min: 99}\n', '5: cases[0].expect.attack_dropped_min: expected a share from 0 to 1 (0.99 = 99%), got 99'],
   ['nothing expected', '  - name: a\n    packet: {}\n    expect: {}\n', '5: cases[0].expect: nothing to check: give one of verdict, rule, stage, reason, matched'],
+  ['a !!binary value', '  - name: a\n    packet:\n      tcp.dstport: !!binary aGVsbG8=\n    expect: {verdict: drop}\n', `5: cases[0].packet.tcp.dstport: ${NOT_JSON('!!binary')}`],
+  ['a !!timestamp time', '  - name: a\n    packets:\n      - {tcp.dstport: 22, time: !!timestamp 2001-12-14t21:59:43.10-05:00}\n    expect: {verdict: drop}\n', `5: cases[0].packets[0].time: ${NOT_JSON('!!timestamp')}`],
+  ['a !!timestamp name', '  - name: !!timestamp 2001-12-14\n    packet: {}\n    expect: {verdict: drop}\n', `3: cases[0].name: ${NOT_JSON('!!timestamp')}`],
+  ['a !!set of fields', '  - name: a\n    packet: !!set {tcp.dstport}\n    expect: {verdict: drop}\n', `4: cases[0].packet: ${NOT_JSON('!!set')}`],
 ];
 
 describe('suite errors', () => {
@@ -57,6 +70,47 @@ describe('suite errors', () => {
     )) as SuiteError;
     expect(err.message.split('\n')).toHaveLength(1);
     expect(err.message).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: config: .*rulesets\\[0\\]\\.rules\\[0\\]\\.expression`));
+  });
+
+  it('refuses an alias bomb in an inline configuration or a packet field at its line, and runs no case', () => {
+    const anchors = `description:\n${BOMB.map((l) => `  ${l}\n`).join('')}`;
+    const bombs: Array<[string, string]> = [
+      [`${anchors}config:\n  rulesets: *g\ncases:\n  - name: a\n    packet: {}\n    expect: {verdict: drop}\n`, '10: config: '],
+      [`${anchors}${HEAD}  - name: a\n    packet: {ip.src: *g}\n    expect: {verdict: drop}\n`, '12: cases[0].packet.ip.src: '],
+    ];
+    for (const [text, where] of bombs) {
+      const file = writeSuite(text);
+      const r = runCli(['test', file]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`edgesim: ${file}:${where}its aliases expand to more than 10,000 values: refused as an alias bomb\n`);
+    }
+  });
+
+  it('takes an anchor reused as often as a suite needs: a rule in an inline configuration, a packet, an expectation', async () => {
+    const rules = `      rules:\n        - &rule {action: block, expression: "tcp.dstport == 22"}\n${'        - *rule\n'.repeat(500)}`;
+    const config = `config:\n  rulesets:\n    - name: fw\n      phase: edge_transit\n      kind: root\n${rules}`;
+    const cases = Array.from({ length: 500 }, (_, i) => `  - name: c${i}\n    packets: [*pkt, *pkt, *pkt]\n    expect: *exp\n`).join('');
+    const file = writeSuite(`${config}cases:\n  - name: first\n    packet: &pkt {tcp.dstport: 22}\n    expect: &exp {verdict: drop}\n${cases}`);
+    const suite = await loadSuite(file);
+    expect(suite.cases).toHaveLength(501);
+    const r = runCli(['test', file]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('501 cases: 501 passed, 0 failed, 0 errors');
+  });
+
+  it('names the configuration file as the suite does, and an inline one by the suite alone', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    const passwd = writeSuite('config: passwd\ncases: []\n', 'passwd.yaml', dir);
+    await expect(loadSuite(passwd)).rejects.toThrow(new RegExp(`^${escape(passwd)}:1: config: passwd: invalid JSON at line 1, column 1: Unexpected character$`));
+    writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ rulesets: 5, prefixes: 6 }));
+    const bad = writeSuite('config: bad.json\ncases: []\n', 'bad.yaml', dir);
+    await expect(loadSuite(bad)).rejects.toThrow(new RegExp(`^${escape(bad)}:1: config: bad\\.json: rulesets: must be an array \\(got integer\\) \\(and 1 more problem\\)$`));
+    const inline = writeSuite('config:\n  rulesets:\n    - {name: r, phase: edge_transit, kind: root, rules: [{action: block, expression: "ip.src == 34"}]}\ncases: []\n', 'inline.yaml', dir);
+    await expect(loadSuite(inline)).rejects.toThrow(
+      new RegExp(`^${escape(inline)}:2: config: rulesets\\[0\\]\\.rules\\[0\\]\\.expression: Filter parsing error \\(1:11\\): couldn't parse address in network: invalid IP address syntax$`),
+    );
   });
 
   it('reports YAML syntax errors at their line', async () => {

@@ -2,11 +2,10 @@
 // `totals` (packets passed and dropped), `frames` (frame number -> verdict or expectation), `by_rule`
 // (rule ref -> packets it decided) and `golden` (every frame's verdict in the replay's NDJSON
 // format). `--update` rewrites golden files, and only those, from the current result (btest's -U).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PacketRecord } from '../../capture/record.js';
-import { OutputError } from '../../errors.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import { NdjsonSink, type PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
@@ -15,6 +14,7 @@ import { buildPacketPath } from '../../sim/build.js';
 import { OpenCapture } from '../../sim/packet-loop.js';
 import { replay } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
+import { compareGolden, GoldenDraft, goldenPath } from '../golden-file.js';
 import { existingFile, type Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
 import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
@@ -30,8 +30,9 @@ export interface CaptureCase {
   /** how the suite names the golden file (relative), for messages */
   goldenName: string | null;
   suiteFile: string;
+  /** the folder golden files live under */
+  suiteDir: string;
 }
-
 
 function count(at: Located): number {
   const n = at.value;
@@ -39,7 +40,7 @@ function count(at: Located): number {
   return n as number;
 }
 
-function parseExpect(expect: Map<string, Located>, refs: KnownRefs, dir: string): Omit<CaptureCase, 'capture' | 'suiteFile'> {
+function parseExpect(expect: Map<string, Located>, refs: KnownRefs, dir: string): Omit<CaptureCase, 'capture' | 'suiteFile' | 'suiteDir'> {
   const totals: CaptureCase['totals'] = {};
   const t = expect.get('totals');
   if (t !== undefined) for (const [k, at] of t.checkKeys(['packets', 'pass', 'drop'])) totals[k as 'pass'] = count(at);
@@ -51,15 +52,14 @@ function parseExpect(expect: Map<string, Located>, refs: KnownRefs, dir: string)
   const byRule = new Map<string, number>();
   for (const [ref, at] of expect.get('by_rule')?.checkKeys(refs.firewall, 'rule ref') ?? []) byRule.set(ref, count(at));
   const g = expect.get('golden');
-  let golden: string | null = null;
-  if (g !== undefined) {
-    if (g.type !== 'string' || g.value === '') g.fail(`expected the path of a golden NDJSON file (a string), got ${g.type}`);
-    golden = path.resolve(dir, g.value as string);
-  }
+  const golden = g === undefined ? null : goldenPath(g, dir);
   return { totals, frames, byRule, golden, goldenName: g === undefined ? null : (g.value as string) };
 }
 
-/** Checks the `frames` expectations as the replay goes; traces a frame that does not match. */
+/** the traces a capture case shows: of the first frames that were not as expected */
+const TRACED = 3;
+
+/** Checks the `frames` expectations as the replay goes; traces the first frames that do not match. */
 class FrameCheck implements PacketSink {
   readonly failures: string[] = [];
   readonly traces: PacketTrace[] = [];
@@ -77,35 +77,27 @@ class FrameCheck implements PacketSink {
     this.seen.add(rec.frame);
     const diffs = compareVerdict(want, verdictSummary(v, this.firewall));
     if (diffs.length === 0) return;
-    const trace = tracePacket(rec, v, this.firewall, this.atp);
     this.failures.push(...diffs.map((d) => `frame ${rec.frame}: ${d}`));
-    this.traces.push(trace);
+    if (this.traces.length < TRACED) this.traces.push(tracePacket(rec, v, this.firewall, this.atp));
   }
 
   async close(): Promise<void> {}
 }
 
-function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l !== '');
-}
-
-function frameOf(line: string | undefined): number | null {
-  const m = /^\{"frame":(\d+)/.exec(line ?? '');
-  return m === null ? null : Number(m[1]);
-}
-
 async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome> {
   const out: CaseOutcome = { failures: [], traces: [], warnings: [], notes: [] };
   const { snapshot, options } = ctx.paths;
-  const tmp = c.golden === null ? null : mkdtempSync(path.join(tmpdir(), 'edgesim-golden-'));
-  const actualPath = tmp === null ? null : path.join(tmp, 'verdicts.ndjson');
+  // under --update the actual verdicts are written beside the golden, to be renamed over it
+  const draft = c.golden !== null && ctx.update ? new GoldenDraft(c.golden, c.suiteDir) : null;
+  const tmp = c.golden === null || draft !== null ? null : mkdtempSync(path.join(tmpdir(), 'edgesim-golden-'));
+  const actualPath = draft?.temp ?? (tmp === null ? null : path.join(tmp, 'verdicts.ndjson'));
   let check: FrameCheck | undefined;
   try {
     const built = await buildPacketPath(snapshot, options);
     const { report, warnings } = await replay(await OpenCapture.open(c.capture), built, {
       sinks: (firewall) => {
         check = new FrameCheck(c.frames, firewall, built.atp.active ? built.atp : null);
-        return actualPath === null ? [check] : [check, new NdjsonSink(new TextSink(actualPath), firewall)];
+        return actualPath === null ? [check] : [check, new NdjsonSink(draft?.writer() ?? new TextSink(actualPath), firewall)];
       },
     });
     out.warnings.push(...warnings, ...report.capture.warnings);
@@ -115,52 +107,42 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
     const f = check!;
     for (const frame of c.frames.keys()) if (!f.seen.has(frame)) out.failures.push(`frame ${frame}: the capture has only ${report.packets} frames`);
     out.failures.push(...f.failures);
-    out.traces.push(...f.traces.slice(0, 3));
+    out.traces.push(...f.traces);
     for (const [ref, want] of c.byRule) {
       const got = report.rules.find((r) => r.ref === ref)!.decided;
       if (got !== want) out.failures.push(`by_rule.${ref}: expected ${want} packets decided, got ${got}`);
     }
-    if (actualPath !== null) await compareGolden(c, actualPath, ctx, out);
+    if (actualPath !== null) await checkGolden(c, actualPath, draft, report.packets, ctx, out);
   } finally {
+    draft?.discard();
     if (tmp !== null) rmSync(tmp, { recursive: true, force: true });
   }
   return out;
 }
 
-async function compareGolden(c: CaptureCase, actualPath: string, ctx: RunContext, out: CaseOutcome): Promise<void> {
+/** Compares the actual verdicts with the golden file, or (with a draft, under --update) rewrites the golden when they differ. */
+async function checkGolden(c: CaptureCase, actualPath: string, draft: GoldenDraft | null, frames: number, ctx: RunContext, out: CaseOutcome): Promise<void> {
   const golden = c.golden!;
   const name = c.goldenName!;
-  const actualText = readFileSync(actualPath, 'utf8');
-  const actual = lines(actualText);
   const exists = existsSync(golden);
-  const expected = exists ? lines(readFileSync(golden, 'utf8')) : [];
-  const changed: number[] = [];
-  for (let i = 0; i < Math.max(actual.length, expected.length); i++) {
-    if (actual[i] !== expected[i]) changed.push(frameOf(actual[i]) ?? frameOf(expected[i]) ?? i + 1);
-  }
-  if (ctx.update) {
-    if (exists && changed.length === 0) {
-      out.notes.push(`golden ${name}: 0 frames changed`);
-      return;
-    }
-    try {
-      writeFileSync(golden, actualText);
-    } catch (err) {
-      throw new OutputError(golden, err);
-    }
-    out.notes.push(exists ? `golden ${name}: ${changed.length} frames changed, rewritten` : `golden ${name}: created (${actual.length} frames)`);
-    return;
-  }
-  if (!exists) {
+  if (!exists && draft === null) {
     out.failures.push(`golden ${name} does not exist: create it from the current results with \`edgesim test ${c.suiteFile} --update\``);
     return;
   }
-  if (changed.length === 0) return;
-  const first = changed[0]!;
-  const i = actual.findIndex((l) => frameOf(l) === first);
-  const j = expected.findIndex((l) => frameOf(l) === first);
-  out.failures.push(`golden ${name}: ${changed.length} frames differ; first, frame ${first}: expected ${expected[j] ?? '(no line)'}, got ${actual[i] ?? '(no line)'}`);
-  if (i >= 0) out.traces.push(await traceFrame(ctx.paths.snapshot, ctx.paths.options, c.capture, first));
+  const diff = exists ? await compareGolden(actualPath, golden) : null;
+  if (draft !== null) {
+    if (diff?.changed === 0) {
+      out.notes.push(`golden ${name}: 0 frames changed`);
+      return;
+    }
+    draft.commit();
+    out.notes.push(diff === null ? `golden ${name}: created (${frames} frames)` : `golden ${name}: ${diff.changed} frames changed, rewritten`);
+    return;
+  }
+  const first = diff!.first;
+  if (first === null) return;
+  out.failures.push(`golden ${name}: ${diff!.changed} frames differ; first, frame ${first.frame}: expected ${first.expected ?? '(no line)'}, got ${first.actual ?? '(no line)'}`);
+  if (first.actual !== null) out.traces.push(await traceFrame(ctx.paths.snapshot, ctx.paths.options, c.capture, first.frame));
 }
 
 export const captureKind: CaseKind<CaptureCase> = {
@@ -169,7 +151,10 @@ export const captureKind: CaseKind<CaptureCase> = {
   expectKeys: ['totals', 'frames', 'by_rule', 'golden'],
   parse(value, expect, _keys, ctx) {
     const capture = existingFile(value, ctx.dir, 'a capture');
-    return { capture, suiteFile: ctx.file, ...parseExpect(expect, ctx.paths.refs, ctx.dir) };
+    ctx.files.reads.push({ what: `the capture of case ${JSON.stringify(ctx.caseName)}`, path: capture, at: value });
+    const c: CaptureCase = { capture, suiteFile: ctx.file, suiteDir: ctx.dir, ...parseExpect(expect, ctx.paths.refs, ctx.dir) };
+    if (c.golden !== null) ctx.files.goldens.push({ what: `the golden file of case ${JSON.stringify(ctx.caseName)}`, path: c.golden, at: expect.get('golden')! });
+    return c;
   },
   run: runCapture,
 };

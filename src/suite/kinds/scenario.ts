@@ -113,6 +113,7 @@ export const scenarioKind: CaseKind<ScenarioCase> = {
   expectKeys: ['attack_dropped_min', 'legit_flows_harmed_max', 'legit_dropped_max'],
   parse(value, expect, keys, ctx) {
     const source = parseSource(value, keys, ctx.dir);
+    if (path.isAbsolute(source.source)) ctx.files.reads.push({ what: `the flow spec of case ${JSON.stringify(ctx.caseName)}`, path: source.source, at: value });
     const get = <T>(k: string, f: (at: Located) => T): T | null => {
       const at = expect.get(k);
       return at === undefined ? null : f(at);

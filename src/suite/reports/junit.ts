@@ -3,7 +3,6 @@
 // as its attribute and the expected/actual lines and traces as its text; what a case reports as
 // done (a golden file rewritten, a scenario's scores) goes to <system-out>.
 import type { CaseResult } from '../suite.js';
-import { failureDetails } from './text.js';
 
 /** Text as XML character data or attribute value: escaped, and characters XML 1.0 cannot hold dropped. */
 export function xmlText(s: string): string {
@@ -40,13 +39,13 @@ export function junitReport(results: readonly CaseResult[]): string {
     out.push(`  <testsuite name="${xmlText(suite)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'error')}" skipped="0" time="${seconds(total(rs))}">`);
     for (const r of rs) {
       const open = `    <testcase name="${xmlText(unique(r.name))}" classname="${xmlText(suite)}" time="${seconds(r.seconds)}"`;
-      const notes = r.outcome.notes.length === 0 ? [] : [`      <system-out>${xmlText(r.outcome.notes.join('\n'))}</system-out>`];
+      const notes = r.notes.length === 0 ? [] : [`      <system-out>${xmlText(r.notes.join('\n'))}</system-out>`];
       if (r.status === 'passed') {
         out.push(...(notes.length === 0 ? [`${open}/>`] : [`${open}>`, ...notes, '    </testcase>']));
         continue;
       }
       const tag = r.status === 'failed' ? 'failure' : 'error';
-      out.push(`${open}>`, `      <${tag} message="${xmlText(r.message)}" type="${tag}">${xmlText(failureDetails(r))}</${tag}>`, ...notes, '    </testcase>');
+      out.push(`${open}>`, `      <${tag} message="${xmlText(r.message)}" type="${tag}">${xmlText(r.details)}</${tag}>`, ...notes, '    </testcase>');
     }
     out.push('  </testsuite>');
   }

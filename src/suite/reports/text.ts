@@ -1,7 +1,7 @@
 // The terminal report of `edgesim test`: one line per case as it finishes, then for each failure the
 // expected and actual values and the trace of the packets concerned, then a total line.
 import { printable } from '../../terminal-text.js';
-import type { CaseResult } from '../suite.js';
+import type { CaseOutcome, CaseResult } from '../suite.js';
 import { formatTrace } from './trace-text.js';
 
 const LABEL = { passed: 'PASS ', failed: 'FAIL ', error: 'ERROR' } as const;
@@ -12,8 +12,7 @@ export function caseLine(r: CaseResult): string {
 }
 
 /** What went wrong in a failed case, for after the per-case lines. */
-export function failureDetails(r: CaseResult): string {
-  const o = r.outcome;
+export function failureDetails(r: Pick<CaseResult, 'name' | 'suite' | 'kind'>, o: CaseOutcome): string {
   const lines = [`--- ${printable(`${r.name} (${r.suite}, ${r.kind})`)}`];
   for (const f of o.failures) lines.push(`  ${printable(f)}`);
   for (const w of o.warnings) lines.push(`  warning: ${printable(w)}`);

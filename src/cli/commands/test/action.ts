@@ -1,16 +1,18 @@
 // `edgesim test`, run: load and check every suite first (an invalid suite stops everything with exit
-// 2 before any case runs), run the cases with one line each, then the details of each failure, the
-// totals, and the --json / --junit reports. Exit 1 when a case failed or could not run.
+// 2 before any case runs; a golden file that is one of the files the run reads, or another case's
+// golden, is a suite error at its line; --json and --junit may overwrite none of them), run the
+// cases with one line each, then the details of each failure, the totals, and the --json / --junit
+// reports. Exit 1 when a case failed or could not run.
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
-import { caseLine, failureDetails, totalsLine } from '../../../suite/reports/text.js';
+import { caseLine, totalsLine } from '../../../suite/reports/text.js';
 import { loadSuite } from '../../../suite/load.js';
 import { runSuites } from '../../../suite/run.js';
 import type { Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctFiles, firstClash } from '../../paths.js';
 
 export interface TestFlags extends DataFlags {
   json?: string;
@@ -19,21 +21,39 @@ export interface TestFlags extends DataFlags {
   strict?: boolean;
 }
 
+/** Refuses a golden file that is an input or another golden, and reports that would overwrite any file of the suites. */
+function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
+  const reads = suites.flatMap((s) => s.files.reads);
+  const goldens = suites.flatMap((s) => s.files.goldens);
+  const clash = firstClash(
+    reads.map((f) => [f.what, f.path]),
+    goldens.map((f) => [f.what, f.path]),
+  );
+  if (clash !== null) {
+    const golden = goldens[clash.output]!;
+    golden.at.fail(`${JSON.stringify(golden.at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
+  }
+  distinctFiles(
+    [...reads, ...goldens].map((f) => [f.what, f.path]),
+    [
+      ['--json', flags.json],
+      ['--junit', flags.junit],
+    ],
+  );
+}
+
 export async function run(files: string[], flags: TestFlags): Promise<void> {
-  distinctPaths(undefined, [
-    ['--json', flags.json],
-    ['--junit', flags.junit],
-  ]);
   const options = dataOptions(flags);
   const suites: Suite[] = [];
   for (const file of files) suites.push(await loadSuite(file, options));
+  checkFiles(suites, flags);
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
     onCase: (r) => process.stdout.write(`${caseLine(r)}\n`),
   });
   const failed = results.filter((r) => r.status !== 'passed');
-  for (const r of failed) process.stdout.write(`\n${failureDetails(r)}\n`);
+  for (const r of failed) process.stdout.write(`\n${r.details}\n`);
   process.stdout.write(`\n${totalsLine(results)}\n`);
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));

@@ -9,9 +9,9 @@ export function register(program: Command): void {
     .command('test')
     .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 the suite is invalid')
     .argument('<suite...>', 'suite files (.yaml, .yml or .json)')
-    .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]}')
-    .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI')
-    .option('--update', 'rewrite golden files from the current results (and nothing else); prints how many frames changed')
+    .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
+    .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI (not over a file the suite reads or a golden file)')
+    .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
     .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case');
   addDataOptions(cmd);
   addAtpOptions(cmd);
@@ -35,7 +35,7 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
         totals: {pass: 3148, drop: 1378}           # and packets
         frames: {5: drop, 57: {verdict: pass, rule: allow-web}}
         by_rule: {allow-web: 1261}                 # packets each rule decided
-        golden: demo.verdicts.ndjson               # replay's NDJSON; create it with --update
+        golden: demo.verdicts.ndjson               # replay's NDJSON, under the suite's folder; create it with --update
     - name: SYN flood is stopped
       scenario: syn-flood                # a synth scenario or a flow-spec file (labels = ground truth)
       synth: {packets: 20000, seed: 1}

@@ -1,0 +1,43 @@
+// After a suite error nothing may keep `edgesim test` alive: loading a suite that fails, wherever it
+// fails (its YAML, its configuration, a case after the configuration and its lookups are loaded, a
+// golden file), leaves no handle open (timer, file, worker, socket), and the command exits at once.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { loadSuite } from '../../src/suite/load.js';
+import { SuiteError } from '../../src/suite/source.js';
+import { BIN } from '../helpers/cli.js';
+import { DEMO_CONFIG, DEMO_PCAP, writeSuite } from './helpers.js';
+
+const CASE = '  - name: fine\n    packet: {tcp.dstport: 22}\n    expect: {verdict: drop}\n';
+
+const BROKEN: Array<[string, string]> = [
+  ['YAML that does not parse', `config: ${DEMO_CONFIG}\ncases:\n${CASE}  - name: b\n    packet: {tcp.dstport: 22\n`],
+  ['a configuration that does not compile', 'config:\n  rulesets:\n    - {name: r, phase: edge_transit, kind: root, rules: [{action: block, expression: "ip.src == 34"}]}\ncases:\n' + CASE],
+  ['the last of many cases', `config: ${DEMO_CONFIG}\ncases:\n${CASE.replace('fine', 'c0')}${Array.from({ length: 300 }, (_, i) => CASE.replace('fine', `c${i + 1}`)).join('')}  - name: last\n    packet: {tcp.dstprot: 22}\n    expect: {verdict: drop}\n`],
+  ['a capture case after the lookups are loaded', `config: ${DEMO_CONFIG}\ncases:\n  - name: c\n    capture: ${DEMO_PCAP}\n    expect: {frames: {0: drop}}\n`],
+];
+
+async function settled(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('a suite error leaves nothing running', () => {
+  for (const [what, text] of BROKEN) {
+    it(`loading: ${what}`, async () => {
+      const file = writeSuite(text);
+      await settled();
+      const before = process.getActiveResourcesInfo().sort();
+      await expect(loadSuite(file)).rejects.toBeInstanceOf(SuiteError);
+      await settled();
+      expect(process.getActiveResourcesInfo().sort()).toEqual(before);
+    });
+
+    it(`the command exits at once: ${what}`, () => {
+      const file = writeSuite(text);
+      // a command still running after 15 s is killed: its status is then null, not 2
+      const r = spawnSync(process.execPath, [BIN, 'test', file], { encoding: 'utf8', timeout: 15_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr.split('\n')).toHaveLength(2);
+    });
+  }
+});
