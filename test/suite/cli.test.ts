@@ -7,6 +7,7 @@ import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { counted } from '../../src/numbers.js';
 import { runCli, SHARED } from '../helpers/cli.js';
 import { tempDir } from './helpers.js';
 
@@ -182,13 +183,13 @@ describe('edgesim test on a corpus capture', () => {
       const expected = replayed.filter((l) => l.rule === 'block-client-21').length;
       const failing = runSuite(suite, [], 'golden.yaml');
       expect(failing.status).toBe(1);
-      expect(failing.json.cases[0]!.message).toMatch(new RegExp(`^golden afs.verdicts.ndjson: ${expected} frames differ; first, frame \\d+: expected .*"rule":"block-client-21".*, got .*`));
+      expect(failing.json.cases[0]!.message).toMatch(new RegExp(`^golden afs.verdicts.ndjson: ${counted(expected, 'frame')} differ${expected === 1 ? 's' : ''}; first, frame \\d+: expected .*"rule":"block-client-21".*, got .*`));
       const suiteBefore = readFileSync(path.join(dir, 'golden.yaml'), 'utf8');
       const configBefore = statSync(path.join(dir, 'config.json')).mtimeMs;
       const updated = runSuite(suite, ['--update'], 'golden.yaml');
       expect(updated.status).toBe(0);
-      expect(updated.stdout).toContain(`golden afs.verdicts.ndjson: ${expected} frames changed, rewritten`);
-      expect(updated.junit).toContain(`<system-out>golden afs.verdicts.ndjson: ${expected} frames changed, rewritten</system-out>`);
+      expect(updated.stdout).toContain(`golden afs.verdicts.ndjson: ${counted(expected, 'frame')} changed, rewritten`);
+      expect(updated.junit).toContain(`<system-out>golden afs.verdicts.ndjson: ${counted(expected, 'frame')} changed, rewritten</system-out>`);
       expect(readFileSync(path.join(dir, 'golden.yaml'), 'utf8')).toBe(suiteBefore);
       expect(statSync(path.join(dir, 'config.json')).mtimeMs).toBe(configBefore);
       expect(runSuite(suite, [], 'golden.yaml').status).toBe(0);

@@ -98,7 +98,7 @@ describe('where a golden file may be', () => {
     mkdirSync(path.join(dir, 'goldens'));
     const r = runCli(['test', suite, '--update']);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('golden goldens/verdicts.ndjson: created (4526 frames)');
+    expect(r.stdout).toContain('golden goldens/verdicts.ndjson: created (4,526 frames)');
     expect(readFileSync(path.join(dir, 'goldens/verdicts.ndjson'), 'utf8').trimEnd().split('\n')).toHaveLength(4526);
     expect(runCli(['test', suite]).status).toBe(0);
   });
@@ -122,7 +122,7 @@ describe('rewriting a golden file', () => {
     linkSync(golden, kept);
     const r = runCli(['test', suite, '--update']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('golden verdicts.ndjson: 3148 frames changed, rewritten');
+    expect(r.stdout).toContain('golden verdicts.ndjson: 3,148 frames changed, rewritten');
     expect(readFileSync(kept, 'utf8')).toBe(stale);
     expect(readFileSync(golden, 'utf8')).not.toBe(stale);
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'demo.pcap', 'suite.yaml', 'verdicts.ndjson']);

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PacketRecord } from '../../capture/record.js';
+import { counted } from '../../numbers.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import { NdjsonSink, type PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
@@ -105,7 +106,7 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
     const totals: Record<string, number> = { packets: report.packets, pass: report.passed, drop: report.dropped };
     for (const [k, want] of Object.entries(c.totals)) if (totals[k] !== want) out.failures.push(`totals.${k}: expected ${want}, got ${totals[k]}`);
     const f = check!;
-    for (const frame of c.frames.keys()) if (!f.seen.has(frame)) out.failures.push(`frame ${frame}: the capture has only ${report.packets} frames`);
+    for (const frame of c.frames.keys()) if (!f.seen.has(frame)) out.failures.push(`frame ${frame}: the capture has only ${counted(report.packets, 'frame')}`);
     out.failures.push(...f.failures);
     out.traces.push(...f.traces);
     for (const [ref, want] of c.byRule) {
@@ -136,12 +137,12 @@ async function checkGolden(c: CaptureCase, actualPath: string, draft: GoldenDraf
       return;
     }
     draft.commit();
-    out.notes.push(diff === null ? `golden ${name}: created (${frames} frames)` : `golden ${name}: ${diff.changed} frames changed, rewritten`);
+    out.notes.push(diff === null ? `golden ${name}: created (${counted(frames, 'frame')})` : `golden ${name}: ${counted(diff.changed, 'frame')} changed, rewritten`);
     return;
   }
   const first = diff!.first;
   if (first === null) return;
-  out.failures.push(`golden ${name}: ${diff!.changed} frames differ; first, frame ${first.frame}: expected ${first.expected ?? '(no line)'}, got ${first.actual ?? '(no line)'}`);
+  out.failures.push(`golden ${name}: ${counted(diff!.changed, 'frame')} differ${diff!.changed === 1 ? 's' : ''}; first, frame ${first.frame}: expected ${first.expected ?? '(no line)'}, got ${first.actual ?? '(no line)'}`);
   if (first.actual !== null) out.traces.push(await traceFrame(ctx.paths.snapshot, ctx.paths.options, c.capture, first.frame));
 }
 

@@ -11,6 +11,7 @@ import { Outcome, Outcomes } from '../../atp/outcomes.js';
 import { Reason, REASONS } from '../../atp/vocabulary.js';
 import { generateToFile, readLabels, resolveSpec, SCENARIOS, SpecError } from '../../capture/synth/index.js';
 import type { PacketRecord } from '../../capture/record.js';
+import { counted, groupDigits } from '../../numbers.js';
 import type { PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { replayFile } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
@@ -81,7 +82,7 @@ async function runScenario(c: ScenarioCase, ctx: RunContext): Promise<CaseOutcom
     out.warnings.push(...warnings, ...report.capture.warnings);
     const labels = await readLabels(capture);
     if (labels === null || labels.frames !== report.packets) {
-      out.warnings.push(`the labels cover ${labels?.frames ?? 0} frames of ${report.packets}`);
+      out.warnings.push(`the labels cover ${counted(labels?.frames ?? 0, 'frame')} of ${groupDigits(report.packets)}`);
       if (labels === null) return out;
     }
     const s = scoring.outcomes.score(labels);

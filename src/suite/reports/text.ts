@@ -1,5 +1,6 @@
 // The terminal report of `edgesim test`: one line per case as it finishes, then for each failure the
 // expected and actual values and the trace of the packets concerned, then a total line.
+import { counted } from '../../numbers.js';
 import { printable } from '../../terminal-text.js';
 import type { CaseOutcome, CaseResult } from '../suite.js';
 import { formatTrace } from './trace-text.js';
@@ -22,5 +23,5 @@ export function failureDetails(r: Pick<CaseResult, 'name' | 'suite' | 'kind'>, o
 
 export function totalsLine(results: readonly CaseResult[]): string {
   const n = (s: CaseResult['status']): number => results.filter((r) => r.status === s).length;
-  return `${results.length} cases: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors`;
+  return `${counted(results.length, 'case')}: ${n('passed')} passed, ${n('failed')} failed, ${counted(n('error'), 'error')}`;
 }

@@ -7,7 +7,7 @@ import { ProtectedSpace } from '../../../atp/index.js';
 import { generateToFile, resolveSpec, SCENARIOS, specToJson, type FlowSpec, type GenerateOptions } from '../../../capture/synth/index.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { NetParseError, parseCidr } from '../../../net/cidr.js';
-import { groupDigits } from '../../../numbers.js';
+import { counted, groupDigits } from '../../../numbers.js';
 import { loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
@@ -106,8 +106,8 @@ export async function run(source: string, flags: SynthFlags): Promise<void> {
     const attack = r.parts.filter((p) => p.label === 'attack').reduce((s, p) => s + p.packets, 0);
     const where = r.out === '-' ? 'stdout' : r.out;
     process.stderr.write(
-      `edgesim: wrote ${groupDigits(r.packets)} packet${r.packets === 1 ? '' : 's'} (${groupDigits(r.packets - attack)} legit, ${groupDigits(attack)} attack; ` +
-        `${groupDigits(r.flows)} flows) to ${where}${r.labels ? `, labels to ${r.labels}` : ''}\n`,
+      `edgesim: wrote ${counted(r.packets, 'packet')} (${groupDigits(r.packets - attack)} legit, ${groupDigits(attack)} attack; ` +
+        `${counted(r.flows, 'flow')}) to ${where}${r.labels ? `, labels to ${r.labels}` : ''}\n`,
     );
     if (space !== undefined && config?.source !== undefined) printWarnings(undefined, unprotected(planned, space, config.source, Object.hasOwn(SCENARIOS, source)));
   } finally {
