@@ -1,5 +1,5 @@
 // edgesim as a library (`import { … } from 'edgesim'`): the public surface, small and stable. Every
-// export is listed in the README's "Library" section; test/lib/exports.test.ts fails when one is
+// export is listed in the README's "Using edgesim as a library" section; test/lib/exports.test.ts fails when one is
 // added or removed without updating that list. Importing this loads no CLI code, prints nothing and
 // opens nothing.
 export { loadConfig, type Config } from './config.js';
