@@ -54,6 +54,29 @@ describe('createSimulator: decide, trace, reset', () => {
     expect(t.steps[2]!.trace!.find((r) => r.decided)!.step_name).toBe('ssh-from-office');
   });
 
+  it('decide and trace agree on every packet of a conversation (fast-check)', async () => {
+    const config = await loadConfig(DEMO);
+    const [a, b] = [await createSimulator(config), await createSimulator(config)];
+    const packet = fc.record({
+      'ip.src': fc.constantFrom('198.51.100.7', '10.0.0.9', '192.0.2.5'),
+      'ip.dst': fc.constantFrom('203.0.113.10', '203.0.113.200', '198.51.100.53'),
+      'tcp.dstport': fc.constantFrom(22, 23, 80, 443, 8080),
+      'tcp.flags': fc.constantFrom(0x02, 0x10, 0x12, 0x04),
+    });
+    fc.assert(
+      fc.property(fc.array(packet, { minLength: 1, maxLength: 12 }), (packets) => {
+        a.reset();
+        b.reset();
+        packets.forEach((p, i) => {
+          const timed = { ...p, time: i * 0.01 };
+          const t = b.trace(timed);
+          expect(a.decide(timed)).toMatchObject({ frame: t.frame, verdict: t.verdict, stage: t.stage, rule: t.rule, matched: t.matched, reason: t.reason });
+        });
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('throws a SuiteError naming the field of a wrong packet', async () => {
     const sim = await createSimulator(await loadConfig({}));
     expect(() => sim.decide({ 'tcp.dstport': 70000 })).toThrow(new SuiteError('packet', 1, 'tcp.dstport', '70000 is out of range (0 to 65535)').detail);
