@@ -54,6 +54,7 @@ async function run(): Promise<void> {
   if (!Number.isFinite(threshold) || threshold < 0) throw new Error(`--threshold must be a percentage, not "${values.threshold}"`);
   const baseline = values.compare === undefined ? undefined : (JSON.parse(readFileSync(values.compare, 'utf8')) as ResultFile);
 
+  process.stderr.write(`bench: on Node ${process.version}\n`);
   const rows: BenchRow[] = [];
   for (const [name, load] of suites) {
     if (positionals.length > 0 && !positionals.includes(name)) continue;
@@ -74,7 +75,8 @@ async function run(): Promise<void> {
   if (baseline !== undefined) {
     const suitesRun = new Set(rows.map((r) => r.suite));
     const compared = compareFigures(baseline.rows.filter((r) => suitesRun.has(r.suite)).map(figure), rows.map(figure), threshold);
-    process.stdout.write(`\ncompared with ${values.compare} (${baseline.date}, ${baseline.machine?.cpu ?? 'unknown machine'}):\n`);
+    process.stdout.write(`\ncompared with ${values.compare} (${baseline.date}, Node ${baseline.node}, ${baseline.machine?.cpu ?? 'unknown machine'}):\n`);
+    if (baseline.node !== process.version) process.stdout.write(`(measured on Node ${baseline.node}, this run on ${process.version}: the differences include the runtime's)\n`);
     process.stdout.write(formatComparison(compared));
     const slower = compared.filter((c) => c.regression);
     if (slower.length > 0) {

@@ -2,11 +2,12 @@
 // and the data options of the packet path (lookups, ATP model options). Used by actions only. Each
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { parseAtpOptions, STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
+import { readAtpOptionsFile } from '../atp/options-file.js';
 import type { ApiTarget } from '../config/api-client.js';
 import type { Snapshot } from '../config/snapshot.js';
-import { attachSource, InputError, UsageError, UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import type { ApiFlags, ConfigFlags, DataFlags } from './options.js';
 
@@ -70,27 +71,7 @@ export function dataOptions(flags: DataFlags): PathOptions {
 }
 
 function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {
-  let options: AtpOptionsInput | undefined;
-  const file = flags.atpOptions;
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new InputError(file, err, 'cannot read the ATP options');
-    }
-    try {
-      options = JSON.parse(text) as AtpOptionsInput;
-    } catch (err) {
-      throw new UserError(`not valid JSON: ${(err as Error).message}`, { source: file });
-    }
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UserError('expected a JSON object of ATP options', { source: file });
-    try {
-      parseAtpOptions(options);
-    } catch (err) {
-      throw attachSource(err, file);
-    }
-  }
+  let options = flags.atpOptions === undefined ? undefined : readAtpOptionsFile(flags.atpOptions);
   if (flags.baselinePps !== undefined) {
     for (const [stage, pps] of baselines(flags.baselinePps)) options = { ...options, [stage]: { ...options?.[stage], baselinePps: pps } };
   }

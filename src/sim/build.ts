@@ -37,7 +37,7 @@ export interface BuiltPath {
 }
 
 /** Compiles the snapshot into a packet path; a bad item throws a ConfigItemError naming its path in the snapshot. */
-export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath> {
+export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath & { setup: PathSetup }> {
   const warnings = vendorLimitWarnings(snapshot);
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
   const resolve = (name: string) => lists.resolve(name);
@@ -45,6 +45,16 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
   const enrichment = await enrichmentFor(firewall.fields, atp.readsIngress, opts, warnings);
   return { path: new PacketPath({ enrichment, atp, firewall }), firewall, atp, lists: resolve, enrichment, warnings, setup: { snapshot, pathOptions: pathOptionsOf(opts) } };
+}
+
+/**
+ * The same compiled configuration (firewall, lists, lookups) with fresh run state: new protection
+ * state (no connections, no rates) and a new path over it. What a library simulator's replay and
+ * reset() start from, without compiling anything again.
+ */
+export function withFreshState(built: BuiltPath & { setup: PathSetup }): BuiltPath {
+  const atp = AdvancedTcpProtection.fromSnapshot(built.setup.snapshot, built.setup.pathOptions.atp);
+  return { ...built, atp, path: new PacketPath({ enrichment: built.enrichment, atp, firewall: built.firewall }) };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { FrameDecoder } from '../capture/frame-delivery.js';
 import { readCapture, type CaptureInfo } from '../capture/reader.js';
 import type { PacketRecord } from '../capture/record.js';
 import { openSource, STDIN_NAME, type ByteSource } from '../capture/source.js';
+import type { Readable } from 'node:stream';
 
 export interface LoopOptions {
   /** bytes read so far and the file's size (0 for standard input) */
@@ -30,6 +31,38 @@ export class OpenCapture {
   /** Opens `path` ('-': standard input); throws CaptureError when it cannot be opened. */
   static async open(path: string): Promise<OpenCapture> {
     return new OpenCapture(path, await openSource(path));
+  }
+
+  /** Opens capture bytes that come as a stream of chunks (a library caller's), named `name` in messages. */
+  static async fromStream(name: string, chunks: Readable): Promise<OpenCapture> {
+    return new OpenCapture(name, await openSource('-', chunks));
+  }
+
+  /**
+   * This capture read no further ahead than its consumer: each read of its bytes first waits for
+   * `ready` (a caller that takes the packets at its own pace, e.g. an async iterator).
+   */
+  pacedBy(ready: () => Promise<void> | undefined): OpenCapture {
+    const source = this.source;
+    return new OpenCapture(this.path, {
+      get compressed() {
+        return source.compressed;
+      },
+      get size() {
+        return source.size;
+      },
+      get position() {
+        return source.position;
+      },
+      get problem() {
+        return source.problem;
+      },
+      read: async (buf, off, len) => {
+        await ready();
+        return source.read(buf, off, len);
+      },
+      close: () => source.close(),
+    });
   }
 
   /** the file's size in bytes (compressed bytes for a gzip file; 0 for standard input) */

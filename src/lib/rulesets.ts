@@ -1,0 +1,52 @@
+// The library's checks of expressions and rulesets: the engine's verdict on an expression, lint's
+// findings, and the static diff of two configurations, as the commands of the same names give them.
+import { checkExpressions, compareRulesets, lint as lintSnapshot, type Comparison, type Finding, type ModelOptions } from '../analysis/index.js';
+import { createListRegistry } from '../data/lists.js';
+import { attachSource } from '../errors.js';
+import { validateExpression } from '../lang/index.js';
+import type { Config } from './config.js';
+
+/** The engine's verdict on an expression; `message` is its exact text when not valid. */
+export type Validation = { valid: true } | { valid: false; message: string };
+
+export interface ValidateOptions {
+  /** firewall (rule expressions, the default) or filter (ATP filter expressions) */
+  scheme?: 'firewall' | 'filter';
+}
+
+/** Validates one expression as the engine (and `edgesim validate`) does. */
+export async function validate(expression: string, options: ValidateOptions = {}): Promise<Validation> {
+  const err = validateExpression(expression, options.scheme === 'filter' ? 'filter' : 'rule');
+  return err === null ? { valid: true } : { valid: false, message: err.message };
+}
+
+export interface ListOptions {
+  /** a folder of managed-list feeds replacing the bundled samples (--lists) */
+  lists?: string;
+}
+
+/** The analysis's view of a configuration's lists; its expressions checked first, as `diff --static` checks them. */
+function modelOptions(config: Config, options: ListOptions): ModelOptions {
+  try {
+    checkExpressions(config.snapshot);
+    const registry = createListRegistry({ dir: options.lists, accountLists: config.snapshot.lists });
+    return { lists: (name) => registry.resolve(name) };
+  } catch (err) {
+    throw attachSource(err, config.source);
+  }
+}
+
+/** `edgesim lint`'s findings for a configuration's rulesets (shadowed, redundant, unreachable rules...). */
+export async function lint(config: Config, options: ListOptions = {}): Promise<Finding[]> {
+  const model = modelOptions(config, options);
+  try {
+    return lintSnapshot(config.snapshot, model);
+  } catch (err) {
+    throw attachSource(err, config.source);
+  }
+}
+
+/** `edgesim diff --static`: the classes of packets two configurations decide differently, each with a witness packet. */
+export async function diff(before: Config, after: Config, options: ListOptions = {}): Promise<Comparison> {
+  return compareRulesets(before.snapshot, after.snapshot, { a: modelOptions(before, options), b: modelOptions(after, options) });
+}

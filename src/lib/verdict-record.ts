@@ -1,0 +1,35 @@
+// What the library says about a packet: one NDJSON record of `edgesim replay --format ndjson`,
+// spelled by the same compiled line (sim/outputs/packet-lines.ts) and read back, so the two cannot
+// differ in a key or a value.
+import type { PacketRecord } from '../capture/record.js';
+import type { Firewall } from '../firewall/firewall.js';
+import { ndjsonLine } from '../sim/outputs/packet-lines.js';
+import type { PacketVerdict } from '../sim/verdict.js';
+
+/** One packet's verdict, as one line of replay's NDJSON (README "Per-packet output"). */
+export interface VerdictRecord {
+  /** 1-based, as Wireshark numbers frames (decide: the packets since the last reset) */
+  frame: number;
+  /** capture time, seconds since the epoch */
+  time: number;
+  verdict: 'pass' | 'drop';
+  /** the stage that dropped the packet, or null when it passed */
+  stage: string | null;
+  /** the firewall rule that decided, or for a protection drop the ATP filter or rule whose mode applied */
+  rule: string | null;
+  /** every firewall rule that matched, in evaluation order */
+  matched: string[];
+  /** what a protection in monitoring mode would have done */
+  monitor: { stage: string; verdict: string; reason: string; rule: string | null } | null;
+  /** ATP's mitigation reason */
+  reason: string | null;
+  /** present when decoding stopped early */
+  note?: string;
+}
+
+export type VerdictRecordOf = (rec: PacketRecord, v: PacketVerdict) => VerdictRecord;
+
+export function verdictRecords(firewall: Firewall): VerdictRecordOf {
+  const line = ndjsonLine(firewall);
+  return (rec, v) => JSON.parse(line(rec, v)) as VerdictRecord;
+}

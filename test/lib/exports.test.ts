@@ -1,0 +1,40 @@
+// The library's public surface is the README's list ("Using edgesim as a library"): an export added
+// or removed without updating that list fails here. Values are read from the module itself; types
+// from its declaration file as built.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as edgesim from '../../src/lib/index.js';
+import * as vitestEntry from '../../src/lib/vitest.js';
+import { ROOT } from '../helpers/cli.js';
+
+/** The names the README's export list gives: a call's name, or every name after a bullet's colon (errors, types). */
+function documented(): string[] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const from = readme.indexOf('Exports (`test/lib/exports.test.ts`');
+  const list = readme.slice(from, readme.indexOf('\n\n', readme.indexOf('\n- ', from)));
+  return list.split('\n- ').slice(1).flatMap((bullet) => {
+    const call = /^`(\w+)\(/.exec(bullet);
+    return call !== null ? [call[1]!] : [...bullet.slice(bullet.indexOf(':')).matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+  });
+}
+
+/** Every name src/lib/index.ts exports, types included. */
+function declared(): string[] {
+  const text = readFileSync(path.join(ROOT, 'src/lib/index.ts'), 'utf8');
+  return [...text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim().replace(/^type /, '').split(' as ').pop()!));
+}
+
+describe('the public surface', () => {
+  it('is exactly the README list', () => {
+    const docs = new Set(documented());
+    expect(declared().sort()).toEqual(documented().sort());
+    // every value export is documented (a type cannot be enumerated at run time; declared() covers it)
+    for (const name of Object.keys(edgesim)) expect(docs.has(name), name).toBe(true);
+  });
+
+  it('edgesim/vitest exports the matchers object alone', () => {
+    expect(Object.keys(vitestEntry)).toEqual(['matchers']);
+    expect(Object.keys(vitestEntry.matchers).sort()).toEqual(['toBeDecidedBy', 'toDrop', 'toPass']);
+  });
+});

@@ -1,0 +1,107 @@
+// The package as users get it: `npm pack`, the tarball installed into a fresh project (offline: its
+// dependencies come from npm's cache at the versions this project's lockfile pins), an example run
+// there, and a TypeScript consumer type-checked with --strict and nodenext resolution against the
+// shipped declarations. The tarball holds the built code, its types, the ATP option reference and
+// the data, and no tests; its size is printed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+interface Packed {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: Array<{ path: string }>;
+}
+
+interface LockEntry {
+  dev?: boolean;
+}
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string; dependencies: object; bin: object; engines: object };
+let dir: string;
+let app: string;
+let packed: Packed;
+
+function run(cmd: string, args: string[], cwd: string): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** A fresh project depending on the tarball alone, with a lockfile of the tarball and edgesim's runtime dependencies. */
+function freshProject(tarball: string): string {
+  const at = path.join(dir, 'app');
+  const spec = `file:../${tarball}`;
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const packages: Record<string, unknown> = {
+    '': { name: 'app', dependencies: { edgesim: spec } },
+    'node_modules/edgesim': { version: pkg.version, resolved: spec, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+  };
+  for (const [key, entry] of Object.entries(lock.packages)) if (key.startsWith('node_modules/') && entry.dev !== true) packages[key] = entry;
+  execFileSync('mkdir', [at]);
+  writeFileSync(path.join(at, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { edgesim: spec } }));
+  writeFileSync(path.join(at, 'package-lock.json'), JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }));
+  return at;
+}
+
+beforeAll(() => {
+  dir = tempDir('edgesim-pack-');
+  // dist/ is built by the test run's global setup; the package's own build scripts are not run again
+  [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)) as Packed[];
+  console.log(`edgesim tarball: ${packed!.filename}, ${packed!.size} bytes packed, ${packed!.unpackedSize} unpacked, ${packed!.files.length} files`);
+  app = freshProject(packed!.filename);
+  run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], app);
+}, 300_000);
+
+describe('the packed package', () => {
+  it('holds the built code, its types, the ATP option reference and the data, and no tests', () => {
+    const files = packed.files.map((f) => f.path);
+    for (const wanted of ['bin/edgesim.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/vitest.d.ts', 'dist/bundle/main.js', 'src/atp/README.md', 'datasets/colos.json', 'README.md']) {
+      expect(files, wanted).toContain(wanted);
+    }
+    expect(files.filter((f) => /^test\/|\.test\.|\.map$/.test(f))).toEqual([]);
+  });
+
+  it('runs an example in a fresh project: the library and the command', () => {
+    writeFileSync(
+      path.join(app, 'example.mjs'),
+      `import { loadConfig, createSimulator } from 'edgesim';
+import { matchers } from 'edgesim/vitest';
+const sim = await createSimulator(await loadConfig('node_modules/edgesim/examples/demo-snapshot.json'));
+const v = sim.decide({ 'ip.src': '198.51.100.7', 'ip.dst': '203.0.113.10', 'tcp.dstport': 22 });
+let drops = 0;
+for await (const r of sim.replay('node_modules/edgesim/examples/demo.pcap')) if (r.verdict === 'drop') drops++;
+console.log(v.verdict, v.rule, drops, Object.keys(matchers).length);
+`,
+    );
+    expect(run(process.execPath, ['example.mjs'], app)).toBe('drop ssh-from-office 1378 3\n');
+    expect(run(process.execPath, ['node_modules/.bin/edgesim', '--version'], app).trim()).toBe(pkg.version);
+  });
+
+  it('type-checks a TypeScript consumer with --strict and nodenext against the shipped declarations', () => {
+    writeFileSync(
+      path.join(app, 'consumer.ts'),
+      `import { loadConfig, createSimulator, validate, SuiteError, type Simulator, type VerdictRecord } from 'edgesim';
+import { matchers, type EdgesimMatchers } from 'edgesim/vitest';
+const sim: Simulator = await createSimulator(await loadConfig('firewall.json'), { atpOptions: { bidirectional: true } });
+const v: VerdictRecord = sim.decide({ 'ip.src': '198.51.100.7', 'tcp.dstport': 22 });
+const verdict: 'pass' | 'drop' = v.verdict;
+for await (const r of sim.replay(new Uint8Array(0))) console.log(r.frame satisfies number, r.matched.join());
+const checked = await validate('ip.src == 1.2.3.4');
+if (!checked.valid) console.log(checked.message.length);
+const typed: EdgesimMatchers<void> | null = null;
+console.log(verdict, typeof matchers.toPass, typed, SuiteError.name);
+`,
+    );
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    const args = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--noEmit', '--typeRoots', path.join(ROOT, 'node_modules/@types'), '--types', 'node'];
+    expect(spawnSync(process.execPath, [tsc, ...args, 'consumer.ts'], { cwd: app, encoding: 'utf8' }).stdout).toBe('');
+    // the check is real: a wrong use of the types fails
+    writeFileSync(path.join(app, 'wrong.ts'), `import { createSimulator } from 'edgesim';\nconst n: number = (await createSimulator({ snapshot: {}, source: undefined })).decide({}).verdict;\nconsole.log(n);\n`);
+    expect(spawnSync(process.execPath, [tsc, ...args, 'wrong.ts'], { cwd: app, encoding: 'utf8' }).stdout).toMatch(/^wrong\.ts\(2,7\): error TS2322: Type '.*' is not assignable to type 'number'/);
+  });
+});
