@@ -9,7 +9,7 @@ export interface IntRanges {
 
 /** Sorts and merges inclusive ranges (adjacent ranges merge too: {1..2 3..4} is 1..4). */
 export function mergeRanges(ranges: ReadonlyArray<readonly [bigint, bigint]>): IntRanges {
-  const sorted = ranges.map(([a, b]) => [Number(a), Number(b)] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const sorted = ranges.map(([a, b]) => [Number(a), Number(b)] as const).sort((x, y) => x[0] - y[0]);
   const lo: number[] = [];
   const hi: number[] = [];
   for (const [a, b] of sorted) {
@@ -29,12 +29,6 @@ const LINEAR_MAX = 8;
 export function intMembership(r: IntRanges): (v: number) => boolean {
   const { lo, hi } = r;
   const n = lo.length;
-  if (n === 0) return () => false;
-  if (n === 1) {
-    const a = lo[0];
-    const b = hi[0];
-    return (v) => v >= a && v <= b;
-  }
   if (n <= LINEAR_MAX) {
     return (v) => {
       for (let i = 0; i < n; i++) {

@@ -1,0 +1,126 @@
+// `npm run mutation [file...] [--concurrency N]`: mutation testing (StrykerJS, stryker.config.mjs) of
+// the core, one file at a time against the tests related to it only — those of the test folder that
+// mirrors its source folder (test/<folder>/ for src/<folder>/…) — so one file takes minutes. With no
+// file named it runs every core file. Each file's score is written into bench/results/mutation.json
+// (the committed baseline; files not run keep their row) and its surviving mutants are printed.
+// Too slow for every CI run: `npm test` never runs it. Mutants judged equivalent: docs/mutation.md.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Stryker } from '@stryker-mutator/core';
+import type { MutantResult } from '@stryker-mutator/api/core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const baselineFile = path.join(root, 'bench/results/mutation.json');
+
+/** The core: the language's evaluators and sets, addresses and prefix sets, the firewall, the fast
+ * path's conditions, each protection component, the analysis (a folder stands for its .ts files). */
+const CORE = [
+  'src/lang/eval',
+  'src/net',
+  'src/firewall',
+  'src/fastpath/conditions.ts',
+  'src/atp/syn-protection.ts',
+  'src/atp/out-of-state-protection.ts',
+  'src/atp/egress-tracking.ts',
+  'src/atp/connection-tracking.ts',
+  'src/atp/flow-table.ts',
+  'src/atp/rate-meter.ts',
+  'src/atp/component-modes.ts',
+  'src/analysis',
+];
+
+interface FileScore {
+  /** killed (or timed out) over killed + survived + untested, in percent */
+  score: number;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  /** mutants that do not compile or throw on loading: not counted */
+  errors: number;
+  tests: string;
+  date: string;
+  commit: string;
+}
+
+interface Baseline {
+  stryker: string;
+  files: Record<string, FileScore>;
+}
+
+function coreFiles(): string[] {
+  return CORE.flatMap((p) =>
+    p.endsWith('.ts')
+      ? [p]
+      : readdirSync(path.join(root, p))
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => `${p}/${f}`),
+  );
+}
+
+/** The tests related to a source file: the test folder mirroring its top source folder. */
+function relatedTests(file: string): string {
+  const top = file.split('/')[1];
+  const folder = `test/${top}`;
+  if (!file.startsWith('src/') || !existsSync(path.join(root, folder))) throw new Error(`${file}: no test folder ${folder} mirrors it`);
+  return `${folder}/**/*.test.ts`;
+}
+
+function commit(): string {
+  return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+}
+
+function score(results: MutantResult[], tests: string): FileScore {
+  const count = (s: MutantResult['status']) => results.filter((r) => r.status === s).length;
+  const killed = count('Killed');
+  const timeout = count('Timeout');
+  const survived = count('Survived');
+  const noCoverage = count('NoCoverage');
+  const counted = killed + timeout + survived + noCoverage;
+  return {
+    score: counted === 0 ? 100 : Math.round((1000 * (killed + timeout)) / counted) / 10,
+    killed,
+    timeout,
+    survived,
+    noCoverage,
+    errors: count('CompileError') + count('RuntimeError'),
+    tests,
+    date: new Date().toISOString().slice(0, 10),
+    commit: commit(),
+  };
+}
+
+function describeSurvivor(r: MutantResult): string {
+  const at = r.location.start;
+  return `  ${r.fileName}:${at.line}:${at.column + 1} ${r.mutatorName} → ${JSON.stringify(r.replacement ?? '')} (${r.status})`;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string', default: '1' } } });
+  const files = positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
+  const baseline: Baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
+  baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
+  for (const file of files) {
+    const tests = relatedTests(file);
+    const report = `reports/mutation/${file.replaceAll('/', '_')}`;
+    const results = await new Stryker({
+      mutate: [file],
+      testFiles: [tests],
+      concurrency: Number(values.concurrency),
+      htmlReporter: { fileName: `${report}.html` },
+      jsonReporter: { fileName: `${report}.json` },
+    }).runMutationTest();
+    const s = score(results, tests);
+    baseline.files[file] = s;
+    const left = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
+    console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
+    for (const r of left) console.log(describeSurvivor(r));
+    const sorted = Object.fromEntries(Object.entries(baseline.files).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(baselineFile, `${JSON.stringify({ ...baseline, files: sorted }, null, 2)}\n`);
+  }
+}
+
+await main();
