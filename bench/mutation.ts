@@ -5,7 +5,7 @@
 // (the committed baseline; files not run keep their row) and its surviving mutants are printed.
 // Too slow for every CI run: `npm test` never runs it. Mutants judged equivalent: docs/mutation.md.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -69,6 +69,14 @@ function relatedTests(file: string): string {
   return `${folder}/**/*.test.ts`;
 }
 
+/** Tests find ../shared (the corpus) beside the project's root: beside each sandbox too. */
+function linkShared(): void {
+  const shared = path.resolve(root, '../shared');
+  const sandboxes = path.join(root, 'tmp/stryker');
+  mkdirSync(sandboxes, { recursive: true });
+  if (existsSync(shared) && !existsSync(path.join(sandboxes, 'shared'))) symlinkSync(shared, path.join(sandboxes, 'shared'));
+}
+
 function commit(): string {
   return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 }
@@ -105,6 +113,7 @@ async function main(): Promise<void> {
   baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
   for (const file of files) {
     const tests = relatedTests(file);
+    linkShared();
     const report = `reports/mutation/${file.replaceAll('/', '_')}`;
     const results = await new Stryker({
       mutate: [file],

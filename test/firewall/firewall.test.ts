@@ -93,6 +93,24 @@ describe('firewall rule order', () => {
     expect(fw.rules.map((r) => r.ref)).toEqual(['r', 'i2', 'rs#3']);
   });
 
+  it('names a nameless ruleset by its id, else by its position, in its rules\' names and reports', () => {
+    const rules = (): RulesetRule[] => [{ action: 'log', expression: 'ip.proto == "udp"' }];
+    const fw = Firewall.compile([ruleset(rules(), { name: 'named' }), ruleset(rules(), { name: '', id: 'rs-id' }), ruleset(rules(), { name: '' })]);
+    expect(fw.rules.map((r) => [r.ruleset, r.ref, r.path])).toEqual([
+      ['named', 'named#1', 'rulesets[0].rules[0]'],
+      ['rs-id', 'rs-id#1', 'rulesets[1].rules[0]'],
+      ['rulesets[2]', 'rulesets[2]#1', 'rulesets[2].rules[0]'],
+    ]);
+  });
+
+  it('keeps each rule\'s description, empty when it has none, and its expression as written', () => {
+    const fw = Firewall.compile([ruleset([{ ref: 'a', action: 'log', expression: 'ip.proto == "udp"', description: 'Count UDP' }, { ref: 'b', action: 'block', expression: 'tcp.dstport  ==  22' }])]);
+    expect(fw.rules.map((r) => [r.description, r.expression, r.enabled, r.action])).toEqual([
+      ['Count UDP', 'ip.proto == "udp"', true, 'log'],
+      ['', 'tcp.dstport  ==  22', true, 'block'],
+    ]);
+  });
+
   it('resolves lists through the given resolver', () => {
     const botnet = new IpSetBuilder().addPrefix4(parseIPv4('198.51.100.0'), 24).build();
     const fw = Firewall.compile([ruleset([{ ref: 'bot', action: 'block', expression: 'ip.src in $svc.botnetcc' }])], {
@@ -105,9 +123,25 @@ describe('firewall rule order', () => {
   it('rejects a broken rule with its configuration path and the exact Rules-language message', () => {
     const attempt = () => Firewall.compile([ruleset([{ ref: 'ok', action: 'log', expression: 'ip.proto == "udp"' }, { action: 'block', expression: 'ip.src==34' }])]);
     expect(attempt).toThrow(ConfigItemError);
-    expect(attempt).toThrow(
-      'rulesets[0].rules[1].expression: Filter parsing error (1:9):\nip.src==34\n        ^^ couldn\'t parse address in network: invalid IP address syntax',
+    // the whole message, without the engine's trailing newline (the error is one line's end)
+    expect(() => attempt()).toThrow(
+      expect.objectContaining({
+        path: 'rulesets[0].rules[1].expression',
+        problem: 'Filter parsing error (1:9):\nip.src==34\n        ^^ couldn\'t parse address in network: invalid IP address syntax',
+      }),
     );
+  });
+
+  it('lets an error that is not the expression\'s through as it is (a list resolver that fails)', () => {
+    const failure = new Error('list store unavailable');
+    const attempt = () =>
+      Firewall.compile([ruleset([{ action: 'block', expression: 'ip.src in $svc.botnetcc' }])], {
+        lists: () => {
+          throw failure;
+        },
+      });
+    expect(attempt).toThrow(failure);
+    expect(attempt).not.toThrow(ConfigItemError);
   });
 
   it('applies the API\'s limits on rule expressions: the documented 9-group expression is too complex', () => {
