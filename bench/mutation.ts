@@ -61,12 +61,30 @@ function coreFiles(): string[] {
   );
 }
 
-/** The tests related to a source file: the test folder mirroring its top source folder. */
-function relatedTests(file: string): string {
+// Differential tests whose two sides both run the mutated file's code: a mutant changes both sides
+// alike, so these cannot kill it and only cost time (the fast path against the packet path both run
+// ATP's components; the flow table against its old layout, ATP's components other than the table).
+const BOTH_SIDES: Array<[RegExp, string]> = [
+  [/^src\/atp\//, 'test/atp/fast-path-diff.test.ts'],
+  [/^src\/atp\/(?!flow-table\.ts$)/, 'test/atp/flow-table-layout.test.ts'],
+];
+
+function testFilesUnder(folder: string): string[] {
+  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFilesUnder(`${folder}/${e.name}`) : e.name.endsWith('.test.ts') ? [`${folder}/${e.name}`] : [],
+  );
+}
+
+/** The tests related to a source file: those of the test folder mirroring its top source folder. */
+function relatedTests(file: string): { files: string[]; description: string } {
   const top = file.split('/')[1];
   const folder = `test/${top}`;
   if (!file.startsWith('src/') || !existsSync(path.join(root, folder))) throw new Error(`${file}: no test folder ${folder} mirrors it`);
-  return `${folder}/**/*.test.ts`;
+  const left = BOTH_SIDES.filter(([source]) => source.test(file)).map(([, test]) => test);
+  return {
+    files: testFilesUnder(folder).filter((t) => !left.includes(t)),
+    description: `${folder}/**/*.test.ts${left.length > 0 ? ` but ${left.map((t) => path.basename(t)).join(', ')}` : ''}`,
+  };
 }
 
 /** Tests find ../shared (the corpus) beside the project's root: beside each sandbox too. */
@@ -77,11 +95,14 @@ function linkShared(): void {
   if (existsSync(shared) && !existsSync(path.join(sandboxes, 'shared'))) symlinkSync(shared, path.join(sandboxes, 'shared'));
 }
 
+/** The commit measured, with -dirty when sources or tests had changes not committed. */
 function commit(): string {
-  return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  const changes = execFileSync('git', ['status', '--porcelain', '--', 'src', 'test'], { cwd: root, encoding: 'utf8' }).trim();
+  return changes === '' ? head : `${head}-dirty`;
 }
 
-function score(results: MutantResult[], tests: string): FileScore {
+function score(results: MutantResult[], tests: string, measured: string): FileScore {
   const count = (s: MutantResult['status']) => results.filter((r) => r.status === s).length;
   const killed = count('Killed');
   const timeout = count('Timeout');
@@ -97,7 +118,7 @@ function score(results: MutantResult[], tests: string): FileScore {
     errors: count('CompileError') + count('RuntimeError'),
     tests,
     date: new Date().toISOString().slice(0, 10),
-    commit: commit(),
+    commit: measured,
   };
 }
 
@@ -114,15 +135,16 @@ async function main(): Promise<void> {
   for (const file of files) {
     const tests = relatedTests(file);
     linkShared();
+    const measured = commit();
     const report = `reports/mutation/${file.replaceAll('/', '_')}`;
     const results = await new Stryker({
       mutate: [file],
-      testFiles: [tests],
+      testFiles: tests.files,
       concurrency: Number(values.concurrency),
       htmlReporter: { fileName: `${report}.html` },
       jsonReporter: { fileName: `${report}.json` },
     }).runMutationTest();
-    const s = score(results, tests);
+    const s = score(results, tests.description, measured);
     baseline.files[file] = s;
     const left = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
     console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
