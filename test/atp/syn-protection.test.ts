@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection, type AtpOptionsInput } from '../../src/atp/index.js';
 import { ALWAYS_MITIGATING, SERVER, rule, snapshot } from './helpers/config.js';
-import { ACK, RST, SYN, run, type Pkt } from './helpers/traffic.js';
+import { ACK, PSH, RST, SYN, run, type Pkt } from './helpers/traffic.js';
 
 const CLIENT = '198.51.100.7';
 const c = (t: number, flags: number, seq: number, more: Partial<Pkt> = {}): Pkt => ({ t, src: CLIENT, dst: SERVER, sport: 40000, dport: 443, flags, seq, ...more });
@@ -87,8 +87,24 @@ describe('SYN-ACKs answering the protected side\'s SYN (both directions tracked)
     expect(reasonsOf([s(0, SYN, 9000, 0), c(0.05, SYN | ACK, 300, { ack: 9002 })], bidi)).toEqual([null, 'CHALLENGE_NEEDED']);
   });
 
-  it('a SYN from the client on a connection the protected side opened is challenged', () => {
-    expect(reasonsOf([s(0, SYN, 9000, 0), c(0.05, SYN, 300)], bidi)).toEqual([null, 'CHALLENGE_NEEDED']);
+  it('a SYN from the client on a connection the protected side opened is challenged, even carrying the right ack number', () => {
+    expect(reasonsOf([s(0, SYN, 9000, 0), c(0.05, SYN, 300, { ack: 9001 })], bidi)).toEqual([null, 'CHALLENGE_NEEDED']);
+  });
+
+  it('a second SYN-ACK with another ISN is challenged, and so is a SYN-ACK with ISN 0 and a wrong ack', () => {
+    expect(reasonsOf([s(0, SYN, 9000, 0), c(0.05, SYN | ACK, 300, { ack: 9001 }), c(0.1, SYN | ACK, 400, { ack: 9001 })], bidi)).toEqual([null, null, 'CHALLENGE_NEEDED']);
+    expect(reasonsOf([s(0, SYN, 9000, 0), c(0.05, SYN | ACK, 0, { ack: 5 })], bidi)).toEqual([null, 'CHALLENGE_NEEDED']);
+  });
+
+  it('a SYN-ACK after the protected side reset its SYN is challenged', () => {
+    expect(reasonsOf([s(0, SYN, 9000, 0), s(0.01, RST, 9001, 0), c(0.05, SYN | ACK, 300, { ack: 9001 })], bidi)).toEqual([null, null, 'CHALLENGE_NEEDED']);
+  });
+
+  it('the client\'s next segment is expected right after the SYN-ACK\'s ISN (within a tolerance of 1)', () => {
+    const exact = { ...bidi, sequenceTolerance: 1 };
+    const handshake = [s(0, SYN, 9000, 0), c(0.05, SYN | ACK, 300, { ack: 9001 }), s(0.1, ACK, 9001, 301)];
+    expect(reasonsOf([...handshake, c(0.2, PSH | ACK, 301, { ack: 9001, len: 10 })], exact, {}, 'enabled').at(-1)).toBeNull();
+    expect(reasonsOf([...handshake, c(0.2, PSH | ACK, 303, { ack: 9001, len: 10 })], exact, {}, 'enabled').at(-1)).toBe('OUT_OF_SEQUENCE');
   });
 });
 
@@ -128,6 +144,18 @@ describe('challenge windows, for challenges starting at t = 100.25', () => {
       expect(both([sa(100.25), sa(100.6875)], {}, more)).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
       expect(both([sa(100.25), sa(110.25)], {}, more)).toEqual(['CHALLENGE_NEEDED', null]);
     }
+  });
+
+  it('an answer carrying data leaves the connection expecting the byte after it (within a tolerance of 1)', () => {
+    const exact = { sequenceTolerance: 1 };
+    const answered = [c(100.25, SYN, 100), c(100.5, PSH | ACK, 101, { len: 5 })];
+    expect(both([...answered, c(100.75, PSH | ACK, 106, { len: 5 })], exact)).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_PASSED', null]);
+    expect(both([...answered, c(100.75, PSH | ACK, 108, { len: 5 })], exact)).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_PASSED', 'OUT_OF_SEQUENCE']);
+    expect(both([...answered, c(100.75, PSH | ACK, 104, { len: 5 })], exact)).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_PASSED', 'OUT_OF_SEQUENCE']);
+  });
+
+  it('retransmit: a packet of the challenged connection in between does not stretch maxGapSeconds', () => {
+    expect(both([c(100.25, SYN, 100), c(105, ACK, 777), c(110.5, SYN, 100)], {}, rt)).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
   });
 
   it('challenge mode does not take the same SYN again as proof', () => {
