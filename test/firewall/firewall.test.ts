@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigItemError } from '../../src/errors.js';
 import { Firewall } from '../../src/firewall/firewall.js';
 import { verdictName } from '../../src/verdict.js';
+import { printExpr } from '../../src/lang/index.js';
 import type { Ruleset, RulesetRule } from '../../src/config/snapshot.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
@@ -149,6 +150,15 @@ describe('firewall rule order', () => {
     expect(() => Firewall.compile([ruleset([{ action: 'block', expression: groups(8) }])])).not.toThrow();
     expect(() => Firewall.compile([ruleset([{ action: 'block', expression: groups(9) }])])).toThrow('rulesets[0].rules[0].expression: ruleset exceeds complexity constraints');
     expect(() => Firewall.compile([ruleset([{ action: 'block', expression: `ip.proto == "${'a'.repeat(4100)}"` }])])).toThrow(/rulesets\[0\]\.rules\[0\]\.expression: .*4096/);
+  });
+
+  it('keeps each rule\'s parsed expression for the fast path, and takes a ruleset without rules', () => {
+    const fw = Firewall.compile([
+      { name: 'empty', kind: 'root', phase: 'edge_transit' },
+      ruleset([{ action: 'block', expression: 'tcp.dstport  ==  22' }, { action: 'log', expression: 'ip.proto == "udp"', enabled: false }]),
+    ]);
+    expect(fw.rules.map((r) => r.path)).toEqual(['rulesets[1].rules[0]', 'rulesets[1].rules[1]']);
+    expect(fw.syntax.map((ast) => printExpr(ast))).toEqual(['tcp.dstport == 22', 'ip.proto == "udp"']);
   });
 
   it('records the fields its rules read', () => {
