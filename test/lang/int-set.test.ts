@@ -3,8 +3,8 @@
 // search beyond), and a whole expression of 9 to 40 ranges compiled and interpreted.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intMembership, mergeRanges } from '../../src/lang/eval/int-set.js';
-import { compile, FIREWALL_SCHEME, interpret, parse } from '../../src/lang/index.js';
+import { intMembership, intSearch, mergeRanges } from '../../src/lang/eval/int-set.js';
+import { compile, compileWithPlan, FIREWALL_SCHEME, interpret, parse } from '../../src/lang/index.js';
 import { objectBinding } from './packets.js';
 
 type Range = [number, number];
@@ -103,5 +103,16 @@ describe('tcp.dstport in {…} of 9 to 40 ranges', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the search a set gets, as the plan names it', () => {
+  const binding = objectBinding(FIREWALL_SCHEME);
+  const plan = (n: number) => compileWithPlan(parse(`tcp.dstport in {${Array.from({ length: n }, (_, i) => `${10 * i}..${10 * i + 2}`).join(' ')}}`, FIREWALL_SCHEME), binding).plan.map((e) => e.compiled).join('\n');
+
+  it('a scan in order up to 8 ranges, a binary search from 9', () => {
+    expect([2, 8, 9, 40].map(intSearch)).toEqual(['linear scan', 'linear scan', 'binary search', 'binary search']);
+    expect(plan(8)).toMatch(/-> 8 merged ranges .*, linear scan$/);
+    expect(plan(9)).toMatch(/-> 9 merged ranges .*, binary search$/);
   });
 });
