@@ -77,9 +77,10 @@ function testFilesUnder(folder: string): string[] {
 
 /** The tests related to a source file: those of the test folder mirroring its top source folder. */
 function relatedTests(file: string): { files: string[]; description: string } {
-  const top = file.split('/')[1];
-  const folder = `test/${top}`;
-  if (!file.startsWith('src/') || !existsSync(path.join(root, folder))) throw new Error(`${file}: no test folder ${folder} mirrors it`);
+  if (!existsSync(path.join(root, file))) throw new Error(`${file}: no such file`);
+  if (!file.startsWith('src/')) throw new Error(`${file}: not a source file under src/`);
+  const folder = `test/${file.split('/')[1]}`;
+  if (!existsSync(path.join(root, folder))) throw new Error(`${file}: no test folder ${folder} mirrors its folder`);
   const left = BOTH_SIDES.filter(([source]) => source.test(file)).map(([, test]) => test);
   return {
     files: testFilesUnder(folder).filter((t) => !left.includes(t)),
@@ -129,18 +130,21 @@ function describeSurvivor(r: MutantResult): string {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string', default: '1' } } });
+  const concurrency = Number(values.concurrency);
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
   const files = positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
+  const related = files.map(relatedTests);
   const baseline: Baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
   baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
-  for (const file of files) {
-    const tests = relatedTests(file);
+  for (const [i, file] of files.entries()) {
+    const tests = related[i]!;
     linkShared();
     const measured = commit();
     const report = `reports/mutation/${file.replaceAll('/', '_')}`;
     const results = await new Stryker({
       mutate: [file],
       testFiles: tests.files,
-      concurrency: Number(values.concurrency),
+      concurrency,
       htmlReporter: { fileName: `${report}.html` },
       jsonReporter: { fileName: `${report}.json` },
     }).runMutationTest();
@@ -154,4 +158,10 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  // bad arguments are one line, not a stack
+  console.error(`npm run mutation: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+}
