@@ -17,8 +17,12 @@ describe('compareRulesets', () => {
     const b = snapshotOf([one('block', 'udp.dstport == 53'), one('block', 'tcp.dstport == 22')]);
     const cmp = compareRulesets(a, b);
     expect(cmp.equivalent).toBe(true);
-    // the refs moved (r1 <-> r2): the same packets are decided by differently named rules
-    expect(cmp.differences.every((d) => !d.verdict_changed)).toBe(true);
+    // the refs moved (r1 <-> r2): the same packets are decided by differently named rules, with
+    // the same verdict
+    expect(cmp.differences).toEqual([
+      expect.objectContaining({ before: { verdict: 'drop', rule: 'r1' }, after: { verdict: 'drop', rule: 'r2' }, verdict_changed: false, witness: expect.objectContaining({ 'tcp.dstport': 22 }) }),
+      expect.objectContaining({ before: { verdict: 'drop', rule: 'r2' }, after: { verdict: 'drop', rule: 'r1' }, verdict_changed: false, witness: expect.objectContaining({ 'udp.dstport': 53 }) }),
+    ]);
   });
 
   it('finds the class a narrowed rule lets through, with the rules on each side', () => {

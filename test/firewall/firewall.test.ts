@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigItemError } from '../../src/errors.js';
 import { Firewall } from '../../src/firewall/firewall.js';
 import { verdictName } from '../../src/verdict.js';
+import { printExpr } from '../../src/lang/index.js';
 import type { Ruleset, RulesetRule } from '../../src/config/snapshot.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
@@ -93,6 +94,24 @@ describe('firewall rule order', () => {
     expect(fw.rules.map((r) => r.ref)).toEqual(['r', 'i2', 'rs#3']);
   });
 
+  it('names a nameless ruleset by its id, else by its position, in its rules\' names and reports', () => {
+    const rules = (): RulesetRule[] => [{ action: 'log', expression: 'ip.proto == "udp"' }];
+    const fw = Firewall.compile([ruleset(rules(), { name: 'named' }), ruleset(rules(), { name: '', id: 'rs-id' }), ruleset(rules(), { name: '' })]);
+    expect(fw.rules.map((r) => [r.ruleset, r.ref, r.path])).toEqual([
+      ['named', 'named#1', 'rulesets[0].rules[0]'],
+      ['rs-id', 'rs-id#1', 'rulesets[1].rules[0]'],
+      ['rulesets[2]', 'rulesets[2]#1', 'rulesets[2].rules[0]'],
+    ]);
+  });
+
+  it('keeps each rule\'s description, empty when it has none, and its expression as written', () => {
+    const fw = Firewall.compile([ruleset([{ ref: 'a', action: 'log', expression: 'ip.proto == "udp"', description: 'Count UDP' }, { ref: 'b', action: 'block', expression: 'tcp.dstport  ==  22' }])]);
+    expect(fw.rules.map((r) => [r.description, r.expression, r.enabled, r.action])).toEqual([
+      ['Count UDP', 'ip.proto == "udp"', true, 'log'],
+      ['', 'tcp.dstport  ==  22', true, 'block'],
+    ]);
+  });
+
   it('resolves lists through the given resolver', () => {
     const botnet = new IpSetBuilder().addPrefix4(parseIPv4('198.51.100.0'), 24).build();
     const fw = Firewall.compile([ruleset([{ ref: 'bot', action: 'block', expression: 'ip.src in $svc.botnetcc' }])], {
@@ -105,9 +124,25 @@ describe('firewall rule order', () => {
   it('rejects a broken rule with its configuration path and the exact Rules-language message', () => {
     const attempt = () => Firewall.compile([ruleset([{ ref: 'ok', action: 'log', expression: 'ip.proto == "udp"' }, { action: 'block', expression: 'ip.src==34' }])]);
     expect(attempt).toThrow(ConfigItemError);
-    expect(attempt).toThrow(
-      'rulesets[0].rules[1].expression: Filter parsing error (1:9):\nip.src==34\n        ^^ couldn\'t parse address in network: invalid IP address syntax',
+    // the whole message, without the engine's trailing newline (the error is one line's end)
+    expect(() => attempt()).toThrow(
+      expect.objectContaining({
+        path: 'rulesets[0].rules[1].expression',
+        problem: 'Filter parsing error (1:9):\nip.src==34\n        ^^ couldn\'t parse address in network: invalid IP address syntax',
+      }),
     );
+  });
+
+  it('lets an error that is not the expression\'s through as it is (a list resolver that fails)', () => {
+    const failure = new Error('list store unavailable');
+    const attempt = () =>
+      Firewall.compile([ruleset([{ action: 'block', expression: 'ip.src in $svc.botnetcc' }])], {
+        lists: () => {
+          throw failure;
+        },
+      });
+    expect(attempt).toThrow(failure);
+    expect(attempt).not.toThrow(ConfigItemError);
   });
 
   it('applies the API\'s limits on rule expressions: the documented 9-group expression is too complex', () => {
@@ -115,6 +150,15 @@ describe('firewall rule order', () => {
     expect(() => Firewall.compile([ruleset([{ action: 'block', expression: groups(8) }])])).not.toThrow();
     expect(() => Firewall.compile([ruleset([{ action: 'block', expression: groups(9) }])])).toThrow('rulesets[0].rules[0].expression: ruleset exceeds complexity constraints');
     expect(() => Firewall.compile([ruleset([{ action: 'block', expression: `ip.proto == "${'a'.repeat(4100)}"` }])])).toThrow(/rulesets\[0\]\.rules\[0\]\.expression: .*4096/);
+  });
+
+  it('keeps each rule\'s parsed expression for the fast path, and takes a ruleset without rules', () => {
+    const fw = Firewall.compile([
+      { name: 'empty', kind: 'root', phase: 'edge_transit' },
+      ruleset([{ action: 'block', expression: 'tcp.dstport  ==  22' }, { action: 'log', expression: 'ip.proto == "udp"', enabled: false }]),
+    ]);
+    expect(fw.rules.map((r) => r.path)).toEqual(['rulesets[1].rules[0]', 'rulesets[1].rules[1]']);
+    expect(fw.syntax.map((ast) => printExpr(ast))).toEqual(['tcp.dstport == 22', 'ip.proto == "udp"']);
   });
 
   it('records the fields its rules read', () => {

@@ -2,7 +2,8 @@
 // vectors, §5b [run] vectors) as data: expression, scheme, and the exact reason, line, column
 // (1-based, bytes) and caret count the engine prints.
 import { describe, expect, it } from 'vitest';
-import { FilterError, parse, type Scheme } from '../../src/lang/index.js';
+import { FilterError, interpret, parse, printExpr, type Scheme } from '../../src/lang/index.js';
+import { objectBinding, packet } from './packets.js';
 import { LOGICAL, S, UNIT } from './schemes.js';
 
 interface Bad {
@@ -219,35 +220,52 @@ describe('§3.4 worked examples, byte for byte', () => {
 });
 
 describe('valid vectors', () => {
-  const valid: Array<[string, Scheme]> = [
-    ['tcp.dstport in {1..70000}', S],
-    ['ip.src in {1.2.3.0/24}', S],
-    ['tcp.dstport in {}', S],
-    ['tcp.dstport in {-5..-1 0x10 010}', S],
-    ['ssl or order and ssl', S],
-    ['http.host == "\\x41\\101\\"\\\\"', S],
-    ['any(http.cookies[*] == "a")', S],
-    ['ssl andssl', S],
-    [`${'('.repeat(128)}ssl${')'.repeat(128)}`, S],
-    ['http.host >= 10:20:30:40:50:60:70:80', S],
-    ['ssl&&ssl', S],
-    ['tcp.dstport==80&&ssl', S],
-    ['http.host in {"a"}and ssl', S],
-    ['ip.src in {10 192.168 1.2.3/24 1.1.1.01}', S],
-    ['t and (t or (t and t))', LOGICAL],
-    ['((t))', LOGICAL],
-    ['!!t', LOGICAL],
-    ['! (not !t)', LOGICAL],
-    ['any(at and af)', LOGICAL],
-    ['not t && f', LOGICAL],
-    ['tcp.port in { 80 443 2082..2083 }', UNIT],
-    ['ip.addr in { 127.0.0.0/8 ::1 10.0.0.0..10.0.255.255 }', UNIT],
-    ['ip.src < ::1', S],
-    ['http.host matches "^a.c$"', S],
-    ['http.host wildcard "*.EXAMPLE.com"', S],
-    ['ip.src in $blocked', S],
+  // each with the canonical text of what it parses to: literals decoded (hex and octal ints, escapes,
+  // short IPv4 addresses, colon-separated bytes), spellings normalised (&&, !, words run together)
+  const valid: Array<[string, Scheme, string]> = [
+    ['tcp.dstport in {1..70000}', S, 'tcp.dstport in {1..70000}'],
+    ['ip.src in {1.2.3.0/24}', S, 'ip.src in {1.2.3.0/24}'],
+    ['tcp.dstport in {}', S, 'tcp.dstport in {}'],
+    ['tcp.dstport in {-5..-1 0x10 010}', S, 'tcp.dstport in {-5..-1 16 8}'],
+    ['ssl or order and ssl', S, 'ssl or order and ssl'],
+    ['http.host == "\\x41\\101\\"\\\\"', S, 'http.host == "AA\\"\\\\"'],
+    ['any(http.cookies[*] == "a")', S, 'any(http.cookies[*] == "a")'],
+    ['ssl andssl', S, 'ssl and ssl'],
+    [`${'('.repeat(128)}ssl${')'.repeat(128)}`, S, `${'('.repeat(128)}ssl${')'.repeat(128)}`],
+    ['http.host >= 10:20:30:40:50:60:70:80', S, 'http.host >= "\\x10 0@P`p\\x80"'],
+    ['ssl&&ssl', S, 'ssl and ssl'],
+    ['tcp.dstport==80&&ssl', S, 'tcp.dstport == 80 and ssl'],
+    ['http.host in {"a"}and ssl', S, 'http.host in {"a"} and ssl'],
+    ['ip.src in {10 192.168 1.2.3/24 1.1.1.01}', S, 'ip.src in {10.0.0.0 192.168.0.0 1.2.3.0/24 1.1.1.1}'],
+    ['t and (t or (t and t))', LOGICAL, 't and (t or (t and t))'],
+    ['((t))', LOGICAL, '((t))'],
+    ['!!t', LOGICAL, 'not not t'],
+    ['! (not !t)', LOGICAL, 'not (not not t)'],
+    ['any(at and af)', LOGICAL, 'any(at and af)'],
+    ['not t && f', LOGICAL, 'not t and f'],
+    ['tcp.port in { 80 443 2082..2083 }', UNIT, 'tcp.port in {80 443 2082..2083}'],
+    ['ip.addr in { 127.0.0.0/8 ::1 10.0.0.0..10.0.255.255 }', UNIT, 'ip.addr in {127.0.0.0/8 ::1 10.0.0.0..10.0.255.255}'],
+    ['ip.src < ::1', S, 'ip.src < ::1'],
+    ['http.host matches "^a.c$"', S, 'http.host matches r"^a.c$"'],
+    ['http.host wildcard "*.EXAMPLE.com"', S, 'http.host wildcard "*.EXAMPLE.com"'],
+    ['ip.src in $blocked', S, 'ip.src in $blocked'],
   ];
-  it.each(valid)('%j parses', (expr, scheme) => {
-    expect(() => parse(expr, scheme)).not.toThrow();
+  it.each(valid)('%j parses to %s', (expr, scheme, canonical) => {
+    expect(printExpr(parse(expr, scheme))).toBe(canonical);
+  });
+
+  // the logical vectors evaluated where grouping shows: `not` binds tighter than `&&`, `!` nests
+  const logical: Array<[string, boolean]> = [
+    ['t and (t or (t and t))', true],
+    ['((t))', true],
+    ['!!t', true],
+    ['! (not !t)', false],
+    ['any(at and af)', true],
+    ['not t && f', false],
+    ['not f && t', true],
+  ];
+  it.each(logical)('%j is %s for t = true, f = false, at = [true true], af = [true false]', (expr, value) => {
+    const p = packet(LOGICAL, { t: true, f: false, at: [true, true], af: [true, false] });
+    expect(interpret(parse(expr, LOGICAL), objectBinding(LOGICAL), p)).toBe(value);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IpSet, IpSetBuilder } from '../../src/net/ip-set.js';
-import { compareIPv6 } from '../../src/net/ipv6.js';
+import { compareIPv6, formatIPv6 } from '../../src/net/ipv6.js';
 
 const MAX4 = 0xffffffff;
 const addr4 = fc.oneof(fc.constant(0), fc.constant(MAX4), fc.integer({ min: 0, max: MAX4 }), fc.integer({ min: 0, max: 64 }), fc.integer({ min: MAX4 - 64, max: MAX4 }));
@@ -83,6 +83,30 @@ describe('IpSet v4', () => {
     );
   });
 
+  it('merges into ascending ranges with a gap between each two, covering exactly the union', () => {
+    fc.assert(
+      fc.property(fc.array(range4, { maxLength: 40, size: 'max' }), (ranges) => {
+        const b = new IpSetBuilder();
+        for (const [lo, hi] of ranges) b.addRange4(lo, hi);
+        const set = b.build();
+        const merged: Array<[number, number]> = [];
+        set.forEachRange4((lo, hi) => merged.push([lo, hi]));
+        expect(merged.length).toBe(set.ranges4);
+        for (let i = 1; i < merged.length; i++) expect(merged[i][0], `range ${i} after a gap`).toBeGreaterThan(merged[i - 1][1] + 1);
+        for (const p of ranges.flatMap(([lo, hi]) => [lo - 1, lo, hi, hi + 1]).filter((x) => x >= 0 && x <= MAX4)) {
+          expect(merged.some(([lo, hi]) => lo <= p && p <= hi), `${p}`).toBe(ranges.some(([lo, hi]) => lo <= p && p <= hi));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('merges ranges that only touch, and not ranges one address apart', () => {
+    expect(new IpSetBuilder().addRange4(21, 30).addRange4(10, 20).build().ranges4).toBe(1);
+    expect(new IpSetBuilder().addRange4(22, 30).addRange4(10, 20).build().ranges4).toBe(2);
+    expect(new IpSetBuilder().addRange4(20, 30).addRange4(10, 20).build().ranges4).toBe(1);
+  });
+
   it('merges overlapping and adjacent ranges, keeps gaps', () => {
     const set = new IpSetBuilder().addRange4(10, 20).addRange4(21, 30).addRange4(15, 25).addRange4(32, 40).build();
     expect(set.ranges4).toBe(2);
@@ -103,10 +127,24 @@ describe('IpSet v4', () => {
     expect(set.has4(0xc0000300)).toBe(false);
   });
 
-  it('refuses a reversed range or a bad prefix length', () => {
-    expect(() => new IpSetBuilder().addRange4(5, 4)).toThrow(RangeError);
-    expect(() => new IpSetBuilder().addPrefix4(0, 33)).toThrow(RangeError);
-    expect(() => new IpSetBuilder().addPrefix6(new Uint32Array(4), -1)).toThrow(RangeError);
+  it('refuses a reversed range or a bad prefix length, saying which', () => {
+    expect(() => new IpSetBuilder().addRange4(5, 4)).toThrow(new RangeError('IPv4 range start 5 is above its end 4'));
+    for (const len of [-1, 33, 1.5, Number.NaN]) expect(() => new IpSetBuilder().addPrefix4(0, len)).toThrow(new RangeError(`IPv4 prefix length ${len} is not 0..32`));
+    for (const len of [-1, 129, 2.5]) expect(() => new IpSetBuilder().addPrefix6(new Uint32Array(4), len)).toThrow(new RangeError(`IPv6 prefix length ${len} is not 0..128`));
+  });
+
+  it('takes the shortest and longest prefixes', () => {
+    const ends = (set: IpSet) => {
+      const out: number[] = [];
+      set.forEachRange4((lo, hi) => out.push(lo, hi));
+      return out;
+    };
+    expect(ends(new IpSetBuilder().addPrefix4(0x0a000001, 32).build())).toEqual([0x0a000001, 0x0a000001]);
+    expect(ends(new IpSetBuilder().addPrefix4(0x0a000001, 0).build())).toEqual([0, MAX4]);
+    const host = Uint32Array.of(1, 2, 3, 4);
+    const one = new IpSetBuilder().addPrefix6(host, 128).build();
+    expect([one.has6(host), one.has6(Uint32Array.of(1, 2, 3, 5)), one.ranges6]).toEqual([true, false, 1]);
+    expect(new IpSetBuilder().addPrefix6(host, 0).build().has6(Uint32Array.of(MAX4, 0, 0, 0))).toBe(true);
   });
 
   it('builds a 100,000-prefix set whose members and non-members are right', () => {
@@ -151,6 +189,72 @@ describe('IpSet v6', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('agrees with a linear scan for sets of 17 to 60 ranges (past the builder’s first 16), and merges them into ascending, separate ranges', () => {
+    fc.assert(
+      fc.property(fc.array(range6, { minLength: 17, maxLength: 60, size: 'max' }), (ranges) => {
+        const b = new IpSetBuilder();
+        for (const [lo, hi] of ranges) b.addRange6(lo, hi);
+        const set = b.build();
+        const merged: Array<[Uint32Array, Uint32Array]> = [];
+        set.forEachRange6((lo, hi) => merged.push([Uint32Array.from(lo), Uint32Array.from(hi)]));
+        expect(merged.length).toBe(set.ranges6);
+        for (let i = 1; i < merged.length; i++) expect(compareIPv6(merged[i][0], next6(merged[i - 1][1])), `range ${i} after a gap`).toBeGreaterThan(0);
+        for (const p of ranges.flatMap(([lo, hi]) => [prev6(lo), lo, hi, next6(hi)])) {
+          expect(set.has6(p), formatIPv6(p)).toBe(naive6(ranges, p));
+          expect(naive6(merged, p), formatIPv6(p)).toBe(naive6(ranges, p));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps 40 separate ranges added in descending order, each with its edges, and no address between them', () => {
+    const b = new IpSetBuilder();
+    const at = (i: number, w: number) => Uint32Array.of(0x20010db8, i, 0, w);
+    for (let i = 39; i >= 0; i--) b.addRange6(at(i, 10), at(i, 20));
+    const set = b.build();
+    expect(set.ranges6).toBe(40);
+    for (let i = 0; i < 40; i++) {
+      expect([9, 10, 20, 21].map((w) => set.has6(at(i, w))), `range ${i}`).toEqual([false, true, true, false]);
+    }
+  });
+
+  it('keeps two ranges apart when one address lies between them, within a word and across a word boundary', () => {
+    const within = new IpSetBuilder().addRange6(Uint32Array.of(0, 0, 7, 1), Uint32Array.of(0, 0, 7, 5)).addRange6(Uint32Array.of(0, 0, 7, 7), Uint32Array.of(0, 0, 7, 9)).build();
+    expect(within.ranges6).toBe(2);
+    expect([5, 6, 7].map((w) => within.has6(Uint32Array.of(0, 0, 7, w)))).toEqual([true, false, true]);
+    const across = new IpSetBuilder().addRange6(Uint32Array.of(0, 0, 1, 0), Uint32Array.of(0, 0, 1, 9)).addRange6(Uint32Array.of(0, 0, 0, 0), Uint32Array.of(0, 0, 0, MAX4 - 1)).build();
+    expect(across.ranges6).toBe(2);
+    expect(across.has6(Uint32Array.of(0, 0, 0, MAX4))).toBe(false);
+    expect(across.has6(Uint32Array.of(0, 0, 1, 0))).toBe(true);
+    const carried = new IpSetBuilder().addRange6(Uint32Array.of(0, 1, 0, 1), Uint32Array.of(0, 1, 0, 2)).addRange6(Uint32Array.of(0, 0, 0, 0), Uint32Array.of(0, 0, MAX4, MAX4)).build();
+    expect(carried.ranges6).toBe(2);
+    expect(carried.has6(Uint32Array.of(0, 1, 0, 0))).toBe(false);
+  });
+
+  it('merges ranges that touch with a carry into the first word, or inside a word ending in ...fffe; not ranges whose lower words only look adjacent', () => {
+    const carry = new IpSetBuilder().addRange6(Uint32Array.of(0, MAX4, MAX4, MAX4), Uint32Array.of(0, MAX4, MAX4, MAX4)).addRange6(Uint32Array.of(1, 0, 0, 0), Uint32Array.of(1, 0, 0, 0)).build();
+    expect(carry.ranges6).toBe(1);
+    const fffe = new IpSetBuilder().addRange6(Uint32Array.of(0, 0, 0, 1), Uint32Array.of(0, 0, 0, MAX4 - 1)).addRange6(Uint32Array.of(0, 0, 0, MAX4), Uint32Array.of(0, 0, 1, 0)).build();
+    expect(fffe.ranges6).toBe(1);
+    const apart = new IpSetBuilder().addRange6(Uint32Array.of(3, 0, 0, 0), Uint32Array.of(3, 0, 0, 0)).addRange6(Uint32Array.of(5, 0, 0, 1), Uint32Array.of(5, 0, 0, 1)).build();
+    expect(apart.ranges6).toBe(2);
+    expect(apart.has6(Uint32Array.of(4, 0, 0, 0))).toBe(false);
+  });
+
+  it('merges a range into one that ends later, keeping the later end', () => {
+    const set = new IpSetBuilder().addRange6(Uint32Array.of(0, 0, 0, 1), Uint32Array.of(0, 0, 9, 0)).addRange6(Uint32Array.of(0, 0, 0, 5), Uint32Array.of(0, 0, 0, 8)).build();
+    expect(set.ranges6).toBe(1);
+    expect(set.has6(Uint32Array.of(0, 0, 9, 0))).toBe(true);
+    expect(set.has6(Uint32Array.of(0, 0, 9, 1))).toBe(false);
+  });
+
+  it('refuses a reversed range and accepts a one-address range', () => {
+    expect(() => new IpSetBuilder().addRange6(Uint32Array.of(0, 0, 1, 0), Uint32Array.of(0, 0, 0, MAX4))).toThrow('IPv6 range start is above its end');
+    const one = new IpSetBuilder().addRange6(Uint32Array.of(1, 2, 3, 4), Uint32Array.of(1, 2, 3, 4)).build();
+    expect([one.has6(Uint32Array.of(1, 2, 3, 3)), one.has6(Uint32Array.of(1, 2, 3, 4)), one.has6(Uint32Array.of(1, 2, 3, 5))]).toEqual([false, true, false]);
   });
 
   it('merges ranges that touch across a word boundary', () => {

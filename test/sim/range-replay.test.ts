@@ -252,9 +252,18 @@ describe('replay on several threads, when things go wrong', () => {
     await writeRangeCapture(file, { packets: 1_000, seed: 9 });
     let stopped = 0;
     const stuck: RangeRunner = () => ({ outcome: new Promise<never>(() => {}), stop: async () => void stopped++ });
+    // aborted the moment the replay, its own range read, starts listening for an abort while it
+    // waits for a thread (not on a timer, which under load could fire before that)
     const abort = new AbortController();
-    setTimeout(() => abort.abort(new Error('interrupted')), 300);
+    const listen = abort.signal.addEventListener.bind(abort.signal);
+    let waiting = false;
+    abort.signal.addEventListener = (...args: Parameters<AbortSignal['addEventListener']>) => {
+      listen(...args);
+      waiting = true;
+      queueMicrotask(() => abort.abort(new Error('interrupted')));
+    };
     await expect(replayFile(file, rangeSnapshot(), { useLabels: false, jobs: 3, runRange: stuck, signal: abort.signal })).rejects.toThrow('interrupted');
+    expect(waiting).toBe(true);
     expect(stopped).toBe(2);
   });
 

@@ -9,7 +9,7 @@ export interface IntRanges {
 
 /** Sorts and merges inclusive ranges (adjacent ranges merge too: {1..2 3..4} is 1..4). */
 export function mergeRanges(ranges: ReadonlyArray<readonly [bigint, bigint]>): IntRanges {
-  const sorted = ranges.map(([a, b]) => [Number(a), Number(b)] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const sorted = ranges.map(([a, b]) => [Number(a), Number(b)] as const).sort((x, y) => x[0] - y[0]);
   const lo: number[] = [];
   const hi: number[] = [];
   for (const [a, b] of sorted) {
@@ -25,17 +25,16 @@ export function mergeRanges(ranges: ReadonlyArray<readonly [bigint, bigint]>): I
 
 const LINEAR_MAX = 8;
 
-/** A membership test over merged ranges, specialised by size. */
-export function intMembership(r: IntRanges): (v: number) => boolean {
-  const { lo, hi } = r;
-  const n = lo.length;
-  if (n === 0) return () => false;
-  if (n === 1) {
-    const a = lo[0];
-    const b = hi[0];
-    return (v) => v >= a && v <= b;
-  }
-  if (n <= LINEAR_MAX) {
+type Search = 'linear scan' | 'binary search';
+
+/** How a set of `n` merged ranges is searched (named in `explain`'s plan). */
+export function intSearch(n: number): Search {
+  return n <= LINEAR_MAX ? 'linear scan' : 'binary search';
+}
+
+const SEARCHES: Record<Search, (lo: Float64Array, hi: Float64Array) => (v: number) => boolean> = {
+  'linear scan': (lo, hi) => {
+    const n = lo.length;
     return (v) => {
       for (let i = 0; i < n; i++) {
         if (v < lo[i]) return false;
@@ -43,16 +42,24 @@ export function intMembership(r: IntRanges): (v: number) => boolean {
       }
       return false;
     };
-  }
-  return (v) => {
-    let a = 0;
-    let b = n - 1;
-    while (a <= b) {
-      const m = (a + b) >>> 1;
-      if (v < lo[m]) b = m - 1;
-      else if (v > hi[m]) a = m + 1;
-      else return true;
-    }
-    return false;
-  };
+  },
+  'binary search': (lo, hi) => {
+    const last = lo.length - 1;
+    return (v) => {
+      let a = 0;
+      let b = last;
+      while (a <= b) {
+        const m = (a + b) >>> 1;
+        if (v < lo[m]) b = m - 1;
+        else if (v > hi[m]) a = m + 1;
+        else return true;
+      }
+      return false;
+    };
+  },
+};
+
+/** A membership test over merged ranges, the search chosen by their number. */
+export function intMembership(r: IntRanges): (v: number) => boolean {
+  return SEARCHES[intSearch(r.lo.length)](r.lo, r.hi);
 }

@@ -8,7 +8,7 @@ import { parseWildcard } from '../literals/wildcard.js';
 import { compileRegex } from '../regex/compile.js';
 import { IpSetBuilder, type IpSet } from '../../net/ip-set.js';
 import { compareView, containsView, equalsView, wildcardMatchView } from './bytes.js';
-import { intMembership, mergeRanges, type IntRanges } from './int-set.js';
+import { intMembership, intSearch, mergeRanges, type IntRanges } from './int-set.js';
 
 export type Pred<P> = (p: P) => boolean;
 
@@ -68,7 +68,7 @@ export function compileInt<P>(a: IntAccess<P>, op: ComparisonOp, notes: string[]
       if (op.set.type !== 'Int') return null;
       const ranges = mergeRanges(op.set.ranges);
       const n = ranges.lo.length;
-      notes.push(`int set: ${op.set.ranges.length} items -> ${n} merged ranges [${Array.from(ranges.lo, (lo, i) => (lo === ranges.hi[i] ? `${lo}` : `${lo}..${ranges.hi[i]}`)).slice(0, 16).join(' ')}${n > 16 ? ' …' : ''}], ${n <= 1 ? 'direct test' : n <= 8 ? 'linear scan' : 'binary search'}`);
+      notes.push(`int set: ${op.set.ranges.length} items -> ${n} merged ranges [${Array.from(ranges.lo, (lo, i) => (lo === ranges.hi[i] ? `${lo}` : `${lo}..${ranges.hi[i]}`)).slice(0, 16).join(' ')}${n > 16 ? ' …' : ''}], ${n <= 1 ? 'direct test' : intSearch(n)}`);
       return intSetPredicate(a, ranges);
     }
     default:

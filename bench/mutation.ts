@@ -1,0 +1,167 @@
+// `npm run mutation [file...] [--concurrency N]`: mutation testing (StrykerJS, stryker.config.mjs) of
+// the core, one file at a time against the tests related to it only — those of the test folder that
+// mirrors its source folder (test/<folder>/ for src/<folder>/…) — so one file takes minutes. With no
+// file named it runs every core file. Each file's score is written into bench/results/mutation.json
+// (the committed baseline; files not run keep their row) and its surviving mutants are printed.
+// Too slow for every CI run: `npm test` never runs it. Mutants judged equivalent: docs/mutation.md.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Stryker } from '@stryker-mutator/core';
+import type { MutantResult } from '@stryker-mutator/api/core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const baselineFile = path.join(root, 'bench/results/mutation.json');
+
+/** The core: the language's evaluators and sets, addresses and prefix sets, the firewall, the fast
+ * path's conditions, each protection component, the analysis (a folder stands for its .ts files). */
+const CORE = [
+  'src/lang/eval',
+  'src/net',
+  'src/firewall',
+  'src/fastpath/conditions.ts',
+  'src/atp/syn-protection.ts',
+  'src/atp/out-of-state-protection.ts',
+  'src/atp/egress-tracking.ts',
+  'src/atp/connection-tracking.ts',
+  'src/atp/flow-table.ts',
+  'src/atp/rate-meter.ts',
+  'src/atp/component-modes.ts',
+  'src/analysis',
+];
+
+interface FileScore {
+  /** killed (or timed out) over killed + survived + untested, in percent */
+  score: number;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  /** mutants that do not compile or throw on loading: not counted */
+  errors: number;
+  tests: string;
+  date: string;
+  commit: string;
+}
+
+interface Baseline {
+  stryker: string;
+  files: Record<string, FileScore>;
+}
+
+function coreFiles(): string[] {
+  return CORE.flatMap((p) =>
+    p.endsWith('.ts')
+      ? [p]
+      : readdirSync(path.join(root, p))
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => `${p}/${f}`),
+  );
+}
+
+// Differential tests whose two sides both run the mutated file's code: a mutant changes both sides
+// alike, so these cannot kill it and only cost time (the fast path against the packet path both run
+// ATP's components; the flow table against its old layout, ATP's components other than the table).
+const BOTH_SIDES: Array<[RegExp, string]> = [
+  [/^src\/atp\//, 'test/atp/fast-path-diff.test.ts'],
+  [/^src\/atp\/(?!flow-table\.ts$)/, 'test/atp/flow-table-layout.test.ts'],
+];
+
+function testFilesUnder(folder: string): string[] {
+  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFilesUnder(`${folder}/${e.name}`) : e.name.endsWith('.test.ts') ? [`${folder}/${e.name}`] : [],
+  );
+}
+
+/** The tests related to a source file: those of the test folder mirroring its top source folder. */
+function relatedTests(file: string): { files: string[]; description: string } {
+  if (!existsSync(path.join(root, file))) throw new Error(`${file}: no such file`);
+  if (!file.startsWith('src/')) throw new Error(`${file}: not a source file under src/`);
+  const folder = `test/${file.split('/')[1]}`;
+  if (!existsSync(path.join(root, folder))) throw new Error(`${file}: no test folder ${folder} mirrors its folder`);
+  const left = BOTH_SIDES.filter(([source]) => source.test(file)).map(([, test]) => test);
+  return {
+    files: testFilesUnder(folder).filter((t) => !left.includes(t)),
+    description: `${folder}/**/*.test.ts${left.length > 0 ? ` but ${left.map((t) => path.basename(t)).join(', ')}` : ''}`,
+  };
+}
+
+/** Tests find ../shared (the corpus) beside the project's root: beside each sandbox too. */
+function linkShared(): void {
+  const shared = path.resolve(root, '../shared');
+  const sandboxes = path.join(root, 'tmp/stryker');
+  mkdirSync(sandboxes, { recursive: true });
+  if (existsSync(shared) && !existsSync(path.join(sandboxes, 'shared'))) symlinkSync(shared, path.join(sandboxes, 'shared'));
+}
+
+/** The commit measured, with -dirty when sources or tests had changes not committed. */
+function commit(): string {
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  const changes = execFileSync('git', ['status', '--porcelain', '--', 'src', 'test'], { cwd: root, encoding: 'utf8' }).trim();
+  return changes === '' ? head : `${head}-dirty`;
+}
+
+function score(results: MutantResult[], tests: string, measured: string): FileScore {
+  const count = (s: MutantResult['status']) => results.filter((r) => r.status === s).length;
+  const killed = count('Killed');
+  const timeout = count('Timeout');
+  const survived = count('Survived');
+  const noCoverage = count('NoCoverage');
+  const counted = killed + timeout + survived + noCoverage;
+  return {
+    score: counted === 0 ? 100 : Math.round((1000 * (killed + timeout)) / counted) / 10,
+    killed,
+    timeout,
+    survived,
+    noCoverage,
+    errors: count('CompileError') + count('RuntimeError'),
+    tests,
+    date: new Date().toISOString().slice(0, 10),
+    commit: measured,
+  };
+}
+
+function describeSurvivor(r: MutantResult): string {
+  const at = r.location.start;
+  return `  ${r.fileName}:${at.line}:${at.column + 1} ${r.mutatorName} → ${JSON.stringify(r.replacement ?? '')} (${r.status})`;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string', default: '1' } } });
+  const concurrency = Number(values.concurrency);
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
+  const files = positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
+  const related = files.map(relatedTests);
+  const baseline: Baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
+  baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
+  for (const [i, file] of files.entries()) {
+    const tests = related[i]!;
+    linkShared();
+    const measured = commit();
+    const report = `reports/mutation/${file.replaceAll('/', '_')}`;
+    const results = await new Stryker({
+      mutate: [file],
+      testFiles: tests.files,
+      concurrency,
+      htmlReporter: { fileName: `${report}.html` },
+      jsonReporter: { fileName: `${report}.json` },
+    }).runMutationTest();
+    const s = score(results, tests.description, measured);
+    baseline.files[file] = s;
+    const left = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
+    console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
+    for (const r of left) console.log(describeSurvivor(r));
+    const sorted = Object.fromEntries(Object.entries(baseline.files).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(baselineFile, `${JSON.stringify({ ...baseline, files: sorted }, null, 2)}\n`);
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  // bad arguments are one line, not a stack
+  console.error(`npm run mutation: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+}
