@@ -31,7 +31,11 @@ describe('field reference', () => {
 describe('the field table in the README', () => {
   it('is the reference, field for field', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Fields'));
+    // the section from its heading to the next heading of its level or above
+    const start = readme.indexOf('### Fields');
+    const body = start + '### Fields'.length;
+    const end = readme.slice(body).search(/^#{1,3} /m);
+    const section = readme.slice(start, end < 0 ? undefined : body + end);
     const rows = [...section.matchAll(/^\| `([^`]+)` \| (\w+) \| ([^|]+) \| (.+) \|$/gm)].map((m) => ({ name: m[1], type: m[2], unit: m[3]!.trim(), meaning: m[4]!.replace(/\\\|/g, '|') }));
     expect(rows).toEqual(FIELD_REFERENCE.map((f) => ({ name: f.name, type: f.type, unit: f.unit, meaning: f.meaning })));
   });
