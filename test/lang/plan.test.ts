@@ -42,6 +42,13 @@ describe('the compiled plan explain prints', () => {
     expect(plan(expr)).toEqual([line]);
   });
 
+  it('shows the first 16 merged ranges of an Int set, and … when there are more', () => {
+    const set = (n: number) => `tcp.dstport in {${Array.from({ length: n }, (_, i) => `${10 * i}..${10 * i + 2}`).join(' ')}}`;
+    const shown = (n: number) => Array.from({ length: Math.min(n, 16) }, (_, i) => `${10 * i}..${10 * i + 2}`).join(' ');
+    expect(plan(set(16))).toEqual([`${set(16)} -> int set: 16 items -> 16 merged ranges [${shown(16)}], binary search`]);
+    expect(plan(set(17))).toEqual([`${set(17)} -> int set: 17 items -> 17 merged ranges [${shown(17)} …], binary search`]);
+  });
+
   it('lists a line per comparison, in the order they are written', () => {
     expect(plan('tcp.dstport == 22 and (ip.ttl < 5 or not tcp.flags.ack)')).toEqual([
       'tcp.dstport == 22 -> int eq 22',
