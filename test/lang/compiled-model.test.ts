@@ -42,6 +42,15 @@ describe('compiled Int comparisons against a naive model', () => {
   });
 });
 
+describe('an absent Int field whose accessor still reads a value (a reused record keeps the last packet\'s)', () => {
+  // the binding says absent; the value read would match every comparison below
+  const stale = { ...binding, 'tcp.flags': { ...binding['tcp.flags'], has: () => false, get: () => 2 ** 33 + 7 } } as typeof binding;
+  it.each(['tcp.flags & 1', 'tcp.flags & 8589934592', `tcp.flags in {${2 ** 33 + 7}}`, `tcp.flags in {${2 ** 33 + 7} ${2 ** 33 + 9}}`, `tcp.flags in {${2 ** 33}..${2 ** 33 + 8}}`,
+    `tcp.flags in {1 3 5 ${2 ** 33 + 7}}`, `tcp.flags == ${2 ** 33 + 7}`])('%s is false', (expr) => {
+    expect(compile(parse(expr, FIREWALL_SCHEME), stale)({} as never)).toBe(false);
+  });
+});
+
 describe('compiled Ip sets of address ranges against a naive model', () => {
   const toBig = (a: ReturnType<typeof ip>) => (a.family === 4 ? BigInt(a.v4) : a.v6.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n));
   const v4 = fc.integer({ min: 0x0a000000, max: 0x0a000010 }).map(formatIPv4);
