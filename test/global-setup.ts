@@ -3,6 +3,7 @@
 // against, and the browser the report page is tested in (chromium), are present, installing them
 // from Debian's packages when we can (CI runs as root).
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -29,7 +30,9 @@ function ensureTools(tools: string[], packages: string[], usedBy: string, presee
 export default function setup(): void {
   // tsc emits even when it finds type errors; those are reported by test/typecheck.test.ts, so a
   // type error fails one named test instead of hiding every other result.
-  spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  // tsc is found by module resolution, not under root/node_modules: a Stryker sandbox of a checkout
+  // whose node_modules is a symlink (a worktree) gets no node_modules of its own
+  spawnSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'ignore',
   });

@@ -42,6 +42,17 @@ describe('parseCidr', () => {
     expect(() => parseCidr(text)).toThrow(message);
   });
 
+  it('an error that escapes uncaught says its kind before the message', () => {
+    // what a stack trace or String(err) shows when a caller does not catch it
+    let caught: unknown;
+    try {
+      parseCidr('10.0.0.1/24');
+    } catch (err) {
+      caught = err;
+    }
+    expect(String(caught)).toBe('NetParseError: "10.0.0.1/24": host bits are set (did you mean 10.0.0.0/24?)');
+  });
+
   it('round-trips every valid prefix: parse(format(c)) = c', () => {
     const v4 = fc.tuple(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 32 })).map(([a, len]) => {
       const mask = len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0;
