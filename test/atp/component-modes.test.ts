@@ -62,6 +62,10 @@ describe('ComponentModes', () => {
     expect(m.resolve(at('lax01', 'WNAM'))).toBe(Mode.ENABLED);
     expect(m.source).toMatchObject({ kind: 'rule', scope: 'datacenter', name: 'LAX' });
     expect(m.resolve(at('lax', 'WNAM'))).toBe(Mode.OFF);
+    // a name that is no known data center is kept, compared case-insensitively
+    const unknown = modes({ rules: [rule('enabled', { scope: 'datacenter', name: 'ZZ99' })] });
+    expect(unknown.resolve(at('zz99'))).toBe(Mode.ENABLED);
+    expect(unknown.resolve(at('ZZ99'))).toBe(Mode.ENABLED);
     expect(refusal({ rules: [rule('enabled', { scope: 'datacenter', name: 'lax' }), rule('monitoring', { scope: 'datacenter', name: 'LAX01' })] }).message).toBe(
       'syn_protection.rules[1]: a second datacenter rule for "LAX01" (the first is syn_protection.rules[0])',
     );
@@ -113,6 +117,8 @@ describe('ComponentModes', () => {
 
   it('acts when a rule or a filter can enable or monitor, not when all are disabled', () => {
     expect(modes({}).acting).toBe(false);
+    const none = new ComponentModes(SYN, undefined, options, byPort);
+    expect([none.acting, none.scoped, none.resolve(at('ams01', 'WEUR', 80)), none.meters.length]).toEqual([false, false, Mode.OFF, 1]);
     expect(modes({ rules: [rule('disabled')], filters: [{ expression: '80', mode: 'disabled' }] }).acting).toBe(false);
     expect(modes({ filters: [{ expression: '80', mode: 'monitoring' }] }).acting).toBe(true);
     expect(modes({ filters: [{ expression: '80', mode: 'enabled' }] }).acting).toBe(true);
