@@ -42,6 +42,9 @@ describe('ComponentModes', () => {
     // '@' and '[' are not letters: they are not the lower-case '`' and '{'
     expect(m.resolve(at(undefined, '@['))).toBe(Mode.OFF);
     expect(m.resolve(at(undefined, '`{'))).toBe(Mode.MONITORING);
+    // a region name is taken as written, never as a data center's city code
+    const ams = modes({ rules: [rule('enabled', { scope: 'region', name: 'AMS' })] });
+    expect(ams.resolve(at('ams01', 'ams'))).toBe(Mode.ENABLED);
     // a longer or shorter name is another region
     expect(m.resolve(at(undefined, 'AZ2'))).toBe(Mode.OFF);
     expect(m.resolve(at(undefined, 'A'))).toBe(Mode.OFF);
@@ -121,7 +124,12 @@ describe('ComponentModes', () => {
     expect([none.acting, none.scoped, none.resolve(at('ams01', 'WEUR', 80)), none.meters.length]).toEqual([false, false, Mode.OFF, 1]);
     expect(modes({ rules: [rule('disabled')], filters: [{ expression: '80', mode: 'disabled' }] }).acting).toBe(false);
     expect(modes({ filters: [{ expression: '80', mode: 'monitoring' }] }).acting).toBe(true);
-    expect(modes({ filters: [{ expression: '80', mode: 'enabled' }] }).acting).toBe(true);
+    const enabling = modes({ filters: [{ expression: '80', mode: 'enabled', id: 'e' }] });
+    expect(enabling.acting).toBe(true);
+    expect(enabling.resolve(at(undefined, undefined, 80))).toBe(Mode.ENABLED);
+    expect(enabling.source).toMatchObject({ kind: 'filter', ref: 'e', expression: '80' });
+    expect(enabling.resolve(at(undefined, undefined, 81))).toBe(Mode.OFF);
+    expect(enabling.source).toMatchObject({ kind: 'default', ref: null, scope: null });
     expect(modes({ rules: [rule('monitoring')] }).acting).toBe(true);
   });
 
@@ -156,6 +164,10 @@ describe('ComponentModes', () => {
     [{ rules: [{ scope: 'region', name: 7, mode: 'enabled' }] }, 'syn_protection.rules[0].name', 'a region rule needs the region name'],
     [{ rules: [{ scope: 'global', mode: 'enabled', burst_sensitivity: 3 }] }, 'syn_protection.rules[0].burst_sensitivity', 'unknown sensitivity 3 (expected low, medium or high)'],
     [{ rules: [{ scope: 'global', mode: 'enabled', rate_sensitivity: 'extreme' }] }, 'syn_protection.rules[0].rate_sensitivity', 'unknown sensitivity "extreme" (expected low, medium or high)'],
+    [{ rules: [{ scope: 'global', mode: ['enabled'] }] }, 'syn_protection.rules[0].mode', 'unknown mode ["enabled"] (expected enabled, monitoring or disabled)'],
+    [{ rules: [{ scope: 'global', mode: 'toString' }] }, 'syn_protection.rules[0].mode', 'unknown mode "toString" (expected enabled, monitoring or disabled)'],
+    [{ rules: [{ scope: 'global', mode: 'enabled', mitigation_type: 'constructor' }] }, 'syn_protection.rules[0].mitigation_type', 'unknown mitigation type "constructor" (expected challenge or retransmit)'],
+    [{ filters: [{ expression: '80', mode: '__proto__' }] }, 'syn_protection.filters[0].mode', 'unknown mode "__proto__" (expected enabled, monitoring or disabled)'],
     [{ rules: [{ scope: 'global', mode: 7 }] }, 'syn_protection.rules[0].mode', 'unknown mode 7 (expected enabled, monitoring or disabled)'],
     [{ rules: [{ scope: 'planet', mode: 'enabled' }] }, 'syn_protection.rules[0].scope', 'unknown scope "planet" (expected global, region or datacenter)'],
     [{ rules: [{ scope: 'global', mode: 'enabled', mitigation_type: 'cookie' }] }, 'syn_protection.rules[0].mitigation_type', 'unknown mitigation type "cookie" (expected challenge or retransmit)'],
