@@ -39,7 +39,12 @@ describe('ComponentModes', () => {
     expect(m.resolve(at(undefined, 'az'))).toBe(Mode.ENABLED);
     expect(m.resolve(at(undefined, 'Az'))).toBe(Mode.ENABLED);
     expect(m.resolve(at(undefined, 'AZ'))).toBe(Mode.ENABLED);
-    // '@' and '[' are not letters: they are not the lower-case '`' and '{'
+    // '@' and '[' (just before 'A' and after 'Z') are not letters: they are not the lower-case '`' and '{'
+    const marks = modes({ rules: [rule('enabled', { scope: 'region', name: '`a' }), rule('monitoring', { scope: 'region', name: '{a' })] });
+    expect(marks.resolve(at(undefined, '@a'))).toBe(Mode.OFF);
+    expect(marks.resolve(at(undefined, '[a'))).toBe(Mode.OFF);
+    expect(marks.resolve(at(undefined, '`A'))).toBe(Mode.ENABLED);
+    expect(marks.resolve(at(undefined, '{A'))).toBe(Mode.MONITORING);
     expect(m.resolve(at(undefined, '@['))).toBe(Mode.OFF);
     expect(m.resolve(at(undefined, '`{'))).toBe(Mode.MONITORING);
     // a region name is taken as written, never as a data center's city code
