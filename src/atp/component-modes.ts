@@ -86,7 +86,7 @@ class ScopeIndex {
 }
 
 function modeOf(value: unknown, path: string): number {
-  const mode = typeof value === 'string' ? MODES[value] : undefined;
+  const mode = typeof value === 'string' && Object.hasOwn(MODES, value) ? MODES[value] : undefined;
   if (mode === undefined) throw new ConfigItemError(path, `unknown mode ${JSON.stringify(value)} (expected enabled, monitoring or disabled)`);
   return mode;
 }
@@ -139,7 +139,7 @@ export class ComponentModes {
       const burstSensitivity = sensitivityOf(rule.burst_sensitivity, `${path}.burst_sensitivity`);
       let retransmit = false;
       if (stage === SYN && rule.mitigation_type !== undefined) {
-        const r = MITIGATION_TYPES[rule.mitigation_type];
+        const r = Object.hasOwn(MITIGATION_TYPES, rule.mitigation_type) ? MITIGATION_TYPES[rule.mitigation_type] : undefined;
         if (r === undefined) throw new ConfigItemError(`${path}.mitigation_type`, `unknown mitigation type ${JSON.stringify(rule.mitigation_type)} (expected challenge or retransmit)`);
         retransmit = r;
       }
