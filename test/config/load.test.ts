@@ -78,7 +78,9 @@ describe('loadSnapshotFile', () => {
   });
 
   it('never quotes the text it could not read, wherever the mistake is', () => {
-    const secret = fc.stringMatching(/^[A-Za-z][A-Za-z0-9+/]{7,39}$/);
+    // secrets of letters no parser message spells in six in a row (a word of the message, such as
+    // 'operty' of 'property name', would otherwise look like an echo)
+    const secret = fc.stringMatching(/^[QXZ][QXZ0-9+/]{7,39}$/);
     const broken = fc.tuple(secret, fc.constantFrom('SECRET', '{"key": SECRET}', '["SECRET', '[1, SECRET]', '{"SECRET" 1}', '"SECRET\u0001"', '{} SECRET'));
     fc.assert(
       fc.property(broken, ([s, shape]) => {
