@@ -51,9 +51,10 @@ export function decidedPacket(d: Decision, within: Region, certainty: Certainty)
  * linear in the rules they share.
  */
 export function jointPacket(x: Decision, y: Decision, certainty: Certainty, budget?: Budget): Box | null {
-  const earlier = certainty === 'must' ? [...x.earlierMay, ...y.earlierMay] : [...x.earlierMust, ...y.earlierMust];
-  if (earlier.includes(x.matches[certainty]) || earlier.includes(y.matches[certainty])) return null;
+  const [ex, ey] = certainty === 'must' ? [x.earlierMay, y.earlierMay] : [x.earlierMust, y.earlierMust];
+  const before = (m: Region): boolean => ex.includes(m) || ey.includes(m);
+  if (before(x.matches[certainty]) || before(y.matches[certainty])) return null;
   const r = intersectRegions(x.matches[certainty], y.matches[certainty], budget);
   if (r.length === 0) return null;
-  return firstOutside(r, earlier, budget);
+  return firstOutside(r, [...ex, ...ey], budget);
 }
