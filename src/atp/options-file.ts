@@ -1,6 +1,7 @@
 // ATP model options read from a JSON file (`--atp-options FILE`, or a file the library is given):
 // every problem is one UserError naming the file.
 import { readFileSync } from 'node:fs';
+import { parseJson } from '../config/json.js';
 import { attachSource, InputError, UserError } from '../errors.js';
 import { parseAtpOptions, type AtpOptionsInput } from './options.js';
 
@@ -14,9 +15,9 @@ export function readAtpOptionsFile(file: string): AtpOptionsInput {
   }
   let options: AtpOptionsInput;
   try {
-    options = JSON.parse(text) as AtpOptionsInput;
+    options = parseJson(text) as AtpOptionsInput;
   } catch (err) {
-    throw new UserError(`not valid JSON: ${(err as Error).message}`, { source: file });
+    throw new UserError((err as Error).message, { source: file });
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UserError('expected a JSON object of ATP options', { source: file });
   try {

@@ -14,6 +14,8 @@ const badRule = path.join(tmp, 'bad-rule.json');
 writeFileSync(badRule, JSON.stringify({ rulesets: [{ name: 'r', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'bad', action: 'block', expression: 'tcp.dstport ==' }] }] }));
 const badOptions = path.join(tmp, 'bad-options.json');
 writeFileSync(badOptions, '{"rateWindowSeconds": -1}');
+const notJsonOptions = path.join(tmp, 'not-json-options.json');
+writeFileSync(notJsonOptions, '{"syn_protection": hunter2secret}');
 const notJson = path.join(tmp, 'not.json');
 writeFileSync(notJson, '{ nope');
 const out = path.join(tmp, 'out.txt');
@@ -32,6 +34,7 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['replay: an output over the capture', ['replay', DEMO, '--config', SNAP, '--write-passed', DEMO], /^edgesim: --write-passed examples\/demo\.pcap: the same file as the capture/, 2],
   ['replay: a rule that does not compile names the file and the rule', ['replay', DEMO, '--config', badRule], /^edgesim: .*bad-rule\.json: rulesets\[0\]\.rules\[0\]\.expression: Filter parsing error/, 1],
   ['replay: a bad ATP option names its file', ['replay', DEMO, '--config', SNAP, '--atp-options', badOptions], /^edgesim: .*bad-options\.json: options\.rateWindowSeconds: expected a number above 0, got -1$/, 1],
+  ['replay: ATP options that are not JSON: where, never the file\'s text', ['replay', DEMO, '--config', SNAP, '--atp-options', notJsonOptions], /^edgesim: .*not-json-options\.json: invalid JSON at line 1, column 20: Unexpected character$/, 1],
   ['replay: an unknown format', ['replay', DEMO, '--config', SNAP, '--format', 'xml'], /^edgesim: option '-f, --format <format>' argument 'xml' is invalid/, 2],
   ['replay: --config and --api together', ['replay', DEMO, '--config', SNAP, '--api', 'http://127.0.0.1:1/client/v4'], /^edgesim: give either --config or --api, not both$/, 2],
   ['replay: the capture and the snapshot swapped', ['replay', SNAP, '--config', DEMO], /^edgesim: examples\/demo\.pcap: a capture, not a snapshot: did you swap the capture and --config\?$/, 1],
