@@ -7,6 +7,7 @@ import { loadSnapshotFile } from '../config/load.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { formatIssues, SnapshotError, validateSnapshot } from '../config/validate.js';
 import { systemErrorText, UserError } from '../errors.js';
+import { counted } from '../numbers.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
 import { CASE_KINDS } from './kinds/index.js';
@@ -32,7 +33,7 @@ function configProblem(at: Located, err: unknown): never {
   let detail = err.detail;
   if (err instanceof SnapshotError) {
     const more = err.issues.length - 1;
-    detail = `${oneLine(formatIssues(err.issues.slice(0, 1)))}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`;
+    detail = `${oneLine(formatIssues(err.issues.slice(0, 1)))}${more > 0 ? ` (and ${counted(more, 'more problem')})` : ''}`;
   }
   return at.fail(at.type === 'map' ? oneLine(detail) : `${at.value as string}: ${oneLine(detail)}`);
 }

@@ -7,6 +7,7 @@ import { checkExpressions, compareRulesets, type Comparison, type Difference, ty
 import { loadSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
+import { counted } from '../../../numbers.js';
 import type { Snapshot } from '../../../config/snapshot.js';
 import { printable } from '../../../terminal-text.js';
 import { writeOutput } from '../../output.js';
@@ -18,7 +19,7 @@ export interface StaticDiffFlags {
 }
 
 const sideText = (s: Difference['before']): string => (s.rule === null ? `${s.verdict} (no rule)` : `${s.verdict} by ${printable(s.rule)}`);
-const classes = (n: number): string => `${n} class${n === 1 ? '' : 'es'} of packets`;
+const classes = (n: number): string => `${counted(n, 'class', 'classes')} of packets`;
 
 function formatUnsettled(c: Comparison): string[] {
   return c.indeterminate.map((u) => `${sideText(u.before)} -> ${sideText(u.after)}: indeterminate: ${u.reason}`);
@@ -27,7 +28,7 @@ function formatUnsettled(c: Comparison): string[] {
 function formatComparison(c: Comparison, before: string, after: string): string {
   if (c.differences.length === 0) {
     if (c.indeterminate.length === 0) return `${before} and ${after} decide every packet the same way, by the same rules\n`;
-    return `${[`no class of packets is proved to be decided differently, but ${c.indeterminate.length} pair${c.indeterminate.length === 1 ? '' : 's'} of rules could not be settled:`, ...formatUnsettled(c)].join('\n')}\n`;
+    return `${[`no class of packets is proved to be decided differently, but ${counted(c.indeterminate.length, 'pair')} of rules could not be settled:`, ...formatUnsettled(c)].join('\n')}\n`;
   }
   const changed = c.differences.filter((d) => d.verdict_changed).length;
   const moved = c.differences.length - changed;
