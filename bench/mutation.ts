@@ -136,10 +136,10 @@ async function main(): Promise<void> {
   const related = files.map(relatedTests);
   const baseline: Baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
   baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
+  linkShared();
+  const measured = commit();
   for (const [i, file] of files.entries()) {
     const tests = related[i]!;
-    linkShared();
-    const measured = commit();
     const report = `reports/mutation/${file.replaceAll('/', '_')}`;
     const results = await new Stryker({
       mutate: [file],
