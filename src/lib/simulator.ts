@@ -6,7 +6,7 @@ import { parseAtpOptions, type AtpOptionsInput } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
 import { PacketRecord } from '../capture/record.js';
 import { attachSource } from '../errors.js';
-import { buildPacketPath, withFreshState, type PathOptions } from '../sim/build.js';
+import { withFreshState, type PathOptions } from '../sim/build.js';
 import { SuitePaths, type CasePath } from '../suite/case-path.js';
 import { PacketBuilder } from '../suite/packet-builder.js';
 import { tracePacket, type PacketTrace } from '../suite/trace.js';
@@ -58,7 +58,6 @@ class PathSimulator implements Simulator {
 
   constructor(
     private readonly paths: SuitePaths,
-    private readonly replayPath: () => ReturnType<typeof buildPacketPath>,
   ) {
     this.record = verdictRecords(paths.firewall);
     this.reset();
@@ -90,18 +89,15 @@ class PathSimulator implements Simulator {
   }
 
   async *replay(capture: CaptureInput): AsyncGenerator<VerdictRecord, void, undefined> {
-    yield* replayRecords(withFreshState(await this.replayPath()), capture);
+    yield* replayRecords(withFreshState(this.paths.built), capture);
   }
 }
 
 /** Compiles `config` with the given data; throws ConfigItemError naming a bad item of it (and its file). */
 export async function createSimulator(config: Config, options: SimulatorOptions = {}): Promise<Simulator> {
   const pathOptions: PathOptions = { geoipPath: options.geoip, asnPath: options.asn, listsDir: options.lists, colo: options.colo, region: options.region, atp: atpOptions(options.atpOptions) };
-  let built: ReturnType<typeof buildPacketPath> | undefined;
-  // built when the first replay asks: decide() and trace() run on the suites' paths
-  const replayPath = (): ReturnType<typeof buildPacketPath> => (built ??= buildPacketPath(config.snapshot, pathOptions));
   try {
-    return new PathSimulator(await SuitePaths.open(config.snapshot, pathOptions), replayPath);
+    return new PathSimulator(await SuitePaths.open(config.snapshot, pathOptions));
   } catch (err) {
     throw attachSource(err, config.source);
   }

@@ -10,7 +10,7 @@ import { IngressColos } from '../data/colos.js';
 import type { Enrichment } from '../data/enrichment.js';
 import { interned } from '../data/interned.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { buildPacketPath, type PathOptions } from '../sim/build.js';
+import { buildPacketPath, type BuiltPath, type PathOptions, type PathSetup } from '../sim/build.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { PacketVerdict } from '../sim/verdict.js';
 import type { LookupOverrides } from './packet-spec.js';
@@ -87,18 +87,29 @@ export class SuitePaths {
   private constructor(
     readonly snapshot: Snapshot,
     readonly options: PathOptions,
-    readonly firewall: Firewall,
-    private readonly enrichment: Enrichment | undefined,
+    /** the compiled configuration (a replay over it starts from withFreshState) */
+    readonly built: BuiltPath & { setup: PathSetup },
     private readonly ingress: IngressColos,
-    readonly warnings: string[],
     /** the refs expectations may name */
     readonly refs: KnownRefs,
   ) {}
 
+  get firewall(): Firewall {
+    return this.built.firewall;
+  }
+
+  get warnings(): string[] {
+    return this.built.warnings;
+  }
+
+  private get enrichment(): Enrichment | undefined {
+    return this.built.enrichment;
+  }
+
   /** Compiles the configuration; throws the compile errors of buildPacketPath. */
   static async open(snapshot: Snapshot, options: PathOptions): Promise<SuitePaths> {
     const built = await buildPacketPath(snapshot, options);
-    return new SuitePaths(snapshot, options, built.firewall, built.enrichment, new IngressColos({ colo: options.colo, region: options.region }), built.warnings, {
+    return new SuitePaths(snapshot, options, built, new IngressColos({ colo: options.colo, region: options.region }), {
       deciding: [...built.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)],
       firewall: built.firewall.rules.map((r) => r.ref),
     });
