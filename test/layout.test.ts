@@ -35,9 +35,11 @@ const MAY_IMPORT: Record<string, string[]> = {
   translate: ['capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
   profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  // reviewers' formats: SARIF, GitHub workflow commands, job summaries, pull-request reports
+  review: ['analysis', 'config', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the library (`import … from 'edgesim'`): the stages, the suites' packets and traces; never the CLI
   lib: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'review', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
 };
 
 function sources(dir: string): string[] {

@@ -3,22 +3,35 @@
 import { readFile } from 'node:fs/promises';
 import { InputError, UserError } from '../errors.js';
 import { parseJson } from './json.js';
+import { jsonRuleLocator, type RuleLocator } from './location.js';
 import type { Snapshot } from './snapshot.js';
 import { validateSnapshot, type SnapshotOptions } from './validate.js';
 
+/** A checked snapshot read from a file, with where its rules are written there. */
+export interface SnapshotFile {
+  snapshot: Snapshot;
+  locate: RuleLocator;
+}
+
 /** Loads, validates and normalises a snapshot JSON file; errors name the file and the JSON path. */
 export async function loadSnapshotFile(path: string, options: SnapshotOptions = {}): Promise<Snapshot> {
+  return (await readSnapshotFile(path, options)).snapshot;
+}
+
+/** As loadSnapshotFile, keeping the rules' lines and columns for reports that point into the file. */
+export async function readSnapshotFile(path: string, options: SnapshotOptions = {}): Promise<SnapshotFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new InputError(path, err, 'cannot read the snapshot');
   }
+  text = text.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
-    value = parseJson(text.replace(/^\uFEFF/, ''));
+    value = parseJson(text);
   } catch (err) {
     throw new UserError((err as Error).message, { source: path });
   }
-  return validateSnapshot(value, path, options);
+  return { snapshot: validateSnapshot(value, path, options), locate: jsonRuleLocator(text, path) };
 }

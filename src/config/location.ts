@@ -1,0 +1,57 @@
+// Where an item of a configuration is written in the user's own file, so that findings, failing
+// cases and changed rules can point at it (lint's SARIF and annotations, JUnit, diff reports).
+// JSON files are read a second time by a parser that keeps offsets (jsonc-parser) rather than by
+// searching the text; inputs without lines (Terraform JSON) name a resource address instead.
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+
+/** A place in the user's file. */
+export interface SourceLocation {
+  /** the file as the user named it */
+  file: string;
+  /** 1-based line and column of the item's object, where the format has lines */
+  line?: number;
+  column?: number;
+  /** where the format has no lines (Terraform JSON): the resource address and the item's position, e.g. `module.fw.cloudflare_ruleset.mt rules[3]` */
+  address?: string;
+}
+
+/** Where each rule of a loaded snapshot is written, by the ruleset's index in `rulesets` and the rule's index in its `rules`. */
+export type RuleLocator = (ruleset: number, rule: number) => SourceLocation | undefined;
+
+/** Knows no places (a snapshot object, a configuration from the API). */
+export const NOWHERE: RuleLocator = () => undefined;
+
+/**
+ * The rules' places in a snapshot's JSON text: `rulesets[i].rules[j]` found by path in the parsed
+ * tree. `root` is the path of the snapshot inside the document (empty for a snapshot file).
+ */
+export function jsonRuleLocator(text: string, file: string, root: ReadonlyArray<string | number> = []): RuleLocator {
+  let tree: Node | undefined;
+  let lineStarts: number[] | undefined;
+  return (ruleset, rule) => {
+    tree ??= parseTree(text) ?? undefined;
+    const node = tree && findNodeAtLocation(tree, [...root, 'rulesets', ruleset, 'rules', rule]);
+    if (node === undefined) return undefined;
+    lineStarts ??= startsOfLines(text);
+    const line = lastAtOrBefore(lineStarts, node.offset);
+    return { file, line: line + 1, column: node.offset - lineStarts[line]! + 1 };
+  };
+}
+
+function startsOfLines(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The index of the last start at or before `offset` (starts ascending, starts[0] = 0). */
+function lastAtOrBefore(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

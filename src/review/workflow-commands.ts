@@ -1,0 +1,33 @@
+// GitHub Actions workflow commands (`::error file=…,line=…::message`), escaped as the runner reads
+// them: in the message `%`, CR and LF; in property values also `:` and `,`.
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice';
+
+export interface Annotation {
+  level: AnnotationLevel;
+  message: string;
+  title?: string;
+  file?: string;
+  line?: number;
+  col?: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One workflow-command line for an annotation. */
+export function workflowCommand(annotation: Annotation): string {
+  const { level, message, ...properties } = annotation;
+  const props = Object.entries(properties)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(',');
+  return `::${level}${props === '' ? '' : ` ${props}`}::${escapeData(message)}`;
+}
