@@ -143,6 +143,11 @@ export const RULESET_RULE: Resource = {
     expression: { schema: { type: 'string', format: 'rule-expression' }, required: true, patch: true },
     description: { schema: text(LIMITS.commentLength), patch: true },
     enabled: { schema: { type: 'boolean', default: true }, patch: true },
+    // whether the rule's matches are logged; the vendor takes it on `skip` rules only (checked at deploy time)
+    logging: {
+      schema: { type: 'object', additionalProperties: false, properties: { enabled: { type: 'boolean' } }, required: ['enabled'] },
+      patch: true,
+    },
     last_updated: serverTimestamp,
   },
 };

@@ -66,6 +66,8 @@ export interface RulesetRule {
   expression: string;
   description?: string;
   enabled?: boolean;
+  /** whether matches are logged; the vendor takes it on `skip` rules only */
+  logging?: { enabled: boolean };
   last_updated?: string;
 }
 
