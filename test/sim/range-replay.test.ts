@@ -271,10 +271,18 @@ describe('replay on several threads, when things go wrong', () => {
     const file = path.join(dir, 'interrupted.pcap');
     await writeRangeCapture(file, { packets: 1_000, seed: 9 });
     let stopped = 0;
-    const stuck: RangeRunner = () => ({ outcome: new Promise<never>(() => {}), stop: async () => void stopped++ });
+    // interrupted once this thread has read its whole range (the progress every range shares says so),
+    // not on a timer, which under load could fire while that range is still being read
     const interrupt = new AbortController();
-    setTimeout(() => interrupt.abort('SIGINT'), 300);
-    const r = await replayFile(file, rangeSnapshot(), { useLabels: false, jobs: 3, runRange: stuck, interrupt: interrupt.signal });
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const stuck: RangeRunner = (task) => {
+      if (task.slot === 1) {
+        const read = new Float64Array(task.progress);
+        poll = setInterval(() => read[0]! >= task.from && interrupt.abort('SIGINT'), 1);
+      }
+      return { outcome: new Promise<never>(() => {}), stop: async () => void stopped++ };
+    };
+    const r = await replayFile(file, rangeSnapshot(), { useLabels: false, jobs: 3, runRange: stuck, interrupt: interrupt.signal }).finally(() => clearInterval(poll));
     expect(stopped).toBe(2);
     // the first of three ranges: about a third of the packets, counted as one thread counts them
     expect(r.report.packets).toBeGreaterThan(200);
