@@ -39,9 +39,15 @@ describe('a suite error leaves nothing running', () => {
       await settled();
       const before = process.getActiveResourcesInfo().sort();
       await expect(loadSuite(file)).rejects.toBeInstanceOf(SuiteError);
-      await settled();
-      // nothing new is left open (a handle of the test runner's may close meanwhile)
-      expect(added(before, process.getActiveResourcesInfo())).toEqual([]);
+      // nothing new is left open: a request of the test runner's own (its messages to the main
+      // process) may be in flight at one turn of the event loop, but a leak stays for all of them
+      let left: string[] = [];
+      for (let turn = 0; turn < 50; turn++) {
+        await settled();
+        left = added(before, process.getActiveResourcesInfo());
+        if (left.length === 0) break;
+      }
+      expect(left).toEqual([]);
     });
 
     it(`the command exits at once: ${what}`, () => {
