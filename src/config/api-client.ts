@@ -78,6 +78,12 @@ function send(url: string, method: string, headers: IncomingHttpHeaders, body: s
   });
 }
 
+/** A refused request as one line: the request, the HTTP status and the server's messages. */
+export function refusal(method: string, { url, reply, envelope }: { url: string; reply: Reply; envelope: Envelope }): UserError {
+  const messages = (envelope.errors ?? []).map((e) => (e.message ?? '').replace(/\n$/, '')).filter(Boolean);
+  return new UserError(`${method} ${url}: HTTP ${reply.status}: ${messages.join('; ') || reply.statusText || 'request failed'}`);
+}
+
 export class Api {
   private readonly base: string;
   private readonly headers: Record<string, string>;
@@ -120,12 +126,9 @@ export class Api {
 
   /** One request; an HTTP error or `success: false` is an error naming the request and the server's messages. */
   async call(method: string, path: string, body?: unknown, query: Record<string, string> = {}): Promise<Envelope> {
-    const { url, reply, envelope } = await this.send(method, path, body, query);
-    if (reply.status < 200 || reply.status > 299 || envelope.success === false) {
-      const messages = (envelope.errors ?? []).map((e) => (e.message ?? '').replace(/\n$/, '')).filter(Boolean);
-      throw new UserError(`${method} ${url}: HTTP ${reply.status}: ${messages.join('; ') || reply.statusText || 'request failed'}`);
-    }
-    return envelope;
+    const answer = await this.send(method, path, body, query);
+    if (answer.reply.status < 200 || answer.reply.status > 299 || answer.envelope.success === false) throw refusal(method, answer);
+    return answer.envelope;
   }
 
   async result<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -8,9 +8,9 @@
 //   absent from the file leaves that resource as it is.
 // - Before the first write: the file is validated, the account is read (an export), every list a
 //   rule uses must be managed, in the file or in the account, no rule but `skip` carries `logging`
-//   (the vendor refuses it at deploy time), and the server is asked whether it takes that many
-//   rules: a ruleset body of that many empty rules is refused either way, and the refusal says
-//   whether the count is over the server's limit (`serve --max-rules`).
+//   (the vendor refuses it at deploy time), and the server is asked whether these credentials may
+//   write and whether it takes that many rules: a ruleset body of that many empty rules is refused
+//   either way, and the refusal says whether the count is over the server's limit (`serve --max-rules`).
 // - The plan: what would be created (+), changed (~) and destroyed (-), object by object, with a
 //   `terraform plan`-like total; `--dry-run` prints it and writes nothing. A resource already as
 //   the file has it is not written.
@@ -19,13 +19,13 @@
 //   put back, and what could not be.
 import { ConfigItemError, UserError } from '../errors.js';
 import { counted } from '../numbers.js';
-import { Api, body, chunks, exportSnapshot, ITEMS_PER_REQUEST, type ApiTarget, type Obj } from './api-client.js';
+import { Api, body, chunks, exportSnapshot, ITEMS_PER_REQUEST, refusal, type ApiTarget, type Obj } from './api-client.js';
 import { CONFLICTS, loggingIssues } from './checks.js';
 import { unknownListIssues } from './references.js';
 import {
   ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PHASE, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
 } from './resources.js';
-import { dottedPath, type Issue } from './schema.js';
+import type { Issue } from './schema.js';
 import type { AccountList, Ruleset, RulesetRule, Snapshot } from './snapshot.js';
 import { firstIssueError, validateSnapshot } from './validate.js';
 
@@ -223,15 +223,16 @@ function accountIssues(file: Snapshot, account: Snapshot): Issue[] {
 }
 
 /**
- * Whether the server takes `count` rules in a ruleset: a body of that many empty rules, which every
- * server refuses, is refused for the count first when it is over the limit. Undefined when within
- * the limit (or when the server does not say).
+ * Asks the server, before any write, whether it lets these credentials write rulesets and takes
+ * `count` rules in one: a body of that many empty rules, which every server refuses (400), is
+ * refused for the count first when it is over the limit. The limit's message when it is, else
+ * undefined; any other answer (401, 403, 5xx) is the error the first write would have met.
  */
 async function ruleLimitProblem(api: Api, count: number): Promise<string | undefined> {
-  if (count === 0) return undefined;
-  const reply = await api.send('PUT', `${api.account}/rulesets/phases/${PHASE.vendor}/entrypoint`, { rules: Array.from({ length: count }, () => ({})) });
-  const tooMany = reply.envelope.errors?.find((e) => e.source?.pointer === '/rules' && /at most \d+/.test(e.message ?? ''));
-  return tooMany?.message;
+  const method = 'PUT';
+  const answer = await api.send(method, `${api.account}/rulesets/phases/${PHASE.vendor}/entrypoint`, { rules: Array.from({ length: Math.max(count, 1) }, () => ({})) });
+  if (answer.reply.status !== 400) throw refusal(method, answer);
+  return answer.envelope.errors?.find((e) => e.source?.pointer === '/rules' && /at most \d+/.test(e.message ?? ''))?.message;
 }
 
 /** Reads the account and works out what importing `snapshot` does; throws if a write would be refused. */
@@ -241,10 +242,9 @@ export async function planImport(snapshot: Snapshot, target: ApiTarget, source =
   const account = await exportSnapshot(target);
   const issues = accountIssues(file, account);
   if (issues.length > 0) throw firstIssueError(issues, 0, source);
-  for (const [i, rs] of (file.rulesets ?? []).entries()) {
-    const problem = await ruleLimitProblem(api, rs.rules?.length ?? 0);
-    if (problem !== undefined) throw new ConfigItemError(dottedPath(['rulesets', i, 'rules']), `the API at ${target.url} takes fewer rules per ruleset (${problem.replace(/^rules: /, '')})`, source);
-  }
+  const rules = file.rulesets?.[0]?.rules?.length ?? 0; // at most one: one root ruleset per phase
+  const problem = await ruleLimitProblem(api, rules);
+  if (problem !== undefined) throw new ConfigItemError('rulesets[0].rules', `the API at ${target.url} takes fewer rules per ruleset (${problem.replace(/^rules: /, '')})`, source);
 
   const parts: Part[] = [];
   const replaced: ImportSummary['replaced'] = [];

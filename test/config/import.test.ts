@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCredentials } from '../../src/api/credentials.js';
 import type { RunningServer } from '../../src/api/server.js';
 import { exportSnapshot, type ApiTarget } from '../../src/config/api-client.js';
 import { describePlan, importSnapshot, planImport } from '../../src/config/import.js';
@@ -115,6 +116,22 @@ describe('checks before the first write', () => {
       expect((await exportSnapshot(target(acct, small.url))).prefixes).toEqual([]);
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('credentials that may only read', () => {
+  it('are refused before the first write, even for a file without rulesets; the account is unchanged', async () => {
+    const guarded = await start({ credentials: parseCredentials({ tokens: [{ token: 'w', accounts: { '*': 'write' } }, { token: 'r', accounts: { '*': 'read' } }] }, 'test') });
+    try {
+      await call('POST', `${cfg(guarded.url, 'ro')}/prefixes`, { prefix: '10.0.0.0/8' }, { authorization: 'Bearer w' });
+      const reader = { url: guarded.url, account: 'ro', token: 'r' };
+      const before = await exportSnapshot(reader);
+      const err = await importSnapshot({ prefixes: [] }, reader).catch((e: Error) => e);
+      expect((err as Error).message).toMatch(/^PUT http:\/\/\S+\/accounts\/ro\/rulesets\/phases\/magic_transit\/entrypoint: HTTP 403: /);
+      expect(await exportSnapshot(reader)).toEqual(before);
+    } finally {
+      await guarded.close();
     }
   });
 });
