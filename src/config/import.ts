@@ -23,7 +23,7 @@ import { Api, body, chunks, exportSnapshot, ITEMS_PER_REQUEST, refusal, type Api
 import { CONFLICTS, loggingIssues } from './checks.js';
 import { unknownListIssues } from './references.js';
 import {
-  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PHASE, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
+  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
 } from './resources.js';
 import type { Issue } from './schema.js';
 import type { AccountList, Ruleset, RulesetRule, Snapshot } from './snapshot.js';
@@ -170,9 +170,8 @@ function sameRuleset(before: Ruleset, after: Ruleset): boolean {
 
 /** The account's root ruleset of the network-firewall phase (from the API, now), if any. */
 async function currentRuleset(api: Api): Promise<Obj | undefined> {
-  return (await api.allCursors(`${api.account}/rulesets`)).find((r) => r.kind === 'root' && PHASE_SPELLINGS.has(String(r.phase)));
+  return (await api.allCursors(`${api.account}/rulesets`)).find((r) => r.kind === 'root' && PHASE_SPELLINGS.includes(String(r.phase)));
 }
-const PHASE_SPELLINGS = new Set<string>([PHASE.canonical, PHASE.vendor]);
 
 /** Makes the root ruleset `target` (a new version of the current one when the name is the same), or removes it. */
 async function setRuleset(api: Api, target: Ruleset | undefined): Promise<void> {
