@@ -7,7 +7,7 @@ export function register(program: Command): void {
   addApiOptions(
     program
       .command('import')
-      .description("write a snapshot file into an account of a running API (each resource in the file replaces the account's)")
+      .description('write a snapshot file into an account of a running API, replacing only what the file names')
       .argument('<snapshot.json>', 'the snapshot file'),
   )
     .option('--dry-run', 'print what would be created (+), changed (~) and destroyed (-), and change nothing')
