@@ -24,6 +24,8 @@ export const CONDITIONS = {
   missing_body: { code: 1015, status: 400 },
   more_errors: { code: 1016, status: 400 },
   invalid_url: { code: 1017, status: 400 },
+  /** the vendor's own code: `logging` on a rule that is not `skip` */
+  logging_not_allowed: { code: 20018, status: 400 },
   missing_credentials: { code: 1100, status: 401 },
   bad_credentials: { code: 1101, status: 403 },
   not_permitted: { code: 1102, status: 403 },
@@ -81,13 +83,15 @@ export class ApiError extends Error {
    * `omitted` ones the validator only counted, and any beyond MAX_ISSUES here), so an answer stays
    * small whatever the body. An expression's message is the Rules-language engine's text exactly
    * (as validate-expr returns it); other messages are prefixed with the field's path. Each item's
-   * `source.pointer` locates the field within the body.
+   * `source.pointer` locates the field within the body. `condition`, when given, is every item's
+   * condition instead of the one of its issue's kind.
    */
-  static fromIssues(issues: readonly Issue[], omitted = 0): ApiError {
+  static fromIssues(issues: readonly Issue[], omitted = 0, condition?: Condition): ApiError {
+    const conditionOf = (issue: Issue): Condition => condition ?? ISSUE_CONDITIONS[issue.kind];
     const [first, ...others] = issues.slice(0, MAX_ISSUES);
-    const err = new ApiError(ISSUE_CONDITIONS[first.kind], issueMessage(first), jsonPointer(first.path));
+    const err = new ApiError(conditionOf(first), issueMessage(first), jsonPointer(first.path));
     for (const issue of others) {
-      err.items.push({ code: CONDITIONS[ISSUE_CONDITIONS[issue.kind]].code, message: issueMessage(issue), source: { pointer: jsonPointer(issue.path) } });
+      err.items.push({ code: CONDITIONS[conditionOf(issue)].code, message: issueMessage(issue), source: { pointer: jsonPointer(issue.path) } });
     }
     const rest = Math.max(0, issues.length - MAX_ISSUES) + omitted;
     if (rest > 0) err.items.push({ code: CONDITIONS.more_errors.code, message: `and ${rest} more problem${rest === 1 ? '' : 's'} of the same request` });

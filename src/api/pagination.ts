@@ -1,6 +1,9 @@
 // Page-number pagination as the vendor's v4 lists do it: `page` (1-based), `per_page`, `order` (a
 // field name) and `direction` (ASC|DESC). A page past the end is an empty array, which is what
 // tells the official SDK's `for await` loop to stop (it ignores total_pages).
+// Cursor pagination (the rulesets list, a list's items): `cursor` (opaque; here the offset of the
+// page's first item, base64url) and `per_page`; each route spells the next and previous cursors as
+// the vendor's endpoint does.
 import { ApiError } from './errors.js';
 
 export const DEFAULT_PER_PAGE = 20;
@@ -28,6 +31,31 @@ function positive(name: string, text: string | undefined, fallback: number, max:
     throw new ApiError('invalid_query', `${name}: must be a whole number from 1 to ${max} (got ${JSON.stringify(text)})`);
   }
   return Number(text);
+}
+
+/** One page of a cursor list: its items and the cursors of the pages after and before it (none at an end). */
+export interface CursorPage<T> {
+  result: T[];
+  perPage: number;
+  after?: string;
+  before?: string;
+}
+
+const cursorAt = (offset: number): string => Buffer.from(String(offset)).toString('base64url');
+
+/** The page of `items` that `query.cursor` (absent: the first) and `query.per_page` select. */
+export function cursorPage<T>(items: readonly T[], query: { cursor?: string; per_page?: string }, defaultPerPage: number, maxPerPage: number): CursorPage<T> {
+  const perPage = positive('per_page', query.per_page, defaultPerPage, maxPerPage);
+  let start = 0;
+  if (query.cursor !== undefined) {
+    const decoded = Buffer.from(query.cursor, 'base64url').toString('utf8');
+    if (!/^(0|[1-9][0-9]*)$/.test(decoded)) throw new ApiError('invalid_query', `cursor: ${JSON.stringify(query.cursor)} is not a cursor this API returned`);
+    start = Number(decoded);
+  }
+  const page: CursorPage<T> = { result: items.slice(start, start + perPage), perPage };
+  if (start + perPage < items.length) page.after = cursorAt(start + perPage);
+  if (start > 0) page.before = cursorAt(Math.max(0, start - perPage));
+  return page;
 }
 
 function compare(a: unknown, b: unknown): number {

@@ -3,7 +3,10 @@
 // - every change (create excepted) makes a new ruleset version; older versions stay readable;
 // - a rule keeps its id and version while its definition is unchanged, and takes the new ruleset
 //   version when it changes; moving a rule does not change it;
-// - a rule's `ref` defaults to its id;
+// - a rule's `ref` defaults to its id; a `skip` rule saved without `logging` is stored with
+//   `{"enabled": true}` (the vendor's observed behaviour; other actions never carry `logging`);
+// - a ruleset answers with its phase in the spelling the client wrote (`magic_transit` or
+//   `edge_transit`), though it is stored in the canonical one;
 // - `position` places a rule: {before: id} ("" = first), {after: id} ("" = last), or {index: n}
 //   (1-based; later rules shift down); exactly one of them.
 // The history keeps the last MAX_HISTORY versions (the vendor keeps all; a mock need not grow forever).
@@ -21,15 +24,15 @@ export interface Position {
   index?: number;
 }
 
-const DEFINITION = ['ref', 'action', 'action_parameters', 'expression', 'description', 'enabled'] as const;
+const DEFINITION = ['ref', 'action', 'action_parameters', 'expression', 'description', 'enabled', 'logging'] as const;
 
 function sameDefinition(a: RulesetRule, b: RulesetRule): boolean {
   return DEFINITION.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
 
 function orderedRule(rule: RulesetRule): RulesetRule {
-  const { id, ref, version, action, action_parameters, expression, description, enabled, last_updated } = rule;
-  const out: RulesetRule = { id, ref, version, action, action_parameters, expression, description, enabled, last_updated };
+  const { id, ref, version, action, action_parameters, expression, description, enabled, logging, last_updated } = rule;
+  const out: RulesetRule = { id, ref, version, action, action_parameters, expression, description, enabled, logging, last_updated };
   for (const key of Object.keys(out) as Array<keyof RulesetRule>) if (out[key] === undefined) delete out[key];
   return out;
 }
@@ -40,7 +43,8 @@ function orderedRule(rule: RulesetRule): RulesetRule {
  */
 export function settleRules(incoming: readonly RulesetRule[], previous: readonly RulesetRule[], version: string, now: string): RulesetRule[] {
   const byId = new Map(previous.map((r) => [r.id, r]));
-  return incoming.map((rule, i) => {
+  return incoming.map((sent, i) => {
+    const rule = sent.action === 'skip' && sent.logging === undefined ? { ...sent, logging: { enabled: true } } : sent;
     if (rule.id !== undefined) {
       const old = byId.get(rule.id);
       if (!old) throw new ApiError('unknown_reference', `rules[${i}].id: no rule with id ${JSON.stringify(rule.id)} in this ruleset`, `/rules/${i}/id`);
@@ -54,9 +58,14 @@ export function settleRules(incoming: readonly RulesetRule[], previous: readonly
   });
 }
 
-/** The ruleset as the API returns it (no history). */
-export function presentRuleset(rs: StoredRuleset): Ruleset {
-  const { id, name, description, kind, version, last_updated, phase, rules } = rs;
+/** The phase as the client wrote it last (`magic_transit` or `edge_transit`). */
+export function phaseOf(rs: StoredRuleset): string {
+  return rs.phase_spelling ?? rs.phase;
+}
+
+/** The ruleset as the API returns it (no history), its phase spelt `phase`. */
+export function presentRuleset(rs: StoredRuleset, phase = phaseOf(rs)): Ruleset {
+  const { id, name, description, kind, version, last_updated, rules } = rs;
   return description === undefined
     ? { id, name, kind, version, last_updated, phase, rules }
     : { id, name, description, kind, version, last_updated, phase, rules };
@@ -84,17 +93,17 @@ export function commitVersion(
 }
 
 /** The ruleset as of `version` (current or from the history), or undefined. */
-export function rulesetAt(rs: StoredRuleset, version: string): Ruleset | undefined {
-  if (version === rs.version) return presentRuleset(rs);
+export function rulesetAt(rs: StoredRuleset, version: string, phase = phaseOf(rs)): Ruleset | undefined {
+  if (version === rs.version) return presentRuleset(rs, phase);
   const old = rs.history.find((v) => v.version === version);
   if (!old) return undefined;
-  return presentRuleset({ ...rs, ...old, history: [] });
+  return presentRuleset({ ...rs, ...old, history: [] }, phase);
 }
 
 /** Every version's summary (no rules), oldest first. */
-export function versionSummaries(rs: StoredRuleset): Ruleset[] {
+export function versionSummaries(rs: StoredRuleset, phase = phaseOf(rs)): Ruleset[] {
   const summary = (v: RulesetVersion): Ruleset => {
-    const { rules: _rules, ...rest } = presentRuleset({ ...rs, ...v, history: [] });
+    const { rules: _rules, ...rest } = presentRuleset({ ...rs, ...v, history: [] }, phase);
     return rest;
   };
   return [...rs.history, rs].map(summary);

@@ -2,7 +2,7 @@
 // plus what only the API needs (each ruleset's version history, the bulk operations of lists); and
 // the schema a state file is checked against when it is loaded, so a file edited by hand (or by
 // another version) is refused at start-up with its path, not a 500 on some later request.
-import { arrayOf, LIST, RULESET, SNAPSHOT_SCHEMA, storedSchema } from '../config/resources.js';
+import { arrayOf, LIST, PHASE_SPELLINGS, RULESET, SNAPSHOT_SCHEMA, storedSchema } from '../config/resources.js';
 import type { JsonSchema } from '../config/schema.js';
 import type {
   AccountList, AllowlistEntry, Prefix, ProtectionFilter, ProtectionRule, ProtectionStatus, Ruleset, RulesetRule,
@@ -22,6 +22,8 @@ export interface StoredRuleset extends Ruleset {
   version: string;
   last_updated: string;
   rules: RulesetRule[];
+  /** the phase as the client wrote it last, when not the canonical spelling (`magic_transit`) */
+  phase_spelling?: string;
   /** older versions, oldest first (the current one is the ruleset itself) */
   history: RulesetVersion[];
 }
@@ -87,6 +89,7 @@ export const ACCOUNT_STATE_SCHEMA: JsonSchema = {
       required: [...(storedRuleset.required ?? []), 'id', 'version', 'last_updated'],
       properties: {
         ...storedRuleset.properties,
+        phase_spelling: { type: 'string', enum: PHASE_SPELLINGS },
         history: arrayOf({
           type: 'object',
           additionalProperties: false,

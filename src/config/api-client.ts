@@ -12,25 +12,18 @@
 // official SDK does), cursor lists until no cursor is returned. A server that ignores `page` would
 // make that loop endless, so a page that repeats the previous one is an error.
 //
-// Import has replace semantics per resource: each key present in the snapshot replaces that
-// resource in the account (the ATP collections are bulk-deleted first, edge_transit rulesets and IP
-// lists are deleted one by one); a key absent from the snapshot leaves that resource untouched, and
-// the summary says which were replaced and which were left as they were.
-// Server-assigned fields (ids, timestamps, versions, counts) are dropped before sending, but a
-// rule's `ref` is kept, so reports name the same rules after an import. The snapshot is validated
-// locally before the first request, so a bad file changes nothing. So `export(import(S))` equals
-// `S` except for server-assigned fields, when importing into an empty account.
+// Server-assigned fields (ids, timestamps, versions, counts) are kept in an export and dropped
+// from request bodies (`body`). Writing a snapshot into an account is import.ts, over this client.
+// An export file spells the phase as the vendor does (`inVendorSpelling`), so it can go to the
+// vendor's API unchanged; the snapshot loader reads either spelling.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { systemErrorText, UserError } from '../errors.js';
 import {
-  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
+  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
 } from './resources.js';
-import type {
-  AccountList, AllowlistEntry, ListItem, Prefix, ProtectionComponent, ProtectionFilter, ProtectionRule, ProtectionStatus, Ruleset, RulesetRule, Snapshot,
-} from './snapshot.js';
+import type { ProtectionStatus, Snapshot } from './snapshot.js';
 import { validateSnapshot } from './validate.js';
-import { counted } from '../numbers.js';
 
 /** Where the API is and how to authenticate. */
 export interface ApiTarget {
@@ -44,38 +37,19 @@ export interface ApiTarget {
   email?: string;
 }
 
-/** A resource of an account that an import replaces as a whole, named by its snapshot key. */
-export type ResourceKey =
-  | 'tcp_protection_status' | 'prefixes' | 'allowlist'
-  | 'syn_protection.rules' | 'syn_protection.filters' | 'tcp_flow_protection.rules' | 'tcp_flow_protection.filters'
-  | 'rulesets' | 'lists';
-
-const RESOURCE_KEYS: readonly ResourceKey[] = [
-  'tcp_protection_status', 'prefixes', 'allowlist',
-  'syn_protection.rules', 'syn_protection.filters', 'tcp_flow_protection.rules', 'tcp_flow_protection.filters',
-  'rulesets', 'lists',
-];
-
-/** What an import did: each resource replaced (with how many objects it now holds), and the ones left as they were. */
-export interface ImportSummary {
-  replaced: Array<{ key: ResourceKey; count: number; items?: number }>;
-  left: ResourceKey[];
-}
-
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 interface Envelope {
   result?: unknown;
   result_info?: { cursor?: string; cursors?: { after?: string } };
   success?: boolean;
-  errors?: Array<{ message?: string }>;
+  errors?: Array<{ message?: string; source?: { pointer?: string } }>;
 }
 
 const PAGE_SIZE = 100;
 const ITEMS_PAGE_SIZE = 500;
-const ITEMS_PER_REQUEST = 10_000;
+export const ITEMS_PER_REQUEST = 10_000;
 const TIMEOUT_MS = 60_000;
-const PHASES = new Set(['edge_transit', 'magic_transit']);
 
 const COMPONENTS = [
   { key: 'syn_protection', path: 'syn_protection', rule: SYN_RULE },
@@ -104,7 +78,13 @@ function send(url: string, method: string, headers: IncomingHttpHeaders, body: s
   });
 }
 
-class Api {
+/** A refused request as one line: the request, the HTTP status and the server's messages. */
+export function refusal(method: string, { url, reply, envelope }: { url: string; reply: Reply; envelope: Envelope }): UserError {
+  const messages = (envelope.errors ?? []).map((e) => (e.message ?? '').replace(/\n$/, '')).filter(Boolean);
+  return new UserError(`${method} ${url}: HTTP ${reply.status}: ${messages.join('; ') || reply.statusText || 'request failed'}`);
+}
+
+export class Api {
   private readonly base: string;
   private readonly headers: Record<string, string>;
 
@@ -124,29 +104,31 @@ class Api {
     return `/accounts/${encodeURIComponent(this.target.account)}`;
   }
 
-  async call(method: string, path: string, body?: unknown, query: Record<string, string> = {}): Promise<Envelope> {
+  /** One request and its answer, whatever its status; a server that cannot be reached or answers other than JSON is an error. */
+  async send(method: string, path: string, body?: unknown, query: Record<string, string> = {}): Promise<{ url: string; reply: Reply; envelope: Envelope }> {
     const qs = new URLSearchParams(query).toString();
     const url = `${this.base}${path}${qs ? `?${qs}` : ''}`;
     const text = body === undefined ? undefined : JSON.stringify(body);
     const headers = text === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
-    let response: Reply;
+    let reply: Reply;
     try {
-      response = await send(url, method, headers, text);
+      reply = await send(url, method, headers, text);
     } catch (err) {
       throw new UserError(`cannot reach the API at ${url}: ${systemErrorText(err)}`);
     }
-    if (response.status === 204) return { success: true };
-    let envelope: Envelope;
+    if (reply.status === 204) return { url, reply, envelope: { success: true } };
     try {
-      envelope = JSON.parse(response.text) as Envelope;
+      return { url, reply, envelope: JSON.parse(reply.text) as Envelope };
     } catch {
-      throw new UserError(`${method} ${url}: HTTP ${response.status}: the response is not JSON`);
+      throw new UserError(`${method} ${url}: HTTP ${reply.status}: the response is not JSON`);
     }
-    if (response.status < 200 || response.status > 299 || envelope.success === false) {
-      const messages = (envelope.errors ?? []).map((e) => (e.message ?? '').replace(/\n$/, '')).filter(Boolean);
-      throw new UserError(`${method} ${url}: HTTP ${response.status}: ${messages.join('; ') || response.statusText || 'request failed'}`);
-    }
-    return envelope;
+  }
+
+  /** One request; an HTTP error or `success: false` is an error naming the request and the server's messages. */
+  async call(method: string, path: string, body?: unknown, query: Record<string, string> = {}): Promise<Envelope> {
+    const answer = await this.send(method, path, body, query);
+    if (answer.reply.status < 200 || answer.reply.status > 299 || answer.envelope.success === false) throw refusal(method, answer);
+    return answer.envelope;
   }
 
   async result<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -217,7 +199,7 @@ export async function exportSnapshot(target: ApiTarget): Promise<Snapshot> {
   }
   const rulesets: Obj[] = [];
   for (const summary of await api.allCursors(`${api.account}/rulesets`)) {
-    if (summary.kind !== 'root' || !PHASES.has(summary.phase as string)) continue;
+    if (summary.kind !== 'root' || !PHASE_SPELLINGS.includes(summary.phase as string)) continue;
     const full = await api.result<Obj>('GET', `${api.account}/rulesets/${encodeURIComponent(String(summary.id))}`);
     rulesets.push({ ...pick(RULESET, full, true), rules: ((full.rules ?? []) as Obj[]).map(stored(RULESET_RULE)) });
   }
@@ -232,109 +214,17 @@ export async function exportSnapshot(target: ApiTarget): Promise<Snapshot> {
   return validateSnapshot(snapshot, `export of account ${target.account} from ${target.url}`);
 }
 
-const body = (resource: Resource, obj: object): Obj => pick(resource, obj as Obj, false);
+/** `snapshot` with its rulesets' phase in the vendor's spelling (`magic_transit`), for a file meant for the vendor's API. */
+export function inVendorSpelling(snapshot: Snapshot): Snapshot {
+  return snapshot.rulesets ? { ...snapshot, rulesets: snapshot.rulesets.map((rs) => ({ ...rs, phase: PHASE.vendor })) } : snapshot;
+}
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+/** The fields of `obj` a request body may carry (no server fields). */
+export const body = (resource: Resource, obj: object): Obj => pick(resource, obj as Obj, false);
+
+/** `items` cut into runs of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-/**
- * Writes `snapshot` into the account with replace semantics per resource present (see the top of
- * this file). The snapshot is validated first; nothing is sent if it is invalid.
- */
-export async function importSnapshot(snapshot: Snapshot, target: ApiTarget): Promise<ImportSummary> {
-  const s = validateSnapshot(snapshot, 'snapshot');
-  const api = new Api(target);
-  const replaced: ImportSummary['replaced'] = [];
-
-  if (s.tcp_protection_status) {
-    await api.call('PATCH', `${api.cfg}/tcp_protection_status`, { enabled: s.tcp_protection_status.enabled });
-    replaced.push({ key: 'tcp_protection_status', count: s.tcp_protection_status.enabled ? 1 : 0 });
-  }
-  if (s.prefixes) {
-    await api.call('DELETE', `${api.cfg}/prefixes`);
-    for (const chunk of chunks(s.prefixes, LIMITS.prefixesPerBulk)) {
-      await api.call('POST', `${api.cfg}/prefixes/bulk`, chunk.map((p: Prefix) => body(PREFIX, p)));
-    }
-    replaced.push({ key: 'prefixes', count: s.prefixes.length });
-  }
-  if (s.allowlist) {
-    await api.call('DELETE', `${api.cfg}/allowlist`);
-    for (const entry of s.allowlist as AllowlistEntry[]) await api.call('POST', `${api.cfg}/allowlist`, body(ALLOWLIST_ENTRY, entry));
-    replaced.push({ key: 'allowlist', count: s.allowlist.length });
-  }
-  for (const c of COMPONENTS) {
-    const component = s[c.key] as ProtectionComponent | undefined;
-    if (component?.rules) {
-      await api.call('DELETE', `${api.cfg}/${c.path}/rules`);
-      for (const rule of component.rules as ProtectionRule[]) await api.call('POST', `${api.cfg}/${c.path}/rules`, body(c.rule, rule));
-      replaced.push({ key: `${c.key}.rules`, count: component.rules.length });
-    }
-    if (component?.filters) {
-      await api.call('DELETE', `${api.cfg}/${c.path}/filters`);
-      for (const filter of component.filters as ProtectionFilter[]) await api.call('POST', `${api.cfg}/${c.path}/filters`, body(FILTER, filter));
-      replaced.push({ key: `${c.key}.filters`, count: component.filters.length });
-    }
-  }
-
-  if (s.rulesets) {
-    for (const existing of await api.allCursors(`${api.account}/rulesets`)) {
-      if (PHASES.has(existing.phase as string)) await api.call('DELETE', `${api.account}/rulesets/${encodeURIComponent(String(existing.id))}`);
-    }
-  }
-  if (s.lists) {
-    for (const existing of await api.result<Obj[]>('GET', `${api.account}/rules/lists`) ?? []) {
-      if (existing.kind === 'ip') await api.call('DELETE', `${api.account}/rules/lists/${encodeURIComponent(String(existing.id))}`);
-    }
-    let items = 0;
-    for (const list of s.lists as AccountList[]) {
-      const created = await api.result<Obj>('POST', `${api.account}/rules/lists`, body(LIST, list));
-      for (const chunk of chunks(list.items ?? [], ITEMS_PER_REQUEST)) {
-        await api.call('POST', `${api.account}/rules/lists/${encodeURIComponent(String(created.id))}/items`, chunk.map((i: ListItem) => body(LIST_ITEM, i)));
-      }
-      items += list.items?.length ?? 0;
-    }
-    replaced.push({ key: 'lists', count: s.lists.length, items });
-  }
-  if (s.rulesets) {
-    for (const rs of s.rulesets as Ruleset[]) {
-      const rules = (rs.rules ?? []).map((r: RulesetRule) => {
-        const { id, ...rest } = body(RULESET_RULE, r);
-        return { ...rest, ref: r.ref ?? id };
-      });
-      await api.call('POST', `${api.account}/rulesets`, { ...body(RULESET, rs), phase: 'magic_transit', rules });
-    }
-    replaced.push({ key: 'rulesets', count: s.rulesets.length });
-  }
-  replaced.sort((a, b) => RESOURCE_KEYS.indexOf(a.key) - RESOURCE_KEYS.indexOf(b.key));
-  return { replaced, left: RESOURCE_KEYS.filter((key) => !replaced.some((r) => r.key === key)) };
-}
-
-const NAMES: Record<ResourceKey, [one: string, many: string]> = {
-  tcp_protection_status: ['protection status', 'protection status'],
-  prefixes: ['prefix', 'prefixes'],
-  allowlist: ['allowlist entry', 'allowlist entries'],
-  'syn_protection.rules': ['SYN flood rule', 'SYN flood rules'],
-  'syn_protection.filters': ['SYN flood filter', 'SYN flood filters'],
-  'tcp_flow_protection.rules': ['out-of-state TCP rule', 'out-of-state TCP rules'],
-  'tcp_flow_protection.filters': ['out-of-state TCP filter', 'out-of-state TCP filters'],
-  rulesets: ['ruleset', 'rulesets'],
-  lists: ['list', 'lists'],
-};
-
-/**
- * The summary in words: `replaced: 2 prefixes, 0 rulesets, protection on; left as they were:
- * allowlist entries, …` (a resource in the snapshot, even empty, is replaced; one absent is left).
- */
-export function describeImport(summary: ImportSummary): string {
-  const replaced = summary.replaced.map(({ key, count, items }) => {
-    if (key === 'tcp_protection_status') return `protection ${count === 1 ? 'on' : 'off'}`;
-    const text = counted(count, ...NAMES[key]);
-    return items === undefined ? text : `${text} (${counted(items, 'item')})`;
-  });
-  const parts = [`replaced: ${replaced.length > 0 ? replaced.join(', ') : 'nothing'}`];
-  if (summary.left.length > 0) parts.push(`left as they were: ${summary.left.map((key) => NAMES[key][1]).join(', ')}`);
-  return parts.join('; ');
 }

@@ -152,6 +152,10 @@ export const RULESET_RULE: Resource = {
   },
 };
 
+/** The network-firewall phase: the spec's canonical spelling, and the vendor's (accepted everywhere; files meant for the vendor use it). */
+export const PHASE = { canonical: 'edge_transit', vendor: 'magic_transit' } as const;
+export const PHASE_SPELLINGS: readonly string[] = [PHASE.canonical, PHASE.vendor];
+
 export const RULESET: Resource = {
   name: 'ruleset',
   check: 'ruleset',
@@ -161,7 +165,7 @@ export const RULESET: Resource = {
     description: { schema: text(LIMITS.commentLength), patch: true },
     kind: { schema: { type: 'string', enum: ['root'] }, required: true, patch: true },
     phase: {
-      schema: { type: 'string', enum: ['edge_transit'], 'x-aliases': { magic_transit: 'edge_transit' } },
+      schema: { type: 'string', enum: [PHASE.canonical], 'x-aliases': { [PHASE.vendor]: PHASE.canonical } },
       required: true,
       patch: true,
     },

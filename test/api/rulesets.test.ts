@@ -1,6 +1,7 @@
 // Ruleset behaviour beyond the SDK walk-through: rule positions in every form and their errors,
 // version history, refs (default and uniqueness), one root ruleset per phase, the 200-rule limit,
-// PUT keeping rule identity, the phase entry point created by PUT, and named-list references.
+// PUT keeping rule identity, the phase entry point created by PUT, and named-list references; the
+// phase answered in the request's spelling, rules' logging as the vendor stores it, the list by cursor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/api/server.js';
 import { call, start } from './helpers.js';
@@ -191,8 +192,8 @@ describe('rulesets', () => {
     expect((await call('GET', `${server.url}/accounts/${acct}/rulesets/phases/edge_transit/entrypoint`)).status).toBe(404);
     const r = await call('PUT', `${server.url}/accounts/${acct}/rulesets/phases/magic_transit/entrypoint`, { description: 'entry', rules: [rule('a')] });
     expect(r.status).toBe(200);
-    expect(r.body.result).toMatchObject({ name: 'default', kind: 'root', phase: 'edge_transit', description: 'entry', version: '1' });
-    expect((await call('GET', `${server.url}/accounts/${acct}/rulesets/phases/edge_transit/entrypoint`)).body.result).toEqual(r.body.result);
+    expect(r.body.result).toMatchObject({ name: 'default', kind: 'root', phase: 'magic_transit', description: 'entry', version: '1' });
+    expect((await call('GET', `${server.url}/accounts/${acct}/rulesets/phases/edge_transit/entrypoint`)).body.result).toEqual({ ...r.body.result, phase: 'edge_transit' });
     expect((await call('GET', `${server.url}/accounts/${acct}/rulesets/phases/http_request_firewall_custom/entrypoint`)).status).toBe(404);
   });
 
@@ -220,5 +221,66 @@ describe('rulesets', () => {
     const r = await call('POST', `${server.url}/accounts/${acct}/rulesets`, body);
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^rules\[1\]\.expression: unknown list \$svc\.mal: not a managed list/), source: { pointer: '/rules/1/expression' } })]);
+  });
+});
+
+describe('answers like the vendor', () => {
+  const rulesets = (acct: string) => `${server.url}/accounts/${acct}/rulesets`;
+  const skip = (extra: object = {}) => ({ action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport == 22', ...extra });
+
+  it('the phase is answered in the spelling the request used, and reads by id in the one last written', async () => {
+    const acct = account();
+    const created = (await call('POST', rulesets(acct), { name: 'fw', kind: 'root', phase: 'magic_transit', rules: [rule('a')] })).body.result;
+    expect(created.phase).toBe('magic_transit');
+    expect((await call('GET', `${rulesets(acct)}/${created.id}`)).body.result.phase).toBe('magic_transit');
+    expect((await call('GET', rulesets(acct))).body.result.map((r: { phase: string }) => r.phase)).toEqual(['magic_transit']);
+    expect((await call('GET', `${rulesets(acct)}/phases/magic_transit/entrypoint`)).body.result.phase).toBe('magic_transit');
+    expect((await call('GET', `${rulesets(acct)}/phases/edge_transit/entrypoint`)).body.result.phase).toBe('edge_transit');
+    expect((await call('GET', `${rulesets(acct)}/phases/magic_transit/entrypoint/versions`)).body.result[0].phase).toBe('magic_transit');
+    const put = await call('PUT', `${rulesets(acct)}/phases/edge_transit/entrypoint`, { rules: [rule('b')] });
+    expect(put.body.result.phase).toBe('edge_transit');
+    expect((await call('GET', `${rulesets(acct)}/${created.id}`)).body.result.phase).toBe('edge_transit');
+    const viaBody = await call('PUT', `${rulesets(acct)}/${created.id}`, { phase: 'magic_transit', rules: [rule('c')] });
+    expect(viaBody.body.result.phase).toBe('magic_transit');
+  });
+
+  it('rules carry id, version, last_updated; a skip rule without logging gets {"enabled": true}; other actions have none', async () => {
+    const acct = account();
+    const r = await call('POST', rulesets(acct), { name: 'fw', kind: 'root', phase: 'magic_transit', rules: [skip(), skip({ logging: { enabled: false }, expression: 'tcp.dstport == 23' }), rule('a')] });
+    expect(r.status).toBe(200);
+    const [implicit, explicit, block] = r.body.result.rules;
+    for (const x of [implicit, explicit, block]) expect(Object.keys(x)).toEqual(expect.arrayContaining(['id', 'version', 'last_updated']));
+    expect(implicit.logging).toEqual({ enabled: true });
+    expect(explicit.logging).toEqual({ enabled: false });
+    expect(block).not.toHaveProperty('logging');
+    // sent back as read, nothing changes: the stored logging is the rule's own
+    const same = await call('PUT', `${rulesets(acct)}/${r.body.result.id}`, { rules: r.body.result.rules.map(({ version: _v, last_updated: _l, ...x }: any) => x) });
+    expect(same.body.result.rules.map((x: { version: string }) => x.version)).toEqual(['1', '1', '1']);
+    // a skip rule turned into block loses its logging with its parameters
+    const patched = await call('PATCH', `${rulesets(acct)}/${r.body.result.id}/rules/${implicit.id}`, { action: 'block' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.result.rules[0]).not.toHaveProperty('logging');
+  });
+
+  it('logging on a rule that is not skip is refused with the vendor\'s error 20018, wherever the rule comes in', async () => {
+    const acct = account();
+    const refused = await call('POST', rulesets(acct), { name: 'fw', kind: 'root', phase: 'magic_transit', rules: [rule('a'), rule('b', { logging: { enabled: true } })] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ code: 20018, message: 'rules[1].logging: only a "skip" rule takes logging (this rule\'s action is "block")', source: { pointer: '/rules/1/logging' } }]);
+    const rs = await ruleset(acct, ['a']);
+    expect((await call('POST', `${rulesets(acct)}/${rs.id}/rules`, rule('b', { logging: { enabled: false } }))).body.errors[0].code).toBe(20018);
+    expect((await call('PATCH', `${rulesets(acct)}/${rs.id}/rules/${rs.rules[0].id}`, { logging: { enabled: true } })).body.errors[0].code).toBe(20018);
+    expect((await call('GET', `${rulesets(acct)}/${rs.id}`)).body.result).toEqual(rs);
+  });
+
+  it('the list omits rules and pages by cursor: result_info {count, per_page}, and cursor only while more follow', async () => {
+    const acct = account();
+    const rs = await ruleset(acct, ['a']);
+    const list = await call('GET', `${rulesets(acct)}?per_page=1`);
+    expect(list.body.result).toEqual([{ id: rs.id, name: 'fw', kind: 'root', version: '1', last_updated: rs.last_updated, phase: 'edge_transit' }]);
+    expect(list.body.result_info).toEqual({ count: 1, per_page: 1 });
+    expect((await call('GET', `${rulesets(acct)}?per_page=0`)).status).toBe(400);
+    expect((await call('GET', `${rulesets(acct)}?cursor=bm9wZQ`)).body.errors[0].message).toBe('cursor: "bm9wZQ" is not a cursor this API returned');
+    expect((await call('GET', rulesets(account()))).body).toMatchObject({ result: [], result_info: { count: 0, per_page: 20 } });
   });
 });

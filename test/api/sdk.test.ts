@@ -142,7 +142,7 @@ interface RulesetResult {
   description?: string;
   version: string;
   last_updated: string;
-  rules: Array<{ id: string; ref: string; version: string; action: string; expression: string; description?: string; enabled: boolean }>;
+  rules: Array<{ id: string; ref: string; version: string; action: string; expression: string; description?: string; enabled: boolean; logging?: { enabled: boolean } }>;
 }
 
 describe('rulesets through the official SDK', () => {
@@ -154,7 +154,8 @@ describe('rulesets through the official SDK', () => {
   it('create, get, list, update, rules add/edit/delete with positions, versions, phase entry point, delete', async () => {
     const rs = (await cf.rulesets.create({ account_id, name: 'Example ruleset', kind: 'root', phase: 'magic_transit', description: 'Example ruleset description', rules } as CreateParams)) as RulesetResult;
     expect(rs.id).toMatch(HEX32);
-    expect(rs).toMatchObject({ name: 'Example ruleset', kind: 'root', phase: 'edge_transit', version: '1' });
+    expect(rs).toMatchObject({ name: 'Example ruleset', kind: 'root', phase: 'magic_transit', version: '1' });
+    expect(rs.rules.map((r) => r.logging)).toEqual([{ enabled: true }, undefined]); // as the vendor stores a skip rule's
     expect(rs.rules.map((r) => [r.action, r.expression, r.enabled, r.version])).toEqual([
       ['skip', 'tcp.dstport in { 8080 } ', true, '1'],
       ['block', 'tcp.dstport in { 1..65535 }', true, '1'],
@@ -167,7 +168,7 @@ describe('rulesets through the official SDK', () => {
     expect(await cf.rulesets.get(rs.id, { account_id })).toEqual(rs);
     const listed = [];
     for await (const x of cf.rulesets.list({ account_id })) listed.push(x);
-    expect(listed).toEqual([{ id: rs.id, name: rs.name, description: rs.description, kind: 'root', version: '1', last_updated: rs.last_updated, phase: 'edge_transit' }]);
+    expect(listed).toEqual([{ id: rs.id, name: rs.name, description: rs.description, kind: 'root', version: '1', last_updated: rs.last_updated, phase: 'magic_transit' }]);
 
     const added = (await cf.rulesets.rules.create(rs.id, { account_id, action: 'block', expression: 'ip.src in $svc.anonymizer', description: 'anonymizers', position: { before: rs.rules[1].id! } } as AddParams)) as RulesetResult;
     expect(added.version).toBe('2');

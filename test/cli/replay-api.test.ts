@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createServer } from '../../src/api/server.js';
-import { importSnapshot } from '../../src/config/api-client.js';
+import { importSnapshot } from '../../src/config/import.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { runCli, runCliAsync } from '../helpers/cli.js';
 

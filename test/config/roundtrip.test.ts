@@ -8,7 +8,8 @@ import { createServer as createHttpServer } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/api/server.js';
-import { describeImport, exportSnapshot, importSnapshot, type ApiTarget } from '../../src/config/api-client.js';
+import { exportSnapshot, type ApiTarget } from '../../src/config/api-client.js';
+import { describeImport, importSnapshot } from '../../src/config/import.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { SnapshotError } from '../../src/config/validate.js';
 import { UserError } from '../../src/errors.js';
@@ -188,6 +189,8 @@ describe('edgesim export / import', () => {
     const file = path.join(dir, 'snap.json');
     const exported = await runCliAsync(['export', '--api', server.url, '--account', 'source', '--token', TOKEN, '--out', file]);
     expect(exported).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    // the vendor's spelling, so the file can go to the vendor's API unchanged (and the loader reads it)
+    expect(JSON.parse(readFileSync(file, 'utf8')).rulesets.map((r: { phase: string }) => r.phase)).toEqual(['magic_transit']);
     const imported = await runCliAsync(['import', file, '--api', server.url, '--account', 'cli-copy'], { EDGESIM_API_TOKEN: TOKEN });
     expect(imported.stderr).toBe('');
     expect(imported.stdout).toBe(`imported ${file} into account cli-copy: replaced: protection on, 231 prefixes, 2 allowlist entries, 2 SYN flood rules, 1 SYN flood filter, 1 out-of-state TCP rule, 1 out-of-state TCP filter, 1 ruleset, 2 lists (1,200 items)\n`);

@@ -16,6 +16,7 @@ import { ok } from '../envelope.js';
 import { ApiError } from '../errors.js';
 import { CHUNK, yieldToOthers } from '../event-loop.js';
 import { hexId, timestamp } from '../ids.js';
+import { cursorPage } from '../pagination.js';
 import type { ItemChanges } from '../item-log.js';
 import type { AccountState, StoredList } from '../state.js';
 import { accountOf, bodyOf, findById, ordered, param, queryOf, withBody, type Obj, type RouteContext } from './common.js';
@@ -144,23 +145,12 @@ function upsert(list: StoredList, incoming: readonly IncomingItem[]): ListItem[]
 }
 
 function itemsPage(list: StoredList, query: Record<string, string | undefined>): { result: ListItem[]; info: unknown } {
-  const perPageText = query.per_page ?? String(DEFAULT_ITEMS_PER_PAGE);
-  if (!/^[1-9][0-9]{0,6}$/.test(perPageText) || Number(perPageText) > MAX_ITEMS_PER_PAGE) {
-    throw new ApiError('invalid_query', `per_page: must be a whole number from 1 to ${MAX_ITEMS_PER_PAGE} (got ${JSON.stringify(perPageText)})`);
-  }
-  const perPage = Number(perPageText);
-  let start = 0;
-  if (query.cursor !== undefined) {
-    const decoded = Buffer.from(query.cursor, 'base64url').toString('utf8');
-    if (!/^(0|[1-9][0-9]*)$/.test(decoded)) throw new ApiError('invalid_query', `cursor: ${JSON.stringify(query.cursor)} is not a cursor this API returned`);
-    start = Number(decoded);
-  }
   const search = query.search;
   const items = search === undefined ? list.items : list.items.filter((i) => i.ip.startsWith(search));
-  const result = items.slice(start, start + perPage);
+  const { result, after, before } = cursorPage(items, query, DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE);
   const cursors: Record<string, string> = {};
-  if (start + perPage < items.length) cursors.after = Buffer.from(String(start + perPage)).toString('base64url');
-  if (start > 0) cursors.before = Buffer.from(String(Math.max(0, start - perPage))).toString('base64url');
+  if (after !== undefined) cursors.after = after;
+  if (before !== undefined) cursors.before = before;
   return { result, info: { cursors } };
 }
 

@@ -3,20 +3,48 @@
 // body), the phase entry point (GET/PUT `…/rulesets/phases/{phase}/entrypoint`, `edge_transit` or
 // the vendor's `magic_transit`), single-rule add/patch/delete with `position`, and versions. Rule
 // changes answer with the complete ruleset, as the vendor's do. Phases are stored in the canonical
-// spelling (`edge_transit`) whatever spelling the client used.
-import { CONFLICTS, findConflicts, VOCABULARY } from '../../config/checks.js';
+// spelling (`edge_transit`) and answered in the one the request used (its path's phase, else its
+// body's), else the one the ruleset was last written with. The list omits rules and pages by cursor.
+// A rule with `logging` whose action is not `skip` is refused with the vendor's error 20018.
+import type { FastifyRequest } from 'fastify';
+import { CONFLICTS, findConflicts, loggingIssues, VOCABULARY } from '../../config/checks.js';
 import { unknownListIssues } from '../../config/references.js';
-import { createSchema, patchSchema, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
+import { createSchema, patchSchema, PHASE_SPELLINGS, RULESET, RULESET_RULE, storedSchema } from '../../config/resources.js';
 import { parseWithSchema, type JsonSchema } from '../../config/schema.js';
 import type { Ruleset, RulesetRule } from '../../config/snapshot.js';
 import { ok } from '../envelope.js';
 import { ApiError } from '../errors.js';
 import { hexId, timestamp } from '../ids.js';
+import { cursorPage } from '../pagination.js';
 import {
   commitVersion, nextVersion, placeRule, presentRuleset, rulesetAt, settleRules, versionSummaries, type Position,
 } from '../ruleset-versions.js';
 import type { AccountState, StoredRuleset } from '../state.js';
-import { accountOf, bodyOf, findById, param, withBody, type Obj, type RouteContext } from './common.js';
+import { accountOf, bodyOf, findById, param, queryOf, withBody, type Obj, type RouteContext } from './common.js';
+
+const DEFAULT_RULESETS_PER_PAGE = 20;
+const MAX_RULESETS_PER_PAGE = 100;
+
+/** The phase each request's body spelt, read before validation maps an alias to the canonical spelling. */
+const bodyPhases = new WeakMap<FastifyRequest, string>();
+
+async function rememberBodyPhase(req: FastifyRequest): Promise<void> {
+  const phase = typeof req.body === 'object' && req.body !== null ? (req.body as Obj).phase : undefined;
+  if (typeof phase === 'string' && PHASE_SPELLINGS.includes(phase)) bodyPhases.set(req, phase);
+}
+
+/** The phase as the request spelt it (in its path, else in its body), if it named one. */
+function spellingOf(req: FastifyRequest): string | undefined {
+  const inPath = (req.params as Record<string, string | undefined>).phase;
+  return inPath !== undefined && PHASE_SPELLINGS.includes(inPath) ? inPath : bodyPhases.get(req);
+}
+
+/** A ruleset the request wrote, as the answer: the spelling the request used is remembered for later reads. */
+function written(req: FastifyRequest, rs: StoredRuleset): Ruleset {
+  const spelling = spellingOf(req);
+  if (spelling !== undefined) rs.phase_spelling = spelling;
+  return presentRuleset(rs);
+}
 
 const POSITION: JsonSchema = {
   type: 'object',
@@ -59,6 +87,8 @@ function checkRules(state: AccountState, rules: RulesetRule[]): void {
   if (issues.length > 0) throw ApiError.fromIssues(issues);
   const unknown = unknownListIssues(rules, new Set(state.lists.map((l) => l.name)), ['rules']);
   if (unknown.length > 0) throw ApiError.fromIssues(unknown);
+  const logging = loggingIssues(rules, ['rules']);
+  if (logging.length > 0) throw ApiError.fromIssues(logging, 0, 'logging_not_allowed');
 }
 
 function create(state: AccountState, body: Ruleset): StoredRuleset {
@@ -107,7 +137,10 @@ function patchRule(state: AccountState, rs: StoredRuleset, ruleId: string, body:
   const old = findById(rs.rules, ruleId, 'rule');
   const { position, ...changes } = body;
   const merged: Obj = { ...old, ...changes };
-  if (changes.action !== undefined && changes.action !== old.action && changes.action_parameters === undefined) delete merged.action_parameters;
+  if (changes.action !== undefined && changes.action !== old.action) {
+    if (changes.action_parameters === undefined) delete merged.action_parameters;
+    if (changes.logging === undefined) delete merged.logging;
+  }
   const { value, issues } = parseWithSchema(storedSchema(RULESET_RULE), merged, VOCABULARY);
   if (issues.length > 0) throw ApiError.fromIssues(issues);
   const version = nextVersion(rs);
@@ -123,8 +156,8 @@ function deleteRule(rs: StoredRuleset, ruleId: string): void {
   commitVersion(rs, { rules: rs.rules.filter((r) => r !== old) }, nextVersion(rs), timestamp());
 }
 
-function version(rs: StoredRuleset, v: string): Ruleset {
-  const found = rulesetAt(rs, v);
+function version(rs: StoredRuleset, v: string, phase?: string): Ruleset {
+  const found = rulesetAt(rs, v, phase);
   if (!found) throw new ApiError('not_found', `ruleset ${rs.id} has no version ${JSON.stringify(v)}`);
   return found;
 }
@@ -132,30 +165,35 @@ function version(rs: StoredRuleset, v: string): Ruleset {
 /** Registers the ruleset routes under `{prefix}/accounts/:account/rulesets`. */
 export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, prefix: string): void {
   const base = `${prefix}/accounts/:account/rulesets`;
-  type Request = Parameters<typeof accountOf>[0];
+  type Request = FastifyRequest;
   const byId = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
     store.read(accountOf(req), (state) => view(findById(state.rulesets, param(req, 'id'), 'ruleset')));
   const change = <B>(fn: (state: AccountState, rs: StoredRuleset, body: B, ruleId: string) => void) => async (req: Request) => {
     return ok(await store.write(accountOf(req), (state) => {
       const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
       fn(state, rs, bodyOf<B>(req), param(req, 'rule'));
-      return presentRuleset(rs);
+      return written(req, rs);
     }));
   };
 
-  const createBody = withBody(withMaxRules(createSchema(RULESET), maxRules));
-  const replaceBody = withBody(withMaxRules(patchSchema(RULESET), maxRules));
+  const rulesetBody = (schema: JsonSchema) => ({ ...withBody(withMaxRules(schema, maxRules)), preValidation: rememberBodyPhase });
+  const createBody = rulesetBody(createSchema(RULESET));
+  const replaceBody = rulesetBody(patchSchema(RULESET));
   app.post(base, createBody, async (req) => {
-    return ok(await store.write(accountOf(req), (state) => presentRuleset(create(state, bodyOf<Ruleset>(req)))));
+    return ok(await store.write(accountOf(req), (state) => written(req, create(state, bodyOf<Ruleset>(req)))));
   });
   app.get(base, async (req) => {
-    const list = await store.read(accountOf(req), (state) => state.rulesets.map((rs) => {
-      const { rules: _rules, ...summary } = presentRuleset(rs);
-      return summary;
-    }));
-    return ok(list, { count: list.length, per_page: list.length });
+    const query = queryOf(req);
+    const { result, perPage, after } = await store.read(accountOf(req), (state) => {
+      const page = cursorPage(state.rulesets, query, DEFAULT_RULESETS_PER_PAGE, MAX_RULESETS_PER_PAGE);
+      return { ...page, result: page.result.map((rs) => {
+        const { rules: _rules, ...summary } = presentRuleset(rs);
+        return summary;
+      }) };
+    });
+    return ok(result, after === undefined ? { count: result.length, per_page: perPage } : { count: result.length, cursor: after, per_page: perPage });
   });
-  app.get(`${base}/:id`, async (req) => ok(await byId(req, presentRuleset)));
+  app.get(`${base}/:id`, async (req) => ok(await byId(req, (rs) => presentRuleset(rs))));
   app.put(`${base}/:id`, replaceBody, change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
   app.delete(`${base}/:id`, async (req, reply) => {
     await store.write(accountOf(req), (state) => {
@@ -169,13 +207,13 @@ export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, pr
   app.patch(`${base}/:id/rules/:rule`, withBody(withPosition(patchSchema(RULESET_RULE))), change<Partial<RulesetRule> & { position?: Position }>((state, rs, body, rule) => patchRule(state, rs, rule, body)));
   app.delete(`${base}/:id/rules/:rule`, change<undefined>((_state, rs, _body, rule) => deleteRule(rs, rule)));
 
-  app.get(`${base}/:id/versions`, async (req) => ok(await byId(req, versionSummaries)));
+  app.get(`${base}/:id/versions`, async (req) => ok(await byId(req, (rs) => versionSummaries(rs))));
   app.get(`${base}/:id/versions/:version`, async (req) => ok(await byId(req, (rs) => version(rs, param(req, 'version')))));
 
   const phaseBase = `${base}/phases/:phase/entrypoint`;
   const atEntryPoint = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
     store.read(accountOf(req), (state) => view(requireEntryPoint(state, param(req, 'phase'))));
-  app.get(phaseBase, async (req) => ok(await atEntryPoint(req, presentRuleset)));
+  app.get(phaseBase, async (req) => ok(await atEntryPoint(req, (rs) => presentRuleset(rs, spellingOf(req)))));
   app.put(phaseBase, replaceBody, async (req) => {
     const phase = canonicalPhase(param(req, 'phase'));
     const body = bodyOf<Partial<Ruleset>>(req);
@@ -186,13 +224,13 @@ export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, pr
       const existing = entryPoint(state, phase);
       if (existing) {
         replace(state, existing, body);
-        return presentRuleset(existing);
+        return written(req, existing);
       }
       const { value, issues } = parseWithSchema(createSchema(RULESET), { name: 'default', kind: 'root', ...body, phase }, VOCABULARY);
       if (issues.length > 0) throw ApiError.fromIssues(issues);
-      return presentRuleset(create(state, value as Ruleset));
+      return written(req, create(state, value as Ruleset));
     }));
   });
-  app.get(`${phaseBase}/versions`, async (req) => ok(await atEntryPoint(req, versionSummaries)));
-  app.get(`${phaseBase}/versions/:version`, async (req) => ok(await atEntryPoint(req, (rs) => version(rs, param(req, 'version')))));
+  app.get(`${phaseBase}/versions`, async (req) => ok(await atEntryPoint(req, (rs) => versionSummaries(rs, spellingOf(req)))));
+  app.get(`${phaseBase}/versions/:version`, async (req) => ok(await atEntryPoint(req, (rs) => version(rs, param(req, 'version'), spellingOf(req)))));
 }

@@ -1,5 +1,6 @@
-// `edgesim export`, run: the account's whole configuration from a running API, as a snapshot file.
-import { exportSnapshot } from '../../../config/api-client.js';
+// `edgesim export`, run: the account's whole configuration from a running API, as a snapshot file
+// in the vendor's spelling (phase `magic_transit`), so it can go to the vendor's API unchanged.
+import { exportSnapshot, inVendorSpelling } from '../../../config/api-client.js';
 import { apiTarget } from '../../configuration.js';
 import type { ApiFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
@@ -9,6 +10,6 @@ export interface ExportFlags extends ApiFlags {
 }
 
 export async function run(flags: ExportFlags): Promise<void> {
-  const snapshot = await exportSnapshot(apiTarget(flags));
+  const snapshot = inVendorSpelling(await exportSnapshot(apiTarget(flags)));
   writeOutput(flags.out, `${JSON.stringify(snapshot, null, 2)}\n`);
 }

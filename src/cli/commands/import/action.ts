@@ -1,13 +1,24 @@
-// `edgesim import`, run: a snapshot file into an account of a running API. Each resource present in
-// the file replaces the account's; resources absent from the file are left alone, and the summary
-// line says which were replaced and which were left.
-import { describeImport, importSnapshot } from '../../../config/api-client.js';
+// `edgesim import`, run: a snapshot file into an account of a running API. The plan (what would be
+// created, changed and destroyed) is worked out and checked before the first write; `--dry-run`
+// prints it and stops. Each resource present in the file replaces the account's (lists: only those
+// the file names); the summary line says which were replaced and which were left.
+import { describeImport, describePlan, importSnapshot, planImport } from '../../../config/import.js';
 import { loadSnapshotFile } from '../../../config/load.js';
 import { apiTarget } from '../../configuration.js';
 import type { ApiFlags } from '../../options.js';
 
-export async function run(file: string, flags: ApiFlags): Promise<void> {
+export interface ImportFlags extends ApiFlags {
+  dryRun?: boolean;
+}
+
+export async function run(file: string, flags: ImportFlags): Promise<void> {
   const target = apiTarget(flags);
-  const summary = await importSnapshot(await loadSnapshotFile(file), target);
+  // rules may use lists the account already holds: the import checks them against the account
+  const snapshot = await loadSnapshotFile(file, { unknownLists: 'allow' });
+  if (flags.dryRun) {
+    process.stdout.write(describePlan(await planImport(snapshot, target, file)));
+    return;
+  }
+  const summary = await importSnapshot(snapshot, target, file);
   process.stdout.write(`imported ${file} into account ${target.account}: ${describeImport(summary)}\n`);
 }

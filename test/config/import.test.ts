@@ -1,0 +1,242 @@
+// `import` never destroys what it was not asked to touch: only the lists the file names, every
+// check (lists used, logging, the server's rule limit) before the first write, a plan that writes
+// nothing, and, when the server refuses a write part-way, the account put back as it was.
+import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCredentials } from '../../src/api/credentials.js';
+import type { RunningServer } from '../../src/api/server.js';
+import { exportSnapshot, type ApiTarget } from '../../src/config/api-client.js';
+import { describePlan, importSnapshot, planImport } from '../../src/config/import.js';
+import type { Snapshot } from '../../src/config/snapshot.js';
+import { ConfigItemError, UserError } from '../../src/errors.js';
+import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
+import { runCliAsync } from '../helpers/cli.js';
+
+let server: RunningServer;
+let n = 0;
+const account = (): string => `imp${++n}`;
+const target = (acct: string, url = server.url): ApiTarget => ({ url, account: acct, token: TOKEN });
+
+beforeAll(async () => {
+  server = await start();
+});
+afterAll(() => server.close());
+
+const SERVER_FIELDS = new Set(['id', 'created_on', 'modified_on', 'version', 'last_updated', 'num_items', 'num_referencing_filters']);
+
+function withoutServerFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutServerFields);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => !SERVER_FIELDS.has(k)).map(([k, v]) => [k, withoutServerFields(v)]));
+  }
+  return value;
+}
+
+/** A small account using every kind of resource, two lists and a ruleset that uses one of them. */
+async function seed(acct: string, url = server.url): Promise<void> {
+  const base = cfg(url, acct);
+  await call('PATCH', `${base}/tcp_protection_status`, { enabled: true });
+  await call('POST', `${base}/prefixes/bulk`, [{ prefix: '10.0.0.0/16', comment: 'a' }, { prefix: '10.1.0.0/16' }]);
+  await call('POST', `${base}/allowlist`, { prefix: '203.0.113.0/26', comment: 'Partner range', enabled: true });
+  await call('POST', `${base}/syn_protection/rules`, { scope: 'global', name: 'global', mode: 'monitoring' });
+  await call('POST', `${base}/tcp_flow_protection/filters`, { expression: 'ip.dst in { 203.0.113.0/24 }', mode: 'disabled' });
+  const lists = `${url}/accounts/${acct}/rules/lists`;
+  for (const [name, ips] of [['office', ['172.16.0.1', '172.16.0.2']], ['partners', ['198.51.100.7']]] as const) {
+    const list = (await call('POST', lists, { name, kind: 'ip', description: `${name} ranges` })).body.result;
+    await call('POST', `${lists}/${list.id}/items`, ips.map((ip) => ({ ip })));
+  }
+  await call('POST', `${url}/accounts/${acct}/rulesets`, {
+    name: 'fw', kind: 'root', phase: 'magic_transit',
+    rules: [
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.src in $office', ref: 'office' },
+      { action: 'block', expression: 'ip.src in $partners and tcp.dstport == 22', description: 'no ssh' },
+      { action: 'block', expression: 'tcp.dstport in { 1..1024 }' },
+    ],
+  });
+}
+
+/** A file touching every resource the seed has, changing each. */
+const FILE: Snapshot = {
+  tcp_protection_status: { enabled: false },
+  prefixes: [{ prefix: '10.0.0.0/16', comment: 'changed' }, { prefix: '192.0.2.0/24' }],
+  allowlist: [],
+  syn_protection: { rules: [{ scope: 'global', name: 'global', mode: 'enabled' }] },
+  tcp_flow_protection: { filters: [{ expression: 'ip.dst in { 198.51.100.0/24 }', mode: 'enabled' }] },
+  lists: [{ name: 'office', kind: 'ip', description: 'office ranges', items: [{ ip: '172.16.0.9' }] }, { name: 'labs', kind: 'ip', items: [{ ip: '192.0.2.1' }] }],
+  rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $labs' }, { action: 'block', expression: 'ip.src in $partners' }] }],
+};
+
+describe('import touches only what the file names', () => {
+  it('a file naming one list replaces that list and leaves the account\'s other lists', async () => {
+    const acct = account();
+    await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    await importSnapshot({ lists: [{ name: 'office', kind: 'ip', items: [{ ip: '172.16.0.9', comment: 'new' }] }] }, target(acct));
+    const after = await exportSnapshot(target(acct));
+    expect(after.lists?.map((l) => [l.name, l.items?.map((i) => i.ip)])).toEqual([['office', ['172.16.0.9']], ['partners', ['198.51.100.7']]]);
+    expect(after.lists?.[0].id).toBe(before.lists?.[0].id); // the same list, its items replaced
+    expect(withoutServerFields(after.rulesets)).toEqual(withoutServerFields(before.rulesets));
+  });
+
+  it('rules may use the account\'s lists the file does not carry', async () => {
+    const acct = account();
+    await seed(acct);
+    await importSnapshot({ rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $partners' }] }] }, target(acct));
+    expect((await exportSnapshot(target(acct))).rulesets?.[0].rules?.map((r) => r.expression)).toEqual(['ip.src in $partners']);
+  });
+});
+
+describe('checks before the first write', () => {
+  it('a list neither in the file nor in the account, and logging on a block rule, are refused with the file\'s path; nothing changes', async () => {
+    const acct = account();
+    await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    const unknown = await importSnapshot({ prefixes: [], rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $nowhere' }] }] }, target(acct), 'f.json').catch((e: Error) => e);
+    expect(unknown).toBeInstanceOf(ConfigItemError);
+    expect((unknown as Error).message).toMatch(/^f\.json: rulesets\[0\]\.rules\[0\]\.expression: .*\$nowhere/);
+    const logging = await importSnapshot({ prefixes: [], rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 1', logging: { enabled: true } }] }] }, target(acct), 'f.json').catch((e: Error) => e);
+    expect((logging as Error).message).toBe('f.json: rulesets[0].rules[0].logging: only a "skip" rule takes logging (this rule\'s action is "block")');
+    expect(await exportSnapshot(target(acct))).toEqual(before);
+  });
+
+  it('more rules than the server takes (serve --max-rules) is refused before any write; the account is exactly as before', async () => {
+    const small = await start({ maxRules: 2 });
+    try {
+      const acct = account();
+      await seed(acct, small.url); // its 3-rule ruleset is refused there; the one below is kept
+      await call('POST', `${small.url}/accounts/${acct}/rulesets`, { name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 1' }] });
+      const before = await exportSnapshot(target(acct, small.url));
+      const err = await importSnapshot(FILE_WITH_RULES(3), target(acct, small.url), 'f.json').catch((e: Error) => e);
+      expect(err).toBeInstanceOf(ConfigItemError);
+      expect((err as Error).message).toBe(`f.json: rulesets[0].rules: the API at ${small.url} takes fewer rules per ruleset (must have at most 2 items (got 3))`);
+      expect(await exportSnapshot(target(acct, small.url))).toEqual(before);
+      await importSnapshot(FILE_WITH_RULES(2), target(acct, small.url));
+      expect((await exportSnapshot(target(acct, small.url))).prefixes).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('credentials that may only read', () => {
+  it('are refused before the first write, even for a file without rulesets; the account is unchanged', async () => {
+    const guarded = await start({ credentials: parseCredentials({ tokens: [{ token: 'w', accounts: { '*': 'write' } }, { token: 'r', accounts: { '*': 'read' } }] }, 'test') });
+    try {
+      await call('POST', `${cfg(guarded.url, 'ro')}/prefixes`, { prefix: '10.0.0.0/8' }, { authorization: 'Bearer w' });
+      const reader = { url: guarded.url, account: 'ro', token: 'r' };
+      const before = await exportSnapshot(reader);
+      const err = await importSnapshot({ prefixes: [] }, reader).catch((e: Error) => e);
+      expect((err as Error).message).toMatch(/^PUT http:\/\/\S+\/accounts\/ro\/rulesets\/phases\/magic_transit\/entrypoint: HTTP 403: /);
+      expect(await exportSnapshot(reader)).toEqual(before);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+function FILE_WITH_RULES(count: number): Snapshot {
+  return { prefixes: [], rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: Array.from({ length: count }, (_, i) => ({ action: 'block' as const, expression: `tcp.dstport == ${i + 1}` })) }] };
+}
+
+describe('--dry-run', () => {
+  it('plans as terraform does, object by object, and changes nothing', async () => {
+    const acct = account();
+    await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    const plan = await planImport(FILE, target(acct));
+    expect(describePlan(plan)).toBe([
+      '  ~ protection status: on -> off',
+      '  ~ prefix 10.0.0.0/16',
+      '  + prefix 192.0.2.0/24',
+      '  - prefix 10.1.0.0/16',
+      '  - allowlist entry 203.0.113.0/26',
+      '  ~ SYN flood rule global "global"',
+      '  + out-of-state TCP filter "ip.dst in { 198.51.100.0/24 }"',
+      '  - out-of-state TCP filter "ip.dst in { 203.0.113.0/24 }"',
+      '  ~ list "office": 2 items -> 1 item',
+      '  + list "labs" (1 item)',
+      '  ~ ruleset "fw": 3 rules -> 2 rules',
+      '',
+      'Plan: 3 to add, 5 to change, 3 to destroy.',
+      '',
+    ].join('\n'));
+    expect(await exportSnapshot(target(acct))).toEqual(before);
+    // once imported, the same file plans nothing
+    await importSnapshot(FILE, target(acct));
+    expect(describePlan(await planImport(FILE, target(acct)))).toBe('No changes. The account already holds what the file names.\n');
+  });
+
+  it('edgesim import --dry-run prints the plan and exits 0 without writing', async () => {
+    const acct = account();
+    await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    const file = path.join(tempDir('edgesim-import-'), 'plan.json');
+    writeFileSync(file, JSON.stringify({ lists: [{ name: 'labs', kind: 'ip', items: [{ ip: '192.0.2.1' }] }] }));
+    const r = await runCliAsync(['import', file, '--api', server.url, '--account', acct, '--token', TOKEN, '--dry-run']);
+    expect(r).toMatchObject({ status: 0, stderr: '', stdout: '  + list "labs" (1 item)\n\nPlan: 1 to add, 0 to change, 0 to destroy.\n' });
+    expect(await exportSnapshot(target(acct))).toEqual(before);
+  });
+});
+
+/** Forwards to `upstream`, answering the `fail`-th request that is not a GET (and every later one, with `andAfter`) with a 500 instead. */
+async function failingProxy(upstream: string, fail: number, andAfter = false): Promise<{ url: string; writes: () => number; close: () => Promise<void> }> {
+  let writes = 0;
+  const origin = new URL(upstream).origin;
+  const proxy: Server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'GET' && (++writes === fail || (andAfter && fail > 0 && writes > fail))) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 1501, message: 'injected failure' }], messages: [] }));
+        return;
+      }
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      fetch(`${origin}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined })
+        .then(async (r) => {
+          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}${new URL(upstream).pathname}`, writes: () => writes, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
+
+describe('a write refused part-way', () => {
+  it('whichever write the server refuses, the account ends as it was (up to new ids), and the error says so', async () => {
+    const counting = await failingProxy(server.url, 0);
+    const probe = account();
+    await seed(probe);
+    await importSnapshot(FILE, target(probe, counting.url));
+    const total = counting.writes();
+    await counting.close();
+    expect(total).toBeGreaterThan(10);
+    // request 1 asks the server about its rule limit (a body it refuses, so nothing is written); the writes follow
+    for (let fail = 2; fail <= total; fail++) {
+      const acct = account();
+      await seed(acct);
+      const before = await exportSnapshot(target(acct));
+      const proxy = await failingProxy(server.url, fail);
+      const err = await importSnapshot(FILE, target(acct, proxy.url)).catch((e: Error) => e);
+      await proxy.close();
+      expect(err, `write ${fail} of ${total}`).toBeInstanceOf(UserError);
+      expect((err as Error).message, `write ${fail} of ${total}`)
+        .toMatch(new RegExp(`^import into account ${acct} stopped at .+: [A-Z]+ http\\S+: HTTP 500: injected failure; put back .+: the account is as it was before the import$`));
+      expect(withoutServerFields(await exportSnapshot(target(acct))), `write ${fail} of ${total}`).toEqual(withoutServerFields(before));
+    }
+  });
+
+  it('when putting back fails too, the error says what could not be put back', async () => {
+    const acct = account();
+    await seed(acct);
+    const proxy = await failingProxy(server.url, 3, true);
+    const err = await importSnapshot(FILE, target(acct, proxy.url)).catch((e: Error) => e);
+    await proxy.close();
+    expect((err as Error).message).toMatch(new RegExp(`^import into account ${acct} stopped at the prefixes: .*injected failure; could not put back the prefixes \\(.*\\), the protection status \\(.*\\): they are part-way between the account's and the file's \\(see edgesim export\\); everything else is as it was before the import$`));
+  });
+});
