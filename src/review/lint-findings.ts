@@ -34,15 +34,16 @@ const lineOf = (l: SourceLocation): number => l.line ?? Number.MAX_SAFE_INTEGER;
 
 /** Every finding placed and fingerprinted, in the order of the file (findings without a line last). */
 export function reviewFindings(sources: FindingSources): ReviewFinding[] {
-  const place = (subject: FindingSubject, [rs, r]: [number | undefined, number | undefined]): SourceLocation =>
-    (rs !== undefined && r !== undefined ? sources.locate(rs, r) : undefined) ?? { file: sources.file };
+  /** the subject's place in the file, given its indexes there */
+  const place = ({ ruleset, rule }: FindingSubject): SourceLocation => (ruleset === undefined ? undefined : sources.locate(ruleset, rule)) ?? { file: sources.file };
+  const inFile = (subject: FindingSubject): FindingSubject => {
+    if (subject.ruleset === undefined || subject.rule === undefined) return subject;
+    const [ruleset, rule] = sources.origin(subject.ruleset, subject.rule);
+    return { ...subject, ruleset, rule };
+  };
   const placed = [
-    ...sources.deployTime.map(({ finding, subject }) => ({ finding, subject, location: place(subject, [subject.ruleset, subject.rule]) })),
-    ...sources.analysed.map(({ finding, subject }) => ({
-      finding,
-      subject,
-      location: place(subject, subject.ruleset !== undefined && subject.rule !== undefined ? sources.origin(subject.ruleset, subject.rule) : [undefined, undefined]),
-    })),
+    ...sources.deployTime.map(({ finding, subject }) => ({ finding, subject, location: place(subject) })),
+    ...sources.analysed.map(({ finding, subject }) => ({ finding, subject, location: place(inFile(subject)) })),
   ].sort((a, b) => lineOf(a.location) - lineOf(b.location) || (a.location.column ?? 0) - (b.location.column ?? 0));
   const seen = new Map<string, number>();
   return placed.map(({ finding, subject, location }) => {
