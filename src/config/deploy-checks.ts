@@ -62,8 +62,12 @@ export function oneLine(expression: string): string {
   return expression.replace(/[ \t]*\r?\n[ \t]*/g, ' ').trim();
 }
 
+/** Text that may name such a field: only then is the expression parsed to find it. */
+const MAY_NAME_OTHER_PHASE = new RegExp(OTHER_PHASES.map(([prefix]) => `\\b${prefix.replace(/\./g, '\\.')}`).join('|'));
+
 /** The first field of another phase in `expression`, with that phase; null when there is none. */
 function otherPhaseField(expression: string): { field: string; phase: string } | null {
+  if (!MAY_NAME_OTHER_PHASE.test(expression)) return null;
   const { scheme, limits } = settingsFor('rule');
   try {
     parse(expression, scheme, { ...limits, maxLength: undefined });
