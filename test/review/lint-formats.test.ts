@@ -28,6 +28,24 @@ describe('annotationLines', () => {
     expect(lines.slice(11).every((l) => l.startsWith('::warning '))).toBe(true);
   });
 
+  it('for any findings: at most ten of a level, the rest counted, levels in order of importance (property)', () => {
+    const severity = fc.constantFrom<Severity>('error', 'warning', 'note');
+    fc.assert(
+      fc.property(fc.array(severity, { maxLength: 40 }), (severities) => {
+        const lines = annotationLines(severities.map((s, i) => placed(s, i + 1)));
+        const order = lines.map((l) => ['error', 'warning', 'notice'].indexOf(/^::(\w+) /.exec(l)?.[1] ?? (/more (\w+) finding/.exec(l)![1] === 'note' ? 'notice' : /more (\w+) finding/.exec(l)![1]!)));
+        expect(order).toEqual([...order].sort());
+        for (const [severity, level] of [['error', 'error'], ['warning', 'warning'], ['note', 'notice']] as const) {
+          const total = severities.filter((s) => s === severity).length;
+          const shown = lines.filter((l) => l.startsWith(`::${level} `)).length;
+          const more = lines.map((l) => new RegExp(`^edgesim: (\\d+) more ${severity} finding`).exec(l)?.[1]).find((n) => n !== undefined);
+          expect(shown).toBe(Math.min(total, 10));
+          expect(shown + Number(more ?? 0)).toBe(total);
+        }
+      }),
+    );
+  });
+
   it('writes notes as notices and a Terraform address into the message', () => {
     const note: ReviewFinding = { ...placed('note', 1, 'indeterminate'), location: { file: 'plan.json', address: 'cloudflare_ruleset.mt rules[0]' } };
     expect(annotationLines([note])).toEqual(['::notice title=edgesim indeterminate,file=plan.json::cloudflare_ruleset.mt rules[0]: r1: indeterminate']);
