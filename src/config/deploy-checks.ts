@@ -26,8 +26,8 @@ export const DEPLOY_CHECKS: Readonly<Record<DeployCheckCode, string>> = {
   too_many_rules: "more rules in a ruleset than the account's limit (200 by default; lint --max-rules)",
 };
 
-/** The longest rule expression the API takes, counted on one line. */
-export const MAX_EXPRESSION_LENGTH = 4096;
+/** The longest rule expression the API takes (4,096), counted on one line. */
+export const MAX_EXPRESSION_LENGTH = settingsFor('rule').limits.maxLength!;
 
 /** One problem: where (indexes into the document's `rulesets` and `rules`; rule absent for the ruleset) and what. */
 export interface DeployProblem {
@@ -85,7 +85,9 @@ const quoted = (v: unknown): string => JSON.stringify(v);
 /** The problems of one rule, and the rule as the rest of lint reads it (undefined: left out). */
 function checkRule(rule: Obj, at: { ruleset: number; rule: number }): { problems: DeployProblem[]; rule: Obj | undefined } {
   const problems: DeployProblem[] = [];
-  const add = (code: DeployCheckCode, message: string): number => problems.push({ code, ...at, message });
+  const add = (code: DeployCheckCode, message: string): void => {
+    problems.push({ code, ...at, message });
+  };
   let kept: Obj | undefined = rule;
   if (rule.action === 'allow') {
     add('allow_action', 'action "allow" is not an action of this phase (block, skip or log); the API refuses it when the ruleset is deployed');
