@@ -15,14 +15,17 @@ export interface SourceLocation {
   address?: string;
 }
 
-/** Where each rule of a loaded snapshot is written, by the ruleset's index in `rulesets` and the rule's index in its `rules`. */
-export type RuleLocator = (ruleset: number, rule: number) => SourceLocation | undefined;
+/**
+ * Where each rule of a loaded snapshot is written, by the ruleset's index in `rulesets` and the
+ * rule's index in its `rules`; without a rule, where the ruleset is written.
+ */
+export type RuleLocator = (ruleset: number, rule?: number) => SourceLocation | undefined;
 
 /** Knows no places (a snapshot object, a configuration from the API). */
 export const NOWHERE: RuleLocator = () => undefined;
 
 /**
- * The rules' places in a snapshot's JSON text: `rulesets[i].rules[j]` found by path in the parsed
+ * The rules' (and rulesets') places in a snapshot's JSON text: `rulesets[i].rules[j]` found by path in the parsed
  * tree. `root` is the path of the snapshot inside the document (empty for a snapshot file).
  */
 export function jsonRuleLocator(text: string, file: string, root: ReadonlyArray<string | number> = []): RuleLocator {
@@ -30,7 +33,7 @@ export function jsonRuleLocator(text: string, file: string, root: ReadonlyArray<
   let lineStarts: number[] | undefined;
   return (ruleset, rule) => {
     tree ??= parseTree(text) ?? undefined;
-    const node = tree && findNodeAtLocation(tree, [...root, 'rulesets', ruleset, 'rules', rule]);
+    const node = tree && findNodeAtLocation(tree, [...root, 'rulesets', ruleset, ...(rule === undefined ? [] : ['rules', rule])]);
     if (node === undefined) return undefined;
     lineStarts ??= startsOfLines(text);
     const line = lastAtOrBefore(lineStarts, node.offset);

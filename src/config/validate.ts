@@ -47,6 +47,8 @@ export function firstIssueError(issues: readonly Issue[], omitted: number, sourc
 export interface SnapshotOptions {
   /** 'allow': a rule may use a list the snapshot does not define (lint warns about it instead) */
   unknownLists?: 'refuse' | 'allow';
+  /** what is validated instead of the parsed document (lint: the document less what deploy-time checks report, deploy-checks.ts) */
+  prepare?: (document: unknown) => unknown;
 }
 
 /**
@@ -54,7 +56,8 @@ export interface SnapshotOptions {
  * (`source` prefixes each line, e.g. the file name).
  */
 export function validateSnapshot(value: unknown, source?: string, options: SnapshotOptions = {}): Snapshot {
-  const { value: normalised, issues, omitted } = parseWithSchema(SNAPSHOT_SCHEMA, value, VOCABULARY);
+  const document = options.prepare === undefined ? value : options.prepare(value);
+  const { value: normalised, issues, omitted } = parseWithSchema(SNAPSHOT_SCHEMA, document, VOCABULARY);
   if (options.unknownLists !== 'allow') issues.push(...snapshotListIssues(normalised));
   if (issues.length > 0) throw new SnapshotError(issues, source, omitted);
   return normalised as Snapshot;

@@ -1,10 +1,13 @@
 // `edgesim lint` and `edgesim diff --static` through the built CLI: output shapes, exit codes, and
 // agreement of the static diff with the capture diff on the demo capture (every frame whose
 // firewall decision changes falls in a class the static diff reports with the same rules).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/config/snapshot.js';
+import type { Log } from 'sarif';
+import { FINDING_KINDS } from '../../src/analysis/index.js';
+import type { Ruleset, RulesetRule, Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { notAndTerms, perCustomer, sharedList, withActionChanged } from '../../bench/analysis-shapes.js';
@@ -37,8 +40,9 @@ describe('edgesim lint', () => {
     expect(r.status).toBe(1);
     const { findings } = JSON.parse(r.stdout) as { findings: Array<Record<string, unknown>> };
     const f = findings.find((x) => x.kind === 'unreachable')!;
-    expect(Object.keys(f)).toEqual(['ruleset', 'rule', 'kind', 'blocked_by', 'different_action', 'witness', 'message']);
-    expect(f).toMatchObject({ rule: 'block-telnet-again', blocked_by: ['block-telnet'], different_action: false, witness: { 'tcp.dstport': 23 } });
+    expect(Object.keys(f)).toEqual(['ruleset', 'rule', 'kind', 'blocked_by', 'different_action', 'witness', 'message', 'severity', 'location']);
+    expect(f).toMatchObject({ rule: 'block-telnet-again', blocked_by: ['block-telnet'], different_action: false, witness: { 'tcp.dstport': 23 }, severity: 'error' });
+    expect(f.location).toEqual({ file, line: 1, column: expect.any(Number) });
   });
 
   it('--explain shows overlaps with witnesses; an unknown ref is an error naming the rules', () => {
@@ -60,8 +64,8 @@ describe('edgesim lint', () => {
       });
       const r = runCli(['lint', file]);
       expect([r.status, r.stderr]).toEqual([0, '']);
-      expect(r.stdout).toMatch(/^warning: .+ office-ssh: unknown_list: .*\$office/m);
-      expect(r.stdout).toMatch(/^warning: .+ malware: unknown_list: .*\$svc\.mal/m);
+      expect(r.stdout).toMatch(/^\S+\.json:1:\d+: warning: .+ office-ssh: unknown_list: .*\$office/m);
+      expect(r.stdout).toMatch(/^\S+\.json:1:\d+: warning: .+ malware: unknown_list: .*\$svc\.mal/m);
       const replay = runCli(['replay', DEMO, '--config', file]);
       expect(replay.status).toBe(1);
       expect(replay.stderr).toMatch(/rulesets\[0\]\.rules\[\d+\]\.expression: unknown list \$office: /);
@@ -73,6 +77,148 @@ describe('edgesim lint', () => {
     const r = runCli(['lint', file]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`edgesim: ${file}: rulesets[0].rules[0].expression:`);
+  });
+});
+
+const VALIDATOR = 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool';
+
+/** The lines Microsoft's SARIF validator prints for a file, by level (it exits 0 either way). */
+function sarifProblems(file: string): { errors: string[]; warnings: string[] } {
+  const r = spawnSync(VALIDATOR, ['validate', file], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toContain('1 files scanned');
+  const lines = r.stdout.split('\n');
+  return { errors: lines.filter((l) => /: error /.test(l)), warnings: lines.filter((l) => /: warning /.test(l)) };
+}
+
+/** A configuration with every kind of finding, one rule or ruleset an object of its own lines. */
+function everyKind(): Snapshot {
+  const rule = (ref: string, action: string, expression: string, extra: object = {}) => ({ ref, action, expression, ...extra }) as RulesetRule;
+  const long = Array.from({ length: 260 }, (_, i) => `tcp.dstport == ${1000 + i}`).join(' or ');
+  return {
+    prefixes: [{ prefix: '203.0.113.0/24' }],
+    syn_protection: { filters: [{ expression: 'ip.dst in {198.51.100.0/24} and ip.src in {198.51.100.0/24}', mode: 'enabled' }] },
+    lists: [{ name: 'empty', kind: 'ip', items: [] }],
+    rulesets: [
+      {
+        name: 'fw',
+        kind: 'root',
+        phase: 'magic_transit',
+        rules: [
+          rule('impossible', 'block', 'ip.proto == "TCP"'),
+          rule('contradiction', 'block', 'tcp.dstport == 22 and tcp.dstport == 23'),
+          rule('ssh', 'block', 'tcp.dstport == 22'),
+          rule('ssh-again', 'block', 'tcp.dstport == 22 and ip.ttl < 64'),
+          rule('empty', 'block', 'ip.src in $empty'),
+          rule('nosuch', 'block', 'ip.src in $nosuch'),
+          rule('not-syn', 'block', 'not tcp.flags.syn'),
+          rule('allowed', 'allow', 'tcp.dstport == 80'),
+          rule('logged', 'block', 'tcp.dstport == 81', { logging: { enabled: true } }),
+          rule('web', 'block', 'http.request.uri.path eq "/admin"'),
+          rule('long', 'block', long),
+        ],
+      },
+      { name: 'zoned', kind: 'custom', phase: 'magic_transit', zone_id: 'z1', rules: [rule('z', 'block', 'udp.dstport == 53')] } as Ruleset,
+    ],
+  };
+}
+
+describe('edgesim lint: formats and deploy-time checks', () => {
+  const write = (name: string, text: string): string => {
+    const file = path.join(tmp, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const everyKindFile = write('every-kind.json', JSON.stringify(everyKind(), null, 2));
+  type Json = { findings: Array<{ rule: string | null; kind: string; severity: string; location: { file: string; line?: number; column?: number } }> };
+
+  it('reports every kind of finding, deploy-time checks included, with severity and the line of the rule, exit 1', () => {
+    const r = runCli(['lint', everyKindFile, '--json', '--max-rules', '5']);
+    expect([r.status, r.stderr]).toEqual([1, '']);
+    const { findings } = JSON.parse(r.stdout) as Json;
+    expect(new Set(findings.map((f) => f.kind))).toEqual(new Set(Object.keys(FINDING_KINDS)));
+    const text = readFileSync(everyKindFile, 'utf8').split('\n');
+    for (const f of findings.filter((x) => x.rule !== null && x.kind !== 'atp_filter_never_applies')) {
+      expect(text[f.location.line! - 1]!.slice(f.location.column! - 1), f.kind).toBe('{');
+      expect(text[f.location.line!], f.kind).toContain(`"ref": "${f.rule}"`);
+    }
+    expect(findings.find((f) => f.kind === 'allow_action')).toMatchObject({ rule: 'allowed', severity: 'error' });
+    const tooMany = findings.find((f) => f.kind === 'too_many_rules')!;
+    expect(tooMany).toMatchObject({ rule: null, severity: 'error' });
+    expect(text[tooMany.location.line!]).toContain('"name": "fw"');
+  });
+
+  it('--format sarif passes Microsoft\'s validator on the demo and on every kind of finding', () => {
+    for (const [name, args] of [
+      ['demo', [BEFORE]],
+      ['every-kind', [everyKindFile, '--max-rules', '5']],
+      ['clean', [snapshotFile('clean', (s) => (s.rulesets = []))]],
+    ] as const) {
+      const out = path.join(tmp, `${name}.sarif`);
+      const r = runCli(['lint', ...args, '--format', 'sarif', '--out', out]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('');
+      const { errors, warnings } = sarifProblems(out);
+      expect(errors, name).toEqual([]);
+      // the one finding without a line (an ATP filter) has no region, which the validator only warns about
+      expect(warnings.map((w) => /SARIF\d+/.exec(w)?.[0]), name).toEqual(name === 'every-kind' ? ['SARIF2017'] : []);
+    }
+    const log = JSON.parse(readFileSync(path.join(tmp, 'every-kind.sarif'), 'utf8')) as Log;
+    const ids = log.runs[0]!.tool.driver.rules!.map((r) => r.id);
+    expect(ids).toContain('edgesim/unreachable');
+    expect(ids).toContain('edgesim/allow_action');
+    expect(log.runs[0]!.results!.every((res) => ids.includes(res.ruleId!))).toBe(true);
+  });
+
+  it('SARIF fingerprints are the same in two runs and after a line is inserted above the rules; the lines move', () => {
+    const sarif = (file: string): Log => JSON.parse(runCli(['lint', file, '--format', 'sarif', '--max-rules', '5']).stdout) as Log;
+    const prints = (log: Log) => log.runs[0]!.results!.map((r) => r.partialFingerprints!['edgesimFinding/v1']);
+    const lines = (log: Log) => log.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation!.region?.startLine);
+    const first = sarif(everyKindFile);
+    expect(new Set(prints(first)).size).toBe(prints(first).length);
+    expect(prints(sarif(everyKindFile))).toEqual(prints(first));
+    const text = readFileSync(everyKindFile, 'utf8');
+    const inserted = text.split('\n').indexOf('      "rules": [') + 1;
+    expect(inserted).toBeGreaterThan(0);
+    const moved = sarif(write('every-kind-moved.json', text.replace('"rules": [\n', '"rules": [\n\n')));
+    expect(prints(moved)).toEqual(prints(first));
+    expect(lines(moved)).toEqual(lines(first).map((l) => (l === undefined || l <= inserted ? l : l + 1)));
+    expect(lines(first).filter((l) => l !== undefined && l > inserted).length).toBeGreaterThan(10);
+  });
+
+  it('--format github: annotations at the rule, errors first; --json is --format json', () => {
+    const r = runCli(['lint', everyKindFile, '--format', 'github', '--max-rules', '5']);
+    expect(r.status).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    const levels = lines.map((l) => /^::(\w+) /.exec(l)?.[1] ?? 'plain');
+    expect(levels.indexOf('warning')).toBeGreaterThan(levels.lastIndexOf('error'));
+    expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(10);
+    expect(lines).toContainEqual('edgesim: 1 more error finding not annotated (GitHub shows about 10 a level); every finding is in the job summary and in --format sarif');
+    expect(lines).toContainEqual(expect.stringMatching(/^::error title=edgesim allow_action,file=[^,]+every-kind\.json,line=\d+,col=\d+::allowed: action "allow"/));
+    expect(runCli(['lint', BEFORE, '--json']).stdout).toBe(runCli(['lint', BEFORE, '--format', 'json']).stdout);
+    const both = runCli(['lint', BEFORE, '--json', '--format', 'sarif']);
+    expect([both.status, both.stderr]).toEqual([2, 'edgesim: --json is --format json: give one of --json and --format sarif\n']);
+  });
+
+  it('appends a table of findings to --summary FILE, or to $GITHUB_STEP_SUMMARY', () => {
+    const summary = path.join(tmp, 'summary.md');
+    writeFileSync(summary, '## earlier step\n');
+    expect(runCli(['lint', BEFORE, '--summary', summary]).status).toBe(0);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toMatch(/^## earlier step\n### edgesim lint examples\/demo-snapshot\.json: 0 errors, 1 warning, 0 notes\n/);
+    expect(md).toMatch(/\| warning \| negated\\_protocol\\_field \| demo edge\\_transit \/ block-other-tcp \| examples\/demo-snapshot\.json:44:9 \| /);
+    const env = path.join(tmp, 'step-summary.md');
+    expect(runCli(['lint', everyKindFile], { env: { GITHUB_STEP_SUMMARY: env } }).status).toBe(1);
+    expect(readFileSync(env, 'utf8')).toContain('| error | allow\\_action | fw / allowed |');
+  });
+
+  it('refuses to write --out or --summary over the snapshot it reads, exit 2', () => {
+    const copy = write('precious.json', readFileSync(BEFORE, 'utf8'));
+    for (const flag of ['--out', '--summary']) {
+      const r = runCli(['lint', copy, flag, copy]);
+      expect([r.status, r.stderr]).toEqual([2, `edgesim: ${flag} ${copy}: the same file as the snapshot; give each output its own file\n`]);
+    }
+    expect(readFileSync(copy, 'utf8')).toBe(readFileSync(BEFORE, 'utf8'));
   });
 });
 

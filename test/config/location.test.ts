@@ -11,6 +11,8 @@ describe('jsonRuleLocator', () => {
     expect(at(0, 1)).toEqual({ file: 'f.json', line: 5, column: 2 });
     expect(at(0, 2)).toBeUndefined();
     expect(at(1, 0)).toBeUndefined();
+    expect(at(0)).toEqual({ file: 'f.json', line: 3, column: 5 });
+    expect(at(1)).toBeUndefined();
   });
 
   it('finds rules under a root path (a vendor envelope) and knows nothing without one', () => {

@@ -1,29 +1,48 @@
-// `edgesim lint`: the static analysis of src/analysis on one snapshot file, printed for people
-// (one line a finding, its witness packet below) or as JSON, or one rule's overlaps (--explain).
-import { ERROR_KINDS, WARNING_KINDS, explain, lint, type Explanation, type Finding } from '../../../analysis/index.js';
-import { loadSnapshotFile } from '../../../config/load.js';
+// `edgesim lint`: the static analysis of src/analysis and the deploy-time checks of
+// config/deploy-checks.ts on one snapshot file, printed for people (one line a finding, its place
+// first, its witness packet below), as JSON, SARIF or GitHub annotations, with a job summary; or
+// one rule's overlaps (--explain).
+import { deployFindings, explain, lint, withSubjects, type Explanation } from '../../../analysis/index.js';
+import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
+import { readSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
-import { attachSource } from '../../../errors.js';
+import { attachSource, UsageError } from '../../../errors.js';
+import { annotationLines } from '../../../review/annotations.js';
+import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
+import { failsAt, findingJson, reviewFindings, type ReviewFinding } from '../../../review/lint-findings.js';
+import { lintSummary } from '../../../review/lint-summary.js';
+import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
+import { VERSION } from '../../about.js';
 import { writeOutput } from '../../output.js';
+import { distinctFiles } from '../../paths.js';
+
+type Format = 'text' | 'json' | 'sarif' | 'github';
 
 export interface LintFlags {
+  format?: Format;
   json?: boolean;
+  out?: string;
+  summary?: string;
   failOn: 'error' | 'warning';
+  maxRules: number;
   explain?: string;
   lists?: string;
 }
 
 const packet = (w: object): string => printable(JSON.stringify(w));
 
-function levelOf(f: Finding): string {
-  return ERROR_KINDS.has(f.kind) ? 'error' : WARNING_KINDS.has(f.kind) ? 'warning' : 'note';
+function placeText({ location }: ReviewFinding): string {
+  if (location.address !== undefined) return `${location.file}: ${location.address}`;
+  return location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
 }
 
-function formatFindings(findings: readonly Finding[]): string {
+function formatFindings(findings: readonly ReviewFinding[]): string {
   if (findings.length === 0) return 'no findings\n';
-  const lines = findings.map((f) => {
-    const head = printable(`${levelOf(f)}: ${f.ruleset} ${f.rule}: ${f.kind}: ${f.message}`);
+  const lines = findings.map((r) => {
+    const { finding: f } = r;
+    const subject = f.rule === null ? f.ruleset : `${f.ruleset} ${f.rule}`;
+    const head = printable(`${placeText(r)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
     return f.witness === null ? head : `${head}\n  packet: ${packet(f.witness)}`;
   });
   return `${lines.join('\n')}\n`;
@@ -38,20 +57,56 @@ function formatExplanation(e: Explanation): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** --format, with --json as its alias. */
+function formatOf(flags: LintFlags): Format {
+  if (flags.json === true && flags.format !== undefined && flags.format !== 'json') throw new UsageError(`--json is --format json: give one of --json and --format ${flags.format}`);
+  return flags.json === true ? 'json' : (flags.format ?? 'text');
+}
+
+function rendered(format: Format, findings: readonly ReviewFinding[]): string {
+  if (format === 'json') return `${JSON.stringify({ findings: findings.map(findingJson) }, null, 2)}\n`;
+  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }), null, 2)}\n`;
+  if (format === 'github') return annotationLines(findings).map((line) => `${line}\n`).join('');
+  return formatFindings(findings);
+}
+
 export async function run(file: string, flags: LintFlags): Promise<void> {
-  const snapshot = await loadSnapshotFile(file, { unknownLists: 'allow' });
+  const format = formatOf(flags);
+  const summary = summaryFile(flags.summary);
+  if (flags.explain !== undefined && (format === 'sarif' || format === 'github')) throw new UsageError(`--explain prints text or JSON, not --format ${format}`);
+  distinctFiles(
+    [['the snapshot', file]],
+    [
+      ['--out', flags.out],
+      ['--summary', summary],
+    ],
+  );
+  let deploy: DeployCheckResult | undefined;
+  let document: unknown;
+  const prepare = (value: unknown): unknown => {
+    document = value;
+    deploy = deployChecks(value, flags.maxRules);
+    return deploy.document;
+  };
+  const { snapshot, locate } = await readSnapshotFile(file, { unknownLists: 'allow', prepare });
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
     const options = { lists: (name: string) => registry.resolve(name) };
     if (flags.explain !== undefined) {
       const e = explain(snapshot, flags.explain, options);
-      writeOutput(undefined, flags.json === true ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e));
+      writeOutput(flags.out, format === 'json' ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e));
       return;
     }
-    const findings = lint(snapshot, options);
-    writeOutput(undefined, flags.json === true ? `${JSON.stringify({ findings }, null, 2)}\n` : formatFindings(findings));
-    const failing = findings.some((f) => ERROR_KINDS.has(f.kind) || (flags.failOn === 'warning' && WARNING_KINDS.has(f.kind)));
-    process.exitCode = failing ? 1 : 0;
+    const findings = reviewFindings({
+      file,
+      locate,
+      analysed: withSubjects(snapshot, lint(snapshot, options)),
+      origin: deploy!.origin,
+      deployTime: deployFindings(deploy!.problems, document),
+    });
+    writeOutput(flags.out, rendered(format, findings));
+    appendJobSummary(lintSummary(file, findings), summary);
+    process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
   } catch (err) {
     throw attachSource(err, file);
   }

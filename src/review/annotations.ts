@@ -1,0 +1,33 @@
+// lint's findings as GitHub Actions annotations. GitHub shows only about ten annotations of each
+// level per step, so the most important come first (errors, then warnings, then notes, each in the
+// order of the file) and, past ten of a level, one plain line says how many more there were.
+import type { Severity } from '../analysis/index.js';
+import { counted } from '../numbers.js';
+import type { ReviewFinding } from './lint-findings.js';
+import { workflowCommand, type AnnotationLevel } from './workflow-commands.js';
+
+/** Annotations GitHub shows of one level in one step. */
+export const ANNOTATIONS_SHOWN = 10;
+
+const ORDER: readonly Severity[] = ['error', 'warning', 'note'];
+const LEVEL: Readonly<Record<Severity, AnnotationLevel>> = { error: 'error', warning: 'warning', note: 'notice' };
+
+/** The workflow-command lines for `findings` (in file order), most important first. */
+export function annotationLines(findings: readonly ReviewFinding[]): string[] {
+  return ORDER.flatMap((severity) => {
+    const of = findings.filter((r) => r.severity === severity);
+    const lines = of.slice(0, ANNOTATIONS_SHOWN).map(({ finding, location }) =>
+      workflowCommand({
+        level: LEVEL[severity],
+        title: `edgesim ${finding.kind}`,
+        file: location.file,
+        line: location.line,
+        col: location.column,
+        message: location.address === undefined ? finding.message : `${location.address}: ${finding.message}`,
+      }),
+    );
+    const more = of.length - ANNOTATIONS_SHOWN;
+    if (more > 0) lines.push(`edgesim: ${counted(more, `more ${severity} finding`)} not annotated (GitHub shows about ${ANNOTATIONS_SHOWN} a level); every finding is in the job summary and in --format sarif`);
+    return lines;
+  });
+}

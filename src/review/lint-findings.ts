@@ -1,0 +1,65 @@
+// lint's findings as reviewers' formats take them: each with its severity, its place in the user's
+// file, and a fingerprint that follows the finding from commit to commit (what it is and the
+// rule's expression, not its line, so moving a rule keeps it), in the order of the file.
+import { createHash } from 'node:crypto';
+import { severityOf, type Finding, type FindingSubject, type Severity, type SubjectFinding } from '../analysis/index.js';
+import type { RuleLocator, SourceLocation } from '../config/location.js';
+
+export interface ReviewFinding {
+  finding: Finding;
+  severity: Severity;
+  location: SourceLocation;
+  /** stable across runs and moves: kind, ruleset, rule ref and the expression on one line */
+  fingerprint: string;
+}
+
+export interface FindingSources {
+  /** the file as the user named it */
+  file: string;
+  locate: RuleLocator;
+  /** findings of the analysis, their subjects' indexes in the loaded snapshot */
+  analysed: readonly SubjectFinding[];
+  /** the loaded snapshot's ruleset and rule indexes in the file (some items may have been left out) */
+  origin(ruleset: number, rule: number): [number, number];
+  /** deploy-time findings, their subjects' indexes in the file */
+  deployTime: readonly SubjectFinding[];
+}
+
+function fingerprintOf(finding: Finding, subject: FindingSubject): string {
+  const expression = subject.expression.replace(/\s+/g, ' ').trim();
+  return createHash('sha256').update(JSON.stringify([finding.kind, finding.ruleset, finding.rule, expression])).digest('hex').slice(0, 32);
+}
+
+const lineOf = (l: SourceLocation): number => l.line ?? Number.MAX_SAFE_INTEGER;
+
+/** Every finding placed and fingerprinted, in the order of the file (findings without a line last). */
+export function reviewFindings(sources: FindingSources): ReviewFinding[] {
+  /** the subject's place in the file, given its indexes there */
+  const place = ({ ruleset, rule }: FindingSubject): SourceLocation => (ruleset === undefined ? undefined : sources.locate(ruleset, rule)) ?? { file: sources.file };
+  const inFile = (subject: FindingSubject): FindingSubject => {
+    if (subject.ruleset === undefined || subject.rule === undefined) return subject;
+    const [ruleset, rule] = sources.origin(subject.ruleset, subject.rule);
+    return { ...subject, ruleset, rule };
+  };
+  const placed = [
+    ...sources.deployTime.map(({ finding, subject }) => ({ finding, subject, location: place(subject) })),
+    ...sources.analysed.map(({ finding, subject }) => ({ finding, subject, location: place(inFile(subject)) })),
+  ].sort((a, b) => lineOf(a.location) - lineOf(b.location) || (a.location.column ?? 0) - (b.location.column ?? 0));
+  const seen = new Map<string, number>();
+  return placed.map(({ finding, subject, location }) => {
+    const base = fingerprintOf(finding, subject);
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return { finding, severity: severityOf(finding.kind), location, fingerprint: count === 1 ? base : `${base}:${count}` };
+  });
+}
+
+/** A finding as lint's JSON prints it: the analysis's keys, then severity and location. */
+export function findingJson(r: ReviewFinding): object {
+  return { ...r.finding, severity: r.severity, location: r.location };
+}
+
+/** Whether the findings fail the command at `failOn` (notes never do). */
+export function failsAt(findings: readonly ReviewFinding[], failOn: 'error' | 'warning'): boolean {
+  return findings.some((r) => r.severity === 'error' || (failOn === 'warning' && r.severity === 'warning'));
+}
