@@ -1,0 +1,26 @@
+// The coverage table `edgesim test --coverage` prints after the totals: rules covered and conditions
+// seen both ways, per ruleset and in all, then the rules no case matched and those no case can.
+import { printable } from '../../terminal-text.js';
+import { percent, type CoverageReport, type Tally } from '../coverage.js';
+
+function cell(t: Tally): string {
+  return `${t.covered}/${t.total}`.padStart(9) + `${percent(t).toFixed(1)}%`.padStart(8);
+}
+
+export function coverageTable(c: CoverageReport): string {
+  const rows = [...c.rulesets.map((r) => ({ name: printable(r.ruleset), rules: r.rules, conditions: r.conditions })), { name: 'all', rules: c.rules, conditions: c.conditions }];
+  const width = Math.max(7, ...rows.map((r) => r.name.length));
+  const lines = [
+    'Coverage (a rule: matched by a case; a condition, each operand of and/or/xor/not: seen true and false)',
+    `  ${'ruleset'.padEnd(width)}  ${'rules'.padStart(17)}  ${'conditions'.padStart(17)}`,
+    ...rows.map((r) => `  ${r.name.padEnd(width)}  ${cell(r.rules)}  ${cell(r.conditions)}`),
+  ];
+  if (c.rules.uncovered.length > 0) lines.push(`  not matched by any case: ${c.rules.uncovered.map(printable).join(', ')}`);
+  if (c.excluded.length > 0) lines.push(`  not counted (no case can reach them): ${c.excluded.map((e) => `${printable(e.rule)} (${e.why})`).join(', ')}`);
+  const partial = c.details.filter((r) => r.excluded === null && r.conditions.some((k) => !(k.true && k.false)));
+  for (const r of partial) {
+    const missing = r.conditions.filter((k) => !(k.true && k.false)).map((k) => `${printable(k.condition)} (never ${k.true ? 'false' : k.false ? 'true' : 'seen'})`);
+    lines.push(`  ${printable(r.rule)}: ${missing.join('; ')}`);
+  }
+  return lines.join('\n');
+}
