@@ -1,7 +1,11 @@
 // The coverage table `edgesim test --coverage` prints after the totals: rules covered and conditions
 // seen both ways, per ruleset and in all, then the rules no case matched and those no case can.
+import { counted } from '../../numbers.js';
 import { printable } from '../../terminal-text.js';
 import { percent, type CoverageReport, type Tally } from '../coverage.js';
+
+/** rules whose conditions were not seen both ways are listed one per line up to this many; the rest are counted */
+const LISTED = 20;
 
 function cell(t: Tally): string {
   return `${t.covered}/${t.total}`.padStart(9) + `${percent(t).toFixed(1)}%`.padStart(8);
@@ -18,9 +22,10 @@ export function coverageTable(c: CoverageReport): string {
   if (c.rules.uncovered.length > 0) lines.push(`  not matched by any case: ${c.rules.uncovered.map(printable).join(', ')}`);
   if (c.excluded.length > 0) lines.push(`  not counted (no case can reach them): ${c.excluded.map((e) => `${printable(e.rule)} (${e.why})`).join(', ')}`);
   const partial = c.details.filter((r) => r.excluded === null && r.conditions.some((k) => !(k.true && k.false)));
-  for (const r of partial) {
+  for (const r of partial.slice(0, LISTED)) {
     const missing = r.conditions.filter((k) => !(k.true && k.false)).map((k) => `${printable(k.condition)} (never ${k.true ? 'false' : k.false ? 'true' : 'seen'})`);
     lines.push(`  ${printable(r.rule)}: ${missing.join('; ')}`);
   }
+  if (partial.length > LISTED) lines.push(`  (and ${counted(partial.length - LISTED, 'more rule')} with conditions not seen both ways: every one is in --json)`);
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
     .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case')
     .option('--coverage', "after the totals, a table of the firewall rules the cases matched and of their conditions (each operand of and/or/xor/not) seen true and false; in --json as coverage (disabled, unreachable and unmatchable rules are listed apart, not counted)")
-    .option('--min-coverage <pct>', 'with --coverage implied: exit 1, as a failed case does, when fewer than PCT percent (0-100) of the rules are matched by a case', percentage);
+    .option('--min-coverage <pct>', 'implies --coverage; exit 1, as a failed case does, when fewer than PCT percent (0-100) of the counted rules are matched by a case', percentage);
   addDataOptions(cmd);
   addAtpOptions(cmd);
   cmd.addHelpText(
@@ -70,7 +70,8 @@ cf.colo.name, cf.colo.region) replace what the lookups would say.
 Examples:
   edgesim test examples/demo-suite.yaml
   edgesim test suites/*.yaml --junit results.xml --json results.json --strict
-  edgesim test examples/demo-suite.yaml --update      # rewrite golden files after an intended change`,
+  edgesim test examples/demo-suite.yaml --update      # rewrite golden files after an intended change
+  edgesim test suites/*.yaml --min-coverage 90        # and fail when a case matches fewer than 90% of the rules`,
   );
   cmd.action(async (suites: string[], flags: TestFlags) => (await import('./action.js')).run(suites, flags));
 }
