@@ -35,9 +35,13 @@ export interface ConditionCoverage {
   false: boolean;
 }
 
+/** What the cases did with a rule, the most first: decided a packet, matched one (log rules), reached one (the firewall evaluated it), nothing. */
+export type RuleReach = 'decided' | 'matched' | 'reached' | 'never reached';
+
 export interface RuleCoverage {
   rule: string;
   ruleset: string;
+  status: RuleReach;
   /** packets the firewall evaluated the rule for */
   reached: number;
   matched: number;
@@ -65,7 +69,7 @@ export interface CoverageReport {
 
 /** The coverage of one configuration's firewall rules. */
 export class ConfigurationCoverage {
-  private readonly rules: RuleCoverage[];
+  private readonly rules: Array<Omit<RuleCoverage, 'status'>>;
   private readonly probes: Array<ConditionProbe<PacketRecord> | null>;
 
   constructor(private readonly paths: SuitePaths) {
@@ -130,7 +134,9 @@ export class ConfigurationCoverage {
     return this.rules.map((r, i) => {
       const kind = statuses[i]!.status.kind;
       const excluded = kind === 'disabled' || kind === 'unreachable' || kind === 'unmatchable' ? kind : null;
-      return { ...r, excluded, conditions: r.conditions.map((c) => ({ ...c })) };
+      const status = r.decided > 0 ? 'decided' : r.matched > 0 ? 'matched' : r.reached > 0 ? 'reached' : 'never reached';
+      const { rule, ruleset, ...counts } = r;
+      return { rule, ruleset, status, ...counts, excluded, conditions: r.conditions.map((c) => ({ ...c })) };
     });
   }
 }

@@ -30,7 +30,7 @@ describe('edgesim test --coverage', () => {
     expect(r.status).toBe(0);
     const after = r.stdout.slice(r.stdout.indexOf('3 cases: 3 passed'));
     expect(after).toMatch(/\n {2}all +7\/9 +77\.8% +14\/14 +100\.0%\n/);
-    expect(after).toContain('not matched by any case: block-botnet-cc, block-other-tcp');
+    expect(after).toContain('not matched by any case: block-botnet-cc (reached, never matched), block-other-tcp (reached, never matched)');
     expect(after).toContain('not counted (no case can reach them): block-fragments (disabled)');
     const report = JSON.parse(readFileSync(json, 'utf8')) as { passed: number; coverage: Record<string, unknown> };
     expect(report.passed).toBe(3);
@@ -42,7 +42,7 @@ describe('edgesim test --coverage', () => {
     });
     const details = report.coverage.details as Array<{ rule: string; spaces: number; decided: number; conditions: unknown[] }>;
     expect(details.map((d) => d.rule)).toHaveLength(10);
-    expect(details.find((d) => d.rule === 'ssh-from-office')).toMatchObject({ spaces: 1, conditions: [{ condition: 'tcp.dstport == 22', true: true, false: true }, {}, {}] });
+    expect(details.find((d) => d.rule === 'ssh-from-office')).toMatchObject({ status: 'decided', spaces: 1, conditions: [{ condition: 'tcp.dstport == 22', true: true, false: true }, {}, {}] });
   }, 60_000);
 
   it('without --coverage, neither table nor coverage', () => {

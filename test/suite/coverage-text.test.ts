@@ -5,7 +5,7 @@ import { coverageReport, type RuleCoverage } from '../../src/suite/coverage.js';
 import { coverageTable } from '../../src/suite/reports/coverage-text.js';
 
 function rule(ref: string, seen: { true: boolean; false: boolean }): RuleCoverage {
-  return { rule: ref, ruleset: 'edge', reached: 1, matched: 1, decided: 1, spaces: 0, excluded: null, conditions: [{ condition: 'tcp.dstport == 22', ...seen }] };
+  return { rule: ref, ruleset: 'edge', status: 'decided', reached: 1, matched: 1, decided: 1, spaces: 0, excluded: null, conditions: [{ condition: 'tcp.dstport == 22', ...seen }] };
 }
 
 describe('coverage table', () => {
@@ -19,8 +19,8 @@ describe('coverage table', () => {
   });
 
   it('writes control characters of a rule name as JSON does', () => {
-    const text = coverageTable(coverageReport([{ ...rule('evil\u001b[2J', { true: false, false: false }), matched: 0, decided: 0 }]));
-    expect(text).toContain('not matched by any case: evil\\u001b[2J');
+    const text = coverageTable(coverageReport([{ ...rule('evil\u001b[2J', { true: false, false: false }), matched: 0, decided: 0, status: 'reached' }]));
+    expect(text).toContain('not matched by any case: evil\\u001b[2J (reached, never matched)');
     expect(text).not.toContain('\u001b');
   });
 });

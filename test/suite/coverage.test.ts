@@ -201,9 +201,9 @@ describe('test --coverage', () => {
 `,
       ),
     );
-    expect(report.details.filter((r) => r.matched > 0).map((r) => [r.rule, r.decided])).toEqual([
-      ['allow-partners', 1],
-      ['log-icmp-echo', 0],
+    expect(report.details.filter((r) => r.matched > 0).map((r) => [r.rule, r.decided, r.status])).toEqual([
+      ['allow-partners', 1, 'decided'],
+      ['log-icmp-echo', 0, 'matched'],
     ]);
   }, 60_000);
 
@@ -232,6 +232,13 @@ describe('test --coverage', () => {
       ['off', 'disabled'],
     ]);
     expect(report.rules).toEqual({ covered: 1, total: 2, uncovered: ['block-dns'] });
+    expect(report.details.map((r) => [r.rule, r.status])).toEqual([
+      ['block-ssh', 'decided'],
+      ['shadowed', 'never reached'],
+      ['never', 'never reached'],
+      ['off', 'never reached'],
+      ['block-dns', 'never reached'],
+    ]);
     expect(report.conditions).toEqual({ covered: 0, total: 3 });
     expect(report.rulesets).toEqual([{ ruleset: 'edge', rules: { covered: 1, total: 2 }, conditions: { covered: 0, total: 3 } }]);
   }, 60_000);

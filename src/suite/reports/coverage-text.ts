@@ -19,7 +19,8 @@ export function coverageTable(c: CoverageReport): string {
     `  ${'ruleset'.padEnd(width)}  ${'rules'.padStart(17)}  ${'conditions'.padStart(17)}`,
     ...rows.map((r) => `  ${r.name.padEnd(width)}  ${cell(r.rules)}  ${cell(r.conditions)}`),
   ];
-  if (c.rules.uncovered.length > 0) lines.push(`  not matched by any case: ${c.rules.uncovered.map(printable).join(', ')}`);
+  const uncovered = c.details.filter((r) => r.excluded === null && (r.status === 'reached' || r.status === 'never reached'));
+  if (uncovered.length > 0) lines.push(`  not matched by any case: ${uncovered.map((r) => `${printable(r.rule)} (${r.status === 'reached' ? 'reached, never matched' : 'never reached'})`).join(', ')}`);
   if (c.excluded.length > 0) lines.push(`  not counted (no case can reach them): ${c.excluded.map((e) => `${printable(e.rule)} (${e.why})`).join(', ')}`);
   const partial = c.details.filter((r) => r.excluded === null && r.conditions.some((k) => !(k.true && k.false)));
   for (const r of partial.slice(0, LISTED)) {
