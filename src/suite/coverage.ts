@@ -44,7 +44,9 @@ export interface RuleCoverage {
   status: RuleReach;
   /** packets the firewall evaluated the rule for */
   reached: number;
+  /** packets, and space: cases, that matched it */
   matched: number;
+  /** packets, and space: cases, it decided */
   decided: number;
   /** space: cases whose region reaches it */
   spaces: number;
@@ -69,12 +71,12 @@ export interface CoverageReport {
 
 /** The coverage of one configuration's firewall rules. */
 export class ConfigurationCoverage {
-  private readonly rules: Array<Omit<RuleCoverage, 'status'>>;
-  private readonly probes: Array<ConditionProbe<PacketRecord> | null>;
+  private readonly rules: Array<Omit<RuleCoverage, 'status' | 'excluded'>>;
+  private readonly probes: Array<ConditionProbe<PacketRecord>>;
 
   constructor(private readonly paths: SuitePaths) {
     const fw = paths.firewall;
-    this.probes = fw.rules.map(() => null);
+    this.probes = fw.syntax.map((ast) => new ConditionProbe(ast, recordBinding, { lists: paths.built.lists }));
     this.rules = fw.rules.map((r, i) => ({
       rule: r.ref,
       ruleset: r.ruleset,
@@ -82,13 +84,8 @@ export class ConfigurationCoverage {
       matched: 0,
       decided: 0,
       spaces: 0,
-      excluded: null,
-      conditions: this.probe(i).texts.map((condition) => ({ condition, true: false, false: false })),
+      conditions: this.probes[i]!.texts.map((condition) => ({ condition, true: false, false: false })),
     }));
-  }
-
-  private probe(i: number): ConditionProbe<PacketRecord> {
-    return (this.probes[i] ??= new ConditionProbe(this.paths.firewall.syntax[i]!, recordBinding, { lists: this.paths.built.lists }));
   }
 
   /** Counts a packet the path has decided: `v` is its verdict on a path over this configuration. */
@@ -103,7 +100,7 @@ export class ConfigurationCoverage {
       rule.reached++;
       rule.conditions.forEach((c, k) => {
         if (c.true && c.false) return;
-        const seen = this.probe(i).condition(k, rec);
+        const seen = this.probes[i]!.condition(k, rec);
         c.true ||= seen.isTrue;
         c.false ||= seen.isFalse;
       });
@@ -147,7 +144,7 @@ export class RunCoverage {
 
   /** The coverage of the configuration `paths` was compiled from (suites with the same one share it). */
   of(paths: SuitePaths): ConfigurationCoverage {
-    const key = JSON.stringify(paths.snapshot.rulesets ?? []);
+    const key = JSON.stringify([paths.snapshot.rulesets ?? [], paths.snapshot.lists ?? []]);
     let c = this.byConfiguration.get(key);
     if (c === undefined) this.byConfiguration.set(key, (c = new ConfigurationCoverage(paths)));
     return c;
