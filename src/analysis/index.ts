@@ -1,9 +1,10 @@
 // Static analysis of firewall configurations over the packet-field space: lint, explain, compare
 // two snapshots, prove test-suite `space:` cases. Everything else in src/analysis is internal.
-export { lint, lintModel, ruleStatus, type RuleStatus } from './lint.js';
+export { lint, lintModel, ruleStatus, ruleStatuses, type RuleStatus } from './lint.js';
 export { FINDING_KINDS, severityOf, type Finding, type FindingKind, type Severity } from './findings.js';
 export { explain, type Explanation, type Overlap } from './explain.js';
 export { compareRulesets, type Comparison, type Difference, type Side, type Unsettled } from './compare.js';
+export { spaceReach, type ReachedRule } from './reach.js';
 export { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceExpectation, type SpaceProof, type SpaceValue } from './prove.js';
 export { deployFindings, withSubjects, type FindingSubject, type SubjectFinding } from './finding-subjects.js';
 export { witnessRecord, type Witness } from './witness.js';

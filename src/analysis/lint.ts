@@ -129,3 +129,10 @@ export function lint(snapshot: Snapshot, options: ModelOptions = {}): Finding[] 
   const { space, firewalls } = modelFirewalls([{ snapshot, options }]);
   return [...lintModel(firewalls[0]!, space, options.workLimit), ...atpFilterFindings(snapshot, space)];
 }
+
+/** The reachability of each firewall rule of a snapshot, in the order of its rulesets. */
+export function ruleStatuses(snapshot: Snapshot, options: ModelOptions = {}): Array<{ ref: string; status: RuleStatus }> {
+  const { firewalls } = modelFirewalls([{ snapshot, options }]);
+  const model = firewalls[0]!;
+  return model.rules.map((rule, i) => ({ ref: rule.ref, status: ruleStatus(model, i, options.workLimit) }));
+}

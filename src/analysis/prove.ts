@@ -10,8 +10,8 @@ import { parseCidr } from '../net/cidr.js';
 import { ConfigItemError } from '../errors.js';
 import { decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
-import { type ModelOptions, modelFirewalls, parseAt } from './model.js';
-import type { Box } from './space.js';
+import { type FirewallModel, type HeaderSpace, type ModelOptions, modelFirewalls, parseAt } from './model.js';
+import type { Box, Region } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export type SpaceValue = string | number | boolean;
@@ -66,13 +66,18 @@ export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string 
   return parts.join(' and ');
 }
 
-/** Proves `expect` for every packet of `space` under the snapshot's firewall. */
-export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
+/** The snapshot's firewall modelled with the packets of `space` (the region: those certainly in it). */
+export function spaceModel(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): { hs: HeaderSpace; model: FirewallModel; region: Region } {
   const text = spaceExpression(space);
   const ast = text === '' ? null : parseAt(text, 'rule', 'space');
   const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
-  const model = firewalls[0]!;
   const region = ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
+  return { hs, model: firewalls[0]!, region };
+}
+
+/** Proves `expect` for every packet of `space` under the snapshot's firewall. */
+export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
+  const { hs, model, region } = spaceModel(snapshot, space, options);
   let possible: SpaceProof | null = null;
   for (const d of decisions(model, hs.universe)) {
     const rule = d.rule < 0 ? null : model.rules[d.rule]!.ref;

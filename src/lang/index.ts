@@ -20,3 +20,4 @@ export type * from './binding.js';
 export { explain } from './explain.js';
 export { hintFor, listWarnings } from './hints.js';
 export { MANAGED_LISTS } from './lists.js';
+export { conditionsOf, ConditionProbe, type ConditionValue } from './conditions.js';

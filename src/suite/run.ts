@@ -3,11 +3,14 @@
 // unreadable capture). Errors that are bugs are not caught: they stop the run.
 import { UserError } from '../errors.js';
 import { failureDetails } from './reports/text.js';
+import type { RunCoverage } from './coverage.js';
 import type { CaseOutcome, CaseResult, CaseStatus, RunContext, Suite } from './suite.js';
 
 export interface RunOptions {
   update?: boolean;
   strict?: boolean;
+  /** counts what each case reaches of its configuration (--coverage) */
+  coverage?: RunCoverage;
   /** called as each case finishes (the terminal shows one line per case as it goes) */
   onCase?: (result: CaseResult) => void;
 }
@@ -22,7 +25,7 @@ function judge(outcome: CaseOutcome, strict: boolean): { status: CaseStatus; mes
 export async function runSuites(suites: readonly Suite[], opts: RunOptions = {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const suite of suites) {
-    const ctx: RunContext = { paths: suite.paths, update: opts.update === true };
+    const ctx: RunContext = { paths: suite.paths, update: opts.update === true, coverage: opts.coverage?.of(suite.paths) };
     for (const c of suite.cases) {
       const started = process.hrtime.bigint();
       let outcome: CaseOutcome;

@@ -3,6 +3,7 @@
 // case as its kind, the other keys it accepts, how it checks its part of the suite (before any case
 // runs) and how it runs.
 import type { SuitePaths } from './case-path.js';
+import type { ConfigurationCoverage } from './coverage.js';
 import type { Located } from './source.js';
 import type { PacketTrace } from './trace.js';
 
@@ -40,6 +41,8 @@ export interface RunContext {
   paths: SuitePaths;
   /** rewrite golden files from the current results */
   update: boolean;
+  /** where the cases count what they reach (--coverage); undefined: not counted */
+  coverage?: ConfigurationCoverage;
 }
 
 /** A case's result before it is judged: what did not hold, with traces of the packets concerned. */

@@ -8,6 +8,7 @@ import { parsePacket, type PacketSpec } from '../packet-spec.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, LoadContext, RunContext } from '../suite.js';
 import type { CasePath, SuitePaths } from '../case-path.js';
+import type { ConfigurationCoverage } from '../coverage.js';
 import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
 
@@ -20,14 +21,15 @@ export interface PacketCase {
 
 const record = new PacketRecord();
 
-/** Decides packets[0..target] in order on a fresh path; `record` holds packets[target] after. */
-function decide(packets: readonly PacketSpec[], target: number, paths: SuitePaths): CasePath {
+/** Decides packets[0..target] in order on a fresh path (counting each in `coverage`); `record` holds packets[target] after. */
+function decide(packets: readonly PacketSpec[], target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): CasePath {
   const path = paths.fresh();
   const builder = new PacketBuilder();
   for (let i = 0; i <= target; i++) {
     const spec = packets[i]!;
     builder.build(spec, record);
     path.process(record, spec.lookups);
+    coverage?.packet(record, path.verdict);
   }
   return path;
 }
@@ -39,7 +41,7 @@ export function tracePackets(packets: readonly PacketSpec[], target: number, pat
 }
 
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
-  const path = decide(c.packets, c.target, ctx.paths);
+  const path = decide(c.packets, c.target, ctx.paths, ctx.coverage);
   const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
   if (failures.length === 0) return { failures, traces: [], warnings: [], notes: [] };
   const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';

@@ -3,7 +3,7 @@
 // proved by the static analysis (src/analysis/prove.ts) rather than sampled, or refuted with a
 // witness packet (written as a `packet:` case would be, to paste into one). The firewall stage
 // only: ATP decides by rates and connection state, which a header space does not have.
-import { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceValue } from '../../analysis/index.js';
+import { proveSpace, spaceExpression, spaceReach, type HeaderSpaceSpec, type SpaceValue } from '../../analysis/index.js';
 import { createListRegistry } from '../../data/lists.js';
 import { UserError } from '../../errors.js';
 import type { Located } from '../source.js';
@@ -40,7 +40,9 @@ export const spaceKind: CaseKind<SpaceCase> = {
   },
   async run(c, ctx) {
     const registry = createListRegistry({ dir: ctx.paths.options.listsDir, accountLists: ctx.paths.snapshot.lists });
-    const proof = proveSpace(ctx.paths.snapshot, c.space, { verdict: c.verdict, rule: c.rule }, { lists: (n) => registry.resolve(n) });
+    const lists = { lists: (n: string) => registry.resolve(n) };
+    ctx.coverage?.space(spaceReach(ctx.paths.snapshot, c.space, lists));
+    const proof = proveSpace(ctx.paths.snapshot, c.space, { verdict: c.verdict, rule: c.rule }, lists);
     if (proof.status === 'holds') return { failures: [], traces: [], warnings: [], notes: [] };
     const got = `${proof.verdict} by ${proof.rule ?? '(no rule)'}`;
     const want = `${c.verdict}${c.rule === undefined ? '' : ` by ${c.rule ?? '(no rule)'}`}`;

@@ -2,10 +2,14 @@
 // 2 before any case runs; a golden file that is one of the files the run reads, or another case's
 // golden, is a suite error at its line; --json and --junit may overwrite none of them), run the
 // cases with one line each, then the details of each failure, the totals, and the --json / --junit
-// reports. Exit 1 when a case failed or could not run.
+// reports. Exit 1 when a case failed or could not run. With --coverage (or --min-coverage), the
+// coverage table after the totals, `coverage` in the JSON report, and exit 1 when the rules covered
+// are below --min-coverage.
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
+import { coverageTable } from '../../../suite/reports/coverage-text.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
+import { percent, RunCoverage } from '../../../suite/coverage.js';
 import { loadSuite } from '../../../suite/load.js';
 import { runSuites } from '../../../suite/run.js';
 import type { Suite } from '../../../suite/suite.js';
@@ -19,6 +23,9 @@ export interface TestFlags extends DataFlags {
   junit?: string;
   update?: boolean;
   strict?: boolean;
+  coverage?: boolean;
+  /** a percentage of rules covered, 0 to 100 */
+  minCoverage?: number;
 }
 
 /** Refuses a golden file that is an input or another golden, and reports that would overwrite any file of the suites. */
@@ -47,15 +54,21 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   const suites: Suite[] = [];
   for (const file of files) suites.push(await loadSuite(file, options));
   checkFiles(suites, flags);
+  const coverage = flags.coverage === true || flags.minCoverage !== undefined ? new RunCoverage() : undefined;
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
+    coverage,
     onCase: (r) => process.stdout.write(`${caseLine(r)}\n`),
   });
   const failed = results.filter((r) => r.status !== 'passed');
   for (const r of failed) process.stdout.write(`\n${r.details}\n`);
   process.stdout.write(`\n${totalsLine(results)}\n`);
-  if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
+  const covered = coverage?.report();
+  if (covered !== undefined) process.stdout.write(`\n${coverageTable(covered)}\n`);
+  if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results, covered), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
-  if (failed.length > 0) process.exitCode = 1;
+  const below = covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage;
+  if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
+  if (failed.length > 0 || below) process.exitCode = 1;
 }

@@ -1,8 +1,15 @@
 // `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
 // is in action.ts, loaded when the command runs.
 import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { addAtpOptions, addDataOptions } from '../../options.js';
 import type { TestFlags } from './action.js';
+
+function percentage(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100');
+  return n;
+}
 
 export function register(program: Command): void {
   const cmd = program
@@ -12,7 +19,9 @@ export function register(program: Command): void {
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
     .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI (not over a file the suite reads or a golden file)')
     .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
-    .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case');
+    .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case')
+    .option('--coverage', "after the totals, a table of the firewall rules the cases matched and of their conditions (each operand of and/or/xor/not) seen true and false; in --json as coverage (disabled, unreachable and unmatchable rules are listed apart, not counted)")
+    .option('--min-coverage <pct>', 'implies --coverage; exit 1, as a failed case does, when fewer than PCT percent (0-100) of the counted rules are matched by a case', percentage);
   addDataOptions(cmd);
   addAtpOptions(cmd);
   cmd.addHelpText(
@@ -61,7 +70,8 @@ cf.colo.name, cf.colo.region) replace what the lookups would say.
 Examples:
   edgesim test examples/demo-suite.yaml
   edgesim test suites/*.yaml --junit results.xml --json results.json --strict
-  edgesim test examples/demo-suite.yaml --update      # rewrite golden files after an intended change`,
+  edgesim test examples/demo-suite.yaml --update      # rewrite golden files after an intended change
+  edgesim test suites/*.yaml --min-coverage 90        # and fail when a case matches fewer than 90% of the rules`,
   );
   cmd.action(async (suites: string[], flags: TestFlags) => (await import('./action.js')).run(suites, flags));
 }
