@@ -17,7 +17,13 @@ import { groupDigits } from '../numbers.js';
 export class SuiteError extends UserError {
   override name = 'SuiteError';
 
-  constructor(file: string, line: number, key: string, message: string) {
+  constructor(
+    file: string,
+    /** the line of the suite the problem is on */
+    readonly line: number,
+    key: string,
+    message: string,
+  ) {
     super(key === '' ? message : `${key}: ${message}`, { source: `${file}:${line}`, exitCode: 2 });
   }
 }

@@ -1,22 +1,31 @@
-// `edgesim test`, run: load and check every suite first (an invalid suite stops everything with exit
-// 2 before any case runs; a golden file that is one of the files the run reads, or another case's
-// golden, is a suite error at its line; --json and --junit may overwrite none of them), run the
-// cases with one line each, then the details of each failure, the totals, and the --json / --junit
-// reports. Exit 1 when a case failed or could not run.
+// `edgesim test`, run: load and check every suite first (an invalid suite is reported as one case in
+// error and the other suites still run; a golden file that is one of the files the run reads, or
+// another case's golden, is a suite error at its line; --json, --junit and --summary may overwrite
+// none of them), run the cases, then report them in the --format asked for (text: one line each,
+// the details of each failure and the totals), the --json / --junit reports and the job summary.
+// Exit 2 when a suite is invalid (its error is the last line), else 1 when a case failed or could not
+// run (or raised a warning, with --fail-on warning).
+import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
+import { testAnnotations, testSummary } from '../../../review/test-report.js';
+import { UserError } from '../../../errors.js';
+import { counted } from '../../../numbers.js';
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
 import { loadSuite } from '../../../suite/load.js';
-import { runSuites } from '../../../suite/run.js';
-import type { Suite } from '../../../suite/suite.js';
+import { runSuites, type InvalidSuite } from '../../../suite/run.js';
+import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 import { distinctFiles, firstClash } from '../../paths.js';
 
 export interface TestFlags extends DataFlags {
+  format: 'text' | 'json' | 'github';
+  failOn: 'error' | 'warning';
   json?: string;
   junit?: string;
+  summary?: string;
   update?: boolean;
   strict?: boolean;
 }
@@ -38,24 +47,58 @@ function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
     [
       ['--json', flags.json],
       ['--junit', flags.junit],
+      ['--summary', flags.summary],
     ],
   );
 }
 
-export async function run(files: string[], flags: TestFlags): Promise<void> {
+/** Each suite loaded, or the error that makes it invalid. */
+async function loadSuites(files: readonly string[], flags: TestFlags): Promise<Array<Suite | InvalidSuite>> {
   const options = dataOptions(flags);
-  const suites: Suite[] = [];
-  for (const file of files) suites.push(await loadSuite(file, options));
-  checkFiles(suites, flags);
+  const suites: Array<Suite | InvalidSuite> = [];
+  for (const file of files) {
+    try {
+      suites.push(await loadSuite(file, options));
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      suites.push({ file, error: err });
+    }
+  }
+  return suites;
+}
+
+/** What standard output shows after the run in each format (text has shown one line a case as it ran). */
+function printResults(results: readonly CaseResult[], format: TestFlags['format']): void {
+  if (format === 'json') {
+    writeOutput(undefined, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
+    return;
+  }
+  if (format === 'github') process.stdout.write(testAnnotations(results).map((l) => `${l}\n`).join(''));
+  else for (const r of results.filter((r) => r.status !== 'passed')) process.stdout.write(`\n${r.details}\n`);
+  process.stdout.write(`\n${totalsLine(results)}\n`);
+}
+
+/** The first invalid suite's error, naming how many others there are, for main to print (exit 2). */
+function invalidSuitesError(invalid: readonly InvalidSuite[]): UserError {
+  const { error } = invalid[0]!;
+  const more = invalid.length > 1 ? ` (and ${counted(invalid.length - 1, 'more invalid suite')})` : '';
+  return new UserError(`${error.detail}${more}`, { source: error.source, exitCode: 2 });
+}
+
+export async function run(files: string[], flags: TestFlags): Promise<void> {
+  const suites = await loadSuites(files, flags);
+  const invalid = suites.filter((s): s is InvalidSuite => 'error' in s);
+  checkFiles(suites.filter((s): s is Suite => !('error' in s)), flags);
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
-    onCase: (r) => process.stdout.write(`${caseLine(r)}\n`),
+    onCase: flags.format === 'text' ? (r) => process.stdout.write(`${caseLine(r)}\n`) : undefined,
   });
-  const failed = results.filter((r) => r.status !== 'passed');
-  for (const r of failed) process.stdout.write(`\n${r.details}\n`);
-  process.stdout.write(`\n${totalsLine(results)}\n`);
+  printResults(results, flags.format);
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
-  if (failed.length > 0) process.exitCode = 1;
+  appendJobSummary(testSummary(results), summaryFile(flags.summary));
+  if (invalid.length > 0) throw invalidSuitesError(invalid);
+  const failing = results.some((r) => r.status !== 'passed' || (flags.failOn === 'warning' && r.warnings.length > 0));
+  if (failing) process.exitCode = 1;
 }
