@@ -2,6 +2,7 @@
 // the case's line in its suite (GitHub shows about ten a step, so invalid suites come first and the
 // rest are counted), and the job summary's table of those cases.
 import { counted } from '../numbers.js';
+import { isInvalidSuite } from '../suite/run.js';
 import type { CaseResult } from '../suite/suite.js';
 import { markdownTable, markdownText } from './markdown.js';
 import { workflowCommand } from './workflow-commands.js';
@@ -12,7 +13,7 @@ export const ANNOTATIONS_SHOWN = 10;
 /** The cases that did not pass, invalid suites first, then in the order they ran. */
 function notPassed(results: readonly CaseResult[]): CaseResult[] {
   const bad = results.filter((r) => r.status !== 'passed');
-  return [...bad.filter((r) => r.kind === 'suite'), ...bad.filter((r) => r.kind !== 'suite')];
+  return [...bad.filter(isInvalidSuite), ...bad.filter((r) => !isInvalidSuite(r))];
 }
 
 /** `::error file=SUITE,line=N,title=CASE::message` lines, at most ANNOTATIONS_SHOWN, then one saying how many more. */

@@ -28,10 +28,17 @@ export interface InvalidSuite {
   error: UserError;
 }
 
+const INVALID_SUITE = 'suite';
+
 function invalidSuiteResult({ file, error }: InvalidSuite): CaseResult {
   const message = `invalid suite: ${error.message}`;
   const line = error instanceof SuiteError ? error.line : undefined;
-  return { suite: file, name: file, line, kind: 'suite', status: 'error', message, notes: [], warnings: [], details: message, seconds: 0 };
+  return { suite: file, name: file, line, kind: INVALID_SUITE, status: 'error', message, notes: [], warnings: [], details: message, seconds: 0 };
+}
+
+/** Whether the result is an invalid suite's rather than a case's. */
+export function isInvalidSuite(r: CaseResult): boolean {
+  return r.kind === INVALID_SUITE;
 }
 
 export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opts: RunOptions = {}): Promise<CaseResult[]> {

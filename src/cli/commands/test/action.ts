@@ -13,7 +13,7 @@ import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
 import { loadSuite } from '../../../suite/load.js';
-import { runSuites, type InvalidSuite } from '../../../suite/run.js';
+import { isInvalidSuite, runSuites, type InvalidSuite } from '../../../suite/run.js';
 import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
@@ -67,22 +67,26 @@ async function loadSuites(files: readonly string[], flags: TestFlags): Promise<A
   return suites;
 }
 
-/** What standard output shows after the run in each format (text has shown one line a case as it ran). */
+/**
+ * What standard output shows after the run in each format (text has shown one line a case as it
+ * ran). An invalid suite is the error line on standard error in text; it is an annotation in github.
+ */
 function printResults(results: readonly CaseResult[], format: TestFlags['format']): void {
   if (format === 'json') {
     writeOutput(undefined, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
     return;
   }
+  const ran = results.filter((r) => !isInvalidSuite(r));
   if (format === 'github') process.stdout.write(testAnnotations(results).map((l) => `${l}\n`).join(''));
-  else for (const r of results.filter((r) => r.status !== 'passed')) process.stdout.write(`\n${r.details}\n`);
-  process.stdout.write(`\n${totalsLine(results)}\n`);
+  else for (const r of ran.filter((r) => r.status !== 'passed')) process.stdout.write(`\n${r.details}\n`);
+  if (ran.length > 0) process.stdout.write(`\n${totalsLine(ran)}\n`);
 }
 
-/** The first invalid suite's error, naming how many others there are, for main to print (exit 2). */
+/** The first invalid suite's error, naming the others, for main to print (exit 2). */
 function invalidSuitesError(invalid: readonly InvalidSuite[]): UserError {
-  const { error } = invalid[0]!;
-  const more = invalid.length > 1 ? ` (and ${counted(invalid.length - 1, 'more invalid suite')})` : '';
-  return new UserError(`${error.detail}${more}`, { source: error.source, exitCode: 2 });
+  const [{ error }, ...others] = invalid;
+  const more = others.length === 0 ? '' : ` (and ${counted(others.length, 'more invalid suite')}: ${others.map((s) => s.file).join(', ')})`;
+  return new UserError(`${error!.detail}${more}`, { source: error!.source, exitCode: 2 });
 }
 
 export async function run(files: string[], flags: TestFlags): Promise<void> {
@@ -92,7 +96,9 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
-    onCase: flags.format === 'text' ? (r) => process.stdout.write(`${caseLine(r)}\n`) : undefined,
+    onCase: (r) => {
+      if (flags.format === 'text' && !isInvalidSuite(r)) process.stdout.write(`${caseLine(r)}\n`);
+    },
   });
   printResults(results, flags.format);
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
