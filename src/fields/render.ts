@@ -39,3 +39,19 @@ export function recordFields(rec: PacketRecord): Record<string, string | number 
   }
   return out;
 }
+
+/** A packet's 5-tuple for people; a part the packet does not have (no IP, no ports) is null. */
+export interface FiveTuple {
+  src: string | null;
+  dst: string | null;
+  proto: string | null;
+  sport: number | null;
+  dport: number | null;
+}
+
+export function fiveTuple(rec: PacketRecord): FiveTuple {
+  const f = recordFields(rec);
+  const text = (name: string): string | null => (name in f ? String(f[name]) : null);
+  const port = (end: 'src' | 'dst'): number | null => (f[`tcp.${end}port`] ?? f[`udp.${end}port`] ?? null) as number | null;
+  return { src: text('ip.src'), dst: text('ip.dst'), proto: text('ip.proto'), sport: port('src'), dport: port('dst') };
+}
