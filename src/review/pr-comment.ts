@@ -7,9 +7,11 @@ export const PR_COMMENT_LIMIT = 65_000;
 
 /** `head` and as many of `blocks` as fit with the note on the rest (`cutNote(rest)`, given every block's note at most as long as `cutNote(blocks)`'s). */
 export function fitComment<B extends { text: string }>(head: string, blocks: readonly B[], cutNote: (cut: readonly B[]) => string, limit = PR_COMMENT_LIMIT): string {
-  const reserve = cutNote(blocks).length;
+  const whole = head + blocks.map((b) => b.text).join('');
+  if (whole.length <= limit) return whole;
+  const room = limit - cutNote(blocks).length;
   let text = head;
   let kept = 0;
-  while (kept < blocks.length && text.length + blocks[kept]!.text.length + (kept + 1 < blocks.length ? reserve : 0) <= limit) text += blocks[kept++]!.text;
-  return kept === blocks.length ? text : text + cutNote(blocks.slice(kept));
+  while (text.length + blocks[kept]!.text.length <= room) text += blocks[kept++]!.text;
+  return text + cutNote(blocks.slice(kept));
 }
