@@ -52,11 +52,6 @@ describe('edgesim diff --format markdown', () => {
   const json = JSON.parse(runCli(['diff', DEMO, '-c', BEFORE, '--against', after, '--format', 'json']).stdout) as { packets: number; changed: number; groups: Group[] };
   const r = runCli(['diff', DEMO, '-c', BEFORE, '--against', after, '--format', 'markdown']);
 
-  it('the change has verdict changes and attribution-only changes (the test is not vacuous)', () => {
-    expect(json.groups.filter((g) => g.before.verdict !== g.after.verdict).length).toBeGreaterThan(0);
-    expect(json.groups.filter((g) => g.before.verdict === g.after.verdict).length).toBeGreaterThan(1);
-  });
-
   it("groups, counts and shares are the JSON output's, verdict changes first, each in its section", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
@@ -64,6 +59,9 @@ describe('edgesim diff --format markdown', () => {
     expect(md.split('\n')[0]).toBe(`### edgesim diff: ${json.changed.toLocaleString('en-US')} of ${json.packets.toLocaleString('en-US')} packets (${share(json.changed, json.packets)}) decided differently`);
     const verdict = json.groups.filter((g) => g.before.verdict !== g.after.verdict);
     const same = json.groups.filter((g) => g.before.verdict === g.after.verdict);
+    // the change has both kinds (the test is not vacuous)
+    expect(verdict.length).toBeGreaterThan(0);
+    expect(same.length).toBeGreaterThan(1);
     const sum = (gs: Group[]): number => gs.reduce((n, g) => n + g.packets, 0);
     const headings = md.split('\n').filter((l) => l.startsWith('#### '));
     expect(headings).toEqual([
