@@ -50,8 +50,14 @@ export interface FiveTuple {
 }
 
 export function fiveTuple(rec: PacketRecord): FiveTuple {
-  const f = recordFields(rec);
-  const text = (name: string): string | null => (name in f ? String(f[name]) : null);
-  const port = (end: 'src' | 'dst'): number | null => (f[`tcp.${end}port`] ?? f[`udp.${end}port`] ?? null) as number | null;
+  const read = (name: string): string | number | boolean | null => {
+    const field = recordBinding[name]!;
+    return field.has(rec) ? value(field, rec) : null;
+  };
+  const text = (name: string): string | null => {
+    const v = read(name);
+    return v === null ? null : String(v);
+  };
+  const port = (end: 'src' | 'dst'): number | null => (read(`tcp.${end}port`) ?? read(`udp.${end}port`)) as number | null;
   return { src: text('ip.src'), dst: text('ip.dst'), proto: text('ip.proto'), sport: port('src'), dport: port('dst') };
 }
