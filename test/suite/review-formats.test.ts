@@ -8,7 +8,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { readCommand } from '../helpers/workflow-command.js';
-import { DEMO_CONFIG, tempDir, writeSuite } from './helpers.js';
+import { DEMO_CONFIG, DEMO_PCAP, tempDir, writeSuite } from './helpers.js';
 
 interface JunitCase {
   name: string;
@@ -91,6 +91,20 @@ describe('edgesim test: JUnit', () => {
     expect(r.stderr.startsWith(`edgesim: ${bad1}:7: `)).toBe(true);
     const cases = junitCases(readFileSync(junit, 'utf8'));
     expect(cases.map((c) => [c.name, c.error === undefined])).toEqual([[bad1, false], ['g1', true], [bad2, false]]);
+  });
+
+  it('a golden file that is a file of the run makes its suite invalid at its line; the other suites run', () => {
+    const dir = tempDir();
+    const good = writeSuite(suiteText(['g1']), 'good.yaml', dir);
+    const clash = writeSuite(`config: ${DEMO_CONFIG}\ncases:\n  - name: golden\n    capture: ${DEMO_PCAP}\n    expect: {golden: good.yaml}\n`, 'clash.yaml', dir);
+    const junit = path.join(dir, 'r.xml');
+    const r = runCli(['test', good, clash, '--junit', junit, '--update']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`edgesim: ${clash}:5: cases[0].expect.golden: "good.yaml" is the same file as the suite ${good}; a golden file is a file of its own, which only --update writes\n`);
+    expect(r.stdout).toMatch(/^PASS  g1 /m);
+    expect(readFileSync(good, 'utf8')).toContain('- name: "g1"');
+    const cases = junitCases(readFileSync(junit, 'utf8'));
+    expect(cases.map((c) => [c.name, c.line, c.error === undefined])).toEqual([['g1', '5', true], [clash, '5', false]]);
   });
 });
 

@@ -1,6 +1,6 @@
 // `edgesim test`, run: load and check every suite first (an invalid suite is reported as one case in
 // error and the other suites still run; a golden file that is one of the files the run reads, or
-// another case's golden, is a suite error at its line; --json, --junit and --summary may overwrite
+// another case's golden, makes its suite invalid at its line; --json, --junit and --summary may overwrite
 // none of them), run the cases, then report them in the --format asked for (text: one line each,
 // the details of each failure and the totals), the --json / --junit reports and the job summary.
 // Exit 2 when a suite is invalid (its error is the last line), else 1 when a case failed or could not
@@ -30,20 +30,32 @@ export interface TestFlags extends DataFlags {
   strict?: boolean;
 }
 
-/** Refuses a golden file that is an input or another golden, and reports that would overwrite any file of the suites. */
-function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
-  const reads = suites.flatMap((s) => s.files.reads);
-  const goldens = suites.flatMap((s) => s.files.goldens);
-  const clash = firstClash(
-    reads.map((f) => [f.what, f.path]),
-    goldens.map((f) => [f.what, f.path]),
-  );
-  if (clash !== null) {
-    const golden = goldens[clash.output]!;
-    golden.at.fail(`${JSON.stringify(golden.at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
+const loaded = (s: Suite | InvalidSuite): s is Suite => !('error' in s);
+
+/**
+ * The suites, each one with a golden file that is a file the run reads or another case's golden
+ * made invalid at that golden's line (the first such golden of the run, then again until none is).
+ */
+function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>): Array<Suite | InvalidSuite> {
+  let checked = [...suites];
+  for (;;) {
+    const valid = checked.filter(loaded);
+    const goldens = valid.flatMap((suite) => suite.files.goldens.map((golden) => ({ suite, golden })));
+    const clash = firstClash(
+      valid.flatMap((suite) => suite.files.reads).map((f) => [f.what, f.path]),
+      goldens.map(({ golden }) => [golden.what, golden.path]),
+    );
+    if (clash === null) return checked;
+    const { suite, golden: { at } } = goldens[clash.output]!;
+    const error = at.error(`${JSON.stringify(at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
+    checked = checked.map((s) => (s === suite ? { file: suite.file, error } : s));
   }
+}
+
+/** Refuses reports that would overwrite any file of the suites. */
+function checkReports(suites: readonly Suite[], flags: TestFlags): void {
   distinctFiles(
-    [...reads, ...goldens].map((f) => [f.what, f.path]),
+    suites.flatMap((s) => [...s.files.reads, ...s.files.goldens]).map((f) => [f.what, f.path]),
     [
       ['--json', flags.json],
       ['--junit', flags.junit],
@@ -90,9 +102,9 @@ function invalidSuitesError(invalid: readonly InvalidSuite[]): UserError {
 }
 
 export async function run(files: string[], flags: TestFlags): Promise<void> {
-  const suites = await loadSuites(files, flags);
-  const invalid = suites.filter((s): s is InvalidSuite => 'error' in s);
-  checkFiles(suites.filter((s): s is Suite => !('error' in s)), flags);
+  const suites = checkGoldens(await loadSuites(files, flags));
+  const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
+  checkReports(suites.filter(loaded), flags);
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
