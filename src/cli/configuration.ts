@@ -6,6 +6,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
 import type { ApiTarget } from '../config/api-client.js';
+import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { UsageError, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
@@ -15,25 +16,27 @@ export interface LoadedConfiguration {
   snapshot: Snapshot;
   /** the snapshot file or the API URL, to name in errors; undefined for the empty configuration */
   source: string | undefined;
+  /** where each rule is written in the file (nowhere for the API's or the empty configuration) */
+  locate: RuleLocator;
 }
 
 /** The snapshot named by --config or fetched from --api; an empty configuration when neither is given and none is required. */
 export async function loadConfiguration(flags: ConfigFlags, required = true): Promise<LoadedConfiguration> {
   if (flags.config !== undefined && flags.api !== undefined) throw new UsageError('give either --config or --api, not both');
   if (flags.config !== undefined) {
-    const { loadSnapshotFile } = await import('../config/load.js');
-    const snapshot = await loadSnapshotFile(flags.config).catch(async (err: unknown) => {
+    const { readSnapshotFile } = await import('../config/load.js');
+    const { snapshot, locate } = await readSnapshotFile(flags.config).catch(async (err: unknown) => {
       throw (await isCapture(flags.config!)) ? new UserError('a capture, not a snapshot: did you swap the capture and --config?', { source: flags.config }) : err;
     });
-    return { snapshot, source: flags.config };
+    return { snapshot, source: flags.config, locate };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');
     const { exportSnapshot } = await import('../config/api-client.js');
-    return { snapshot: await exportSnapshot(apiTarget({ ...flags, api: flags.api, account: flags.account })), source: flags.api };
+    return { snapshot: await exportSnapshot(apiTarget({ ...flags, api: flags.api, account: flags.account })), source: flags.api, locate: NOWHERE };
   }
   if (required) throw new UsageError('no configuration: give --config SNAPSHOT.json or --api URL --account ID');
-  return { snapshot: {}, source: undefined };
+  return { snapshot: {}, source: undefined, locate: NOWHERE };
 }
 
 /** Whether `file` starts as a capture does (pcap, pcapng, gzip): given to --config by mistake. */

@@ -39,3 +39,25 @@ export function recordFields(rec: PacketRecord): Record<string, string | number 
   }
   return out;
 }
+
+/** A packet's 5-tuple for people; a part the packet does not have (no IP, no ports) is null. */
+export interface FiveTuple {
+  src: string | null;
+  dst: string | null;
+  proto: string | null;
+  sport: number | null;
+  dport: number | null;
+}
+
+export function fiveTuple(rec: PacketRecord): FiveTuple {
+  const read = (name: string): string | number | boolean | null => {
+    const field = recordBinding[name]!;
+    return field.has(rec) ? value(field, rec) : null;
+  };
+  const text = (name: string): string | null => {
+    const v = read(name);
+    return v === null ? null : String(v);
+  };
+  const port = (end: 'src' | 'dst'): number | null => (read(`tcp.${end}port`) ?? read(`udp.${end}port`)) as number | null;
+  return { src: text('ip.src'), dst: text('ip.dst'), proto: text('ip.proto'), sport: port('src'), dport: port('dst') };
+}

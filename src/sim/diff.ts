@@ -2,9 +2,12 @@
 // packet paths side by side (each with its own protection state, as two replays would have), and
 // the frames whose verdict, deciding rule or deciding stage differ. Changes are grouped by
 // (before rule, after rule, verdict change) for people, with a count and the first frames of each
-// group; every changed frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
+// group with their 5-tuples (a frame the fast path decided from its bytes is decoded in full for
+// that, at most FIRST_FRAMES times a group); every changed frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
 import type { CaptureInfo } from '../capture/reader.js';
-import type { PacketRecord } from '../capture/record.js';
+import { decodeFrameAt } from '../capture/decode/link-up.js';
+import { PacketRecord } from '../capture/record.js';
+import { fiveTuple, type FiveTuple } from '../fields/render.js';
 import type { BuiltPath } from './build.js';
 import { PacketDecider } from './packet-decider.js';
 import type { LoopOptions, OpenCapture } from './packet-loop.js';
@@ -24,6 +27,8 @@ export interface ChangeGroup {
   packets: number;
   /** the first frames of the group, in capture order */
   frames: number[];
+  /** the 5-tuple of each of `frames` */
+  flows: FiveTuple[];
 }
 
 export interface DiffResult {
@@ -46,6 +51,12 @@ function same(a: PacketVerdict, b: PacketVerdict, pathA: BuiltPath, pathB: Built
   return a.drop === b.drop && a.stage === b.stage && decidingRule(a, pathA.firewall) === decidingRule(b, pathB.firewall);
 }
 
+/** The 5-tuple of a frame, which the fast path may have left undecoded. */
+function flowOf(rec: PacketRecord, scratch: PacketRecord): FiveTuple {
+  decodeFrameAt(scratch, rec.linkType, rec.data, rec.dataOff, rec.capLen, rec.origLen);
+  return fiveTuple(scratch);
+}
+
 export interface DiffOptions extends LoopOptions {
   /** called for each changed frame, in capture order */
   onChange?: (rec: PacketRecord, before: Decision, after: Decision) => void;
@@ -59,6 +70,7 @@ export async function diffCapture(capture: OpenCapture, before: BuiltPath, after
   const groups = new Map<string, ChangeGroup>();
   let packets = 0;
   let changed = 0;
+  const scratch = new PacketRecord();
   const info = await capture.forEachPacket((rec) => {
     packets++;
     const va = a.decide(rec);
@@ -70,11 +82,14 @@ export async function diffCapture(capture: OpenCapture, before: BuiltPath, after
     const key = JSON.stringify([da, db]);
     let group = groups.get(key);
     if (group === undefined) {
-      group = { before: da, after: db, packets: 0, frames: [] };
+      group = { before: da, after: db, packets: 0, frames: [], flows: [] };
       groups.set(key, group);
     }
     group.packets++;
-    if (group.frames.length < FIRST_FRAMES) group.frames.push(rec.frame);
+    if (group.frames.length < FIRST_FRAMES) {
+      group.frames.push(rec.frame);
+      group.flows.push(flowOf(rec, scratch));
+    }
     opts.onChange?.(rec, da, db);
   }, { ...opts, decodeFrame: a.decodeFrame });
   const sorted = [...groups.values()].sort((x, y) => y.packets - x.packets || x.frames[0]! - y.frames[0]!);

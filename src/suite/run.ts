@@ -1,9 +1,12 @@
 // Runs the cases of loaded suites in order and judges each: passed, failed (an expectation did not
 // hold, or — under --strict — a warning was raised), or error (the case could not run, e.g. an
-// unreadable capture). Errors that are bugs are not caught: they stop the run.
+// unreadable capture). A suite that could not be loaded is one case in error named after its file,
+// as pytest reports a collection error, and the other suites still run. Errors that are bugs are not
+// caught: they stop the run.
 import { UserError } from '../errors.js';
 import { failureDetails } from './reports/text.js';
 import type { RunCoverage } from './coverage.js';
+import { SuiteError } from './source.js';
 import type { CaseOutcome, CaseResult, CaseStatus, RunContext, Suite } from './suite.js';
 
 export interface RunOptions {
@@ -22,9 +25,34 @@ function judge(outcome: CaseOutcome, strict: boolean): { status: CaseStatus; mes
   return { status: 'failed', message: problems[0] + more };
 }
 
-export async function runSuites(suites: readonly Suite[], opts: RunOptions = {}): Promise<CaseResult[]> {
+/** A suite file that could not be loaded, and why. */
+export interface InvalidSuite {
+  file: string;
+  error: UserError;
+}
+
+const INVALID_SUITE = 'suite';
+
+function invalidSuiteResult({ file, error }: InvalidSuite): CaseResult {
+  const message = `invalid suite: ${error.message}`;
+  const line = error instanceof SuiteError ? error.line : undefined;
+  return { suite: file, name: file, line, kind: INVALID_SUITE, status: 'error', message, notes: [], warnings: [], details: message, seconds: 0 };
+}
+
+/** Whether the result is an invalid suite's rather than a case's. */
+export function isInvalidSuite(r: CaseResult): boolean {
+  return r.kind === INVALID_SUITE;
+}
+
+export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opts: RunOptions = {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const suite of suites) {
+    if ('error' in suite) {
+      const result = invalidSuiteResult(suite);
+      results.push(result);
+      opts.onCase?.(result);
+      continue;
+    }
     const ctx: RunContext = { paths: suite.paths, update: opts.update === true, coverage: opts.coverage?.of(suite.paths) };
     for (const c of suite.cases) {
       const started = process.hrtime.bigint();
@@ -42,8 +70,10 @@ export async function runSuites(suites: readonly Suite[], opts: RunOptions = {})
       const what = { suite: suite.file, name: c.name, kind: c.kind.key };
       const result: CaseResult = {
         ...what,
+        line: c.line,
         ...verdict,
         notes: outcome.notes,
+        warnings: outcome.warnings,
         details: verdict.status === 'passed' ? '' : failureDetails(what, outcome),
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };

@@ -17,7 +17,13 @@ import { groupDigits } from '../numbers.js';
 export class SuiteError extends UserError {
   override name = 'SuiteError';
 
-  constructor(file: string, line: number, key: string, message: string) {
+  constructor(
+    file: string,
+    /** the line of the suite the problem is on */
+    readonly line: number,
+    key: string,
+    message: string,
+  ) {
     super(key === '' ? message : `${key}: ${message}`, { source: `${file}:${line}`, exitCode: 2 });
   }
 }
@@ -109,7 +115,12 @@ export class Located {
   }
 
   fail(message: string): never {
-    throw new SuiteError(this.file, this.line, this.key, message);
+    throw this.error(message);
+  }
+
+  /** The suite error at this value, for a caller that reports it rather than throws it. */
+  error(message: string): SuiteError {
+    return new SuiteError(this.file, this.line, this.key, message);
   }
 
   /** Fails pointing at the line of this value's key rather than its value. */

@@ -83,14 +83,20 @@ export interface Suite {
 }
 
 export interface CaseResult {
+  /** the suite file, as given */
   suite: string;
   name: string;
+  /** the line of the case in the suite (for an invalid suite, of its problem; none when the file could not be read) */
+  line: number | undefined;
+  /** the case's kind, or `suite` for an invalid suite reported as one case in error */
   kind: string;
   status: CaseStatus;
   /** one line: what failed, or the error */
   message: string;
   /** things done (CaseOutcome's notes) */
   notes: string[];
+  /** things that may make the result wrong (CaseOutcome's warnings) */
+  warnings: string[];
   /** what went wrong, as text: expected and actual values, warnings, traces ('' when passed); kept as text, not as traces, so a run of many failures stays small */
   details: string;
   seconds: number;

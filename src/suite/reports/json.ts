@@ -1,5 +1,6 @@
 // The machine-readable report of `edgesim test --json FILE` (DESIGN.md's contract): counts, and per
-// case its name, status and one-line message; `suite` and `kind` are added for runs of several suites.
+// case its name, status and one-line message; `suite`, `line` and `kind` are added for runs of several
+// suites (an invalid suite is a case of kind `suite` in error).
 import type { CoverageReport } from '../coverage.js';
 import type { CaseResult } from '../suite.js';
 
@@ -7,7 +8,7 @@ export interface JsonReport {
   passed: number;
   failed: number;
   errors: number;
-  cases: Array<{ name: string; status: CaseResult['status']; message: string; suite: string; kind: string; seconds: number }>;
+  cases: Array<{ name: string; status: CaseResult['status']; message: string; suite: string; line: number | null; kind: string; seconds: number }>;
   /** with --coverage */
   coverage?: CoverageReport;
 }
@@ -17,7 +18,7 @@ export function jsonReport(results: readonly CaseResult[], coverage?: CoverageRe
     passed: results.filter((r) => r.status === 'passed').length,
     failed: results.filter((r) => r.status === 'failed').length,
     errors: results.filter((r) => r.status === 'error').length,
-    cases: results.map((r) => ({ name: r.name, status: r.status, message: r.message, suite: r.suite, kind: r.kind, seconds: Math.round(r.seconds * 1e6) / 1e6 })),
+    cases: results.map((r) => ({ name: r.name, status: r.status, message: r.message, suite: r.suite, line: r.line ?? null, kind: r.kind, seconds: Math.round(r.seconds * 1e6) / 1e6 })),
     ...(coverage === undefined ? {} : { coverage }),
   };
 }

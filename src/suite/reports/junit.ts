@@ -1,7 +1,9 @@
 // JUnit XML for CI systems (GitHub, GitLab, Jenkins read it): one <testsuite> per suite file, one
-// <testcase> per case with a unique name, a <failure> or <error> element with the one-line message
+// <testcase> per case with a unique name, the suite file and the case's line (`file`, `line`, as
+// pytest writes them), a <failure> or <error> element with the one-line message
 // as its attribute and the expected/actual lines and traces as its text; what a case reports as
-// done (a golden file rewritten, a scenario's scores) goes to <system-out>.
+// done (a golden file rewritten, a scenario's scores) goes to <system-out>. An invalid suite is one
+// testcase named after its file, with an <error> at the problem's line.
 import type { CaseResult } from '../suite.js';
 
 /** Text as XML character data or attribute value: escaped, and characters XML 1.0 cannot hold dropped. */
@@ -38,7 +40,8 @@ export function junitReport(results: readonly CaseResult[]): string {
   for (const [suite, rs] of bySuite) {
     out.push(`  <testsuite name="${xmlText(suite)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'error')}" skipped="0" time="${seconds(total(rs))}">`);
     for (const r of rs) {
-      const open = `    <testcase name="${xmlText(unique(r.name))}" classname="${xmlText(suite)}" time="${seconds(r.seconds)}"`;
+      const line = r.line === undefined ? '' : ` line="${r.line}"`;
+      const open = `    <testcase name="${xmlText(unique(r.name))}" classname="${xmlText(suite)}" file="${xmlText(suite)}"${line} time="${seconds(r.seconds)}"`;
       const notes = r.notes.length === 0 ? [] : [`      <system-out>${xmlText(r.notes.join('\n'))}</system-out>`];
       if (r.status === 'passed') {
         out.push(...(notes.length === 0 ? [`${open}/>`] : [`${open}>`, ...notes, '    </testcase>']));

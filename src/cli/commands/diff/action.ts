@@ -4,11 +4,14 @@
 import { UsageError } from '../../../errors.js';
 import type { CaptureDiffFlags } from './capture.js';
 
-export interface DiffFlags extends CaptureDiffFlags {
+export interface DiffFlags extends Omit<CaptureDiffFlags, 'format'> {
+  /** `table` is the name text had before --format was the same on every command */
+  format: CaptureDiffFlags['format'] | 'table';
   static?: boolean;
 }
 
-export async function run(inputs: string[], flags: DiffFlags): Promise<void> {
+export async function run(inputs: string[], given: DiffFlags): Promise<void> {
+  const flags = { ...given, format: given.format === 'table' ? 'text' : given.format };
   if (flags.static === true) {
     if (inputs.length !== 2 || flags.config !== undefined || flags.against !== undefined) {
       throw new UsageError('diff --static takes two snapshot files: edgesim diff --static BEFORE.json AFTER.json');

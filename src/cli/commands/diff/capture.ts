@@ -1,13 +1,17 @@
 // `edgesim diff CAPTURE --config A --against B`: the capture decided by both configurations, the
-// frames decided differently reported as a table, JSON or NDJSON, optionally written to a pcap.
-// Exit 0 when nothing changed, 1 when something did (as diff(1)); errors exit 1 or 2 through main.
+// frames decided differently reported as a table, JSON, NDJSON or a pull-request report (markdown,
+// which also goes to the job summary), optionally written to a pcap. Exit 0 when nothing changed, 1
+// when something did (as diff(1)); errors exit 1 or 2 through main.
 import { attachSource } from '../../../errors.js';
+import { diffMarkdown } from '../../../review/diff-report.js';
+import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
 import { buildPacketPath, type BuiltPath } from '../../../sim/build.js';
 import { diffCapture } from '../../../sim/diff.js';
 import { diffJson, diffLine, formatDiff } from '../../../sim/outputs/diff-report.js';
 import { FramePcap } from '../../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
+import { refLocator, type RefLocator } from '../../../sim/rule-places.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
@@ -17,25 +21,30 @@ import { counted, groupDigits } from '../../../numbers.js';
 export interface CaptureDiffFlags extends DataFlags {
   config?: string;
   against?: string;
-  format: 'table' | 'json' | 'ndjson';
+  format: 'text' | 'json' | 'ndjson' | 'markdown';
   out?: string;
+  summary?: string;
   writeChanged?: string;
 }
 
-async function pathFor(file: string, flags: CaptureDiffFlags): Promise<BuiltPath> {
+/** One side of the diff: its packet path, and where its rules are written. */
+async function sideFor(file: string, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
   const config = await loadConfiguration({ config: file });
-  return buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+  const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
+  return { built, locate: refLocator(config.snapshot, config.locate) };
 }
 
 export async function runCaptureDiff(capture: string, before: string, after: string, flags: CaptureDiffFlags): Promise<void> {
   distinctPaths(capture, [
     ['--out', flags.out],
+    ['--summary', flags.summary],
     ['--write-changed', flags.writeChanged],
   ]);
-  const a = await pathFor(before, flags);
-  const b = await pathFor(after, flags);
+  const sideA = await sideFor(before, flags);
+  const sideB = await sideFor(after, flags);
+  const [a, b] = [sideA.built, sideB.built];
   const input = await OpenCapture.open(capture);
   const lines = flags.format === 'ndjson' ? new TextSink(flags.out) : undefined;
   const pcap = flags.writeChanged === undefined ? undefined : new FramePcap(flags.writeChanged);
@@ -52,12 +61,17 @@ export async function runCaptureDiff(capture: string, before: string, after: str
     await pcap?.close();
   }
   const warnings = [...a.warnings, ...b.warnings.filter((w) => !a.warnings.includes(w)), ...(pcap?.warnings() ?? [])];
-  if (flags.format === 'table') writeOutput(flags.out, formatDiff(result, [...warnings, ...result.info.warnings]));
+  const sides = { before: { name: before, locate: sideA.locate }, after: { name: after, locate: sideB.locate } };
+  const markdown = (): string => diffMarkdown(result, sides, [...warnings, ...result.info.warnings]);
+  if (flags.format === 'text') writeOutput(flags.out, formatDiff(result, [...warnings, ...result.info.warnings]));
   else if (flags.format === 'json') writeOutput(flags.out, diffJson(result, warnings));
+  else if (flags.format === 'markdown') writeOutput(flags.out, markdown());
   else {
     printWarnings(undefined, warnings);
     printWarnings(input.name, result.info.warnings);
     process.stderr.write(`edgesim: ${groupDigits(result.changed)} of ${counted(result.packets, 'packet')} decided differently\n`);
   }
+  const summary = summaryFile(flags.summary);
+  if (summary !== undefined) appendJobSummary(markdown(), summary);
   process.exitCode = result.changed === 0 ? 0 : 1;
 }

@@ -14,8 +14,9 @@ export function register(program: Command): void {
     .option('-c, --config <before.json>', 'the configuration before the change')
     .option('--against <after.json>', 'the configuration after the change')
     .option('--static', 'compare the two snapshots\' firewalls over every possible packet, without a capture')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'ndjson']).default('table'))
+    .addOption(new Option('-f, --format <format>', 'output format: text (table is the same), json, ndjson, or markdown (a pull-request comment, under 65,000 characters)').choices(['text', 'table', 'json', 'ndjson', 'markdown']).default('text'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
+    .option('--summary <file>', 'append the markdown report to this file (default: $GITHUB_STEP_SUMMARY when set)')
     .option('--write-changed <file.pcap>', 'write the changed frames to this pcap file');
   addDataOptions(cmd);
   addAtpOptions(cmd);
@@ -25,6 +26,9 @@ export function register(program: Command): void {
     `
 A packet counts as changed when its verdict, its deciding rule or its deciding stage differs.
 ndjson: one line per changed frame, {"frame", "time", "before": {"verdict", "rule", "stage"}, "after": {...}}.
+markdown: verdict changes first, then changes of the deciding rule or stage only; each group with its
+packets, its share of the capture, the changed rule's file:line and its first frames' 5-tuples. Whole
+groups are cut from the end to stay under 65,000 characters (a pull-request comment), saying so.
 Exit status: 0 nothing changed, 1 something changed, 2 error (as diff(1)).
 
 Examples:
@@ -32,6 +36,7 @@ Examples:
   edgesim diff big.pcap -c before.json --against after.json --format ndjson --write-changed changed.pcap
   edgesim synth mixed --out - | edgesim diff - -c before.json --against after.json
   edgesim diff --static before.json after.json --format json
+  edgesim diff capture.pcap -c main.json --against pr.json --format markdown --out comment.md
 
 --static: each class of packets decided differently (verdict or deciding rule, firewall stage only),
 with a witness packet and the deciding rule on each side, or the statement that they are equivalent.

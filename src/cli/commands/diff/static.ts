@@ -1,20 +1,25 @@
 // `edgesim diff --static A.json B.json`: the classes of packets the two snapshots' firewalls decide
 // differently, proved over every possible packet (src/analysis/compare.ts), each with a witness
 // packet and the deciding rule on each side; or the statement that they are equivalent. Pairs of
-// rules the work limit left unsettled are listed as indeterminate with the reason. Exit 0 when no
+// rules the work limit left unsettled are listed as indeterminate with the reason; as text, JSON,
+// NDJSON or a pull-request report (markdown, which also goes to the job summary). Exit 0 when no
 // class changes (or may change) its verdict or deciding rule, 1 otherwise (as the capture mode).
 import { checkExpressions, compareRulesets, type Comparison, type Difference, type ModelOptions } from '../../../analysis/index.js';
-import { loadSnapshotFile } from '../../../config/load.js';
+import { readSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
 import { counted } from '../../../numbers.js';
 import type { Snapshot } from '../../../config/snapshot.js';
+import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
+import { staticDiffMarkdown } from '../../../review/static-diff-report.js';
+import { refLocator, type RefLocator } from '../../../sim/rule-places.js';
 import { printable } from '../../../terminal-text.js';
 import { writeOutput } from '../../output.js';
 
 export interface StaticDiffFlags {
-  format: 'table' | 'json' | 'ndjson';
+  format: 'text' | 'json' | 'ndjson' | 'markdown';
   out?: string;
+  summary?: string;
   lists?: string;
 }
 
@@ -44,12 +49,12 @@ function formatComparison(c: Comparison, before: string, after: string): string 
   return `${[...lines, ...formatUnsettled(c)].join('\n')}\n`;
 }
 
-async function load(file: string, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions }> {
-  const snapshot = await loadSnapshotFile(file);
+async function load(file: string, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions; locate: RefLocator }> {
+  const { snapshot, locate } = await readSnapshotFile(file);
   try {
     checkExpressions(snapshot);
     const registry = createListRegistry({ dir: lists, accountLists: snapshot.lists });
-    return { snapshot, options: { lists: (n) => registry.resolve(n) } };
+    return { snapshot, options: { lists: (n) => registry.resolve(n) }, locate: refLocator(snapshot, locate) };
   } catch (err) {
     throw attachSource(err, file);
   }
@@ -59,8 +64,12 @@ export async function runStaticDiff(before: string, after: string, flags: Static
   const a = await load(before, flags.lists);
   const b = await load(after, flags.lists);
   const c = compareRulesets(a.snapshot, b.snapshot, { a: a.options, b: b.options });
-  if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify(c, null, 2)}\n`);
+  const markdown = (): string => staticDiffMarkdown(c, { before: { name: before, locate: a.locate }, after: { name: after, locate: b.locate } });
+  if (flags.format === 'markdown') writeOutput(flags.out, markdown());
+  else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify(c, null, 2)}\n`);
   else if (flags.format === 'ndjson') writeOutput(flags.out, [...c.differences, ...c.indeterminate].map((d) => `${JSON.stringify(d)}\n`).join(''));
   else writeOutput(flags.out, formatComparison(c, before, after));
+  const summary = summaryFile(flags.summary);
+  if (summary !== undefined) appendJobSummary(markdown(), summary);
   process.exitCode = c.differences.length === 0 && c.indeterminate.length === 0 ? 0 : 1;
 }

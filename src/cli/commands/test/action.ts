@@ -1,26 +1,35 @@
-// `edgesim test`, run: load and check every suite first (an invalid suite stops everything with exit
-// 2 before any case runs; a golden file that is one of the files the run reads, or another case's
-// golden, is a suite error at its line; --json and --junit may overwrite none of them), run the
-// cases with one line each, then the details of each failure, the totals, and the --json / --junit
-// reports. Exit 1 when a case failed or could not run. With --coverage (or --min-coverage), the
+// `edgesim test`, run: load and check every suite first (an invalid suite is reported as one case in
+// error and the other suites still run; a golden file that is one of the files the run reads, or
+// another case's golden, makes its suite invalid at its line; --json, --junit and --summary may overwrite
+// none of them), run the cases, then report them in the --format asked for (text: one line each,
+// the details of each failure and the totals), the --json / --junit reports and the job summary.
+// Exit 2 when a suite is invalid (its error is the last line), else 1 when a case failed or could not
+// run (or raised a warning, with --fail-on warning). With --coverage (or --min-coverage), the
 // coverage table after the totals, `coverage` in the JSON report, and exit 1 when the rules covered
 // are below --min-coverage.
+import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
+import { testAnnotations, testSummary } from '../../../review/test-report.js';
+import { UserError } from '../../../errors.js';
+import { counted } from '../../../numbers.js';
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { coverageTable } from '../../../suite/reports/coverage-text.js';
+import { percent, RunCoverage, type CoverageReport } from '../../../suite/coverage.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
-import { percent, RunCoverage } from '../../../suite/coverage.js';
 import { loadSuite } from '../../../suite/load.js';
-import { runSuites } from '../../../suite/run.js';
-import type { Suite } from '../../../suite/suite.js';
+import { isInvalidSuite, runSuites, type InvalidSuite } from '../../../suite/run.js';
+import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 import { distinctFiles, firstClash } from '../../paths.js';
 
 export interface TestFlags extends DataFlags {
+  format: 'text' | 'json' | 'github';
+  failOn: 'error' | 'warning';
   json?: string;
   junit?: string;
+  summary?: string;
   update?: boolean;
   strict?: boolean;
   coverage?: boolean;
@@ -28,47 +37,99 @@ export interface TestFlags extends DataFlags {
   minCoverage?: number;
 }
 
-/** Refuses a golden file that is an input or another golden, and reports that would overwrite any file of the suites. */
-function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
-  const reads = suites.flatMap((s) => s.files.reads);
-  const goldens = suites.flatMap((s) => s.files.goldens);
-  const clash = firstClash(
-    reads.map((f) => [f.what, f.path]),
-    goldens.map((f) => [f.what, f.path]),
-  );
-  if (clash !== null) {
-    const golden = goldens[clash.output]!;
-    golden.at.fail(`${JSON.stringify(golden.at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
+const loaded = (s: Suite | InvalidSuite): s is Suite => !('error' in s);
+
+/**
+ * The suites, each one with a golden file that is a file the run reads or another case's golden
+ * made invalid at that golden's line (the first such golden of the run, then again until none is).
+ */
+function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>): Array<Suite | InvalidSuite> {
+  let checked = [...suites];
+  for (;;) {
+    const valid = checked.filter(loaded);
+    const goldens = valid.flatMap((suite) => suite.files.goldens.map((golden) => ({ suite, golden })));
+    const clash = firstClash(
+      valid.flatMap((suite) => suite.files.reads).map((f) => [f.what, f.path]),
+      goldens.map(({ golden }) => [golden.what, golden.path]),
+    );
+    if (clash === null) return checked;
+    const { suite, golden: { at } } = goldens[clash.output]!;
+    const error = at.error(`${JSON.stringify(at.value)} is the same file as ${clash.other}; a golden file is a file of its own, which only --update writes`);
+    checked = checked.map((s) => (s === suite ? { file: suite.file, error } : s));
   }
+}
+
+/** Refuses reports that would overwrite any file of the suites. */
+function checkReports(suites: readonly Suite[], flags: TestFlags): void {
   distinctFiles(
-    [...reads, ...goldens].map((f) => [f.what, f.path]),
+    suites.flatMap((s) => [...s.files.reads, ...s.files.goldens]).map((f) => [f.what, f.path]),
     [
       ['--json', flags.json],
       ['--junit', flags.junit],
+      ['--summary', flags.summary],
     ],
   );
 }
 
-export async function run(files: string[], flags: TestFlags): Promise<void> {
+/** Each suite loaded, or the error that makes it invalid. */
+async function loadSuites(files: readonly string[], flags: TestFlags): Promise<Array<Suite | InvalidSuite>> {
   const options = dataOptions(flags);
-  const suites: Suite[] = [];
-  for (const file of files) suites.push(await loadSuite(file, options));
-  checkFiles(suites, flags);
+  const suites: Array<Suite | InvalidSuite> = [];
+  for (const file of files) {
+    try {
+      suites.push(await loadSuite(file, options));
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      suites.push({ file, error: err });
+    }
+  }
+  return suites;
+}
+
+/**
+ * What standard output shows after the run in each format (text has shown one line a case as it
+ * ran). An invalid suite is the error line on standard error in text; it is an annotation in github.
+ */
+function printResults(results: readonly CaseResult[], format: TestFlags['format'], covered: CoverageReport | undefined): void {
+  if (format === 'json') {
+    writeOutput(undefined, `${JSON.stringify(jsonReport(results, covered), null, 2)}\n`);
+    return;
+  }
+  const ran = results.filter((r) => !isInvalidSuite(r));
+  if (format === 'github') process.stdout.write(testAnnotations(results).map((l) => `${l}\n`).join(''));
+  else for (const r of ran.filter((r) => r.status !== 'passed')) process.stdout.write(`\n${r.details}\n`);
+  if (ran.length > 0) process.stdout.write(`\n${totalsLine(ran)}\n`);
+  if (covered !== undefined) process.stdout.write(`\n${coverageTable(covered)}\n`);
+}
+
+/** The first invalid suite's error, naming the others, for main to print (exit 2). */
+function invalidSuitesError(invalid: readonly InvalidSuite[]): UserError {
+  const [{ error }, ...others] = invalid;
+  const more = others.length === 0 ? '' : ` (and ${counted(others.length, 'more invalid suite')}: ${others.map((s) => s.file).join(', ')})`;
+  return new UserError(`${error!.detail}${more}`, { source: error!.source, exitCode: 2 });
+}
+
+export async function run(files: string[], flags: TestFlags): Promise<void> {
+  const suites = checkGoldens(await loadSuites(files, flags));
+  const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
+  checkReports(suites.filter(loaded), flags);
   const coverage = flags.coverage === true || flags.minCoverage !== undefined ? new RunCoverage() : undefined;
   const results = await runSuites(suites, {
     update: flags.update,
     strict: flags.strict,
     coverage,
-    onCase: (r) => process.stdout.write(`${caseLine(r)}\n`),
+    onCase: (r) => {
+      if (flags.format === 'text' && !isInvalidSuite(r)) process.stdout.write(`${caseLine(r)}\n`);
+    },
   });
-  const failed = results.filter((r) => r.status !== 'passed');
-  for (const r of failed) process.stdout.write(`\n${r.details}\n`);
-  process.stdout.write(`\n${totalsLine(results)}\n`);
   const covered = coverage?.report();
-  if (covered !== undefined) process.stdout.write(`\n${coverageTable(covered)}\n`);
+  printResults(results, flags.format, covered);
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results, covered), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
+  appendJobSummary(testSummary(results), summaryFile(flags.summary));
+  if (invalid.length > 0) throw invalidSuitesError(invalid);
   const below = covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage;
   if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
-  if (failed.length > 0 || below) process.exitCode = 1;
+  const failing = results.some((r) => r.status !== 'passed' || (flags.failOn === 'warning' && r.warnings.length > 0));
+  if (failing || below) process.exitCode = 1;
 }

@@ -1,7 +1,6 @@
 // `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
 // is in action.ts, loaded when the command runs.
-import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { addAtpOptions, addDataOptions } from '../../options.js';
 import type { TestFlags } from './action.js';
 
@@ -14,8 +13,11 @@ function percentage(value: string): number {
 export function register(program: Command): void {
   const cmd = program
     .command('test')
-    .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 the suite is invalid')
+    .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 a suite is invalid (the other suites still run)')
     .argument('<suite...>', 'suite files (.yaml, .yml or .json)')
+    .addOption(new Option('-f, --format <format>', 'standard output: text (a line a case, then failures), json (the --json report) or github (an ::error annotation at the line of each case that did not pass, the first 10)').choices(['text', 'json', 'github']).default('text'))
+    .addOption(new Option('--fail-on <level>', 'exit 1 on cases of this level or worse: error (a case failed or could not run) or warning (also a case that raised a warning)').choices(['error', 'warning']).default('error'))
+    .option('--summary <file>', 'append a Markdown summary (a table of the cases that did not pass) to this file (default: $GITHUB_STEP_SUMMARY when set)')
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
     .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI (not over a file the suite reads or a golden file)')
     .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
@@ -70,6 +72,7 @@ cf.colo.name, cf.colo.region) replace what the lookups would say.
 Examples:
   edgesim test examples/demo-suite.yaml
   edgesim test suites/*.yaml --junit results.xml --json results.json --strict
+  edgesim test suites/*.yaml --format github --junit results.xml   # in GitHub Actions (summary to $GITHUB_STEP_SUMMARY)
   edgesim test examples/demo-suite.yaml --update      # rewrite golden files after an intended change
   edgesim test suites/*.yaml --min-coverage 90        # and fail when a case matches fewer than 90% of the rules`,
   );
