@@ -4,10 +4,7 @@
 import type { Severity } from '../analysis/index.js';
 import { counted } from '../numbers.js';
 import type { ReviewFinding } from './lint-findings.js';
-import { workflowCommand, type AnnotationLevel } from './workflow-commands.js';
-
-/** Annotations GitHub shows of one level in one step. */
-export const ANNOTATIONS_SHOWN = 10;
+import { ANNOTATIONS_SHOWN, workflowCommand, type AnnotationLevel } from './workflow-commands.js';
 
 const ORDER: readonly Severity[] = ['error', 'warning', 'note'];
 const LEVEL: Readonly<Record<Severity, AnnotationLevel>> = { error: 'error', warning: 'warning', note: 'notice' };

@@ -2,13 +2,9 @@
 // (severity, rule, file:line, message), errors first, in the order of the file.
 import { counted } from '../numbers.js';
 import type { ReviewFinding } from './lint-findings.js';
+import { markdownTable, markdownText } from './markdown.js';
 
 const ORDER = { error: 0, warning: 1, note: 2 } as const;
-
-/** Text for one table cell: no line breaks, and `|`, `\`, `<`, `` ` `` cannot end the cell or start markup. */
-export function markdownCell(text: string): string {
-  return text.replace(/[\\|`*_[\]<>]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' ');
-}
 
 const placeOf = ({ location }: ReviewFinding): string =>
   location.address ?? (location.line === undefined ? location.file : `${location.file}:${location.line}${location.column === undefined ? '' : `:${location.column}`}`);
@@ -16,13 +12,13 @@ const placeOf = ({ location }: ReviewFinding): string =>
 /** The Markdown summary of lint's findings on `file`. */
 export function lintSummary(file: string, findings: readonly ReviewFinding[]): string {
   const count = (severity: keyof typeof ORDER): number => findings.filter((r) => r.severity === severity).length;
-  const head = `### edgesim lint ${markdownCell(file)}: ${findings.length === 0 ? 'no findings' : `${counted(count('error'), 'error')}, ${counted(count('warning'), 'warning')}, ${counted(count('note'), 'note')}`}\n`;
+  const head = `### edgesim lint ${markdownText(file)}: ${findings.length === 0 ? 'no findings' : `${counted(count('error'), 'error')}, ${counted(count('warning'), 'warning')}, ${counted(count('note'), 'note')}`}\n`;
   if (findings.length === 0) return head;
   const rows = [...findings]
     .sort((a, b) => ORDER[a.severity] - ORDER[b.severity])
     .map((r) => {
       const rule = r.finding.rule === null ? r.finding.ruleset : `${r.finding.ruleset} / ${r.finding.rule}`;
-      return `| ${r.severity} | ${markdownCell(r.finding.kind)} | ${markdownCell(rule)} | ${markdownCell(placeOf(r))} | ${markdownCell(r.finding.message)} |`;
+      return [r.severity, markdownText(r.finding.kind), markdownText(rule), markdownText(placeOf(r)), markdownText(r.finding.message)];
     });
-  return `${head}\n| Severity | Finding | Rule | Where | Message |\n|---|---|---|---|---|\n${rows.join('\n')}\n`;
+  return `${head}\n${markdownTable(['Severity', 'Finding', 'Rule', 'Where', 'Message'], rows).join('\n')}\n`;
 }

@@ -5,10 +5,7 @@ import { counted } from '../numbers.js';
 import { isInvalidSuite } from '../suite/run.js';
 import type { CaseResult } from '../suite/suite.js';
 import { markdownTable, markdownText } from './markdown.js';
-import { workflowCommand } from './workflow-commands.js';
-
-/** Annotations GitHub shows of one level in a step. */
-export const ANNOTATIONS_SHOWN = 10;
+import { ANNOTATIONS_SHOWN, workflowCommand } from './workflow-commands.js';
 
 /** The cases that did not pass, invalid suites first, then in the order they ran. */
 function notPassed(results: readonly CaseResult[]): CaseResult[] {

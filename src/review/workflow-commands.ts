@@ -1,6 +1,9 @@
 // GitHub Actions workflow commands (`::error file=…,line=…::message`), escaped as the runner reads
 // them: in the message `%`, CR and LF; in property values also `:` and `,`.
 
+/** Annotations GitHub shows of one level in a step; the rest are counted in one line. */
+export const ANNOTATIONS_SHOWN = 10;
+
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 
 export interface Annotation {
