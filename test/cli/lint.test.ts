@@ -1,7 +1,6 @@
 // `edgesim lint` and `edgesim diff --static` through the built CLI: output shapes, exit codes, and
 // agreement of the static diff with the capture diff on the demo capture (every frame whose
 // firewall decision changes falls in a class the static diff reports with the same rules).
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { Log } from 'sarif';
 import { FINDING_KINDS } from '../../src/analysis/index.js';
 import type { Ruleset, RulesetRule, Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { sarifProblems } from '../helpers/sarif.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { notAndTerms, perCustomer, sharedList, withActionChanged } from '../../bench/analysis-shapes.js';
 
@@ -79,17 +79,6 @@ describe('edgesim lint', () => {
     expect(r.stderr).toContain(`edgesim: ${file}: rulesets[0].rules[0].expression:`);
   });
 });
-
-const VALIDATOR = 'node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool';
-
-/** The lines Microsoft's SARIF validator prints for a file, by level (it exits 0 either way). */
-function sarifProblems(file: string): { errors: string[]; warnings: string[] } {
-  const r = spawnSync(VALIDATOR, ['validate', file], { encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
-  expect(r.stdout).toContain('1 files scanned');
-  const lines = r.stdout.split('\n');
-  return { errors: lines.filter((l) => /: error /.test(l)), warnings: lines.filter((l) => /: warning /.test(l)) };
-}
 
 /** A configuration with every kind of finding, one rule or ruleset an object of its own lines. */
 function everyKind(): Snapshot {
