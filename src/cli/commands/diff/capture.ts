@@ -1,4 +1,4 @@
-// `edgesim diff CAPTURE --config A --against B`: the capture decided by both configurations, the
+// `edgesim diff CAPTURE --config A --against B` (or --plan PLAN.json): the capture decided by both configurations, the
 // frames decided differently reported as a table, JSON or NDJSON, optionally written to a pcap.
 // Exit 0 when nothing changed, 1 when something did (as diff(1)); errors exit 1 or 2 through main.
 import { attachSource } from '../../../errors.js';
@@ -10,26 +10,25 @@ import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
+import type { DiffSide } from './action.js';
 import { printWarnings, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
-  config?: string;
-  against?: string;
   format: 'table' | 'json' | 'ndjson';
   out?: string;
   writeChanged?: string;
 }
 
-async function pathFor(file: string, flags: CaptureDiffFlags): Promise<BuiltPath> {
-  const config = await loadConfiguration({ config: file });
+async function pathFor(side: DiffSide, flags: CaptureDiffFlags): Promise<BuiltPath> {
+  const config = await loadConfiguration(side.flags, side.options);
   return buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
 }
 
-export async function runCaptureDiff(capture: string, before: string, after: string, flags: CaptureDiffFlags): Promise<void> {
+export async function runCaptureDiff(capture: string, before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
   distinctPaths(capture, [
     ['--out', flags.out],
     ['--write-changed', flags.writeChanged],

@@ -1,16 +1,17 @@
-// `edgesim diff --static A.json B.json`: the classes of packets the two snapshots' firewalls decide
+// `edgesim diff --static A.json B.json` (or --plan PLAN.json): the classes of packets the two configurations' firewalls decide
 // differently, proved over every possible packet (src/analysis/compare.ts), each with a witness
 // packet and the deciding rule on each side; or the statement that they are equivalent. Pairs of
 // rules the work limit left unsettled are listed as indeterminate with the reason. Exit 0 when no
 // class changes (or may change) its verdict or deciding rule, 1 otherwise (as the capture mode).
 import { checkExpressions, compareRulesets, type Comparison, type Difference, type ModelOptions } from '../../../analysis/index.js';
-import { loadSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
 import { counted } from '../../../numbers.js';
 import type { Snapshot } from '../../../config/snapshot.js';
 import { printable } from '../../../terminal-text.js';
+import { loadConfiguration } from '../../configuration.js';
 import { writeOutput } from '../../output.js';
+import type { DiffSide } from './action.js';
 
 export interface StaticDiffFlags {
   format: 'table' | 'json' | 'ndjson';
@@ -44,23 +45,23 @@ function formatComparison(c: Comparison, before: string, after: string): string 
   return `${[...lines, ...formatUnsettled(c)].join('\n')}\n`;
 }
 
-async function load(file: string, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions }> {
-  const snapshot = await loadSnapshotFile(file);
+async function load(side: DiffSide, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions }> {
+  const { snapshot, source } = await loadConfiguration(side.flags, side.options);
   try {
     checkExpressions(snapshot);
     const registry = createListRegistry({ dir: lists, accountLists: snapshot.lists });
     return { snapshot, options: { lists: (n) => registry.resolve(n) } };
   } catch (err) {
-    throw attachSource(err, file);
+    throw attachSource(err, source);
   }
 }
 
-export async function runStaticDiff(before: string, after: string, flags: StaticDiffFlags): Promise<void> {
+export async function runStaticDiff(before: DiffSide, after: DiffSide, flags: StaticDiffFlags): Promise<void> {
   const a = await load(before, flags.lists);
   const b = await load(after, flags.lists);
   const c = compareRulesets(a.snapshot, b.snapshot, { a: a.options, b: b.options });
   if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify(c, null, 2)}\n`);
   else if (flags.format === 'ndjson') writeOutput(flags.out, [...c.differences, ...c.indeterminate].map((d) => `${JSON.stringify(d)}\n`).join(''));
-  else writeOutput(flags.out, formatComparison(c, before, after));
+  else writeOutput(flags.out, formatComparison(c, before.name, after.name));
   process.exitCode = c.differences.length === 0 && c.indeterminate.length === 0 ? 0 : 1;
 }

@@ -1,13 +1,14 @@
-// `edgesim lint`: the static analysis of src/analysis on one snapshot file, printed for people
+// `edgesim lint`: the static analysis of src/analysis on one configuration (files, or a plan's after side), printed for people
 // (one line a finding, its witness packet below) or as JSON, or one rule's overlaps (--explain).
 import { ERROR_KINDS, WARNING_KINDS, explain, lint, type Explanation, type Finding } from '../../../analysis/index.js';
-import { loadSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
 import { printable } from '../../../terminal-text.js';
+import { loadConfiguration } from '../../configuration.js';
+import type { ConfigFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 
-export interface LintFlags {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'> {
   json?: boolean;
   failOn: 'error' | 'warning';
   explain?: string;
@@ -38,8 +39,9 @@ function formatExplanation(e: Explanation): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function run(file: string, flags: LintFlags): Promise<void> {
-  const snapshot = await loadSnapshotFile(file, { unknownLists: 'allow' });
+export async function run(file: string | undefined, flags: LintFlags): Promise<void> {
+  const files = [...(file === undefined ? [] : [file]), ...(flags.config ?? [])];
+  const { snapshot, source } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after' });
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
     const options = { lists: (name: string) => registry.resolve(name) };
@@ -53,6 +55,6 @@ export async function run(file: string, flags: LintFlags): Promise<void> {
     const failing = findings.some((f) => ERROR_KINDS.has(f.kind) || (flags.failOn === 'warning' && WARNING_KINDS.has(f.kind)));
     process.exitCode = failing ? 1 : 0;
   } catch (err) {
-    throw attachSource(err, file);
+    throw attachSource(err, source);
   }
 }

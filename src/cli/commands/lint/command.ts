@@ -1,13 +1,16 @@
-// `edgesim lint SNAPSHOT.json`: options and help; the work is in action.ts, loaded when run.
+// `edgesim lint CONFIG` (or --config FILE..., --plan PLAN.json): options and help; the work is in action.ts, loaded when run.
 import { Option, type Command } from 'commander';
-import { errorsExitWith } from '../../options.js';
+import { configFormatOption, configOption, errorsExitWith, planOption } from '../../options.js';
 import type { LintFlags } from './action.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('lint')
     .description('find firewall rules that match nothing or are never reached, proved over every possible packet')
-    .argument('<snapshot>', 'configuration snapshot file (see `edgesim export`)')
+    .argument('[config]', 'the configuration file (as --config)')
+    .addOption(configOption())
+    .addOption(planOption('lint the configuration after its changes'))
+    .addOption(configFormatOption())
     .option('--json', 'print {"findings": [...]} as JSON')
     .addOption(new Option('--fail-on <level>', 'exit 1 on findings of this level or worse').choices(['error', 'warning']).default('error'))
     .option('--explain <ref>', "show how one rule overlaps the rules before it, with a witness packet for each overlap")
@@ -26,8 +29,9 @@ Exit status: 1 when there is an error finding (or a warning, with --fail-on warn
 Examples:
   edgesim lint config.json
   edgesim lint config.json --json --fail-on warning
-  edgesim lint config.json --explain allow-web`,
+  edgesim lint config.json --explain allow-web
+  edgesim lint --plan plan.json          (terraform show -json plan.out > plan.json)`,
     );
   errorsExitWith(cmd, 2);
-  cmd.action(async (snapshot: string, flags: LintFlags) => (await import('./action.js')).run(snapshot, flags));
+  cmd.action(async (file: string | undefined, flags: LintFlags) => (await import('./action.js')).run(file, flags));
 }

@@ -1,0 +1,58 @@
+// Each input format read into the snapshot the demo's own snapshot file holds: Terraform state (v5
+// with a child module, v4 with list items joined by list_id, the legacy resource), a Terraform plan
+// (planned, before and after), the vendor API's ruleset response and octorules YAML; each with
+// Advanced TCP Protection from a second file, as a Terraform user keeps it.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfiguration, type ConfigurationInput } from '../../../src/config/inputs/index.js';
+import { loadSnapshotFile } from '../../../src/config/load.js';
+import type { Snapshot } from '../../../src/config/snapshot.js';
+
+const FIXTURES = path.join(import.meta.dirname, 'fixtures');
+const at = (name: string): string => path.join(FIXTURES, name);
+const DEMO = path.join(import.meta.dirname, '../../../examples/demo-snapshot.json');
+
+/** The parts of a snapshot that decide packets: server fields (ids, versions, times) and names left out. */
+function decisive(s: Snapshot): unknown {
+  return {
+    ...s,
+    rulesets: s.rulesets?.map((r) => ({
+      kind: r.kind,
+      phase: r.phase,
+      rules: r.rules?.map(({ ref, action, action_parameters, expression, enabled }) => ({ ref, action, action_parameters, expression: expression.replace(/\s+/g, ' '), enabled })),
+    })),
+    lists: s.lists?.map(({ name, kind, items }) => ({ name, kind, items: items?.map(({ ip, comment }) => ({ ip, comment })) })),
+  };
+}
+
+const read = async (...inputs: Array<string | ConfigurationInput>) => readConfiguration(inputs.map((i) => (typeof i === 'string' ? { file: at(i) } : { ...i, file: at(i.file) })));
+
+describe('every input format reads as the equivalent snapshot', async () => {
+  const demo = decisive(await loadSnapshotFile(DEMO));
+  it.each([
+    ['Terraform v5 state, rulesets in a child module', ['terraform-v5-state.json', 'demo-atp.json']],
+    ['Terraform v4 state, cloudflare_list_item joined by list_id', ['terraform-v4-state.json', 'demo-atp.json']],
+    ['a Terraform plan (planned values)', ['terraform-v5-plan.json', 'demo-atp.json']],
+    ['the vendor API GET entrypoint envelope', ['vendor-entrypoint.json', 'demo-atp-lists.json']],
+    ['octorules YAML', ['octorules-account.yaml', 'demo-atp.json']],
+  ])('%s', async (_name, files) => {
+    expect(decisive((await read(...files)).snapshot)).toEqual(demo);
+  });
+
+  it("a plan's after side is the planned configuration, its before side the prior one", async () => {
+    expect(decisive((await read({ file: 'terraform-v5-plan.json', plan: 'after' }, 'demo-atp.json')).snapshot)).toEqual(demo);
+    const before = decisive(await loadSnapshotFile(at('plan-before-snapshot.json')));
+    expect(decisive((await read({ file: 'terraform-v5-plan.json', plan: 'before' }, 'demo-atp.json')).snapshot)).toEqual(before);
+  });
+
+  it('the legacy cloudflare_magic_firewall_ruleset: allow is skip {ruleset: current}, enabled strings are booleans, said once as a note', async () => {
+    const { snapshot, notes } = await read('terraform-legacy-state.json', 'demo-atp.json');
+    expect(decisive(snapshot)).toEqual(decisive(await loadSnapshotFile(at('legacy-equivalent-snapshot.json'))));
+    expect(notes).toEqual(['cloudflare_magic_firewall_ruleset.legacy: action "allow" read as "skip" with {"ruleset": "current"}, as the provider sends it']);
+  });
+
+  it('other magic_transit phases are notes (not simulated); phases of other products are ignored', async () => {
+    expect((await read('terraform-v5-state.json', 'demo-atp.json')).notes).toEqual(['module.fw.cloudflare_ruleset.managed: phase magic_transit_managed is not simulated']);
+    expect((await read('octorules-account.yaml', 'demo-atp.json')).notes).toEqual(['network_ddos_rules: this phase is not simulated']);
+  });
+});
