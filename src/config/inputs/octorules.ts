@@ -4,6 +4,7 @@
 // octorules knows are named as not simulated. Lines come from the YAML parser's own ranges.
 import { LineCounter, parseDocument, type Node } from 'yaml';
 import { UserError } from '../../errors.js';
+import { SNAPSHOT_SCHEMA } from '../resources.js';
 import { isObject, rulesetOrigin, type ConfigurationDocument } from './document.js';
 
 const RULES_KEY = 'network_firewall_rules';
@@ -36,7 +37,9 @@ export function readOctorulesDocument(text: string, file: string): Configuration
     throw new UserError(`invalid YAML at line ${line}, column ${col}: ${e.message.split('\n')[0]!}`, { source: file });
   }
   const value: unknown = doc.toJS();
-  if (!isObject(value)) throw new UserError('expected an octorules account file (a map with network_firewall_rules: and lists:)', { source: file });
+  if (!isObject(value) || !(isOctorulesAccount(value) || 'lists' in value)) throw new UserError('not an octorules account file (no network_firewall_rules: or lists:)', { source: file });
+  const snapshotKey = Object.keys(value).find((k) => k !== 'lists' && k in SNAPSHOT_SCHEMA.properties!);
+  if (snapshotKey !== undefined) throw new UserError(`${snapshotKey}: not an octorules key (an edgesim snapshot's): read the file as a snapshot`, { source: file });
   const document: Record<string, unknown> = {};
   if (RULES_KEY in value) {
     const rules = value[RULES_KEY];

@@ -20,6 +20,7 @@ function rulesetsIn(value: unknown, file: string, at: JsonPath = []): Array<[Jso
     throw new UserError(`an API error response, not a configuration${first}`, { source: file });
   }
   if ('result' in value) return rulesetsIn(value.result, file, [...at, 'result']);
+  if (!('phase' in value)) throw new UserError(`${at.length === 0 ? 'the document' : `item ${at.join('.')}`}: not a ruleset (no phase) nor an API response (no result)`, { source: file });
   return [[at, value]];
 }
 

@@ -2,6 +2,7 @@
 // with a child module, v4 with list items joined by list_id, the legacy resource), a Terraform plan
 // (planned, before and after), the vendor API's ruleset response and octorules YAML; each with
 // Advanced TCP Protection from a second file, as a Terraform user keeps it.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfiguration, type ConfigurationInput } from '../../../src/config/inputs/index.js';
@@ -54,5 +55,31 @@ describe('every input format reads as the equivalent snapshot', async () => {
   it('other magic_transit phases are notes (not simulated); phases of other products are ignored', async () => {
     expect((await read('terraform-v5-state.json', 'demo-atp.json')).notes).toEqual(['module.fw.cloudflare_ruleset.managed: phase magic_transit_managed is not simulated']);
     expect((await read('octorules-account.yaml', 'demo-atp.json')).notes).toEqual(['network_ddos_rules: this phase is not simulated']);
+  });
+});
+
+describe('where each rule is written', () => {
+  const lineOf = (file: string, needle: string): number => readFileSync(at(file), 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+  it('Terraform: the resource address and the rule position', async () => {
+    const { locate } = await read('terraform-v5-state.json', 'demo-atp.json');
+    expect(locate(0, 3)).toEqual({ file: at('terraform-v5-state.json'), address: 'module.fw.cloudflare_ruleset.mt rules[3]' });
+  });
+
+  it("the vendor's response: the rule object's line inside result.rules", async () => {
+    const { locate } = await read('vendor-entrypoint.json', 'demo-atp-lists.json');
+    const loc = locate(0, 0);
+    expect(loc?.file).toBe(at('vendor-entrypoint.json'));
+    expect(loc?.line).toBe(lineOf('vendor-entrypoint.json', '"rules": [') + 1);
+  });
+
+  it("octorules YAML: the rule's line", async () => {
+    const { locate } = await read('octorules-account.yaml', 'demo-atp.json');
+    expect(locate(0, 7)).toEqual({ file: at('octorules-account.yaml'), line: lineOf('octorules-account.yaml', 'ref: ssh-from-office'), column: 5 });
+  });
+
+  it('several files: the rules are located in the file that holds them', async () => {
+    const { locate } = await read('demo-atp.json', 'octorules-account.yaml');
+    expect(locate(0, 0)?.file).toBe(at('octorules-account.yaml'));
   });
 });
