@@ -39,7 +39,7 @@ const noted = new Set<string>();
  */
 export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions = {}): Promise<LoadedConfiguration> {
   const files = flags.config ?? [];
-  if (flags.api !== undefined && (files.length > 0 || flags.plan !== undefined)) throw new UsageError('give either --config (or --plan) or --api, not both');
+  if (flags.api !== undefined && (files.length > 0 || flags.plan !== undefined)) throw new UsageError('give either --config or --api, not both');
   if (files.length > 0 || flags.plan !== undefined) {
     const { readConfiguration } = await import('../config/inputs/index.js');
     const inputs = [...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' }]), ...files.map((file) => ({ file }))];

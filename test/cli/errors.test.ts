@@ -23,7 +23,7 @@ const out = path.join(tmp, 'out.txt');
 const CASES: Array<[string, string[], RegExp, number]> = [
   ['replay: a missing capture', ['replay', 'missing.pcap', '--config', SNAP], /^edgesim: missing\.pcap: cannot open: no such file$/, 1],
   ['replay: a folder as the capture', ['replay', tmp, '--config', SNAP], /: cannot open: is a directory$/, 1],
-  ['replay: no configuration', ['replay', DEMO], /^edgesim: no configuration: give --config SNAPSHOT\.json or --api URL --account ID$/, 2],
+  ['replay: no configuration', ['replay', DEMO], /^edgesim: no configuration: give --config FILE \(a snapshot, Terraform JSON, a vendor API response or octorules YAML\) or --api URL --account ID$/, 2],
   ['replay: a missing snapshot', ['replay', DEMO, '--config', 'missing.json'], /^edgesim: missing\.json: cannot read the configuration: no such file$/, 1],
   ['replay: a snapshot that is not JSON', ['replay', DEMO, '--config', notJson], /^edgesim: .*not\.json: invalid JSON at line 1/, 1],
   ['replay: a pcap output on a full disk', ['replay', DEMO, '--config', SNAP, '--write-dropped', '/dev/full'], /^edgesim: \/dev\/full: cannot write: no space left on the device$/, 1],

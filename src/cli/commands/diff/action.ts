@@ -3,36 +3,12 @@
 // --config and --against, or the before and after of a Terraform plan's changes (--plan, with any
 // --config files added to both sides); and checks that the arguments fit them.
 import { UsageError } from '../../../errors.js';
-import type { LoadOptions } from '../../configuration.js';
-import type { ConfigFlags } from '../../options.js';
 import type { CaptureDiffFlags } from './capture.js';
+import { filesSide, planSides, type SideFlags } from './sides.js';
 
-export interface DiffFlags extends CaptureDiffFlags {
+export interface DiffFlags extends CaptureDiffFlags, SideFlags {
   static?: boolean;
-  config?: string[];
   against?: string[];
-  plan?: string;
-  configFormat?: ConfigFlags['configFormat'];
-}
-
-/** One side of the comparison: the configuration flags to load, how, and its name in reports. */
-export interface DiffSide {
-  flags: ConfigFlags;
-  options: LoadOptions;
-  name: string;
-}
-
-function planSides(flags: DiffFlags): [DiffSide, DiffSide] {
-  const side = (which: 'before' | 'after'): DiffSide => ({
-    flags: { plan: flags.plan, config: flags.config, configFormat: flags.configFormat },
-    options: { side: which },
-    name: `${flags.plan!} (${which})`,
-  });
-  return [side('before'), side('after')];
-}
-
-function filesSide(files: string[], flags: DiffFlags): DiffSide {
-  return { flags: { config: files, configFormat: flags.configFormat }, options: {}, name: files.join(', ') };
 }
 
 export async function run(inputs: string[], flags: DiffFlags): Promise<void> {

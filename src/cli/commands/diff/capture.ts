@@ -10,7 +10,7 @@ import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
-import type { DiffSide } from './action.js';
+import type { DiffSide } from './sides.js';
 import { printWarnings, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';

@@ -11,7 +11,7 @@ import type { Snapshot } from '../../../config/snapshot.js';
 import { printable } from '../../../terminal-text.js';
 import { loadConfiguration } from '../../configuration.js';
 import { writeOutput } from '../../output.js';
-import type { DiffSide } from './action.js';
+import type { DiffSide } from './sides.js';
 
 export interface StaticDiffFlags {
   format: 'table' | 'json' | 'ndjson';
