@@ -2,12 +2,14 @@
 // with a child module, v4 with list items joined by list_id, the legacy resource), a Terraform plan
 // (planned, before and after), the vendor API's ruleset response and octorules YAML; each with
 // Advanced TCP Protection from a second file, as a Terraform user keeps it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfiguration, type ConfigurationInput } from '../../../src/config/inputs/index.js';
+import { detectFormat } from '../../../src/config/inputs/detect.js';
 import { loadSnapshotFile } from '../../../src/config/load.js';
 import type { Snapshot } from '../../../src/config/snapshot.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const at = (name: string): string => path.join(FIXTURES, name);
@@ -81,5 +83,38 @@ describe('where each rule is written', () => {
   it('several files: the rules are located in the file that holds them', async () => {
     const { locate } = await read('demo-atp.json', 'octorules-account.yaml');
     expect(locate(0, 0)?.file).toBe(at('octorules-account.yaml'));
+  });
+});
+
+describe('the vendor API JSON in its other shapes', () => {
+  const response = JSON.parse(readFileSync(at('vendor-entrypoint.json'), 'utf8'));
+  const dir = tempDir('edgesim-vendor-');
+  const write = (name: string, value: unknown): string => {
+    const p = path.join(dir, name);
+    writeFileSync(p, JSON.stringify(value, null, 2));
+    return p;
+  };
+
+  it("the envelope's result alone, and a list of responses, read as the envelope does", async () => {
+    const allow = { unknownLists: 'allow' } as const;
+    const expected = decisive((await readConfiguration([{ file: at('vendor-entrypoint.json') }], allow)).snapshot);
+    const managed = { result: { id: 'd'.repeat(32), name: 'ids', kind: 'managed', phase: 'magic_transit_ids_managed', rules: [] }, success: true, errors: [], messages: [] };
+    const http = { id: 'e'.repeat(32), name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom', rules: [] };
+    expect(decisive((await readConfiguration([{ file: write('result.json', response.result) }], allow)).snapshot)).toEqual(expected);
+    const several = await readConfiguration([{ file: write('list.json', [managed, http, response]) }], allow);
+    expect(decisive(several.snapshot)).toEqual(expected);
+    expect(several.notes).toEqual(['ruleset "ids" of phase magic_transit_ids_managed is not simulated']);
+    const text = readFileSync(path.join(dir, 'list.json'), 'utf8').split('\n');
+    const line = several.locate(0, 1)!.line!;
+    expect(text[line - 1]!.trim()).toBe('{');
+    expect(text.slice(line, line + 8).join('\n')).toContain('"ref": "block-botnet-cc"');
+    expect(line).toBeGreaterThan(text.findIndex((l) => l.includes('"phase": "magic_transit"')));
+  });
+
+  it('detection: a snapshot (an edgesim export) stays a snapshot', () => {
+    expect(detectFormat(readFileSync(DEMO, 'utf8'))).toBe('snapshot');
+    expect(detectFormat(readFileSync(at('terraform-v5-plan.json'), 'utf8'))).toBe('terraform');
+    expect(detectFormat(readFileSync(at('vendor-entrypoint.json'), 'utf8'))).toBe('vendor');
+    expect(detectFormat(readFileSync(at('octorules-account.yaml'), 'utf8'))).toBe('octorules');
   });
 });
