@@ -74,6 +74,11 @@ describe('--plan', () => {
     expect(runCli(['lint', '--config', SNAP, '--json'])).toEqual(bySnapshot);
   });
 
+  it('lint without a configuration is a usage error', () => {
+    const r = runCli(['lint']);
+    expect([r.status, r.stderr]).toEqual([2, 'edgesim: lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json\n']);
+  });
+
   it('diff --plan with --against is a usage error', () => {
     const r = runCli(['diff', DEMO, '--plan', PLAN, '--against', SNAP]);
     expect([r.status, r.stderr]).toEqual([2, 'edgesim: --plan gives both sides of the change: drop --against\n']);

@@ -2,7 +2,7 @@
 // (one line a finding, its witness packet below) or as JSON, or one rule's overlaps (--explain).
 import { ERROR_KINDS, WARNING_KINDS, explain, lint, type Explanation, type Finding } from '../../../analysis/index.js';
 import { createListRegistry } from '../../../data/lists.js';
-import { attachSource } from '../../../errors.js';
+import { attachSource, UsageError } from '../../../errors.js';
 import { printable } from '../../../terminal-text.js';
 import { loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
@@ -41,6 +41,7 @@ function formatExplanation(e: Explanation): string {
 
 export async function run(file: string | undefined, flags: LintFlags): Promise<void> {
   const files = [...(file === undefined ? [] : [file]), ...(flags.config ?? [])];
+  if (files.length === 0 && flags.plan === undefined) throw new UsageError('lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json');
   const { snapshot, source } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after' });
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
