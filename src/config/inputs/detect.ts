@@ -1,9 +1,8 @@
 // Which format a configuration file is in, from its content alone: JSON that is Terraform's output,
 // the vendor API's answer (an envelope, a ruleset, or an array of them) or else a snapshot; YAML that
 // is an octorules account file. Anything else is read as a snapshot, whose reader says what is wrong.
-import { parse as parseYaml } from 'yaml';
+// The YAML parser is loaded only for text that is not JSON (it costs a command tens of milliseconds).
 import { isObject, type ConfigFormat } from './document.js';
-import { isOctorulesAccount } from './octorules.js';
 import { isTerraformJson } from './terraform.js';
 
 function jsonFormat(value: unknown): ConfigFormat {
@@ -13,7 +12,7 @@ function jsonFormat(value: unknown): ConfigFormat {
   return 'snapshot';
 }
 
-export function detectFormat(text: string): ConfigFormat {
+export async function detectFormat(text: string): Promise<ConfigFormat> {
   if (/^\s*[[{]/.test(text)) {
     try {
       return jsonFormat(JSON.parse(text));
@@ -21,8 +20,9 @@ export function detectFormat(text: string): ConfigFormat {
       return 'snapshot';
     }
   }
+  const [{ parse }, { isOctorulesAccount }] = await Promise.all([import('yaml'), import('./octorules.js')]);
   try {
-    return isOctorulesAccount(parseYaml(text)) ? 'octorules' : 'snapshot';
+    return isOctorulesAccount(parse(text)) ? 'octorules' : 'snapshot';
   } catch {
     return 'snapshot';
   }

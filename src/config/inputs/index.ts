@@ -13,18 +13,17 @@ import { SnapshotError, validateSnapshot, type SnapshotOptions } from '../valida
 import { detectFormat } from './detect.js';
 import type { ConfigFormat, ConfigurationDocument, PlanSide } from './document.js';
 import { mergeParts, type ConfigurationPart } from './merge.js';
-import { readOctorulesDocument } from './octorules.js';
-import { readSnapshotDocument } from './snapshot-file.js';
-import { readTerraformDocument } from './terraform.js';
-import { readVendorDocument } from './vendor.js';
 
 export { CONFIG_FORMATS, type ConfigFormat } from './document.js';
 
-const READERS: Readonly<Record<ConfigFormat, (text: string, file: string, side: PlanSide) => ConfigurationDocument>> = {
-  snapshot: readSnapshotDocument,
-  terraform: readTerraformDocument,
-  vendor: readVendorDocument,
-  octorules: readOctorulesDocument,
+type Reader = (text: string, file: string, side: PlanSide) => ConfigurationDocument;
+
+/** Each format's reader, loaded when a file is in that format (the YAML parser is not small). */
+const READERS: Readonly<Record<ConfigFormat, () => Promise<Reader>>> = {
+  snapshot: async () => (await import('./snapshot-file.js')).readSnapshotDocument,
+  terraform: async () => (await import('./terraform.js')).readTerraformDocument,
+  vendor: async () => (await import('./vendor.js')).readVendorDocument,
+  octorules: async () => (await import('./octorules.js')).readOctorulesDocument,
 };
 
 /** A configuration file; `plan` reads one side of a Terraform plan's changes (diff --plan, lint --plan). */
@@ -59,8 +58,8 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
   } catch (err) {
     throw new InputError(input.file, err, 'cannot read the configuration');
   }
-  const format = input.plan !== undefined ? 'terraform' : (options.format ?? detectFormat(text));
-  const read = READERS[format](text, input.file, input.plan ?? 'planned');
+  const format = input.plan !== undefined ? 'terraform' : (options.format ?? (await detectFormat(text)));
+  const read = (await READERS[format]())(text, input.file, input.plan ?? 'planned');
   try {
     return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read };
   } catch (err) {

@@ -111,10 +111,10 @@ describe('the vendor API JSON in its other shapes', () => {
     expect(line).toBeGreaterThan(text.findIndex((l) => l.includes('"phase": "magic_transit"')));
   });
 
-  it('detection: a snapshot (an edgesim export) stays a snapshot', () => {
-    expect(detectFormat(readFileSync(DEMO, 'utf8'))).toBe('snapshot');
-    expect(detectFormat(readFileSync(at('terraform-v5-plan.json'), 'utf8'))).toBe('terraform');
-    expect(detectFormat(readFileSync(at('vendor-entrypoint.json'), 'utf8'))).toBe('vendor');
-    expect(detectFormat(readFileSync(at('octorules-account.yaml'), 'utf8'))).toBe('octorules');
+  it('detection: a snapshot (an edgesim export) stays a snapshot', async () => {
+    expect(await detectFormat(readFileSync(DEMO, 'utf8'))).toBe('snapshot');
+    expect(await detectFormat(readFileSync(at('terraform-v5-plan.json'), 'utf8'))).toBe('terraform');
+    expect(await detectFormat(readFileSync(at('vendor-entrypoint.json'), 'utf8'))).toBe('vendor');
+    expect(await detectFormat(readFileSync(at('octorules-account.yaml'), 'utf8'))).toBe('octorules');
   });
 });
