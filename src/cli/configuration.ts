@@ -48,7 +48,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       throw err;
     });
     for (const note of read.notes) {
-      if (!noted.has(note)) warn(`note: ${note}`);
+      if (!noted.has(note)) warn(note);
       noted.add(note);
     }
     return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate };
