@@ -11,7 +11,7 @@ import { runSuites } from '../../../suite/run.js';
 import type { Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
-import { writeOutput } from '../../output.js';
+import { printWarnings, writeOutput } from '../../output.js';
 import { distinctFiles, firstClash } from '../../paths.js';
 
 export interface TestFlags extends DataFlags {
@@ -46,6 +46,7 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   const options = dataOptions(flags);
   const suites: Suite[] = [];
   for (const file of files) suites.push(await loadSuite(file, options));
+  printWarnings(undefined, [...new Set(suites.flatMap((s) => s.notes))]);
   checkFiles(suites, flags);
   const results = await runSuites(suites, {
     update: flags.update,
