@@ -86,6 +86,18 @@ describe('--plan', () => {
     expect([r.status, r.stderr]).toEqual([2, 'edgesim: lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json\n']);
   });
 
+  it('diff --plan exits 0 when the plan changes nothing the capture shows, 2 on an error', () => {
+    const plan = JSON.parse(readFileSync(path.join(ROOT, PLAN), 'utf8'));
+    for (const c of plan.resource_changes) c.change.before = c.change.after;
+    const noop = path.join(tempDir('edgesim-noop-plan-'), 'plan.json');
+    writeFileSync(noop, JSON.stringify(plan));
+    const same = runCli(['diff', DEMO, '--plan', noop, '--config', ATP, '--format', 'ndjson']);
+    expect([same.status, same.stdout]).toEqual([0, '']);
+    const state = fx('terraform-v5-state.json');
+    const notPlan = runCli(['diff', DEMO, '--plan', state]);
+    expect([notPlan.status, notPlan.stderr]).toEqual([2, `edgesim: ${state}: --plan: not a Terraform plan (no resource_changes): give the output of terraform show -json PLANFILE\n`]);
+  });
+
   it('diff --plan with --against is a usage error', () => {
     const r = runCli(['diff', DEMO, '--plan', PLAN, '--against', SNAP]);
     expect([r.status, r.stderr]).toEqual([2, 'edgesim: --plan gives both sides of the change: drop --against\n']);
