@@ -1,4 +1,4 @@
-// Where a command's configuration and data come from at run time: a snapshot file or a running API,
+// Where a command's configuration and data come from at run time: configuration files or a running API,
 // and the data options of the packet path (lookups, ATP model options). Used by actions only. Each
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
@@ -8,34 +8,57 @@ import { readAtpOptionsFile } from '../atp/options-file.js';
 import type { ApiTarget } from '../config/api-client.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
+import type { SnapshotOptions } from '../config/validate.js';
 import { UsageError, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import type { ApiFlags, ConfigFlags, DataFlags } from './options.js';
+import { warn } from './output.js';
 
 export interface LoadedConfiguration {
   snapshot: Snapshot;
-  /** the snapshot file or the API URL, to name in errors; undefined for the empty configuration */
+  /** the configuration files (or the API URL), to name in errors; undefined for the empty configuration */
   source: string | undefined;
-  /** where each rule is written in the file (nowhere for the API's or the empty configuration) */
+  /** where each rule is written in the user's files */
   locate: RuleLocator;
 }
 
-/** The snapshot named by --config or fetched from --api; an empty configuration when neither is given and none is required. */
-export async function loadConfiguration(flags: ConfigFlags, required = true): Promise<LoadedConfiguration> {
-  if (flags.config !== undefined && flags.api !== undefined) throw new UsageError('give either --config or --api, not both');
-  if (flags.config !== undefined) {
-    const { readSnapshotFile } = await import('../config/load.js');
-    const { snapshot, locate } = await readSnapshotFile(flags.config).catch(async (err: unknown) => {
-      throw (await isCapture(flags.config!)) ? new UserError('a capture, not a snapshot: did you swap the capture and --config?', { source: flags.config }) : err;
+/** How a command reads its configuration. */
+export interface LoadOptions extends SnapshotOptions {
+  /** no configuration at all is an error (else the empty configuration) */
+  required?: boolean;
+  /** the side of --plan's changes the command reads (default: after) */
+  side?: 'before' | 'after';
+}
+
+const noted = new Set<string>();
+
+/**
+ * The configuration named by --config (one file or several, merged by resource) and --plan, or
+ * fetched from --api; an empty configuration when none is given and none is required. Notes of
+ * the readers are said on stderr, each once a run.
+ */
+export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions = {}): Promise<LoadedConfiguration> {
+  const files = flags.config ?? [];
+  if (flags.api !== undefined && (files.length > 0 || flags.plan !== undefined)) throw new UsageError('give either --config or --api, not both');
+  if (files.length > 0 || flags.plan !== undefined) {
+    const { readConfiguration } = await import('../config/inputs/index.js');
+    const inputs = [...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' }]), ...files.map((file) => ({ file }))];
+    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare }).catch(async (err: unknown) => {
+      for (const { file } of inputs) if (await isCapture(file)) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
+      throw err;
     });
-    return { snapshot, source: flags.config, locate };
+    for (const note of read.notes) {
+      if (!noted.has(note)) warn(note);
+      noted.add(note);
+    }
+    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');
     const { exportSnapshot } = await import('../config/api-client.js');
     return { snapshot: await exportSnapshot(apiTarget({ ...flags, api: flags.api, account: flags.account })), source: flags.api, locate: NOWHERE };
   }
-  if (required) throw new UsageError('no configuration: give --config SNAPSHOT.json or --api URL --account ID');
+  if (options.required ?? true) throw new UsageError('no configuration: give --config FILE (a snapshot, Terraform JSON, a vendor API response or octorules YAML) or --api URL --account ID');
   return { snapshot: {}, source: undefined, locate: NOWHERE };
 }
 

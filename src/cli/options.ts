@@ -3,9 +3,14 @@
 // address and credentials, and the Rules-language scheme. Command files import this and commander,
 // nothing else, so `edgesim --help` loads neither the rule engine nor the capture code.
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { CONFIG_FORMATS, type ConfigFormat } from '../config/inputs/document.js';
 
 export interface ConfigFlags {
-  config?: string;
+  /** configuration files, merged by resource */
+  config?: string[];
+  configFormat?: ConfigFormat;
+  /** a Terraform plan (terraform show -json PLANFILE), read on one side of its changes */
+  plan?: string;
   api?: string;
   account?: string;
   token?: string;
@@ -33,9 +38,28 @@ export interface ApiFlags {
   email?: string;
 }
 
+/** `--config FILE`, repeatable: each file is added to the ones before it. */
+export function configOption(flags = '-c, --config <file>', description = CONFIG_HELP): Option {
+  return new Option(flags, description).argParser((file: string, before: string[] | undefined) => [...(before ?? []), file]);
+}
+
+const CONFIG_HELP =
+  'configuration file: a snapshot (see `edgesim export`), Terraform JSON (terraform show -json), a vendor API ruleset response or octorules YAML, detected by content; repeat to merge files (e.g. Terraform rulesets and an ATP snapshot)';
+
+/** `--config-format`: read every configuration file in this format instead of detecting it. */
+export function configFormatOption(): Option {
+  return new Option('--config-format <format>', 'read the configuration files in this format instead of detecting it').choices(CONFIG_FORMATS);
+}
+
+/** `--plan PLAN.json`: a Terraform plan, `what` says which side of its changes the command reads. */
+export function planOption(what: string): Option {
+  return new Option('--plan <plan.json>', `a Terraform plan (terraform show -json PLANFILE): ${what}`);
+}
+
 export function addConfigOptions(cmd: Command): Command {
   return cmd
-    .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`)')
+    .addOption(configOption())
+    .addOption(configFormatOption())
     .option('--api <url>', 'read the configuration from a running API, e.g. http://127.0.0.1:8787/client/v4')
     .option('--account <id>', 'account id, with --api')
     .option('--token <token>', 'API token, with --api (default: $EDGESIM_API_TOKEN)')

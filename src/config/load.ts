@@ -1,11 +1,9 @@
-// Reading a snapshot file: a missing file, bad JSON and invalid content all become one clear
-// SnapshotError/UserError whose message starts with the file name.
-import { readFile } from 'node:fs/promises';
-import { InputError, UserError } from '../errors.js';
-import { parseJson } from './json.js';
-import { jsonRuleLocator, type RuleLocator } from './location.js';
+// Reading one configuration file, in any format src/config/inputs reads: a missing file, bad JSON or
+// YAML and invalid content all become one clear UserError whose message starts with the file name.
+import type { RuleLocator } from './location.js';
+import { readConfiguration } from './inputs/index.js';
 import type { Snapshot } from './snapshot.js';
-import { validateSnapshot, type SnapshotOptions } from './validate.js';
+import type { SnapshotOptions } from './validate.js';
 
 /** A checked snapshot read from a file, with where its rules are written there. */
 export interface SnapshotFile {
@@ -13,25 +11,13 @@ export interface SnapshotFile {
   locate: RuleLocator;
 }
 
-/** Loads, validates and normalises a snapshot JSON file; errors name the file and the JSON path. */
+/** Loads, validates and normalises a configuration file; errors name the file and the place in it. */
 export async function loadSnapshotFile(path: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   return (await readSnapshotFile(path, options)).snapshot;
 }
 
-/** As loadSnapshotFile, keeping the rules' lines and columns for reports that point into the file. */
+/** As loadSnapshotFile, keeping the rules' places for reports that point into the file. */
 export async function readSnapshotFile(path: string, options: SnapshotOptions = {}): Promise<SnapshotFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new InputError(path, err, 'cannot read the snapshot');
-  }
-  text = text.replace(/^\uFEFF/, '');
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch (err) {
-    throw new UserError((err as Error).message, { source: path });
-  }
-  return { snapshot: validateSnapshot(value, path, options), locate: jsonRuleLocator(text, path) };
+  const { snapshot, locate } = await readConfiguration([{ file: path }], options);
+  return { snapshot, locate };
 }

@@ -29,11 +29,16 @@ export const NOWHERE: RuleLocator = () => undefined;
  * tree. `root` is the path of the snapshot inside the document (empty for a snapshot file).
  */
 export function jsonRuleLocator(text: string, file: string, root: ReadonlyArray<string | number> = []): RuleLocator {
+  return jsonPathLocator(text, file, (ruleset, rule) => [...root, 'rulesets', ruleset, ...(rule === undefined ? [] : ['rules', rule])]);
+}
+
+/** The rules' places in a JSON document whose rules are not under `rulesets` (a vendor API response): `pathOf` gives each rule's JSON path (without a rule, its ruleset's). */
+export function jsonPathLocator(text: string, file: string, pathOf: (ruleset: number, rule?: number) => Array<string | number>): RuleLocator {
   let tree: Node | undefined;
   let lineStarts: number[] | undefined;
   return (ruleset, rule) => {
     tree ??= parseTree(text) ?? undefined;
-    const node = tree && findNodeAtLocation(tree, [...root, 'rulesets', ruleset, ...(rule === undefined ? [] : ['rules', rule])]);
+    const node = tree && findNodeAtLocation(tree, pathOf(ruleset, rule));
     if (node === undefined) return undefined;
     lineStarts ??= startsOfLines(text);
     const line = lastAtOrBefore(lineStarts, node.offset);

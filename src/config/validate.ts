@@ -18,7 +18,7 @@ const MAX_LISTED = 20;
 export class SnapshotError extends UserError {
   override name = 'SnapshotError';
 
-  constructor(readonly issues: Issue[], file?: string, omitted = 0) {
+  constructor(readonly issues: Issue[], readonly file?: string, readonly omitted = 0) {
     // each line carries the file already (an expression error keeps its own lines)
     super(formatIssues(issues, file, omitted));
   }

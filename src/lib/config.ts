@@ -1,18 +1,28 @@
-// The library's configuration: a snapshot file (what --config reads) or a snapshot object, checked
-// as the CLI checks it, kept with the name errors give it.
-import { loadSnapshotFile } from '../config/load.js';
+// The library's configuration: files in any format --config reads (several merged by resource), or
+// a snapshot object, checked as the CLI checks them, kept with the name errors give them.
+import { readConfiguration } from '../config/inputs/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { validateSnapshot } from '../config/validate.js';
 
 /** A checked configuration snapshot and where it came from. */
 export interface Config {
   readonly snapshot: Snapshot;
-  /** the snapshot file, to name in errors; undefined for an object */
+  /** the configuration files, to name in errors; undefined for an object */
   readonly source: string | undefined;
+  /** what reading the files found worth saying that is not an error (a phase not simulated, `allow` read as `skip`) */
+  readonly notes: readonly string[];
 }
 
-/** Reads and checks a snapshot file (JSON), or checks a snapshot object; throws SnapshotError naming every problem and its JSON path. */
-export async function loadConfig(input: string | object): Promise<Config> {
-  if (typeof input === 'string') return { snapshot: await loadSnapshotFile(input), source: input };
-  return { snapshot: validateSnapshot(input), source: undefined };
+/**
+ * Reads and checks a configuration file — a snapshot, Terraform JSON, a vendor API response or
+ * octorules YAML — or several merged by resource, or checks a snapshot object; throws a UserError
+ * (SnapshotError for invalid content) naming the file and every problem's place.
+ */
+export async function loadConfig(input: string | readonly string[] | object): Promise<Config> {
+  if (typeof input === 'string' || Array.isArray(input)) {
+    const files: readonly string[] = typeof input === 'string' ? [input] : (input as readonly string[]);
+    const { snapshot, notes } = await readConfiguration(files.map((file) => ({ file })));
+    return { snapshot, source: files.join(', '), notes };
+  }
+  return { snapshot: validateSnapshot(input), source: undefined, notes: [] };
 }

@@ -3,7 +3,7 @@
 // file, the line and the key (exit 2).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadSnapshotFile } from '../config/load.js';
+import { readConfiguration } from '../config/inputs/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { formatIssues, SnapshotError, validateSnapshot } from '../config/validate.js';
 import { systemErrorText, UserError } from '../errors.js';
@@ -35,25 +35,29 @@ function configProblem(at: Located, err: unknown): never {
     const more = err.issues.length - 1;
     detail = `${oneLine(formatIssues(err.issues.slice(0, 1)))}${more > 0 ? ` (and ${counted(more, 'more problem')})` : ''}`;
   }
+  const file = err instanceof SnapshotError ? err.file : err.source;
+  if (at.type === 'list') return at.fail(`${file === undefined ? '' : `${path.relative(path.dirname(at.file), file)}: `}${oneLine(detail)}`);
   return at.fail(at.type === 'map' ? oneLine(detail) : `${at.value as string}: ${oneLine(detail)}`);
 }
 
-async function loadConfig(root: Map<string, Located>, top: Located, dir: string, options: PathOptions, files: SuiteFiles): Promise<SuitePaths> {
+async function loadConfig(root: Map<string, Located>, top: Located, dir: string, options: PathOptions, files: SuiteFiles): Promise<{ paths: SuitePaths; notes: string[] }> {
   const at = root.get('config');
-  if (at === undefined) return top.fail('config: missing: name the configuration snapshot (a file, relative to the suite) or write it inline');
+  if (at === undefined) return top.fail('config: missing: name the configuration (a file or a list of files, relative to the suite) or write it inline');
   let snapshot: Snapshot;
+  let notes: string[] = [];
+  const named = at.type === 'list' ? at.items('a list of configuration files') : [at];
   try {
     if (at.type === 'map') snapshot = validateSnapshot(at.value);
     else {
-      const file = existingFile(at, dir, 'a configuration snapshot');
-      files.reads.push({ what: `the configuration of ${top.file}`, path: file, at });
-      snapshot = await loadSnapshotFile(file);
+      const inputs = named.map((item) => ({ file: existingFile(item, dir, 'a configuration file') }));
+      for (const [i, { file }] of inputs.entries()) files.reads.push({ what: `the configuration of ${top.file}`, path: file, at: named[i]! });
+      ({ snapshot, notes } = await readConfiguration(inputs));
     }
   } catch (err) {
     return configProblem(at, err);
   }
   try {
-    return await SuitePaths.open(snapshot, options);
+    return { paths: await SuitePaths.open(snapshot, options), notes };
   } catch (err) {
     return configProblem(at, err);
   }
@@ -96,7 +100,7 @@ export async function loadSuite(file: string, options: PathOptions = {}): Promis
   const root = top.checkKeys(['config', 'cases', 'description']);
   const dir = path.dirname(path.resolve(file));
   const files: SuiteFiles = { reads: [{ what: `the suite ${file}`, path: file, at: top }], goldens: [] };
-  const paths = await loadConfig(root, top, dir, options, files);
+  const { paths, notes } = await loadConfig(root, top, dir, options, files);
   const casesAt = root.get('cases');
   if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');
   const items = cases === null ? casesAt.items('a list of cases') : null;
@@ -105,5 +109,5 @@ export async function loadSuite(file: string, options: PathOptions = {}): Promis
   const names = new Map<string, number>();
   const parsed: SuiteCase[] = [];
   for (const node of cases?.each() ?? items!) parsed.push(parseCase(node, ctx, names));
-  return { file, paths, cases: parsed, files };
+  return { file, paths, cases: parsed, files, notes };
 }

@@ -80,6 +80,8 @@ export interface Suite {
   paths: SuitePaths;
   cases: SuiteCase[];
   files: SuiteFiles;
+  /** what reading the configuration found worth saying that is not an error (a phase not simulated) */
+  notes: string[];
 }
 
 export interface CaseResult {

@@ -247,7 +247,7 @@ describe('edgesim diff --static', () => {
   it('takes exactly two snapshots, exit 2 otherwise', () => {
     const r = runCli(['diff', '--static', BEFORE]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('diff --static takes two snapshot files');
+    expect(r.stderr).toContain('diff --static takes two configuration files');
   });
 });
 

@@ -64,9 +64,9 @@ describe('loadSnapshotFile', () => {
   it('bad JSON names the line and column; a missing file and a directory are named too', async () => {
     const p = file('bad.json', '{\n  "prefixes": [\n    {"prefix": "10.0.0.0/8",}\n  ]\n}\n');
     expect(await loadError(p)).toBe(`${p}: invalid JSON at line 3, column 29: Expected double-quoted property name`);
-    expect(await loadError(path.join(dir, 'nope.json'))).toBe(`${path.join(dir, 'nope.json')}: cannot read the snapshot: no such file`);
+    expect(await loadError(path.join(dir, 'nope.json'))).toBe(`${path.join(dir, 'nope.json')}: cannot read the configuration: no such file`);
     mkdirSync(path.join(dir, 'adir'), { recursive: true });
-    expect(await loadError(path.join(dir, 'adir'))).toBe(`${path.join(dir, 'adir')}: cannot read the snapshot: is a directory`);
+    expect(await loadError(path.join(dir, 'adir'))).toBe(`${path.join(dir, 'adir')}: cannot read the configuration: is a directory`);
     expect(await loadError(file('empty.json', ''))).toBe(`${path.join(dir, 'empty.json')}: invalid JSON: Unexpected end of JSON input`);
   });
 

@@ -60,7 +60,7 @@ describe('suite errors', () => {
 
   it('names the config and its line when it is missing or broken', async () => {
     const missing = writeSuite('cases: []\n');
-    await expect(loadSuite(missing)).rejects.toThrow(`${missing}:1: config: missing: name the configuration snapshot (a file, relative to the suite) or write it inline`);
+    await expect(loadSuite(missing)).rejects.toThrow(`${missing}:1: config: missing: name the configuration (a file or a list of files, relative to the suite) or write it inline`);
     const nofile = writeSuite('# a comment\nconfig: nowhere.json\ncases: []\n');
     await expect(loadSuite(nofile)).rejects.toThrow(`${nofile}:2: config: "nowhere.json": no such file (paths are relative to the suite's folder)`);
     const bad = writeSuite('config:\n  rulesets:\n    - {name: r, phase: edge_transit, kind: root, rules: [{action: block, expression: "tcp.dstport == x"}]}\ncases: []\n');

@@ -1,7 +1,7 @@
-// `edgesim diff CAPTURE --config A --against B`: the capture decided by both configurations, the
-// frames decided differently reported as a table, JSON, NDJSON or a pull-request report (markdown,
-// which also goes to the job summary), optionally written to a pcap. Exit 0 when nothing changed, 1
-// when something did (as diff(1)); errors exit 1 or 2 through main.
+// `edgesim diff CAPTURE --config A --against B` (or --plan PLAN.json): the capture decided by both
+// configurations, the frames decided differently reported as a table, JSON, NDJSON or a
+// pull-request report (markdown, which also goes to the job summary), optionally written to a pcap.
+// Exit 0 when nothing changed, 1 when something did (as diff(1)); errors exit 1 or 2 through main.
 import { attachSource } from '../../../errors.js';
 import { diffMarkdown } from '../../../review/diff-report.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
@@ -14,13 +14,12 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import { refLocator, type RefLocator } from '../../../sim/rule-places.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
+import type { DiffSide } from './sides.js';
 import { printWarnings, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
-  config?: string;
-  against?: string;
   format: 'text' | 'json' | 'ndjson' | 'markdown';
   out?: string;
   summary?: string;
@@ -28,15 +27,15 @@ export interface CaptureDiffFlags extends DataFlags {
 }
 
 /** One side of the diff: its packet path, and where its rules are written. */
-async function sideFor(file: string, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
-  const config = await loadConfiguration({ config: file });
+async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
+  const config = await loadConfiguration(side.flags, side.options);
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
   return { built, locate: refLocator(config.snapshot, config.locate) };
 }
 
-export async function runCaptureDiff(capture: string, before: string, after: string, flags: CaptureDiffFlags): Promise<void> {
+export async function runCaptureDiff(capture: string, before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
   distinctPaths(capture, [
     ['--out', flags.out],
     ['--summary', flags.summary],
@@ -61,7 +60,7 @@ export async function runCaptureDiff(capture: string, before: string, after: str
     await pcap?.close();
   }
   const warnings = [...a.warnings, ...b.warnings.filter((w) => !a.warnings.includes(w)), ...(pcap?.warnings() ?? [])];
-  const sides = { before: { name: before, locate: sideA.locate }, after: { name: after, locate: sideB.locate } };
+  const sides = { before: { name: before.name, locate: sideA.locate }, after: { name: after.name, locate: sideB.locate } };
   const markdown = (): string => diffMarkdown(result, sides, [...warnings, ...result.info.warnings]);
   if (flags.format === 'text') writeOutput(flags.out, formatDiff(result, [...warnings, ...result.info.warnings]));
   else if (flags.format === 'json') writeOutput(flags.out, diffJson(result, warnings));

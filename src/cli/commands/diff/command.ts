@@ -2,17 +2,19 @@
 // possible packet. Options and help only; the work is in action.ts (which picks capture.ts or static.ts),
 // loaded when the command runs.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addDataOptions, errorsExitWith, readOption } from '../../options.js';
+import { addAtpOptions, addDataOptions, configFormatOption, configOption, errorsExitWith, planOption, readOption } from '../../options.js';
 import type { DiffFlags } from './action.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('diff')
     .description('show the packets of a capture (or, with --static, the classes of all packets) that two configurations decide differently (exit 1 when any)')
-    .argument('<capture...>', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -); with --static: BEFORE.json AFTER.json')
+    .argument('[capture...]', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -); with --static: BEFORE.json AFTER.json')
     .addOption(readOption())
-    .option('-c, --config <before.json>', 'the configuration before the change')
-    .option('--against <after.json>', 'the configuration after the change')
+    .addOption(configOption('-c, --config <before.json>', 'the configuration before the change (any format --config reads elsewhere; repeat to merge files; with --plan: files added to both sides)'))
+    .addOption(configOption('--against <after.json>', 'the configuration after the change (repeat to merge files)'))
+    .addOption(planOption("compare its changes' before and after sides, instead of --config and --against"))
+    .addOption(configFormatOption())
     .option('--static', 'compare the two snapshots\' firewalls over every possible packet, without a capture')
     .addOption(new Option('-f, --format <format>', 'output format: text (table is the same), json, ndjson, or markdown (a pull-request comment, under 65,000 characters)').choices(['text', 'table', 'json', 'ndjson', 'markdown']).default('text'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
@@ -37,6 +39,7 @@ Examples:
   edgesim synth mixed --out - | edgesim diff - -c before.json --against after.json
   edgesim diff --static before.json after.json --format json
   edgesim diff capture.pcap -c main.json --against pr.json --format markdown --out comment.md
+  terraform show -json plan.out > plan.json && edgesim diff capture.pcap --plan plan.json --config atp.json
 
 --static: each class of packets decided differently (verdict or deciding rule, firewall stage only),
 with a witness packet and the deciding rule on each side, or the statement that they are equivalent.

@@ -1,11 +1,10 @@
-// `edgesim diff --static A.json B.json`: the classes of packets the two snapshots' firewalls decide
+// `edgesim diff --static A.json B.json` (or --plan PLAN.json): the classes of packets the two configurations' firewalls decide
 // differently, proved over every possible packet (src/analysis/compare.ts), each with a witness
 // packet and the deciding rule on each side; or the statement that they are equivalent. Pairs of
 // rules the work limit left unsettled are listed as indeterminate with the reason; as text, JSON,
 // NDJSON or a pull-request report (markdown, which also goes to the job summary). Exit 0 when no
 // class changes (or may change) its verdict or deciding rule, 1 otherwise (as the capture mode).
 import { checkExpressions, compareRulesets, type Comparison, type Difference, type ModelOptions } from '../../../analysis/index.js';
-import { readSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource } from '../../../errors.js';
 import { counted } from '../../../numbers.js';
@@ -14,7 +13,9 @@ import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
 import { staticDiffMarkdown } from '../../../review/static-diff-report.js';
 import { refLocator, type RefLocator } from '../../../sim/rule-places.js';
 import { printable } from '../../../terminal-text.js';
+import { loadConfiguration } from '../../configuration.js';
 import { writeOutput } from '../../output.js';
+import type { DiffSide } from './sides.js';
 
 export interface StaticDiffFlags {
   format: 'text' | 'json' | 'ndjson' | 'markdown';
@@ -49,26 +50,26 @@ function formatComparison(c: Comparison, before: string, after: string): string 
   return `${[...lines, ...formatUnsettled(c)].join('\n')}\n`;
 }
 
-async function load(file: string, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions; locate: RefLocator }> {
-  const { snapshot, locate } = await readSnapshotFile(file);
+async function load(side: DiffSide, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions; locate: RefLocator }> {
+  const { snapshot, source, locate } = await loadConfiguration(side.flags, side.options);
   try {
     checkExpressions(snapshot);
     const registry = createListRegistry({ dir: lists, accountLists: snapshot.lists });
     return { snapshot, options: { lists: (n) => registry.resolve(n) }, locate: refLocator(snapshot, locate) };
   } catch (err) {
-    throw attachSource(err, file);
+    throw attachSource(err, source);
   }
 }
 
-export async function runStaticDiff(before: string, after: string, flags: StaticDiffFlags): Promise<void> {
+export async function runStaticDiff(before: DiffSide, after: DiffSide, flags: StaticDiffFlags): Promise<void> {
   const a = await load(before, flags.lists);
   const b = await load(after, flags.lists);
   const c = compareRulesets(a.snapshot, b.snapshot, { a: a.options, b: b.options });
-  const markdown = (): string => staticDiffMarkdown(c, { before: { name: before, locate: a.locate }, after: { name: after, locate: b.locate } });
+  const markdown = (): string => staticDiffMarkdown(c, { before: { name: before.name, locate: a.locate }, after: { name: after.name, locate: b.locate } });
   if (flags.format === 'markdown') writeOutput(flags.out, markdown());
   else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify(c, null, 2)}\n`);
   else if (flags.format === 'ndjson') writeOutput(flags.out, [...c.differences, ...c.indeterminate].map((d) => `${JSON.stringify(d)}\n`).join(''));
-  else writeOutput(flags.out, formatComparison(c, before, after));
+  else writeOutput(flags.out, formatComparison(c, before.name, after.name));
   const summary = summaryFile(flags.summary);
   if (summary !== undefined) appendJobSummary(markdown(), summary);
   process.exitCode = c.differences.length === 0 && c.indeterminate.length === 0 ? 0 : 1;

@@ -1,10 +1,9 @@
 // `edgesim lint`: the static analysis of src/analysis and the deploy-time checks of
-// config/deploy-checks.ts on one snapshot file, printed for people (one line a finding, its place
+// config/deploy-checks.ts on one configuration (files, or a plan's after side), printed for people (one line a finding, its place
 // first, its witness packet below), as JSON, SARIF or GitHub annotations, with a job summary; or
 // one rule's overlaps (--explain).
 import { deployFindings, explain, lint, withSubjects, type Explanation } from '../../../analysis/index.js';
 import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
-import { readSnapshotFile } from '../../../config/load.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
@@ -14,12 +13,14 @@ import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
 import { VERSION } from '../../about.js';
+import { loadConfiguration } from '../../configuration.js';
+import type { ConfigFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
-export interface LintFlags {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'> {
   format?: Format;
   json?: boolean;
   out?: string;
@@ -70,25 +71,33 @@ function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   return formatFindings(findings);
 }
 
-export async function run(file: string, flags: LintFlags): Promise<void> {
+const holdsRulesets = (value: unknown): boolean => typeof value === 'object' && value !== null && 'rulesets' in value;
+
+export async function run(file: string | undefined, flags: LintFlags): Promise<void> {
   const format = formatOf(flags);
   const summary = summaryFile(flags.summary);
   if (flags.explain !== undefined && (format === 'sarif' || format === 'github')) throw new UsageError(`--explain prints text or JSON, not --format ${format}`);
+  const files = [...(file === undefined ? [] : [file]), ...(flags.config ?? [])];
+  if (files.length === 0 && flags.plan === undefined) throw new UsageError('lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json');
+  const read = [...files, ...(flags.plan === undefined ? [] : [flags.plan])];
   distinctFiles(
-    [['the snapshot', file]],
+    read.map((f): [string, string] => ['a configuration', f]),
     [
       ['--out', flags.out],
       ['--summary', summary],
     ],
   );
+  // the deploy-time checks look at the document as the file has it, before the schema (of several
+  // files, the one that holds the rulesets)
   let deploy: DeployCheckResult | undefined;
   let document: unknown;
   const prepare = (value: unknown): unknown => {
-    document = value;
-    deploy = deployChecks(value, flags.maxRules);
-    return deploy.document;
+    const checked = deployChecks(value, flags.maxRules);
+    if (deploy === undefined || holdsRulesets(value)) [deploy, document] = [checked, value];
+    return checked.document;
   };
-  const { snapshot, locate } = await readSnapshotFile(file, { unknownLists: 'allow', prepare });
+  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare });
+  const where = locate(0)?.file ?? read[0]!;
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
     const options = { lists: (name: string) => registry.resolve(name) };
@@ -98,16 +107,16 @@ export async function run(file: string, flags: LintFlags): Promise<void> {
       return;
     }
     const findings = reviewFindings({
-      file,
+      file: where,
       locate,
       analysed: withSubjects(snapshot, lint(snapshot, options)),
       origin: deploy!.origin,
       deployTime: deployFindings(deploy!.problems, document),
     });
     writeOutput(flags.out, rendered(format, findings));
-    appendJobSummary(lintSummary(file, findings), summary);
+    appendJobSummary(lintSummary(where, findings), summary);
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
   } catch (err) {
-    throw attachSource(err, file);
+    throw attachSource(err, source);
   }
 }

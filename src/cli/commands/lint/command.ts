@@ -1,13 +1,16 @@
-// `edgesim lint SNAPSHOT.json`: options and help; the work is in action.ts, loaded when run.
+// `edgesim lint CONFIG` (or --config FILE..., --plan PLAN.json): options and help; the work is in action.ts, loaded when run.
 import { Option, type Command } from 'commander';
-import { errorsExitWith, wholeNumberOf } from '../../options.js';
+import { configFormatOption, configOption, errorsExitWith, planOption, wholeNumberOf } from '../../options.js';
 import type { LintFlags } from './action.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('lint')
     .description('find firewall rules that match nothing or are never reached, proved over every possible packet, and what the API refuses only at deploy time')
-    .argument('<snapshot>', 'configuration snapshot file (see `edgesim export`)')
+    .argument('[config]', 'the configuration file (as --config)')
+    .addOption(configOption())
+    .addOption(planOption('lint the configuration after its changes'))
+    .addOption(configFormatOption())
     .addOption(new Option('--format <format>', 'text (for people), json, sarif (SARIF 2.1.0, for GitHub code scanning) or github (workflow-command annotations)').choices(['text', 'json', 'sarif', 'github']))
     .option('--json', 'the same as --format json: print {"findings": [...]}')
     .option('-o, --out <file>', 'write the findings here instead of stdout')
@@ -38,8 +41,9 @@ Examples:
   edgesim lint config.json --json --fail-on warning
   edgesim lint config.json --format sarif --out edgesim.sarif
   edgesim lint config.json --format github --summary summary.md
-  edgesim lint config.json --explain allow-web`,
+  edgesim lint config.json --explain allow-web
+  edgesim lint --plan plan.json          (terraform show -json plan.out > plan.json)`,
     );
   errorsExitWith(cmd, 2);
-  cmd.action(async (snapshot: string, flags: LintFlags) => (await import('./action.js')).run(snapshot, flags));
+  cmd.action(async (file: string | undefined, flags: LintFlags) => (await import('./action.js')).run(file, flags));
 }

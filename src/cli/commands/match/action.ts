@@ -20,7 +20,7 @@ export interface MatchFlags extends ConfigFlags, DataFlags {
 }
 
 export async function run(capture: string, expression: string, flags: MatchFlags): Promise<void> {
-  const config = await loadConfiguration(flags, false);
+  const config = await loadConfiguration(flags, { required: false });
   const built = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     // the expression is the path's one rule: its compile error is the expression's
     if (err instanceof ConfigItemError) throw new UserError(`invalid expression:\n${err.problem}`);

@@ -21,7 +21,7 @@ import { isInvalidSuite, runSuites, type InvalidSuite } from '../../../suite/run
 import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
-import { writeOutput } from '../../output.js';
+import { printWarnings, writeOutput } from '../../output.js';
 import { distinctFiles, firstClash } from '../../paths.js';
 
 export interface TestFlags extends DataFlags {
@@ -83,6 +83,7 @@ async function loadSuites(files: readonly string[], flags: TestFlags): Promise<A
       suites.push({ file, error: err });
     }
   }
+  printWarnings(undefined, [...new Set(suites.filter(loaded).flatMap((s) => s.notes))]);
   return suites;
 }
 

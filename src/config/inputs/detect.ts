@@ -1,0 +1,29 @@
+// Which format a configuration file is in, from its content alone: JSON that is Terraform's output,
+// the vendor API's answer (an envelope, a ruleset, or an array of them) or else a snapshot; YAML that
+// is an octorules account file. Anything else is read as a snapshot, whose reader says what is wrong.
+// The YAML parser is loaded only for text that is not JSON (it costs a command tens of milliseconds).
+import { isObject, type ConfigFormat } from './document.js';
+import { isTerraformJson } from './terraform.js';
+
+function jsonFormat(value: unknown): ConfigFormat {
+  if (Array.isArray(value)) return 'vendor';
+  if (isTerraformJson(value)) return 'terraform';
+  if (isObject(value) && ('result' in value || 'success' in value || ('phase' in value && 'rules' in value))) return 'vendor';
+  return 'snapshot';
+}
+
+export async function detectFormat(text: string): Promise<ConfigFormat> {
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return jsonFormat(JSON.parse(text));
+    } catch {
+      return 'snapshot';
+    }
+  }
+  const [{ parse }, { isOctorulesAccount }] = await Promise.all([import('yaml'), import('./octorules.js')]);
+  try {
+    return isOctorulesAccount(parse(text)) ? 'octorules' : 'snapshot';
+  } catch {
+    return 'snapshot';
+  }
+}
