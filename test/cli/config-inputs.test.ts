@@ -75,9 +75,16 @@ describe('--plan', () => {
     expect([byPlan.status, byPlan.stdout]).toEqual([byFiles.status, byFiles.stdout]);
   });
 
-  it('lint --plan lints the after side; lint --config FILE is lint FILE', () => {
+  it('lint --plan lints the after side, its findings placed at Terraform addresses; lint --config FILE is lint FILE', () => {
     const bySnapshot = runCli(['lint', SNAP, '--json']);
-    expect(runCli(['lint', '--plan', PLAN, '--json'])).toEqual(bySnapshot);
+    const byPlan = runCli(['lint', '--plan', PLAN, '--json']);
+    type Findings = { findings: Array<{ location: { file: string; address?: string } }> };
+    const placeless = (stdout: string) => (JSON.parse(stdout) as Findings).findings.map(({ location, ...finding }) => finding);
+    expect([byPlan.status, byPlan.stderr]).toEqual([bySnapshot.status, bySnapshot.stderr]);
+    expect(placeless(byPlan.stdout)).toEqual(placeless(bySnapshot.stdout));
+    const places = (JSON.parse(byPlan.stdout) as Findings).findings.map((f) => f.location);
+    expect(places.length).toBeGreaterThan(0);
+    for (const place of places) expect(place).toEqual({ file: PLAN, address: expect.stringMatching(/^module\.fw\.cloudflare_ruleset\.mt rules\[\d+\]$/) });
     expect(runCli(['lint', '--config', SNAP, '--json'])).toEqual(bySnapshot);
   });
 
