@@ -7,3 +7,4 @@ export { compareRulesets, type Comparison, type Difference, type Side, type Unse
 export { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceExpectation, type SpaceProof, type SpaceValue } from './prove.js';
 export { witnessRecord, type Witness } from './witness.js';
 export { checkExpressions, type ModelOptions } from './model.js';
+export { pinFirewall, pinProtection, type Pinning, type PinnedRule, type PinnedSpace, type ProtectionWitness } from './pinning.js';

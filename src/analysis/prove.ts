@@ -10,7 +10,7 @@ import { parseCidr } from '../net/cidr.js';
 import { ConfigItemError } from '../errors.js';
 import { decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
-import { type ModelOptions, modelFirewalls, parseAt } from './model.js';
+import { type FirewallModel, type HeaderSpace, type ModelOptions, modelFirewalls, parseAt } from './model.js';
 import type { Box } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -71,7 +71,13 @@ export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: S
   const text = spaceExpression(space);
   const ast = text === '' ? null : parseAt(text, 'rule', 'space');
   const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
-  const model = firewalls[0]!;
+  return proveInModel(firewalls[0]!, hs, space, expect);
+}
+
+/** proveSpace over a firewall already modelled in `hs` (the space may name only countries `hs` knows). */
+export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: HeaderSpaceSpec, expect: SpaceExpectation): SpaceProof {
+  const text = spaceExpression(space);
+  const ast = text === '' ? null : parseAt(text, 'rule', 'space');
   const region = ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
   let possible: SpaceProof | null = null;
   for (const d of decisions(model, hs.universe)) {
@@ -84,4 +90,3 @@ export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: S
   }
   return possible ?? { status: 'holds' };
 }
-

@@ -27,7 +27,8 @@ function pick(set: Intervals, preferred: readonly bigint[]): bigint {
 const v4 = (text: string): bigint => BigInt(parseIPv4(text) >>> 0);
 const v6 = (text: string): bigint => V6_BASE + parseIPv6(text)!.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n);
 
-function addressText(v: bigint): string {
+/** An address of the shared axis (IPv4 below V6_BASE, IPv6 above) as text. */
+export function addressText(v: bigint): string {
   if (v < V6_BASE) return formatIPv4(Number(v));
   const x = v - V6_BASE;
   const words = new Uint32Array(4);
