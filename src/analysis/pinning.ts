@@ -10,7 +10,7 @@ import { verdictName } from '../verdict.js';
 import { protectedTraffic } from './atp-filters.js';
 import { decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
-import { contains } from './intervals.js';
+import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
 import { type HeaderSpaceSpec, proveInModel } from './prove.js';
@@ -45,8 +45,11 @@ export interface Pinning {
   readonly fallthrough: Witness | null;
 }
 
-/** the boxes of a region pinned as spaces, and those whose edges are pinned */
+/** the most boxes of a region pinned as spaces */
 const MAX_BOXES = 8;
+
+/** the boxes of a region whose edges are pinned, and the ranges of one field whose ends are */
+const MAX_EDGE_BOXES = 32;
 
 const EDGE_FIELDS: ReadonlyArray<[number, string]> = [
   [Dim.src, 'ip.src'], [Dim.dst, 'ip.dst'], [Dim.proto, 'ip.proto'], [Dim.sport, 'srcport'], [Dim.dport, 'dstport'],
@@ -70,9 +73,13 @@ function whyNot(model: FirewallModel, i: number, workLimit: number | undefined):
   }
 }
 
+function sameRegion(a: Region, b: Region): boolean {
+  return a === b || (a.length === b.length && a.every((box, i) => box.every((set, d) => equal(set, b[i]![d]!))));
+}
+
 function pinnedSpaces(model: FirewallModel, hs: HeaderSpace, rule: ModelledRule): PinnedSpace[] {
   const { must, may } = rule.meaning;
-  if (must !== may || must.length > MAX_BOXES || rule.action === 'log') return [];
+  if (!sameRegion(must, may) || must.length > MAX_BOXES || rule.action === 'log') return [];
   const verdict = verdictName(rule.action === 'block');
   const out: PinnedSpace[] = [];
   for (const box of must) {
@@ -87,12 +94,12 @@ function pinnedSpaces(model: FirewallModel, hs: HeaderSpace, rule: ModelledRule)
 function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
   const out: Array<{ field: string; witness: Witness }> = [];
   const seen = new Set<string>();
-  for (const box of region.slice(0, MAX_BOXES)) {
+  for (const box of region.slice(0, MAX_EDGE_BOXES)) {
     const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
     for (const [d, field] of EDGE_FIELDS) {
       const set = box[d]!;
       if (set.length === home[d]!.length && set.every((v, k) => v === home[d]![k])) continue;
-      for (const v of [set[0]! - 1n, set[set.length - 1]! + 1n]) {
+      for (const v of set.slice(0, 2 * MAX_EDGE_BOXES).map((x, k) => (k % 2 === 0 ? x - 1n : x + 1n))) {
         if (v === ABSENT || !contains(home[d]!, v)) continue;
         const moved = box.slice();
         moved[d] = [v, v];

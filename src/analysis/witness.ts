@@ -8,6 +8,7 @@
 // how the property tests replay witnesses through the real engine.
 import { Has, PacketRecord } from '../capture/record.js';
 import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
 import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../net/ipv6.js';
 import { type Intervals, contains, first } from './intervals.js';
@@ -36,6 +37,12 @@ export function addressText(v: bigint): string {
   return formatIPv6(words);
 }
 
+/** IPv4 header lengths with options, in words */
+const LONGER_HEADERS = [6n, 7n, 8n, 9n, 10n, 11n, 12n, 13n, 14n, 15n];
+
+const REGION_INDEXES = REGIONS.map((_, i) => BigInt(i));
+const COLOS_IN_REGION = new Map<bigint, bigint[]>(REGIONS.map((r, i) => [BigInt(i), COLO_NAMES.flatMap((n, k) => (findColo(n)?.region === r ? [BigInt(k)] : []))]));
+
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
 const DST = [v4('198.51.100.1'), v6('2001:db8::2')];
 
@@ -49,20 +56,24 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick): 
   w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
   w['ip.proto'] = protocolText(Number(value(Dim.proto, [6n, 17n, 1n, 58n, 47n])));
   w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
-  w['ip.len'] = Number(value(Dim.len, [60n]));
+  w['ip.len'] = Number(value(Dim.len, [60n, 1500n, 28n]));
   const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {
     const v = value(d, preferred);
     if (v === ABSENT) return;
     w[name] = text === undefined ? Number(v) : text(Number(v))!;
   };
-  optional('ip.hdr_len', Dim.hdrLen, [5n]);
-  optional('ip.opt.type', Dim.optType, [ABSENT]);
+  // a packet has options exactly when its header is longer than 5 words: the first option's type is ip.opt.type
+  const optType = value(Dim.optType, [ABSENT]);
+  optional('ip.hdr_len', Dim.hdrLen, optType === ABSENT ? [5n, ...LONGER_HEADERS] : LONGER_HEADERS);
+  if (optType !== ABSENT) w['ip.opt.type'] = Number(optType);
   optional('ip.src.country', Dim.srcCountry, [ABSENT], (i) => names.countryText(i));
   optional('ip.dst.country', Dim.dstCountry, [ABSENT], (i) => names.countryText(i));
   optional('ip.src.asnum', Dim.srcAsn, [ABSENT]);
   optional('ip.dst.asnum', Dim.dstAsn, [ABSENT]);
-  optional('cf.colo.name', Dim.coloName, [ABSENT], (i) => names.coloNameText(i));
-  optional('cf.colo.region', Dim.coloRegion, [ABSENT], (i) => names.coloRegionText(i));
+  // every packet arrives at a data center, in its region: a present, agreeing pair when the class has one
+  const region = value(Dim.coloRegion, REGION_INDEXES);
+  optional('cf.colo.name', Dim.coloName, region === ABSENT ? [ABSENT] : (COLOS_IN_REGION.get(region) ?? []), (i) => names.coloNameText(i));
+  if (region !== ABSENT) w['cf.colo.region'] = names.coloRegionText(Number(region))!;
   if (l4 === L4.tcp) {
     w['tcp.srcport'] = Number(value(Dim.sport, [40000n]));
     w['tcp.dstport'] = Number(value(Dim.dport, [443n, 80n]));

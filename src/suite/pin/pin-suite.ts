@@ -89,16 +89,16 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
   const unpinned: string[] = [];
   const notes = descriptions(snapshot);
   const cases = pinning.rules.flatMap((rule, i) => ruleCases(rule, notes[i], paths, withMatched, names, unpinned));
-  if (pinning.fallthrough !== null) {
-    const expect = decided(pinning.fallthrough, paths, withMatched);
-    cases.push({ name: names.unique('no rule decides: passed by default'), body: [['packet', pinning.fallthrough]], expect });
-  }
-  for (const p of pinProtection(snapshot)) {
+  const others = [
+    ...(pinning.fallthrough === null ? [] : [{ name: 'no rule decides: passed by default', witness: pinning.fallthrough }]),
+    ...pinProtection(snapshot).map((p) => ({ name: `${p.component} ${p.ref}: ${p.what}`, witness: p.witness })),
+  ];
+  for (const { name, witness } of others) {
     try {
-      cases.push({ name: names.unique(`${p.component} ${p.ref}: ${p.what}`), body: [['packet', p.witness]], expect: decided(p.witness, paths, withMatched) });
+      cases.push({ name: names.unique(name), body: [['packet', witness]], expect: decided(witness, paths, withMatched) });
     } catch (err) {
       if (!(err instanceof SuiteError)) throw err;
-      unpinned.push(`${p.component} ${p.ref}: its packet cannot be built: ${err.detail}`);
+      unpinned.push(`${name}: its packet cannot be built: ${err.detail}`);
     }
   }
   return { cases, unpinned };
