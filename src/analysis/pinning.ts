@@ -18,6 +18,11 @@ import { ABSENT, type Box, Dim, type Region, intersectRegions } from './space.js
 import { boxSpace } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
+/** A witness as a suite builds it: arrived at a data center. */
+function arrivedAt(box: Box, hs: HeaderSpace): Witness {
+  return witnessOf(box, hs.names, undefined, true);
+}
+
 export interface PinnedSpace {
   readonly space: HeaderSpaceSpec;
   readonly verdict: 'pass' | 'drop';
@@ -103,7 +108,7 @@ function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
         if (v === ABSENT || !contains(home[d]!, v)) continue;
         const moved = box.slice();
         moved[d] = [v, v];
-        const witness = witnessOf(moved, hs.names);
+        const witness = arrivedAt(moved, hs);
         const key = JSON.stringify(witness);
         if (seen.has(key)) continue;
         seen.add(key);
@@ -122,11 +127,11 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     const { witness, why } = whyNot(model, i, options.workLimit);
     const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
     if (witness === null) return { ...base, witness: null, spaces: [], edges: [] };
-    return { ...base, witness: witnessOf(witness, hs.names), spaces: pinnedSpaces(model, hs, rule), edges: edges(hs, rule.meaning.must) };
+    return { ...base, witness: arrivedAt(witness, hs), spaces: pinnedSpaces(model, hs, rule), edges: edges(hs, rule.meaning.must) };
   });
   const pass = decisions(model, hs.universe).at(-1)!;
   const box = decidedPacket(pass, hs.universe, 'must');
-  return { rules, fallthrough: box === null ? null : witnessOf(box, hs.names) };
+  return { rules, fallthrough: box === null ? null : arrivedAt(box, hs) };
 }
 
 /** A packet ATP applies a filter or a scoped rule to. */
@@ -152,11 +157,11 @@ export function pinProtection(snapshot: Snapshot): ProtectionWitness[] {
   for (const { c, f, i, ast } of filters) {
     const must = intersectRegions(expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must, ingress);
     if (must.length === 0) continue;
-    out.push({ component: c, ref: f.id ?? `${c}.filters[${i}]`, what: `filter (${f.mode}) ${f.expression}`, witness: witnessOf(must[0]!, hs.names) });
+    out.push({ component: c, ref: f.id ?? `${c}.filters[${i}]`, what: `filter (${f.mode}) ${f.expression}`, witness: arrivedAt(must[0]!, hs) });
   }
   for (const c of COMPONENTS) {
     (snapshot[c]?.rules ?? []).forEach((r, i) => {
-      const witness = witnessOf(ingress[0]!, hs.names);
+      const witness = arrivedAt(ingress[0]!, hs);
       if (r.scope === 'datacenter') witness['cf.colo.name'] = r.name;
       if (r.scope === 'region') witness['cf.colo.region'] = r.name;
       out.push({ component: c, ref: r.id ?? `${c}.rules[${i}]`, what: `rule (${r.mode}) ${r.scope}${r.scope === 'global' ? '' : ` ${r.name}`}`, witness });

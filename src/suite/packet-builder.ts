@@ -15,7 +15,8 @@ import { decodeFrame } from '../capture/reader.js';
 import { PacketRecord } from '../capture/record.js';
 import { FrameBuilder, MAX_FRAME, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
 import { recordFields } from '../fields/render.js';
-import { icmpBodyLength, SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
+import { icmpBodyLength } from '../capture/protocols.js';
+import { SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
 
 const LINKTYPE_ETHERNET = 1;
 const ETH = 14;
@@ -106,6 +107,11 @@ const LOOKED_UP: Readonly<Record<string, true>> = {
   'tcp.seq': true, 'tcp.ack': true, 'tcp.window': true,
 };
 
+function folded(sum: number): number {
+  while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
+  return sum;
+}
+
 /** Writes an ICMP error's invoking packet at `at`: an IP header and a UDP header from the packet's destination back to its source. */
 function invokingPacket(b: Uint8Array, at: number, spec: PacketSpec): number {
   const udp = at + (spec.family === 4 ? 20 : 40);
@@ -117,9 +123,7 @@ function invokingPacket(b: Uint8Array, at: number, spec: PacketSpec): number {
     b[at + 9] = PROTO_UDP;
     putU32(b, at + 12, spec.dst4);
     putU32(b, at + 16, spec.src4);
-    let sum = wordSum(b, at, udp);
-    while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
-    putU16(b, at + 10, ~sum & 0xffff);
+    putU16(b, at + 10, ~folded(wordSum(b, at, udp)) & 0xffff);
   } else {
     b.fill(0, at, udp);
     b[at] = 0x60;
@@ -135,6 +139,9 @@ function invokingPacket(b: Uint8Array, at: number, spec: PacketSpec): number {
   putU16(b, udp + 2, spec.srcPort);
   putU16(b, udp + 4, 8);
   putU16(b, udp + 6, 0);
+  // the UDP checksum over its pseudo-header (the addresses, the protocol and the length) and header
+  const addresses = spec.family === 4 ? wordSum(b, at + 12, at + 20) : wordSum(b, at + 8, at + 40);
+  putU16(b, udp + 6, ~folded(addresses + PROTO_UDP + 8 + wordSum(b, udp, udp + 8)) & 0xffff || 0xffff);
   return udp + 8;
 }
 

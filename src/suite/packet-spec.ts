@@ -19,7 +19,7 @@
 //
 // Looked-up fields (countries, ASNs, data center) are not in the packet's bytes: when given they
 // replace what the lookups would say. A suite error names the key; nothing here builds bytes.
-import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
 import { MAX_FRAME } from '../capture/synth/frame-builder.js';
 import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
@@ -297,14 +297,6 @@ export function parsePacket(node: Located): PacketSpec {
     time: get<number>('time') ?? null,
     lookups,
   };
-}
-
-/** ICMP types that report an error and carry the start of the packet that caused it (RFC 792, RFC 4443). */
-const ICMP_ERRORS: Readonly<Record<4 | 6, readonly number[]>> = { 4: [3, 4, 5, 11, 12], 6: [1, 2, 3, 4] };
-
-/** The bytes after an ICMP header: the invoking packet's IP header and 8 bytes of its UDP header for an error, none for others. */
-export function icmpBodyLength(family: 4 | 6, type: number): number {
-  return ICMP_ERRORS[family].includes(type) ? (family === 4 ? 20 : 40) + 8 : 0;
 }
 
 /** ip.hdr_len and ip.opt.type: the IPv4 header's length and its options (the first of type ip.opt.type, NOP when not given). */
