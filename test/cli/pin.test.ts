@@ -31,7 +31,7 @@ describe('edgesim pin', () => {
 
   it('refuses to write over the configuration', () => {
     const pin = runCli(['pin', DEMO_CONFIG, '--out', DEMO_CONFIG]);
-    expect(pin.status).toBe(1);
+    expect(pin.status).toBe(2);
     expect(pin.stderr.trim().split('\n')).toHaveLength(1);
     expect(pin.stderr).toContain('the same file as the configuration');
   });
