@@ -109,10 +109,12 @@ function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
         const moved = box.slice();
         moved[d] = [v, v];
         const witness = arrivedAt(moved, hs);
-        const key = JSON.stringify(witness);
+        const name = field.includes('.') ? field : `${String(witness['ip.proto'])}.${field}`;
+        // one packet per edge: the same edge in the boxes of other transports adds nothing
+        const key = `${name} ${v}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push({ field: field.includes('.') ? field : `${String(witness['ip.proto'])}.${field}`, witness });
+        out.push({ field: name, witness });
       }
     }
   }
