@@ -1,24 +1,22 @@
 // Packet cases accept what `edgesim inspect` prints: every frame of the demo capture, inspected,
-// pasted into a case (its line as it is) and built, inspects to the same fields; and without its
-// raw bytes (`ip`, `tcp`, ...), from the fields alone with the transport bytes' payload, to the same
-// named fields (IPv4 options included).
+// pasted into a case (its line as it is), built and decided on a suite's path, has the same fields
+// (looked-up ones included: the case gives them); and without its raw bytes (`ip`, `tcp`, ...),
+// from the named fields alone with the transport bytes' payload, the same named fields.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PacketRecord } from '../../src/capture/record.js';
-import { recordFields } from '../../src/fields/render.js';
-import { PacketBuilder } from '../../src/suite/packet-builder.js';
+import { SuitePaths } from '../../src/suite/case-path.js';
+import { tracePackets } from '../../src/suite/kinds/packet.js';
 import { parsePacket } from '../../src/suite/packet-spec.js';
 import { parseSuiteText } from '../../src/suite/source.js';
 import { ROOT } from '../helpers/cli.js';
 
-const LOOKED_UP = ['ip.src.country', 'ip.dst.country', 'ip.src.asnum', 'ip.dst.asnum', 'cf.colo.name', 'cf.colo.region'];
 const RAW = ['ip', 'tcp', 'udp', 'icmp'];
 
-function built(fields: Record<string, unknown>): Record<string, unknown> {
-  const rec = new PacketRecord();
-  new PacketBuilder().build(parsePacket(parseSuiteText('case', JSON.stringify(fields))), rec);
-  return recordFields(rec);
+/** The fields of the packet a case gives, as the suite's path sees it (an empty configuration: lookups only). */
+async function inspectorOf(): Promise<(fields: Record<string, unknown>) => Record<string, unknown>> {
+  const paths = await SuitePaths.open({}, {});
+  return (fields) => tracePackets([parsePacket(parseSuiteText('case', JSON.stringify(fields)))], 0, paths).fields;
 }
 
 function without(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -40,19 +38,21 @@ describe('inspect -> case -> inspect', () => {
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  it('a pasted line builds the packet it came from, for every frame of the demo capture', () => {
+  it('a pasted line builds the packet it came from, for every frame of the demo capture', async () => {
+    const inspect = await inspectorOf();
     expect(lines.length).toBe(4526);
     for (const line of lines) {
       const fields = without(line, ['note']);
-      expect(without(built(fields), LOOKED_UP), `frame ${String(line.frame)}`).toEqual(without(fields, ['frame', 'time', ...LOOKED_UP]));
+      expect(inspect(fields), `frame ${String(line.frame)}`).toEqual(without(fields, ['frame', 'time']));
     }
   });
 
-  it('the named fields alone, with the payload, build the same fields for every frame', () => {
+  it('the named fields alone, with the payload, build the same fields for every frame', async () => {
+    const inspect = await inspectorOf();
     for (const line of lines) {
       const payload = payloadOf(line);
       const fields = { ...without(line, ['note', ...RAW]), ...(payload === undefined ? {} : { payload }) };
-      expect(without(built(fields), [...LOOKED_UP, ...RAW]), `frame ${String(line.frame)}`).toEqual(without(fields, ['frame', 'time', 'payload', ...LOOKED_UP]));
+      expect(without(inspect(fields), RAW), `frame ${String(line.frame)}`).toEqual(without(fields, ['frame', 'time', 'payload']));
     }
   });
 });
