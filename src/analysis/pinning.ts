@@ -143,12 +143,13 @@ export interface ProtectionWitness {
   readonly ref: string;
   /** what it is, for the case's name: `filter (enabled) tcp.dstport == 443`, `rule global web` */
   readonly what: string;
-  readonly witness: Witness;
+  /** null: the filter matches no TCP packet to a protected prefix */
+  readonly witness: Witness | null;
 }
 
 const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
-/** For each ATP filter a TCP packet to a protected prefix it matches, and for each rule one in its scope. */
+/** For each ATP filter a TCP packet to a protected prefix it matches, and for each rule one in its scope (none without protected prefixes). */
 export function pinProtection(snapshot: Snapshot): ProtectionWitness[] {
   const out: ProtectionWitness[] = [];
   const filters = COMPONENTS.flatMap((c) => (snapshot[c]?.filters ?? []).map((f, i) => ({ c, f, i, ast: parseAt(f.expression, 'filter', `${c}.filters[${i}].expression`) })));
@@ -158,12 +159,16 @@ export function pinProtection(snapshot: Snapshot): ProtectionWitness[] {
   const ingress = traffic as Region;
   for (const { c, f, i, ast } of filters) {
     const must = intersectRegions(expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must, ingress);
-    if (must.length === 0) continue;
-    out.push({ component: c, ref: f.id ?? `${c}.filters[${i}]`, what: `filter (${f.mode}) ${f.expression}`, witness: arrivedAt(must[0]!, hs) });
+    out.push({ component: c, ref: f.id ?? `${c}.filters[${i}]`, what: `filter (${f.mode}) ${f.expression}`, witness: must.length === 0 ? null : arrivedAt(must[0]!, hs) });
   }
   for (const c of COMPONENTS) {
     (snapshot[c]?.rules ?? []).forEach((r, i) => {
       const witness = arrivedAt(ingress[0]!, hs);
+      // the data center's region follows from it; a region's packet arrives at any of its data centers
+      if (r.scope !== 'global') {
+        delete witness['cf.colo.name'];
+        delete witness['cf.colo.region'];
+      }
       if (r.scope === 'datacenter') witness['cf.colo.name'] = r.name;
       if (r.scope === 'region') witness['cf.colo.region'] = r.name;
       out.push({ component: c, ref: r.id ?? `${c}.rules[${i}]`, what: `rule (${r.mode}) ${r.scope}${r.scope === 'global' ? '' : ` ${r.name}`}`, witness });

@@ -16,7 +16,7 @@ import { flow, type FlowValue, type WrittenCase } from './suite-text.js';
 
 export interface PinnedCases {
   readonly cases: WrittenCase[];
-  /** one line per rule without a packet case: `ref: why` */
+  /** one line per rule or ATP filter without a packet case: `ref: why` */
   readonly unpinned: string[];
 }
 
@@ -89,9 +89,11 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
   const unpinned: string[] = [];
   const notes = descriptions(snapshot);
   const cases = pinning.rules.flatMap((rule, i) => ruleCases(rule, notes[i], paths, withMatched, names, unpinned));
+  const protection = pinProtection(snapshot);
+  for (const p of protection) if (p.witness === null) unpinned.push(`${p.component} ${p.ref}: matches no TCP packet to a protected prefix`);
   const others = [
     ...(pinning.fallthrough === null ? [] : [{ name: 'no rule decides: passed by default', witness: pinning.fallthrough }]),
-    ...pinProtection(snapshot).map((p) => ({ name: `${p.component} ${p.ref}: ${p.what}`, witness: p.witness })),
+    ...protection.flatMap((p) => (p.witness === null ? [] : [{ name: `${p.component} ${p.ref}: ${p.what}`, witness: p.witness }])),
   ];
   for (const { name, witness } of others) {
     try {

@@ -65,13 +65,13 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
     'Run it with `edgesim test` (it passes as written); a failing case after a change shows what changed.',
     'Fields a packet does not give take the defaults of a typical packet: see `edgesim test --help`.',
   ].join('\n');
-  const footer = pinned.unpinned.length === 0 ? '' : ['Rules without a packet case, and why:', ...pinned.unpinned.map((u) => `  ${u}`)].join('\n');
+  const footer = pinned.unpinned.length === 0 ? '' : ['Rules and ATP filters without a packet case, and why:', ...pinned.unpinned.map((u) => `  ${u}`)].join('\n');
   writeOutput(out, suiteText(header, fromSuite(out, config), cases, footer));
   if (out !== undefined && flags.capture !== undefined) {
     const suite = await loadSuite(out);
     await runSuites([{ ...suite, cases: suite.cases.filter((c) => c.kind.key === 'capture') }], { update: true });
   }
   if (out !== undefined) {
-    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule')} without a packet case (listed at its end)`}\n`);
+    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule or filter', 'rules or filters')} without a packet case (listed at its end)`}\n`);
   }
 }
