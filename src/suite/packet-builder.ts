@@ -13,7 +13,7 @@
 // (after the previous packet's SYN, FIN and payload), so a handshake is written as flags only.
 import { decodeFrame } from '../capture/reader.js';
 import { PacketRecord } from '../capture/record.js';
-import { FrameBuilder, MAX_FRAME, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
+import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
 import { recordFields } from '../fields/render.js';
 import { icmpBodyLength } from '../capture/protocols.js';
 import { SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
@@ -44,8 +44,8 @@ export class PacketBuilder {
     if (spec.bytes !== null) {
       const at = spec.bytes.layer === 'ip' ? ETH : l4;
       if (at === ETH) putU16(f.buf, 12, spec.bytes.data[0]! >> 4 === 6 ? 0x86dd : 0x0800);
-      f.buf.set(spec.bytes.data.subarray(0, MAX_FRAME - at), at);
-      end = Math.min(MAX_FRAME, at + spec.bytes.data.length);
+      f.buf.set(spec.bytes.data, at);
+      end = at + spec.bytes.data.length;
     } else if (spec.proto === PROTO_TCP) {
       seq = spec.seq ?? this.nextSeq.get(key) ?? 1000;
       end = f.tcp(spec.srcPort, spec.dstPort, seq, spec.ack, spec.tcpFlags, spec.window, 0);
@@ -60,8 +60,8 @@ export class PacketBuilder {
     } else end = l4 + 4;
     const payload = spec.bytes !== null ? null : spec.payload ?? (spec.sip ? SIP_PAYLOAD : null);
     if (payload !== null) {
-      f.buf.set(payload.subarray(0, MAX_FRAME - end), end);
-      end = Math.min(MAX_FRAME, end + payload.length);
+      f.buf.set(payload, end);
+      end += payload.length;
     }
     if (spec.ipLen !== null && ETH + spec.ipLen > end) {
       f.buf.fill(0, end, ETH + spec.ipLen);

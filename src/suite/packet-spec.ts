@@ -53,14 +53,12 @@ export interface PacketSpec {
   icmpType: number;
   icmpCode: number;
   sip: boolean;
-  /** IPv4 header length in 32-bit words (5: no options) */
-  hdrLen: number;
-  /** IPv4 options, (hdrLen - 5) * 4 bytes */
+  /** IPv4 options, (ip.hdr_len - 5) * 4 bytes */
   options: Uint8Array;
   /** the transport payload, or null: none (the SIP request when sip is true) */
   payload: Uint8Array | null;
   /** the packet's bytes from the IP header on (`ip`), or from the transport header on (`tcp`, `udp`, `icmp`) */
-  bytes: { readonly layer: 'ip' | 'transport'; readonly data: Uint8Array } | null;
+  bytes: { readonly layer: 'ip' | 'transport'; readonly data: Uint8Array; readonly at: Located } | null;
   /** the fields given beside `bytes`, checked against the built packet */
   agree: ReadonlyArray<readonly [string, Located]>;
   /** seconds after the first packet of the case (packets: sequences) */
@@ -260,11 +258,14 @@ export function parsePacket(node: Located): PacketSpec {
   const payload = payloadAt === undefined ? null : payloadBytes(payloadAt.value as string);
   const icmpType = get<number>('icmp.type') ?? (family === 6 ? 128 : 8);
   const bytes = rawBytes(given);
+  const body = payload?.length ?? (sipAt?.value === true ? SIP_PAYLOAD.length : transport === 'icmp' ? icmpBodyLength(family, icmpType) : 0);
+  const least = (family === 4 ? hdrLen * 4 : 40) + TRANSPORT_HEADER[transport] + body;
+  const most = MAX_FRAME - 14;
+  if (least > most) payloadAt?.fail(`${payload!.length} bytes do not fit a packet (at most ${most} bytes with its headers)`);
+  const headers = bytes?.layer === 'transport' ? (family === 4 ? hdrLen * 4 : 40) : 0;
+  if (bytes !== null && headers + bytes.data.length > most) bytes.at.fail(`${bytes.data.length} bytes do not fit a packet (at most ${most - headers} here)`);
   const lenAt = given.get('ip.len');
   if (lenAt !== undefined && bytes === null) {
-    const body = payload?.length ?? (sipAt?.value === true ? SIP_PAYLOAD.length : transport === 'icmp' ? icmpBodyLength(family, icmpType) : 0);
-    const least = (family === 4 ? hdrLen * 4 : 40) + TRANSPORT_HEADER[transport] + body;
-    const most = MAX_FRAME - 14;
     const n = lenAt.value as number;
     if (n < least || n > most) lenAt.fail(`${n} does not fit this packet (its headers${body > 0 ? ' and payload' : ''} take ${least} bytes; at most ${most})`);
   }
@@ -289,7 +290,6 @@ export function parsePacket(node: Located): PacketSpec {
     icmpType,
     icmpCode: get<number>('icmp.code') ?? 0,
     sip: get<boolean>('sip') ?? false,
-    hdrLen,
     options,
     payload,
     bytes,
@@ -317,9 +317,9 @@ function ipv4Header(given: Map<string, Located>, family: 4 | 6): { hdrLen: numbe
 
 function rawBytes(given: Map<string, Located>): PacketSpec['bytes'] {
   const ip = given.get('ip');
-  if (ip !== undefined) return { layer: 'ip', data: hexBytes(ip.value as string) };
+  if (ip !== undefined) return { layer: 'ip', data: hexBytes(ip.value as string), at: ip };
   const transport = given.get('tcp') ?? given.get('udp') ?? given.get('icmp');
-  return transport === undefined ? null : { layer: 'transport', data: hexBytes(transport.value as string) };
+  return transport === undefined ? null : { layer: 'transport', data: hexBytes(transport.value as string), at: transport };
 }
 
 function country(at: Located | undefined): string | undefined {
