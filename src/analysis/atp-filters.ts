@@ -15,7 +15,8 @@ import { type Meaning, ipSetRanges } from './atoms.js';
 const STRENGTH: Record<string, number> = { enabled: 0, monitoring: 1, disabled: 2 };
 const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
-function protectedTraffic(snapshot: Snapshot, space: HeaderSpace): Region {
+/** TCP packets to or from a protected prefix (ingress first: to one). */
+export function protectedTraffic(snapshot: Snapshot, space: HeaderSpace): Region {
   const set = ipSetRanges(new ProtectedSpace(snapshot.prefixes, snapshot.allowlist).addresses);
   const tcp = point(L4.tcp);
   return unionRegions(

@@ -66,18 +66,30 @@ export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string 
   return parts.join(' and ');
 }
 
-/** The snapshot's firewall modelled with the packets of `space` (the region: those certainly in it). */
+/** The region a space names, in `hs` (the whole universe for an empty space). */
+function regionOf(space: HeaderSpaceSpec, hs: HeaderSpace): Region {
+  const text = spaceExpression(space);
+  const ast = text === '' ? null : parseAt(text, 'rule', 'space');
+  return ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
+}
+
+/** The snapshot's firewall modelled in a header space that also knows the names `space` uses, and the region of `space` there. */
 export function spaceModel(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): { hs: HeaderSpace; model: FirewallModel; region: Region } {
   const text = spaceExpression(space);
   const ast = text === '' ? null : parseAt(text, 'rule', 'space');
   const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
-  const region = ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
-  return { hs, model: firewalls[0]!, region };
+  return { hs, model: firewalls[0]!, region: regionOf(space, hs) };
 }
 
 /** Proves `expect` for every packet of `space` under the snapshot's firewall. */
 export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
-  const { hs, model, region } = spaceModel(snapshot, space, options);
+  const { hs, model } = spaceModel(snapshot, space, options);
+  return proveInModel(model, hs, space, expect);
+}
+
+/** proveSpace over a firewall already modelled in `hs` (the space may name only countries `hs` knows). */
+export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: HeaderSpaceSpec, expect: SpaceExpectation): SpaceProof {
+  const region = regionOf(space, hs);
   let possible: SpaceProof | null = null;
   for (const d of decisions(model, hs.universe)) {
     const rule = d.rule < 0 ? null : model.rules[d.rule]!.ref;

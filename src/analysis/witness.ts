@@ -7,7 +7,8 @@
 // witnessRecord() turns such an object back into the PacketRecord the firewall evaluates, which is
 // how the property tests replay witnesses through the real engine.
 import { Has, PacketRecord } from '../capture/record.js';
-import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
+import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
 import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../net/ipv6.js';
 import { type Intervals, contains, first } from './intervals.js';
@@ -27,7 +28,8 @@ function pick(set: Intervals, preferred: readonly bigint[]): bigint {
 const v4 = (text: string): bigint => BigInt(parseIPv4(text) >>> 0);
 const v6 = (text: string): bigint => V6_BASE + parseIPv6(text)!.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n);
 
-function addressText(v: bigint): string {
+/** An address of the shared axis (IPv4 below V6_BASE, IPv6 above) as text. */
+export function addressText(v: bigint): string {
   if (v < V6_BASE) return formatIPv4(Number(v));
   const x = v - V6_BASE;
   const words = new Uint32Array(4);
@@ -35,11 +37,33 @@ function addressText(v: bigint): string {
   return formatIPv6(words);
 }
 
+/** IPv4 header lengths with options, in words */
+const LONGER_HEADERS = [6n, 7n, 8n, 9n, 10n, 11n, 12n, 13n, 14n, 15n];
+
+const REGION_INDEXES = REGIONS.map((_, i) => BigInt(i));
+const COLOS_IN_REGION = new Map<bigint, bigint[]>(REGIONS.map((r, i) => [BigInt(i), COLO_NAMES.flatMap((n, k) => (findColo(n)?.region === r ? [BigInt(k)] : []))]));
+
+/** bytes a transport header takes, by L4 */
+const TRANSPORT_BYTES = [20, 8, 8, 4];
+/** room for a SIP request's first line */
+const SIP_BYTES = 64;
+
+/** ip.len values to prefer: ordinary sizes (60 first) that hold the packet's headers and payload, then the least that does. */
+function lengthsFor(v6: boolean, hdrLen: number, l4: bigint, icmpType: number, sip: boolean): bigint[] {
+  const icmp = l4 === L4.icmp ? icmpBodyLength(v6 ? 6 : 4, icmpType) : 0;
+  const least = (v6 ? 40 : hdrLen * 4) + TRANSPORT_BYTES[Number(l4)]! + icmp + (sip ? SIP_BYTES : 0);
+  return [...[60, 128, 576, 1500].filter((n) => n >= least), least].map(BigInt);
+}
+
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
 const DST = [v4('198.51.100.1'), v6('2001:db8::2')];
 
-/** A packet of the box (`choose` picks each value: the default prefers ordinary-looking ones). */
-export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick): Witness {
+/**
+ * A packet of the box (`choose` picks each value: the default prefers ordinary-looking ones).
+ * `arrived`: the packet arrived at a data center, as every packet a suite builds does: its
+ * cf.colo.name and cf.colo.region are given, a pair that agrees, when the box allows one.
+ */
+export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, arrived = false): Witness {
   const w: Witness = {};
   const value = (d: number, preferred: readonly bigint[] = []): bigint => choose(box[d]!, preferred);
   const l4 = value(Dim.l4, [L4.tcp, L4.udp, L4.icmp]);
@@ -48,20 +72,23 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick): 
   w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
   w['ip.proto'] = protocolText(Number(value(Dim.proto, [6n, 17n, 1n, 58n, 47n])));
   w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
-  w['ip.len'] = Number(value(Dim.len, [60n]));
+  w['ip.len'] = 0; // set below, once the headers and payload it must hold are known
   const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {
     const v = value(d, preferred);
     if (v === ABSENT) return;
     w[name] = text === undefined ? Number(v) : text(Number(v))!;
   };
-  optional('ip.hdr_len', Dim.hdrLen, [5n]);
-  optional('ip.opt.type', Dim.optType, [ABSENT]);
+  // a packet has options exactly when its header is longer than 5 words: the first option's type is ip.opt.type
+  const optType = value(Dim.optType, [ABSENT]);
+  optional('ip.hdr_len', Dim.hdrLen, optType === ABSENT ? [5n, ...LONGER_HEADERS] : LONGER_HEADERS);
+  if (optType !== ABSENT) w['ip.opt.type'] = Number(optType);
   optional('ip.src.country', Dim.srcCountry, [ABSENT], (i) => names.countryText(i));
   optional('ip.dst.country', Dim.dstCountry, [ABSENT], (i) => names.countryText(i));
   optional('ip.src.asnum', Dim.srcAsn, [ABSENT]);
   optional('ip.dst.asnum', Dim.dstAsn, [ABSENT]);
-  optional('cf.colo.name', Dim.coloName, [ABSENT], (i) => names.coloNameText(i));
-  optional('cf.colo.region', Dim.coloRegion, [ABSENT], (i) => names.coloRegionText(i));
+  const region = value(Dim.coloRegion, arrived ? REGION_INDEXES : [ABSENT]);
+  optional('cf.colo.name', Dim.coloName, !arrived || region === ABSENT ? [ABSENT] : (COLOS_IN_REGION.get(region) ?? []), (i) => names.coloNameText(i));
+  if (region !== ABSENT) w['cf.colo.region'] = names.coloRegionText(Number(region))!;
   if (l4 === L4.tcp) {
     w['tcp.srcport'] = Number(value(Dim.sport, [40000n]));
     w['tcp.dstport'] = Number(value(Dim.dport, [443n, 80n]));
@@ -74,6 +101,7 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick): 
     w['icmp.code'] = Number(value(Dim.icmpCode, [0n]));
   }
   w.sip = value(Dim.sip, [0n]) === 1n;
+  w['ip.len'] = Number(value(Dim.len, lengthsFor(src >= V6_BASE, Number(w['ip.hdr_len'] ?? 5), l4, Number(w['icmp.type'] ?? -1), w.sip)));
   return w;
 }
 

@@ -67,3 +67,11 @@ export function protocolText(n: number): string {
 export function protocolNumber(name: string): number | undefined {
   return numbers.get(name.toLowerCase());
 }
+
+/** ICMP types that report an error and carry the start of the packet that caused it (RFC 792, RFC 4443). */
+const ICMP_ERRORS: Readonly<Record<4 | 6, readonly number[]>> = { 4: [3, 4, 5, 11, 12], 6: [1, 2, 3, 4] };
+
+/** The bytes after an ICMP header: for an error, the invoking packet's IP header and 8 bytes of its UDP header; else none. */
+export function icmpBodyLength(family: 4 | 6, type: number): number {
+  return ICMP_ERRORS[family].includes(type) ? (family === 4 ? 20 : 40) + 8 : 0;
+}

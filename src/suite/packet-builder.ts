@@ -4,11 +4,18 @@
 // means a suite tests the same decoder and the same record the replay does: a field the decoder
 // would not set cannot be faked.
 //
+// ICMP errors (destination unreachable, time exceeded, ...) carry what a real one does: the start of
+// the packet that caused it, a UDP datagram from the packet's destination back to its source. Given
+// bytes (`ip`, `tcp`, ...) are used as they are, and the fields given beside them must agree with
+// what the decoder reads from them (a SuiteError at the field otherwise).
+//
 // In a `packets:` sequence, a TCP packet without tcp.seq takes its connection's next sequence number
 // (after the previous packet's SYN, FIN and payload), so a handshake is written as flags only.
 import { decodeFrame } from '../capture/reader.js';
 import { PacketRecord } from '../capture/record.js';
-import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP } from '../capture/synth/frame-builder.js';
+import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
+import { recordFields } from '../fields/render.js';
+import { icmpBodyLength } from '../capture/protocols.js';
 import { SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
 
 const LINKTYPE_ETHERNET = 1;
@@ -29,27 +36,38 @@ export class PacketBuilder {
   build(spec: PacketSpec, rec: PacketRecord): void {
     const f = this.frames;
     // inbound: from the upstream router's MAC to the server side's, as traffic toward the edge
-    const l4 = spec.family === 4 ? f.ipv4(true, spec.src4, spec.dst4, spec.proto, spec.ttl, this.frame + 1) : f.ipv6(true, spec.src6, spec.dst6, spec.proto, spec.ttl, 0);
+    let l4 = spec.family === 4 ? f.ipv4(true, spec.src4, spec.dst4, spec.proto, spec.ttl, this.frame + 1) : f.ipv6(true, spec.src6, spec.dst6, spec.proto, spec.ttl, 0);
+    if (spec.options.length > 0) l4 = f.ipv4Options(spec.options);
     let end: number;
     const key = connectionKey(spec);
     let seq = 0;
-    if (spec.proto === PROTO_TCP) {
+    if (spec.bytes !== null) {
+      const at = spec.bytes.layer === 'ip' ? ETH : l4;
+      if (at === ETH) putU16(f.buf, 12, spec.bytes.data[0]! >> 4 === 6 ? 0x86dd : 0x0800);
+      f.buf.set(spec.bytes.data, at);
+      end = at + spec.bytes.data.length;
+    } else if (spec.proto === PROTO_TCP) {
       seq = spec.seq ?? this.nextSeq.get(key) ?? 1000;
       end = f.tcp(spec.srcPort, spec.dstPort, seq, spec.ack, spec.tcpFlags, spec.window, 0);
     } else if (spec.proto === PROTO_UDP) end = f.udp(spec.srcPort, spec.dstPort);
     else if (spec.proto === PROTO_ICMP || spec.proto === PROTO_ICMPV6) {
       end = f.echo(spec.icmpType, 1, this.frame + 1);
       f.buf[f.l4 + 1] = spec.icmpCode;
+      if (icmpBodyLength(spec.family, spec.icmpType) > 0) {
+        f.buf.fill(0, f.l4 + 4, f.l4 + 8);
+        if (spec.payload === null) end = invokingPacket(f.buf, end, spec);
+      }
     } else end = l4 + 4;
-    if (spec.sip) {
-      f.buf.set(SIP_PAYLOAD, end);
-      end += SIP_PAYLOAD.length;
+    const payload = spec.bytes !== null ? null : spec.payload ?? (spec.sip ? SIP_PAYLOAD : null);
+    if (payload !== null) {
+      f.buf.set(payload, end);
+      end += payload.length;
     }
     if (spec.ipLen !== null && ETH + spec.ipLen > end) {
       f.buf.fill(0, end, ETH + spec.ipLen);
       end = ETH + spec.ipLen;
     }
-    const len = f.finish(end);
+    const len = spec.bytes?.layer === 'ip' ? end : f.finish(end);
     if (spec.proto === PROTO_TCP) {
       const control = (spec.tcpFlags & 0x03) !== 0 ? 1 : 0;
       this.nextSeq.set(key, (seq + (end - f.l4 - 20) + control) >>> 0);
@@ -63,7 +81,68 @@ export class PacketBuilder {
     const ns = Math.round(time * 1e9);
     rec.tsSec = BASE_TIME + Math.floor(ns / 1e9);
     rec.tsNsec = ns % 1e9;
+    checkAgreement(spec, rec);
   }
+}
+
+/** The fields given beside a packet's bytes or payload must be what the decoder reads from the built packet. */
+function checkAgreement(spec: PacketSpec, rec: PacketRecord): void {
+  if (spec.agree.length === 0) return;
+  const fields = recordFields(rec);
+  for (const [name, at] of spec.agree) {
+    if (!(name in fields)) {
+      if (name in LOOKED_UP) continue;
+      at.failKey(`the built packet has no ${name} (its bytes say otherwise)`);
+    }
+    const want = at.value;
+    const got = fields[name]!;
+    const same = typeof got === 'string' ? String(want).toLowerCase() === got.toLowerCase() : want === got;
+    if (!same) at.fail(`${JSON.stringify(want)} disagrees with the packet's bytes, which say ${JSON.stringify(got)}`);
+  }
+}
+
+/** fields the lookups set after the packet is built, not its bytes */
+const LOOKED_UP: Readonly<Record<string, true>> = {
+  'ip.src.country': true, 'ip.dst.country': true, 'ip.geoip.country': true, 'ip.src.asnum': true, 'ip.dst.asnum': true, 'cf.colo.name': true, 'cf.colo.region': true,
+  'tcp.seq': true, 'tcp.ack': true, 'tcp.window': true,
+};
+
+function folded(sum: number): number {
+  while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
+  return sum;
+}
+
+/** Writes an ICMP error's invoking packet at `at`: an IP header and a UDP header from the packet's destination back to its source. */
+function invokingPacket(b: Uint8Array, at: number, spec: PacketSpec): number {
+  const udp = at + (spec.family === 4 ? 20 : 40);
+  if (spec.family === 4) {
+    b.fill(0, at, udp);
+    b[at] = 0x45;
+    putU16(b, at + 2, 28);
+    b[at + 8] = 64;
+    b[at + 9] = PROTO_UDP;
+    putU32(b, at + 12, spec.dst4);
+    putU32(b, at + 16, spec.src4);
+    putU16(b, at + 10, ~folded(wordSum(b, at, udp)) & 0xffff);
+  } else {
+    b.fill(0, at, udp);
+    b[at] = 0x60;
+    putU16(b, at + 4, 8);
+    b[at + 6] = PROTO_UDP;
+    b[at + 7] = 64;
+    for (let w = 0; w < 4; w++) {
+      putU32(b, at + 8 + 4 * w, spec.dst6[w]!);
+      putU32(b, at + 24 + 4 * w, spec.src6[w]!);
+    }
+  }
+  putU16(b, udp, spec.dstPort);
+  putU16(b, udp + 2, spec.srcPort);
+  putU16(b, udp + 4, 8);
+  putU16(b, udp + 6, 0);
+  // the UDP checksum over its pseudo-header (the addresses, the protocol and the length) and header
+  const addresses = spec.family === 4 ? wordSum(b, at + 12, at + 20) : wordSum(b, at + 8, at + 40);
+  putU16(b, udp + 6, ~folded(addresses + PROTO_UDP + 8 + wordSum(b, udp, udp + 8)) & 0xffff || 0xffff);
+  return udp + 8;
 }
 
 function connectionKey(s: PacketSpec): string {

@@ -9,11 +9,17 @@
 //   given; flag booleans set exactly the flags that are true), tcp.seq the next sequence number of
 //   the same connection in a `packets:` sequence (1000 for its first packet), tcp.ack 0, tcp.window
 //   64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (echo request; 128 on IPv6), icmp.code 0,
-//   no payload (ip.len, when given, pads it), sip false.
+//   ip.hdr_len 5 (more: IPv4 options, the first of type ip.opt.type, else NOP), no payload (ip.len,
+//   when given, pads it), sip false.
+//
+// Every field `edgesim inspect` prints is accepted, so an inspected line pasted into a case works:
+// `ip`, `tcp`, `udp` and `icmp` (bytes written as inspect writes them, aa:bb:...) are the packet's
+// own bytes from that layer on, and the other fields given must then agree with them (checked when
+// the packet is built); `frame` names the frame it was inspected from and builds nothing.
 //
 // Looked-up fields (countries, ASNs, data center) are not in the packet's bytes: when given they
 // replace what the lookups would say. A suite error names the key; nothing here builds bytes.
-import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
 import { MAX_FRAME } from '../capture/synth/frame-builder.js';
 import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
@@ -47,6 +53,14 @@ export interface PacketSpec {
   icmpType: number;
   icmpCode: number;
   sip: boolean;
+  /** IPv4 options, (ip.hdr_len - 5) * 4 bytes */
+  options: Uint8Array;
+  /** the transport payload, or null: none (the SIP request when sip is true) */
+  payload: Uint8Array | null;
+  /** the packet's bytes from the IP header on (`ip`), or from the transport header on (`tcp`, `udp`, `icmp`) */
+  bytes: { readonly layer: 'ip' | 'transport'; readonly data: Uint8Array; readonly at: Located } | null;
+  /** the fields given beside `bytes`, checked against the built packet */
+  agree: ReadonlyArray<readonly [string, Located]>;
   /** seconds after the first packet of the case (packets: sequences) */
   time: number | null;
   lookups: LookupOverrides;
@@ -78,7 +92,7 @@ export const PACKET_DEFAULTS = {
   window: 64240,
 } as const;
 
-type Kind = 'ip' | 'int' | 'bool' | 'text' | 'number';
+type Kind = 'ip' | 'int' | 'bool' | 'text' | 'number' | 'bytes';
 
 interface FieldRule {
   kind: Kind;
@@ -108,16 +122,10 @@ const FIELDS: Readonly<Record<string, FieldRule>> = {
   'cf.colo.name': { kind: 'text' }, 'cf.colo.region': { kind: 'text' },
   sip: { kind: 'bool' },
   time: { kind: 'number' },
-};
-
-/** Firewall fields a packet cannot give, and why. */
-const UNSETTABLE: Readonly<Record<string, string>> = {
-  'ip.hdr_len': 'cannot be given: packets are built with a 20-byte IPv4 header (use a capture case for IPv4 options)',
-  'ip.opt.type': 'cannot be given: packets are built without IPv4 options (use a capture case for them)',
-  ip: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
-  tcp: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
-  udp: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
-  icmp: 'cannot be given: the raw bytes follow from the other fields (use a capture case for crafted bytes)',
+  'ip.hdr_len': { kind: 'int', max: 15 }, 'ip.opt.type': { kind: 'int', max: 255 },
+  payload: { kind: 'text' },
+  frame: { kind: 'int' },
+  ip: { kind: 'bytes' }, tcp: { kind: 'bytes', transport: 'tcp' }, udp: { kind: 'bytes', transport: 'udp' }, icmp: { kind: 'bytes', transport: 'icmp' },
 };
 
 export const PACKET_KEYS: readonly string[] = Object.keys(FIELDS);
@@ -129,7 +137,19 @@ const EXPECTED: Readonly<Record<Kind, string>> = {
   bool: 'true or false',
   text: 'a string',
   number: 'a number of seconds',
+  bytes: 'bytes written as inspect writes them (e.g. "45:00:00:3c")',
 };
+
+const HEX = /^[0-9a-f]{2}(?::[0-9a-f]{2})*$/i;
+
+function hexBytes(text: string): Uint8Array {
+  return Uint8Array.from(text.split(':'), (h) => parseInt(h, 16));
+}
+
+/** `payload:` as bytes: written as inspect writes bytes (aa:bb:...), else text (UTF-8). */
+function payloadBytes(text: string): Uint8Array {
+  return HEX.test(text) ? hexBytes(text) : new TextEncoder().encode(text);
+}
 
 function flagNames(flags: number): string {
   const names = Object.entries(FLAG_BITS).filter(([, bit]) => (flags & bit) !== 0).map(([k]) => k.slice('tcp.flags.'.length).toUpperCase());
@@ -141,7 +161,7 @@ function checkValue(rule: FieldRule, at: Located): void {
   const type = at.type;
   const ok =
     (rule.kind === 'ip' && type === 'string') ||
-    (rule.kind === 'text' && type === 'string') ||
+    ((rule.kind === 'text' || rule.kind === 'bytes') && type === 'string') ||
     (rule.kind === 'bool' && type === 'boolean') ||
     ((rule.kind === 'int' || rule.kind === 'number') && type === 'number');
   if (!ok) at.fail(`expected ${EXPECTED[rule.kind]}, got ${type === 'string' ? JSON.stringify(v) : describeType(type)}`);
@@ -150,6 +170,7 @@ function checkValue(rule: FieldRule, at: Located): void {
     if (!Number.isInteger(n)) at.fail(`expected a whole number, got ${n}`);
     if (n < 0 || n > (rule.max ?? 0xffffffff)) at.fail(`${n} is out of range (0 to ${rule.max})`);
   }
+  if (rule.kind === 'bytes' && !HEX.test(v as string)) at.fail(`expected ${EXPECTED.bytes}, got ${JSON.stringify(v)}`);
   if (rule.kind === 'number' && !((v as number) >= 0)) at.fail(`expected a number of seconds, 0 or more, got ${String(v)}`);
 }
 
@@ -177,8 +198,6 @@ const PROTO_TRANSPORT: Readonly<Record<number, Transport>> = { 6: 'tcp', 17: 'ud
 export function parsePacket(node: Located): PacketSpec {
   const given = new Map<string, Located>();
   for (const [name, at] of node.entries('a packet (a map of field names to values)')) {
-    const unsettable = UNSETTABLE[name];
-    if (unsettable !== undefined) at.failKey(unsettable);
     const rule = FIELDS[name];
     if (rule === undefined) return at.failKey(`unknown field${suggestion(name, KNOWN_NAMES, false)}`);
     checkValue(rule, at);
@@ -234,12 +253,21 @@ export function parsePacket(node: Located): PacketSpec {
   const sipAt = given.get('sip');
   if (sipAt?.value === true && transport !== 'tcp' && transport !== 'udp') sipAt.fail(`true needs a TCP or UDP packet, not ${protocolText(proto)}`);
 
+  const { hdrLen, options } = ipv4Header(given, family);
+  const payloadAt = given.get('payload');
+  const payload = payloadAt === undefined ? null : payloadBytes(payloadAt.value as string);
+  const icmpType = get<number>('icmp.type') ?? (family === 6 ? 128 : 8);
+  const bytes = rawBytes(given);
+  const body = payload?.length ?? (sipAt?.value === true ? SIP_PAYLOAD.length : transport === 'icmp' ? icmpBodyLength(family, icmpType) : 0);
+  const least = (family === 4 ? hdrLen * 4 : 40) + TRANSPORT_HEADER[transport] + body;
+  const most = MAX_FRAME - 14;
+  if (least > most) payloadAt?.fail(`${payload!.length} bytes do not fit a packet (at most ${most} bytes with its headers)`);
+  const headers = bytes?.layer === 'transport' ? (family === 4 ? hdrLen * 4 : 40) : 0;
+  if (bytes !== null && headers + bytes.data.length > most) bytes.at.fail(`${bytes.data.length} bytes do not fit a packet (at most ${most - headers} here)`);
   const lenAt = given.get('ip.len');
-  if (lenAt !== undefined) {
-    const least = (family === 4 ? 20 : 40) + TRANSPORT_HEADER[transport] + (sipAt?.value === true ? SIP_PAYLOAD.length : 0);
-    const most = MAX_FRAME - 14;
+  if (lenAt !== undefined && bytes === null) {
     const n = lenAt.value as number;
-    if (n < least || n > most) lenAt.fail(`${n} does not fit this packet (its headers take ${least} bytes; at most ${most})`);
+    if (n < least || n > most) lenAt.fail(`${n} does not fit this packet (its headers${body > 0 ? ' and payload' : ''} take ${least} bytes; at most ${most})`);
   }
 
   const lookups = parseLookups(given);
@@ -259,12 +287,39 @@ export function parsePacket(node: Located): PacketSpec {
     seq: get<number>('tcp.seq') ?? null,
     ack: get<number>('tcp.ack') ?? 0,
     window: get<number>('tcp.window') ?? PACKET_DEFAULTS.window,
-    icmpType: get<number>('icmp.type') ?? (family === 6 ? 128 : 8),
+    icmpType,
     icmpCode: get<number>('icmp.code') ?? 0,
     sip: get<boolean>('sip') ?? false,
+    options,
+    payload,
+    bytes,
+    agree: bytes === null && payload === null ? [] : [...given].filter(([name]) => !['frame', 'time', 'payload', 'ip', 'tcp', 'udp', 'icmp'].includes(name)),
     time: get<number>('time') ?? null,
     lookups,
   };
+}
+
+/** ip.hdr_len and ip.opt.type: the IPv4 header's length and its options (the first of type ip.opt.type, NOP when not given). */
+function ipv4Header(given: Map<string, Located>, family: 4 | 6): { hdrLen: number; options: Uint8Array } {
+  const lenAt = given.get('ip.hdr_len');
+  const typeAt = given.get('ip.opt.type');
+  if (family === 6) (lenAt ?? typeAt)?.failKey('is an IPv4 header field, but the packet is IPv6');
+  const hdrLen = (lenAt?.value as number | undefined) ?? (typeAt === undefined ? 5 : 6);
+  if (hdrLen < 5) lenAt!.fail(`${hdrLen} is too small: an IPv4 header is 5 to 15 32-bit words (5: no options)`);
+  if (hdrLen === 5 && typeAt !== undefined) typeAt.failKey('needs IPv4 options: ip.hdr_len 6 or more (ip.hdr_len 5 is a header without them)');
+  const options = new Uint8Array((hdrLen - 5) * 4);
+  const type = (typeAt?.value as number | undefined) ?? 1;
+  if (options.length > 0) options[0] = type;
+  // a single-byte option (0 end of list, 1 no-operation) is followed by end-of-list padding; others carry their length
+  if (type > 1) options[1] = options.length;
+  return { hdrLen, options };
+}
+
+function rawBytes(given: Map<string, Located>): PacketSpec['bytes'] {
+  const ip = given.get('ip');
+  if (ip !== undefined) return { layer: 'ip', data: hexBytes(ip.value as string), at: ip };
+  const transport = given.get('tcp') ?? given.get('udp') ?? given.get('icmp');
+  return transport === undefined ? null : { layer: 'transport', data: hexBytes(transport.value as string), at: transport };
 }
 
 function country(at: Located | undefined): string | undefined {

@@ -44,6 +44,22 @@ describe('packet builder', () => {
     expect(decoded({ 'udp.dstport': 5060, sip: true })[0]).toMatchObject({ sip: true });
   });
 
+  it('sets the transport payload from text or from bytes written as inspect writes them', () => {
+    expect(decoded({ 'udp.dstport': 5060, payload: 'OPTIONS sip:a@b SIP/2.0\r\n\r\n' })[0]).toMatchObject({ sip: true, 'ip.len': 20 + 8 + 27 });
+    expect(decoded({ 'udp.dstport': 9, payload: '01:02:ff' })[0]).toMatchObject({ udp: expect.stringMatching(/:01:02:ff$/) as unknown, 'ip.len': 31 });
+  });
+
+  it('builds IPv4 options from ip.hdr_len and ip.opt.type', () => {
+    expect(decoded({ 'ip.hdr_len': 7, 'ip.opt.type': 7 })[0]).toMatchObject({ 'ip.hdr_len': 7, 'ip.opt.type': 7, 'ip.len': 28 + 20, ip: expect.stringMatching(/^47:00:00:30:(?:[0-9a-f]{2}:){16}07:08:00:00:00:00:00:00:/) as unknown });
+    expect(decoded({ 'ip.opt.type': 148 })[0]).toMatchObject({ 'ip.hdr_len': 6, 'ip.opt.type': 148 });
+  });
+
+  it('refuses fields that disagree with the bytes given beside them, naming the field', () => {
+    const line = decoded({ 'tcp.dstport': 22 })[0]!;
+    expect(() => decoded({ ip: line.ip, 'tcp.dstport': 23 })).toThrow('packet.yaml:1: tcp.dstport: 23 disagrees with the packet\'s bytes, which say 22');
+    expect(decoded({ ip: line.ip, 'tcp.dstport': 22 })[0]).toMatchObject({ 'tcp.dstport': 22 });
+  });
+
   it('gives a connection the next sequence number in a sequence', () => {
     const [syn, ack, data] = decoded({ 'tcp.flags.syn': true }, { 'tcp.flags.ack': true }, { 'tcp.flags.ack': true, 'tcp.flags.push': true });
     expect([syn!['tcp.seq'], ack!['tcp.seq'], data!['tcp.seq']]).toEqual([1000, 1001, 1001]);

@@ -65,6 +65,14 @@ export class FrameBuilder {
     return this.l4;
   }
 
+  /** IPv4 options after the header ipv4() wrote (a multiple of 4 bytes, at most 40); returns the transport header's offset. */
+  ipv4Options(options: Uint8Array): number {
+    this.buf[14] = 0x40 | (5 + (options.length >>> 2));
+    this.buf.set(options, ETH + 20);
+    this.l4 = ETH + 20 + options.length;
+    return this.l4;
+  }
+
   /** Ethernet + IPv6 header; returns the transport header's offset. */
   ipv6(inbound: boolean, src: Uint32Array, dst: Uint32Array, proto: number, hopLimit: number, flowLabel: number): number {
     const b = this.buf;
@@ -132,7 +140,7 @@ export class FrameBuilder {
       putU16(b, 16, end - ETH);
       b[24] = 0;
       b[25] = 0;
-      putU16(b, 24, ~fold(wordSum(b, ETH, ETH + 20)) & 0xffff);
+      putU16(b, 24, ~fold(wordSum(b, ETH, l4)) & 0xffff);
       pseudo = this.proto === PROTO_ICMP ? 0 : wordSum(b, 26, 34) + this.proto + l4Len;
     } else {
       putU16(b, 18, l4Len);

@@ -16,6 +16,7 @@ import { register as synth } from './synth/command.js';
 import { register as diff } from './diff/command.js';
 import { register as lint } from './lint/command.js';
 import { register as test } from './test/command.js';
+import { register as pin } from './pin/command.js';
 import { register as trace } from './trace/command.js';
 import { register as bench } from './bench/command.js';
 import { register as about } from './about/command.js';
@@ -27,6 +28,7 @@ export const commands: Array<(program: Command) => void> = [
   replay,
   report,
   test,
+  pin,
   trace,
   diff,
   lint,

@@ -1,0 +1,77 @@
+// `edgesim pin`: the configuration's behaviour today written as a suite (src/suite/pin/), to a file
+// or standard output; with --capture, the capture case's golden file is written by running the new
+// suite once with --update. No file the command reads is written over.
+import path from 'node:path';
+import { loadSnapshotFile } from '../../../config/load.js';
+import { createListRegistry } from '../../../data/lists.js';
+import { UsageError, attachSource } from '../../../errors.js';
+import { SuitePaths } from '../../../suite/case-path.js';
+import { loadSuite } from '../../../suite/load.js';
+import { pinnedCases } from '../../../suite/pin/pin-suite.js';
+import { suiteText, type WrittenCase } from '../../../suite/pin/suite-text.js';
+import { runSuites } from '../../../suite/run.js';
+import { counted } from '../../../numbers.js';
+import { writeOutput } from '../../output.js';
+import { distinctFiles } from '../../paths.js';
+
+export interface PinFlags {
+  config?: string;
+  out?: string;
+  capture?: string;
+}
+
+/** `name` as the suite at `out` names it: relative to its folder (to the current folder on stdout). */
+function fromSuite(out: string | undefined, name: string): string {
+  const dir = out === undefined ? process.cwd() : path.dirname(path.resolve(out));
+  return path.relative(dir, path.resolve(name)).split(path.sep).join('/');
+}
+
+function goldenOf(out: string): string {
+  return path.join(path.dirname(out), `${path.basename(out).replace(/\.(ya?ml|json)$/i, '')}.golden.ndjson`);
+}
+
+export async function run(argument: string | undefined, flags: PinFlags): Promise<void> {
+  if (argument !== undefined && flags.config !== undefined) throw new UsageError('give the configuration once: as the argument or as --config');
+  const config = argument ?? flags.config;
+  if (config === undefined) throw new UsageError('no configuration: give the snapshot file (edgesim pin CONFIG --out SUITE.yaml)');
+  const out = flags.out === '-' ? undefined : flags.out;
+  if (flags.capture !== undefined && out === undefined) throw new UsageError('--capture needs --out FILE: its golden file is written beside the suite');
+  const golden = flags.capture === undefined || out === undefined ? undefined : goldenOf(out);
+  distinctFiles(
+    [
+      ['the configuration', config],
+      ['the capture', flags.capture],
+    ],
+    [
+      ['--out', out],
+      ['the golden file', golden],
+    ],
+  );
+  const snapshot = await loadSnapshotFile(config);
+  const paths = await SuitePaths.open(snapshot, {});
+  const registry = createListRegistry({ accountLists: snapshot.lists });
+  let pinned;
+  try {
+    pinned = pinnedCases(snapshot, paths, { lists: (name) => registry.resolve(name) });
+  } catch (err) {
+    throw attachSource(err, config);
+  }
+  const cases: WrittenCase[] = [...pinned.cases];
+  if (flags.capture !== undefined && golden !== undefined) {
+    cases.push({ name: `the capture ${path.basename(flags.capture)}`, body: [['capture', fromSuite(out, flags.capture)]], expect: { golden: path.basename(golden) } });
+  }
+  const header = [
+    `Pinned by \`edgesim pin\` from ${path.basename(config)}: what the configuration does today.`,
+    'Run it with `edgesim test` (it passes as written); a failing case after a change shows what changed.',
+    'Fields a packet does not give take the defaults of a typical packet: see `edgesim test --help`.',
+  ].join('\n');
+  const footer = pinned.unpinned.length === 0 ? '' : ['Rules and ATP filters without a packet case, and why:', ...pinned.unpinned.map((u) => `  ${u}`)].join('\n');
+  writeOutput(out, suiteText(header, fromSuite(out, config), cases, footer));
+  if (out !== undefined && flags.capture !== undefined) {
+    const suite = await loadSuite(out);
+    await runSuites([{ ...suite, cases: suite.cases.filter((c) => c.kind.key === 'capture') }], { update: true });
+  }
+  if (out !== undefined) {
+    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule or filter', 'rules or filters')} without a packet case (listed at its end)`}\n`);
+  }
+}

@@ -1,0 +1,32 @@
+// `edgesim pin CONFIG --out SUITE.yaml`: options and help; the work is in action.ts, loaded when run.
+import type { Command } from 'commander';
+import type { PinFlags } from './action.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('pin')
+    .description("write a test suite that pins the configuration's behaviour today: a case for every rule the analysis can reach")
+    .argument('[snapshot]', 'configuration snapshot file (or --config)')
+    .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`)')
+    .option('-o, --out <suite.yaml>', 'the suite to write (default and -: standard output); never one of the inputs')
+    .option('--capture <file>', 'also pin a capture (pcap or pcapng): a capture case whose golden file (<suite>.golden.ndjson, beside the suite) is written too; needs --out FILE')
+    .addHelpText(
+      'after',
+      `
+The suite (edgesim test SUITE runs it; it passes as written):
+  - for every enabled rule the analysis reaches, a packet case with a witness packet that rule decides
+    (a log rule: matches), named after the rule and its description, expecting its verdict and rule;
+  - for each part of a rule's region the analysis knows exactly, a space: case proved to hold, and
+    packet cases just outside its edges, so a change that narrows or widens a rule fails the suite;
+  - a packet no rule decides (passed by default), and a packet case for each ATP filter and rule scope;
+  - with --capture, a capture case checked against a golden file of every frame's verdict.
+Rules that are disabled, unreachable, unmatchable or indeterminate are listed in a comment at the end,
+with the reason. Paths in the suite are relative to its folder (to the current folder on standard output).
+
+Examples:
+  edgesim pin examples/demo-snapshot.json --out pinned.yaml
+  edgesim pin --config firewall.json --out suites/pinned.yaml --capture traffic.pcap
+  edgesim test pinned.yaml`,
+    );
+  cmd.action(async (snapshot: string | undefined, flags: PinFlags) => (await import('./action.js')).run(snapshot, flags));
+}

@@ -1,0 +1,46 @@
+// A pinned suite as YAML text written for people: a comment at the top, `config:`, and each case
+// on three or four lines with its packet, space and expectation as one-line flow maps, the way
+// examples/demo-suite.yaml is written. Scalars are plain where YAML reads them back as the same
+// string, else double-quoted (JSON's quoting is YAML's).
+
+export type FlowValue = string | number | boolean | null | readonly FlowValue[] | { readonly [key: string]: FlowValue };
+
+export interface WrittenCase {
+  readonly name: string;
+  /** the case's keys beside name and expect, in order (packet:, space:, capture: ...) */
+  readonly body: ReadonlyArray<readonly [string, FlowValue]>;
+  readonly expect: { readonly [key: string]: FlowValue };
+  /** a comment line above the case */
+  readonly comment?: string;
+}
+
+const PLAIN = /^[A-Za-z0-9_/][A-Za-z0-9_./\-]*$/;
+const READ_AS_OTHER = /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*)?\.?\d*(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i;
+
+function scalar(v: string | number | boolean | null): string {
+  if (typeof v !== 'string') return String(v);
+  return PLAIN.test(v) && !READ_AS_OTHER.test(v) ? v : JSON.stringify(v);
+}
+
+/** A value as one line of YAML flow style. */
+export function flow(v: FlowValue): string {
+  if (Array.isArray(v)) return `[${v.map(flow).join(', ')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${scalar(k)}: ${flow(x)}`).join(', ')}}`;
+  return scalar(v as string | number | boolean | null);
+}
+
+function commentLines(text: string, indent = ''): string {
+  return text.split('\n').map((l) => `${indent}#${l === '' ? '' : ` ${l}`}\n`).join('');
+}
+
+/** The suite: a header comment, the configuration's path, the cases, and a closing comment. */
+export function suiteText(header: string, config: string, cases: readonly WrittenCase[], footer: string): string {
+  let out = `${commentLines(header)}config: ${scalar(config)}\ncases:\n`;
+  for (const c of cases) {
+    if (c.comment !== undefined) out += commentLines(c.comment, '  ');
+    out += `  - name: ${scalar(c.name)}\n`;
+    for (const [k, v] of c.body) out += `    ${k}: ${flow(v)}\n`;
+    out += `    expect: ${flow(c.expect)}\n\n`;
+  }
+  return footer === '' ? out : `${out}${commentLines(footer)}`;
+}
