@@ -4,12 +4,21 @@
 // established connections. Each timed run uses a fresh engine (the engine keeps state).
 // Then the replay question: a synthetic SYN-flood capture read from disk through the firewall
 // alone, and through ATP then the firewall, in the same run.
-import { mkdtempSync, rmSync } from 'node:fs';
+// And what protection costs as users see it: the 1M-packet `mixed` capture of bench/replay.ts replayed
+// by whole `edgesim replay` processes with protection on and off, the difference in CPU time divided
+// by the packets sent to a protected prefix; beside it the same difference in process, and ATP's own
+// share (a bare read of the capture with and without inspect()), and the floor under it: the
+// connection table alone, looked up for every protected packet and given an entry on a miss.
+import { spawnSync } from 'node:child_process';
+import { accessSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AdvancedTcpProtection, AtpDecision } from '../src/atp/index.js';
+import { fileURLToPath } from 'node:url';
+import { connectionTimeouts } from '../src/atp/advanced-tcp-protection.js';
+import { FlowTable, State } from '../src/atp/flow-table.js';
+import { AdvancedTcpProtection, AtpDecision, DEFAULT_ATP_OPTIONS, ProtectedSpace } from '../src/atp/index.js';
 import { readCapture } from '../src/capture/reader.js';
-import { PacketRecord } from '../src/capture/record.js';
+import { Has, PacketRecord, TcpFlag } from '../src/capture/record.js';
 import { generateToFile } from '../src/capture/synth/index.js';
 import type { Ruleset, Snapshot } from '../src/config/snapshot.js';
 import { Firewall } from '../src/firewall/firewall.js';
@@ -140,6 +149,104 @@ function inspectPps(tape: RecordTape, config: Snapshot): number {
   return tape.length / s;
 }
 
+const USER_PACKETS = 1_000_000;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** bench/replay.ts's 1M-packet `mixed` capture, made once in the temporary folder (the same file, shared by both suites). */
+async function mixedCapture(): Promise<string> {
+  const file = path.join(tmpdir(), `edgesim-bench-mixed-${USER_PACKETS}.pcap`);
+  if (!existsSync(file)) await generateToFile('mixed', file, { packets: USER_PACKETS, seed: 1, labels: null });
+  return file;
+}
+
+/** One whole `edgesim replay` process: its CPU seconds (user + system, GNU time) and its JSON report. */
+function replayProcess(capture: string, config: string): { seconds: number; protectedPackets: number } {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, path.join(root, 'bin/edgesim.js'), 'replay', capture, '--config', config, '--format', 'json', '--no-labels', '--no-progress'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (r.status !== 0) throw new Error(`edgesim replay failed: ${r.stderr}`);
+  const [user, system] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number) as [number, number];
+  const report = JSON.parse(r.stdout) as { atp: { packets: { protected: number } } | null };
+  return { seconds: user + system, protectedPackets: report.atp?.packets.protected ?? 0 };
+}
+
+/**
+ * Protection's cost per protected packet: whole processes (as users see it) where GNU time is
+ * there, in process, and ATP's inspect() alone; on and off taken in turns, medians of CPU time.
+ */
+async function protectionCostRows(): Promise<BenchRow[]> {
+  const capture = await mixedCapture();
+  const prefixes = [{ prefix: '203.0.113.0/24' }, { prefix: '2001:db8:ffff::/48' }];
+  const on: Snapshot = { ...snapshot({ syn: [rule('enabled')], oos: [rule('enabled')] }), prefixes, rulesets: [RULESET] };
+  const off: Snapshot = { ...on, tcp_protection_status: { enabled: false } };
+  const rows: BenchRow[] = [];
+  const note = (runs: number) => `${USER_PACKETS.toLocaleString('en-US')}-packet mixed capture, on and off in turns, median of ${runs}, CPU time, Node ${process.version}`;
+  let protectedPackets = 0;
+  let hasTime = true;
+  try {
+    accessSync('/usr/bin/time');
+  } catch {
+    hasTime = false;
+  }
+  if (hasTime) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'edgesim-bench-atp-'));
+    try {
+      const files = [off, on].map((snap, i) => {
+        const file = path.join(dir, `${i}.json`);
+        writeFileSync(file, JSON.stringify(snap));
+        return file;
+      });
+      const times: [number[], number[]] = [[], []];
+      for (let r = 0; r < 5; r++) {
+        times[0].push(replayProcess(capture, files[0]!).seconds);
+        const run = replayProcess(capture, files[1]!);
+        times[1].push(run.seconds);
+        protectedPackets = run.protectedPackets;
+      }
+      rows.push({ suite: 'atp', name: 'protection on, per protected packet (whole edgesim replay)', value: ((median(times[1]) - median(times[0])) / protectedPackets) * 1e9, unit: 'ns', note: `${note(5)}; off ${median(times[0]).toFixed(3)} s, on ${median(times[1]).toFixed(3)} s; target <= 150 ns` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const inProcess: [number[], number[]] = [[], []];
+  const inspect: [number[], number[]] = [[], []];
+  const table: number[] = [];
+  const IP_TCP = Has.IP | Has.TCP;
+  for (let r = 0; r < 5; r++) {
+    inProcess[0].push(await timed(() => replayFile(capture, off, { useLabels: false })));
+    inProcess[1].push(
+      await timed(async () => {
+        protectedPackets = (await replayFile(capture, on, { useLabels: false })).report.atp!.packets.protected;
+      }),
+    );
+    inspect[0].push(await timed(() => readCapture(capture, () => {})));
+    const atp = AdvancedTcpProtection.fromSnapshot(on);
+    const out = new AtpDecision();
+    inspect[1].push(await timed(() => readCapture(capture, (rec) => atp.inspect(rec, out))));
+    const space = new ProtectedSpace(on.prefixes, on.allowlist);
+    const flows = new FlowTable(DEFAULT_ATP_OPTIONS.maxFlows, connectionTimeouts(DEFAULT_ATP_OPTIONS));
+    const t0 = atp.report().captureStart!;
+    table.push(
+      await timed(() =>
+        readCapture(capture, (rec) => {
+          if ((rec.present & IP_TCP) !== IP_TCP || !space.protectsDst(rec)) return;
+          const t = rec.tsSec + rec.tsNsec / 1e9 - t0;
+          flows.setKey(rec, true);
+          const e = flows.find(t);
+          if (e >= 0) flows.setLastSeen(e, t);
+          else flows.insert(t, (rec.tcpFlags & TcpFlag.SYN) !== 0 ? State.CHALLENGED : State.OPEN);
+        }),
+      ),
+    );
+  }
+  const perProtected = ([a, b]: [number[], number[]]) => ((median(b) - median(a)) / protectedPackets) * 1e9;
+  rows.push({ suite: 'atp', name: 'protection on, per protected packet (replay in process)', value: perProtected(inProcess), unit: 'ns', note: `${note(5)}; ${protectedPackets.toLocaleString('en-US')} protected packets` });
+  rows.push({ suite: 'atp', name: 'ATP inspect() alone, per protected packet (bare read)', value: perProtected(inspect), unit: 'ns', note: `same capture read with and without inspect(), ${note(5)}` });
+  rows.push({ suite: 'atp', name: 'connection table alone, per protected packet (the floor)', value: perProtected([inspect[0], table]), unit: 'ns', note: `find, and insert on a miss (SYN: challenged), for each protected packet, no component logic, ${note(5)}` });
+  return rows;
+}
+
 const RULESET: Ruleset = {
   name: 'bench',
   kind: 'root',
@@ -209,8 +316,8 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 }
 
 export const suite: BenchSuite = async () => {
-  // the replay first, while the heap is as small as in a real replay
-  const rows: BenchRow[] = await replayRows();
+  // the replay first, while the heap is as small as in a real replay; protection's cost per protected packet next
+  const rows: BenchRow[] = [...(await replayRows()), ...(await protectionCostRows())];
   const legit = clients({ start: 0, seconds: 40, perSecond: 20, server: SERVER, seed: 1 });
   // each scenario's packets are made when its turn comes and kept only as a tape while it is timed
   const scenarios: Array<[string, () => Pkt[]]> = [

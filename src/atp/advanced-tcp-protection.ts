@@ -29,7 +29,8 @@ import { Mode, OOS, Reason, SYN } from './vocabulary.js';
 
 const IP_TCP = Has.IP | Has.TCP;
 
-function timeouts(o: AtpOptions): Float64Array {
+/** The connection table's idle timeouts by state (FlowTable's `timeouts`) from the model options. */
+export function connectionTimeouts(o: AtpOptions): Float64Array {
   const t = new Float64Array(7);
   t[State.CHALLENGED] = o.challenge.answerWindowSeconds;
   t[RETRANSMIT_WAIT] = o.retransmit.maxGapSeconds;
@@ -87,7 +88,7 @@ export class AdvancedTcpProtection {
     this.options = options;
     this.status = status?.enabled === true;
     this.space = new ProtectedSpace(snapshot.prefixes, snapshot.allowlist);
-    this.table = new FlowTable(options.maxFlows, timeouts(options));
+    this.table = new FlowTable(options.maxFlows, connectionTimeouts(options));
     this.syn = new SynProtection(new ComponentModes(SYN, snapshot.syn_protection, options, compile), this.table, options);
     this.oos = new OutOfStateProtection(new ComponentModes(OOS, snapshot.tcp_flow_protection, options, compile), this.table, options);
     this.clock = new MonotonicClock(options.rateWindowSeconds);
