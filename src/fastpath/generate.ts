@@ -14,7 +14,7 @@ import { compareView, containsView, equalsView, wildcardMatchView } from '../lan
 import { readBits } from '../lang/functions/bit-slice.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
-import type { Condition } from './conditions.js';
+import type { Condition, NotCompiled } from './conditions.js';
 import { Constants } from './conditions.js';
 import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
@@ -31,8 +31,8 @@ export type FrameResult = EvaluationOut;
 export interface GeneratedRule {
   /** index in the firewall's rule list */
   readonly index: number;
-  /** null: the fast path cannot evaluate this rule */
-  readonly condition: Condition | null;
+  /** NotCompiled: the fast path cannot evaluate this rule */
+  readonly condition: Condition | NotCompiled;
   readonly terminating: boolean;
   /** a terminating match drops the packet (block) */
   readonly drop: boolean;
@@ -59,9 +59,13 @@ export const HeaderAt = {
 } as const;
 export const HEADER_SLOTS = 3;
 
+function compiled(c: Condition | NotCompiled): c is Condition {
+  return !('notCompiled' in c);
+}
+
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
-  if (r.condition === null) return `  out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
+  if (!compiled(r.condition)) return `  WHY[0] = ${r.index}; out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
   const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.drop = ${r.drop}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
   const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
@@ -74,7 +78,7 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
   let current: GeneratedRule[] = [];
   let size = 0;
   for (const r of rules) {
-    const n = r.condition === null ? 40 : r.condition.expr.length + r.condition.prelude.length + 80;
+    const n = compiled(r.condition) ? r.condition.expr.length + r.condition.prelude.length + 80 : 50;
     if (current.length > 0 && (size + n > GROUP_SOURCE || current.length === GROUP_RULES)) {
       groups.push(current);
       current = [];
@@ -92,7 +96,8 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
  * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
  * index-plan.ts); without, every rule is tested. With `headers`, each IP frame decided leaves its
  * transport header's offset there too (HeaderAt), for a stage that reads more of the frame than the
- * rules do.
+ * rules do. Each FALLBACK leaves its reason in `why[0]`: a Fell code (headers.ts), or the index of
+ * the rule it could not evaluate.
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
@@ -101,10 +106,11 @@ export function generateDecider(
   decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
   l3: Int32Array,
+  why: Int32Array,
   headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
-  for (const r of rules) for (const l of r.condition?.locals ?? []) uses.add(l);
+  for (const r of rules) if (compiled(r.condition)) for (const l of r.condition.locals) uses.add(l);
   const params = HEADER_LOCALS.filter((l) => uses.has(l) && l !== 'SRC6' && l !== 'DST6');
   const groups = groupRules(rules);
   const groupOf = new Int32Array(rules.length);
@@ -151,6 +157,7 @@ export function generateDecider(
   const helpers = {
     K: k.values,
     L3: l3,
+    WHY: why,
     hits,
     decided,
     H: headers,
@@ -162,6 +169,10 @@ export function generateDecider(
       out.decidingRule = -1;
       out.matchedCount = 0;
       return NOT_IP;
+    },
+    fell: (code: number) => {
+      why[0] = code;
+      return FALLBACK;
     },
     undo: (out: FrameResult) => {
       for (let i = 0; i < out.matchedCount; i++) hits[out.matched[i]]--;

@@ -66,6 +66,8 @@ export interface Run {
   decided: number[];
   /** packets the fast path decided (0 for the reference run) */
   fast: number;
+  /** why each packet the fast path did not decide fell back (FastDecoding.fallbackReason), in frame order */
+  fallbackReasons: string[];
   error: string | null;
 }
 
@@ -91,17 +93,21 @@ export async function run(file: string, rules: readonly Rule[], opts: RunOptions
   const sink = new NdjsonSink(out as unknown as TextSink, firewall);
   const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode === 'indexed' }), verdict.firewall);
   let fast = 0;
+  const fallbackReasons: string[] = [];
   let error: string | null = null;
   try {
     await readCapture(file, (rec) => {
       if (fastDecoding?.decided === true) {
         fast++;
         verdict.setFromFirewall();
-      } else path.process(rec, verdict);
+      } else {
+        if (fastDecoding !== null) fallbackReasons.push(fastDecoding.fallbackReason());
+        path.process(rec, verdict);
+      }
       sink.packet(rec, verdict);
     }, { decodeFrame: fastDecoding?.decodeFrame });
   } catch (err) {
     error = (err as Error).message;
   }
-  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, error };
+  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, fallbackReasons, error };
 }
