@@ -10,9 +10,11 @@
 // Each leaf keeps the compiled evaluator's semantics exactly (lang/eval/primitive.ts): an absent
 // field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
 // has only 256 values (ip.proto) the leaf is a table filled by the compiled evaluator itself, so it
-// cannot disagree. What the fast path does not read (looked-up fields: countries, ASNs, data
-// centers; compound values) marks the rule unsupported, with the reason (NotCompiled): the generated
-// code then hands any packet that reaches that rule back to the decoder and evaluator.
+// cannot disagree. A looked-up field (countries, ASNs, data centers and regions) is compared by the
+// compiled evaluator too, on the frame's lookup record (lookup-record.ts: filled once per frame, on
+// the first ask, by the packet path's own Enrichment). What the fast path does not read marks the
+// rule unsupported, with the reason (NotCompiled): the generated code then hands any packet that
+// reaches that rule back to the decoder and evaluator.
 //
 // The rule code is reached only for IP packets, so the `ip` group of fields is always present there.
 import type { Ast, ComparisonExpr, ComparisonOp, Expr, IndexExpr } from '../lang/index.js';
@@ -23,6 +25,7 @@ import { parseWildcard } from '../lang/literals/wildcard.js';
 import { compileRegex } from '../lang/regex/compile.js';
 import type { IpSet } from '../net/ip-set.js';
 import { recordBinding } from '../fields/binding.js';
+import { LOOKUP_FIELDS } from '../fields/lookups.js';
 import { Has, PacketRecord } from '../capture/record.js';
 
 /** Constants the generated source refers to by name (K0, K1, ...). */
@@ -161,6 +164,7 @@ class ConditionWriter {
     if (lhs.base.kind === 'call') return this.bitSlice(lhs, e.op);
     const name = lhs.base.name;
     if (name === 'ip.proto') return this.protoTable(e);
+    if (LOOKUP_FIELDS.has(name)) return this.lookedUp(e);
     const int = INT_FIELDS[name];
     if (int !== undefined) {
       this.use(int[0], int[1]);
@@ -199,6 +203,13 @@ class ConditionWriter {
     }
     this.use('proto');
     return `${this.k.add(table)}[proto]`;
+  }
+
+  /** A looked-up field: the compiled evaluator's comparison on the frame's lookup record. */
+  private lookedUp(e: ComparisonExpr): string {
+    const pred = compile({ ...this.ast, expr: e }, recordBinding, { lists: this.lists });
+    this.use('d', 'l3', 'fam', 'lookup');
+    return `${this.k.add(pred)}(LOOKUP(d, l3, fam))`;
   }
 
   private ip(op: ComparisonOp, [v4, words, array]: readonly [string, readonly string[], string]): string {

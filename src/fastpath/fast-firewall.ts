@@ -7,12 +7,14 @@
 // Rulesets of INDEX_FROM enabled rules or more get a candidate index (index-plan.ts): per packet,
 // only the rules whose port or address condition the packet meets are tested. Below that, testing
 // every rule is faster than consulting the index.
+import type { Enrichment } from '../data/enrichment.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { Ast } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
 import { FELL_REASONS } from './headers.js';
+import { LookupRecord } from './lookup-record.js';
 import { planIndex } from './index-plan.js';
 
 export { FALLBACK, NOT_IP } from './headers.js';
@@ -24,6 +26,8 @@ export interface FastPathOptions {
   lists?: (name: string) => IpSet | undefined;
   /** true: always index; false: never; default: from INDEX_FROM enabled rules */
   index?: boolean;
+  /** the packet path's lookups, for the rules that compare looked-up fields (absent without) */
+  enrichment?: Enrichment;
   /** where each decided IP frame's transport offset, ip.len and TCP presence are left (generate.ts HeaderAt), for ATP */
   headers?: Int32Array;
 }
@@ -78,6 +82,6 @@ export class FastFirewall {
     const index = indexed ? (groupOf: Int32Array, bitOf: Int32Array, groups: number) => planIndex(asts, groupOf, bitOf, groups) : null;
     const ipHeader = new Int32Array(1);
     const why = new Int32Array(1);
-    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, opts.headers ?? null), ipHeader, why, ruleReasons);
+    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, new LookupRecord(opts.enrichment), opts.headers ?? null), ipHeader, why, ruleReasons);
   }
 }

@@ -18,6 +18,7 @@ import type { Condition, NotCompiled } from './conditions.js';
 import { Constants } from './conditions.js';
 import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
+import type { LookupRecord } from './lookup-record.js';
 
 /**
  * Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out (and
@@ -107,6 +108,7 @@ export function generateDecider(
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
   l3: Int32Array,
   why: Int32Array,
+  lookup: LookupRecord,
   headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
@@ -136,6 +138,8 @@ export function generateDecider(
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
+  // the frame's looked-up fields are read anew for each frame, when a rule first asks (lookup-record.ts)
+  if (uses.has('lookup')) src.push('LOOKED[0] = 0;');
   if (headers !== null) src.push(`H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
   if (inline) {
@@ -158,6 +162,8 @@ export function generateDecider(
     K: k.values,
     L3: l3,
     WHY: why,
+    LOOKUP: lookup.read,
+    LOOKED: lookup.looked,
     hits,
     decided,
     H: headers,

@@ -91,7 +91,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   // 1. whole path
   const freshPath = () => new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
   const rec0 = new PacketRecord();
-  const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve });
+  const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve, enrichment });
   const whole = measure(
     store.count,
     runs,

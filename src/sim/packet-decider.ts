@@ -32,11 +32,12 @@ export interface FastPath {
 /** why a path has no fast path (fastPathFor's null) */
 const NO_FAST_PATH = 'protection scoped by data center or region';
 
-export function fastPathFor(stages: Pick<BuiltPath, 'firewall' | 'atp' | 'lists'>): FastPath | null {
-  if (!stages.atp.active) return { firewall: FastFirewall.compile(stages.firewall, { lists: stages.lists }), atpHeaders: null };
+export function fastPathFor(stages: Pick<BuiltPath, 'firewall' | 'atp' | 'lists' | 'enrichment'>): FastPath | null {
+  const { lists, enrichment } = stages;
+  if (!stages.atp.active) return { firewall: FastFirewall.compile(stages.firewall, { lists, enrichment }), atpHeaders: null };
   if (stages.atp.readsIngress) return null;
   const headers = new Int32Array(HEADER_SLOTS);
-  return { firewall: FastFirewall.compile(stages.firewall, { lists: stages.lists, headers }), atpHeaders: headers };
+  return { firewall: FastFirewall.compile(stages.firewall, { lists, enrichment, headers }), atpHeaders: headers };
 }
 
 export class PacketDecider {

@@ -3,6 +3,7 @@
 // returns each run's per-packet NDJSON (the replay's own sink) and rule counters.
 import { readCapture } from '../../src/capture/reader.js';
 import type { Ruleset } from '../../src/config/snapshot.js';
+import type { Enrichment } from '../../src/data/enrichment.js';
 import { FastDecoding } from '../../src/fastpath/fast-decoding.js';
 import { FastFirewall } from '../../src/fastpath/fast-firewall.js';
 import { Firewall } from '../../src/firewall/firewall.js';
@@ -83,15 +84,17 @@ export interface RunOptions {
   lists?: (name: string) => IpSet | undefined;
   /** run the fast path (with or without the index), or the reference path alone */
   mode: 'reference' | 'linear' | 'indexed';
+  /** the lookups of both paths (looked-up fields are absent without) */
+  enrichment?: Enrichment;
 }
 
 export async function run(file: string, rules: readonly Rule[], opts: RunOptions): Promise<Run> {
   const firewall = Firewall.compile(rulesets(rules), { lists: opts.lists });
-  const path = new PacketPath({ firewall });
+  const path = new PacketPath({ firewall, enrichment: opts.enrichment });
   const verdict = path.newVerdict();
   const out = new Collector();
   const sink = new NdjsonSink(out as unknown as TextSink, firewall);
-  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode === 'indexed' }), verdict.firewall);
+  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode === 'indexed', enrichment: opts.enrichment }), verdict.firewall);
   let fast = 0;
   const fallbackReasons: string[] = [];
   let error: string | null = null;
