@@ -57,6 +57,11 @@ describe('replay engine counts', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('decides every frame of the bundled demo on the compiled path, its country rule included', () => {
+    const r = runCli(['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json']);
+    expect(engineOf(r.stdout)).toEqual({ compiled: 4526, fallback: 0, fallback_reasons: {}, packets: 4526 });
+  });
+
   it('adds up the ranges of a replay on several threads', () => {
     const file = capture('jobs.pcap', 6000, 3000);
     const one = engineOf(runCli(['replay', file, '--config', snapshot, '--format', 'json', '--jobs', '1']).stdout);
