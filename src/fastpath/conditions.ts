@@ -10,9 +10,11 @@
 // Each leaf keeps the compiled evaluator's semantics exactly (lang/eval/primitive.ts): an absent
 // field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
 // has only 256 values (ip.proto) the leaf is a table filled by the compiled evaluator itself, so it
-// cannot disagree. What the fast path does not read (looked-up fields: countries, ASNs, data
-// centers; compound values) marks the rule unsupported: the generated code then hands any packet
-// that reaches that rule back to the decoder and evaluator.
+// cannot disagree. A looked-up field (countries, ASNs, data centers and regions) is compared by the
+// compiled evaluator too, on the frame's lookup record (lookup-record.ts: filled once per frame, on
+// the first ask, by the packet path's own Enrichment). What the fast path does not read marks the
+// rule unsupported, with the reason (NotCompiled): the generated code then hands any packet that
+// reaches that rule back to the decoder and evaluator.
 //
 // The rule code is reached only for IP packets, so the `ip` group of fields is always present there.
 import type { Ast, ComparisonExpr, ComparisonOp, Expr, IndexExpr } from '../lang/index.js';
@@ -23,6 +25,7 @@ import { parseWildcard } from '../lang/literals/wildcard.js';
 import { compileRegex } from '../lang/regex/compile.js';
 import type { IpSet } from '../net/ip-set.js';
 import { recordBinding } from '../fields/binding.js';
+import { LOOKUP_FIELDS } from '../fields/lookups.js';
 import { Has, PacketRecord } from '../capture/record.js';
 
 /** Constants the generated source refers to by name (K0, K1, ...). */
@@ -89,7 +92,17 @@ const INLINE_RANGES = 4;
 /** a call in generated source: a name (K3.has4, equalsView, Math.floor) and its opening parenthesis */
 const CALL = /[A-Za-z_$][\w$.]*\(/;
 
-class Unsupported extends Error {}
+/** Why the fast path cannot evaluate a rule ("field ip.src.country not compiled"), for the replay's engine counts. */
+export interface NotCompiled {
+  readonly notCompiled: string;
+}
+
+/** `field`: the field of the comparison, added by ConditionWriter.comparison when the thrower does not know it */
+class Unsupported extends Error {
+  constructor(readonly what: string, readonly field?: string) {
+    super(field === undefined ? what : `field ${field}: ${what}`);
+  }
+}
 
 class ConditionWriter {
   readonly locals = new Set<string>();
@@ -113,7 +126,7 @@ class ConditionWriter {
   }
 
   private expr(e: Expr): string {
-    if (e.type !== 'Bool') throw new Unsupported();
+    if (e.type !== 'Bool') throw new Unsupported('a non-boolean expression is not compiled');
     switch (e.kind) {
       case 'group':
         return this.expr(e.expr);
@@ -130,16 +143,28 @@ class ConditionWriter {
       case 'comparison':
         return this.comparison(e);
       case 'quantifier':
-        throw new Unsupported();
+        throw new Unsupported(`${e.which}() is not compiled`);
     }
   }
 
   private comparison(e: ComparisonExpr): string {
+    const base = e.lhs.base;
+    const field = base.kind === 'call' ? `${base.name}()` : base.name;
+    try {
+      return this.leaf(e);
+    } catch (err) {
+      if (err instanceof Unsupported && err.field === undefined) throw new Unsupported(err.what, field);
+      throw err;
+    }
+  }
+
+  private leaf(e: ComparisonExpr): string {
     const lhs = e.lhs;
-    if (lhs.indexes.length > 0) throw new Unsupported();
+    if (lhs.indexes.length > 0) throw new Unsupported('indexed access not compiled');
     if (lhs.base.kind === 'call') return this.bitSlice(lhs, e.op);
     const name = lhs.base.name;
     if (name === 'ip.proto') return this.protoTable(e);
+    if (LOOKUP_FIELDS.has(name)) return this.lookedUp(e);
     const int = INT_FIELDS[name];
     if (int !== undefined) {
       this.use(int[0], int[1]);
@@ -162,7 +187,7 @@ class ConditionWriter {
       this.use('d', raw[0], raw[1], raw[2]);
       return bytesLeaf(e.op, raw, this.k);
     }
-    throw new Unsupported();
+    throw new Unsupported('not compiled');
   }
 
   /** ip.proto has 256 values: a table filled by the compiled evaluator (exact by construction). */
@@ -178,6 +203,13 @@ class ConditionWriter {
     }
     this.use('proto');
     return `${this.k.add(table)}[proto]`;
+  }
+
+  /** A looked-up field: the compiled evaluator's comparison on the frame's lookup record. */
+  private lookedUp(e: ComparisonExpr): string {
+    const pred = compile({ ...this.ast, expr: e }, recordBinding, { lists: this.lists });
+    this.use('d', 'l3', 'fam', 'lookup');
+    return `${this.k.add(pred)}(LOOKUP(d, l3, fam))`;
   }
 
   private ip(op: ComparisonOp, [v4, words, array]: readonly [string, readonly string[], string]): string {
@@ -199,7 +231,7 @@ class ConditionWriter {
     let set: IpSet | undefined;
     if (op.kind === 'inSet' && op.set.type === 'Ip') set = buildIpSet(op.set.items);
     else if (op.kind === 'inList') set = this.lists?.(op.name);
-    if (set === undefined) throw new Unsupported();
+    if (set === undefined) throw new Unsupported(op.kind === 'inList' ? `list $${op.name} not compiled` : `${op.kind} not compiled`);
     // a family the set holds nothing of is not looked up (nor, for IPv6, are its words read); a few
     // IPv4 ranges are compared in line rather than searched
     if (set.ranges6 === 0) {
@@ -221,12 +253,12 @@ class ConditionWriter {
 
   /** bit_slice(field, from, to): read once into a local before the condition; -1 when absent */
   private bitSlice(lhs: IndexExpr, op: ComparisonOp): string {
-    if (lhs.base.kind !== 'call' || lhs.base.name !== 'bit_slice') throw new Unsupported();
+    if (lhs.base.kind !== 'call' || lhs.base.name !== 'bit_slice') throw new Unsupported('not compiled');
     const [field, fromArg, toArg] = lhs.base.args;
-    if (field.kind !== 'index' || field.expr.base.kind !== 'field' || field.expr.indexes.length > 0) throw new Unsupported();
-    if (fromArg.kind !== 'literal' || fromArg.value.type !== 'Int' || toArg.kind !== 'literal' || toArg.value.type !== 'Int') throw new Unsupported();
+    if (field.kind !== 'index' || field.expr.base.kind !== 'field' || field.expr.indexes.length > 0) throw new Unsupported('a computed argument is not compiled');
+    if (fromArg.kind !== 'literal' || fromArg.value.type !== 'Int' || toArg.kind !== 'literal' || toArg.value.type !== 'Int') throw new Unsupported('a computed argument is not compiled');
     const raw = RAW_FIELDS[field.expr.base.name];
-    if (raw === undefined) throw new Unsupported();
+    if (raw === undefined) throw new Unsupported(`field ${field.expr.base.name} not compiled`);
     this.use('d', raw[0], raw[1], raw[2]);
     const local = `bs${this.id}_${this.slices++}`;
     const [has, start, end] = raw;
@@ -239,7 +271,7 @@ class ConditionWriter {
 function intLeaf(op: ComparisonOp, has: string, v: string, k: Constants): string {
   switch (op.kind) {
     case 'ordering': {
-      if (op.rhs.type !== 'Int') throw new Unsupported();
+      if (op.rhs.type !== 'Int') throw new Unsupported(`a ${op.rhs.type} value is not compiled`);
       const n = num(Number(op.rhs.value));
       return op.op === 'ne' ? `((${has} ^ 1) | (${v} !== ${n}))` : `(${has} & (${v} ${ORDER[op.op]} ${n}))`;
     }
@@ -250,7 +282,7 @@ function intLeaf(op: ComparisonOp, has: string, v: string, k: Constants): string
       return `(${has} && (((${v} & ${num(lo)}) !== 0) || ((Math.floor(${v} / 4294967296) & ${num(hi)}) !== 0)))`;
     }
     case 'inSet': {
-      if (op.set.type !== 'Int') throw new Unsupported();
+      if (op.set.type !== 'Int') throw new Unsupported(`a set of ${op.set.type} is not compiled`);
       const r = mergeRanges(op.set.ranges);
       if (r.lo.length === 0) return '0';
       if (r.lo.length > 4) return `(${has} && ${k.add(intMembership(r))}(${v}))`;
@@ -258,7 +290,7 @@ function intLeaf(op: ComparisonOp, has: string, v: string, k: Constants): string
       return `(${has} & (${parts.join(' | ')}))`;
     }
     default:
-      throw new Unsupported();
+      throw new Unsupported(`${op.kind} not compiled`);
   }
 }
 
@@ -267,7 +299,7 @@ function bytesLeaf(op: ComparisonOp, [has, start, end]: readonly [string, string
   const view = `d, ${start}, ${end}`;
   switch (op.kind) {
     case 'ordering': {
-      if (op.rhs.type !== 'Bytes') throw new Unsupported();
+      if (op.rhs.type !== 'Bytes') throw new Unsupported(`a ${op.rhs.type} value is not compiled`);
       const rhs = k.add(op.rhs.bytes);
       if (op.op === 'eq') return `(${has} && equalsView(${view}, ${rhs}))`;
       if (op.op === 'ne') return `(!${has} || !equalsView(${view}, ${rhs}))`;
@@ -277,30 +309,30 @@ function bytesLeaf(op: ComparisonOp, [has, start, end]: readonly [string, string
       return `(${has} && containsView(${view}, ${k.add(op.rhs)}))`;
     case 'matches': {
       const re = compileRegex(op.pattern);
-      if (typeof re === 'string') throw new Unsupported();
+      if (typeof re === 'string') throw new Unsupported('this regular expression is not compiled');
       return `(${has} && ${k.add(re)}.test(${view}))`;
     }
     case 'wildcard': {
       const w = parseWildcard(op.pattern);
-      if (typeof w === 'string') throw new Unsupported();
+      if (typeof w === 'string') throw new Unsupported('this wildcard is not compiled');
       return `(${has} && wildcardMatchView(${view}, ${k.add(w)}, ${!op.strict}))`;
     }
     case 'inSet':
-      if (op.set.type !== 'Bytes') throw new Unsupported();
+      if (op.set.type !== 'Bytes') throw new Unsupported(`a set of ${op.set.type} is not compiled`);
       return `(${has} && inBytesSet(${view}, ${k.add(op.set.items)}))`;
     default:
-      throw new Unsupported();
+      throw new Unsupported(`${op.kind} not compiled`);
   }
 }
 
-/** The rule's condition as source, or null when the fast path cannot evaluate it; `lists` resolves `$name`. */
-export function writeCondition(ast: Ast, lists: ((name: string) => IpSet | undefined) | undefined, k: Constants, id: number): Condition | null {
+/** The rule's condition as source, or why the fast path cannot evaluate it; `lists` resolves `$name`. */
+export function writeCondition(ast: Ast, lists: ((name: string) => IpSet | undefined) | undefined, k: Constants, id: number): Condition | NotCompiled {
   const mark = k.values.length;
   try {
     return new ConditionWriter(ast, lists, k, id).write();
   } catch (err) {
     if (!(err instanceof Unsupported)) throw err;
     k.values.length = mark;
-    return null;
+    return { notCompiled: err.message };
   }
 }

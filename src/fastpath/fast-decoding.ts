@@ -20,6 +20,11 @@ export class FastDecoding {
 
   constructor(protected readonly fast: FastFirewall, readonly result: FirewallResult) {}
 
+  /** Why the last frame was not decided here (when `decided` is false). */
+  fallbackReason(): string {
+    return this.fast.fallbackReason();
+  }
+
   readonly decodeFrame = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void => {
     const end = Math.max(off, Math.min(off + capLen, data.length));
     const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);

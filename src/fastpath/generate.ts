@@ -14,10 +14,11 @@ import { compareView, containsView, equalsView, wildcardMatchView } from '../lan
 import { readBits } from '../lang/functions/bit-slice.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
-import type { Condition } from './conditions.js';
+import type { Condition, NotCompiled } from './conditions.js';
 import { Constants } from './conditions.js';
 import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
+import type { LookupRecord } from './lookup-record.js';
 
 /**
  * Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out (and
@@ -31,8 +32,8 @@ export type FrameResult = EvaluationOut;
 export interface GeneratedRule {
   /** index in the firewall's rule list */
   readonly index: number;
-  /** null: the fast path cannot evaluate this rule */
-  readonly condition: Condition | null;
+  /** NotCompiled: the fast path cannot evaluate this rule */
+  readonly condition: Condition | NotCompiled;
   readonly terminating: boolean;
   /** a terminating match drops the packet (block) */
   readonly drop: boolean;
@@ -59,9 +60,13 @@ export const HeaderAt = {
 } as const;
 export const HEADER_SLOTS = 3;
 
+function compiled(c: Condition | NotCompiled): c is Condition {
+  return !('notCompiled' in c);
+}
+
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
-  if (r.condition === null) return `  out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
+  if (!compiled(r.condition)) return `  WHY[0] = ${r.index}; out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
   const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.drop = ${r.drop}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
   const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
@@ -74,7 +79,7 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
   let current: GeneratedRule[] = [];
   let size = 0;
   for (const r of rules) {
-    const n = r.condition === null ? 40 : r.condition.expr.length + r.condition.prelude.length + 80;
+    const n = compiled(r.condition) ? r.condition.expr.length + r.condition.prelude.length + 80 : 50;
     if (current.length > 0 && (size + n > GROUP_SOURCE || current.length === GROUP_RULES)) {
       groups.push(current);
       current = [];
@@ -92,7 +97,8 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
  * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
  * index-plan.ts); without, every rule is tested. With `headers`, each IP frame decided leaves its
  * transport header's offset there too (HeaderAt), for a stage that reads more of the frame than the
- * rules do.
+ * rules do. Each FALLBACK leaves its reason in `why[0]`: a Fell code (headers.ts), or the index of
+ * the rule it could not evaluate.
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
@@ -101,10 +107,12 @@ export function generateDecider(
   decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
   l3: Int32Array,
+  why: Int32Array,
+  lookup: LookupRecord,
   headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
-  for (const r of rules) for (const l of r.condition?.locals ?? []) uses.add(l);
+  for (const r of rules) if (compiled(r.condition)) for (const l of r.condition.locals) uses.add(l);
   const params = HEADER_LOCALS.filter((l) => uses.has(l) && l !== 'SRC6' && l !== 'DST6');
   const groups = groupRules(rules);
   const groupOf = new Int32Array(rules.length);
@@ -130,6 +138,8 @@ export function generateDecider(
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
+  // the frame's looked-up fields are read anew for each frame, when a rule first asks (lookup-record.ts)
+  if (uses.has('lookup')) src.push('LOOKED[0] = 0;');
   if (headers !== null) src.push(`H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
   if (inline) {
@@ -151,6 +161,9 @@ export function generateDecider(
   const helpers = {
     K: k.values,
     L3: l3,
+    WHY: why,
+    LOOKUP: lookup.read,
+    LOOKED: lookup.looked,
     hits,
     decided,
     H: headers,
@@ -162,6 +175,10 @@ export function generateDecider(
       out.decidingRule = -1;
       out.matchedCount = 0;
       return NOT_IP;
+    },
+    fell: (code: number) => {
+      why[0] = code;
+      return FALLBACK;
     },
     undo: (out: FrameResult) => {
       for (let i = 0; i < out.matchedCount; i++) hits[out.matched[i]]--;

@@ -17,6 +17,20 @@
 
 /** What the generated function returns when the packet needs the decoder and evaluator. */
 export const FALLBACK = -1;
+
+/**
+ * Why the prologue hands a frame back (what the generated code leaves in its `why` array, through
+ * `fell`); a rule it cannot evaluate leaves the rule's index there instead (0 or more).
+ */
+export const Fell = { LINK_TYPE: -1, VLAN: -2, IPV6_EXTENSION: -3, DECODE_NOTE: -4 } as const;
+
+/** The engine counts' reason for each Fell code (the decoder would note, or walk, what the prologue does not). */
+export const FELL_REASONS: Readonly<Record<number, string>> = {
+  [Fell.LINK_TYPE]: 'link type',
+  [Fell.VLAN]: 'VLAN tag',
+  [Fell.IPV6_EXTENSION]: 'IPv6 extension header',
+  [Fell.DECODE_NOTE]: 'decode note',
+};
 /** What it returns for a frame without IP (no note): it passes uninspected. */
 export const NOT_IP = 0;
 
@@ -37,37 +51,37 @@ export function prologue(uses: ReadonlySet<string>): string {
     'let fam = 0, l3 = 0;',
     'if (linkType === 1 || linkType === 113 || linkType === 276) {',
     '  const hdr = linkType === 1 ? 14 : linkType === 113 ? 16 : 20;',
-    `  if (end - off < hdr) return ${FALLBACK};`,
+    `  if (end - off < hdr) return fell(${Fell.DECODE_NOTE});`,
     '  const typeAt = linkType === 1 ? off + 12 : linkType === 113 ? off + 14 : off;',
     '  const et = (d[typeAt] << 8) | d[typeAt + 1];',
     '  if (et === 0x0800) fam = 4;',
     '  else if (et === 0x86dd) fam = 6;',
-    `  else if (et === 0x8100 || et === 0x88a8 || et === 0x9100 || et === 0x9200) return ${FALLBACK};`,
+    `  else if (et === 0x8100 || et === 0x88a8 || et === 0x9100 || et === 0x9200) return fell(${Fell.VLAN});`,
     '  else return notIp(out);',
     '  l3 = off + hdr;',
     '} else if (linkType === 101 || linkType === 12 || linkType === 14) {',
-    `  if (end <= off) return ${FALLBACK};`,
+    `  if (end <= off) return fell(${Fell.DECODE_NOTE});`,
     '  const v = d[off] >> 4;',
-    `  if (v === 4) fam = 4; else if (v === 6) fam = 6; else return ${FALLBACK};`,
+    `  if (v === 4) fam = 4; else if (v === 6) fam = 6; else return fell(${Fell.DECODE_NOTE});`,
     '  l3 = off;',
     '} else if (linkType === 228) { fam = 4; l3 = off; }',
     'else if (linkType === 229) { fam = 6; l3 = off; }',
-    `else return ${FALLBACK};`,
+    `else return fell(${Fell.LINK_TYPE});`,
     'L3[0] = l3;',
     'let s4 = 0, d4 = 0, proto = 0, ipLen = 0, ttl = 0, hdrLen = 0, hasOpt = 0, optType = 0, l3e = 0, l4 = 0, transport = 0;',
     'let sa = 0, sb = 0, sc = 0, sd = 0, da = 0, db = 0, dc = 0, dd = 0;',
     'if (fam === 4) {',
-    `  if (end - l3 < 20) return ${FALLBACK};`,
+    `  if (end - l3 < 20) return fell(${Fell.DECODE_NOTE});`,
     '  const vihl = d[l3];',
-    `  if (vihl >> 4 !== 4) return ${FALLBACK};`,
+    `  if (vihl >> 4 !== 4) return fell(${Fell.DECODE_NOTE});`,
     '  hdrLen = vihl & 15;',
-    `  if (hdrLen < 5) return ${FALLBACK};`,
+    `  if (hdrLen < 5) return fell(${Fell.DECODE_NOTE});`,
     '  ipLen = (d[l3 + 2] << 8) | d[l3 + 3];',
     '  if (ipLen === 0) ipLen = off + origLen - l3;',
     '  const hb = hdrLen * 4;',
-    `  if (ipLen < hb) return ${FALLBACK};`,
+    `  if (ipLen < hb) return fell(${Fell.DECODE_NOTE});`,
     '  l3e = end < l3 + ipLen ? end : l3 + ipLen;',
-    `  if (l3e - l3 < hb) return ${FALLBACK};`,
+    `  if (l3e - l3 < hb) return fell(${Fell.DECODE_NOTE});`,
     '  ttl = d[l3 + 8];',
     '  proto = d[l3 + 9];',
     '  s4 = ((d[l3 + 12] << 24) | (d[l3 + 13] << 16) | (d[l3 + 14] << 8) | d[l3 + 15]) >>> 0;',
@@ -76,12 +90,12 @@ export function prologue(uses: ReadonlySet<string>): string {
     '  transport = (((d[l3 + 6] << 8) | d[l3 + 7]) & 0x1fff) === 0 ? 1 : 0;',
     '  l4 = l3 + hb;',
     '} else {',
-    `  if (end > l3 && d[l3] >> 4 !== 6) return ${FALLBACK};`,
-    `  if (end - l3 < 40) return ${FALLBACK};`,
+    `  if (end > l3 && d[l3] >> 4 !== 6) return fell(${Fell.DECODE_NOTE});`,
+    `  if (end - l3 < 40) return fell(${Fell.DECODE_NOTE});`,
     '  const pl = (d[l3 + 4] << 8) | d[l3 + 5];',
     '  proto = d[l3 + 6];',
     // hop-by-hop, routing, fragment, AH, destination options: the decoder walks them
-    `  if (proto === 0 || proto === 43 || proto === 44 || proto === 51 || proto === 60) return ${FALLBACK};`,
+    `  if (proto === 0 || proto === 43 || proto === 44 || proto === 51 || proto === 60) return fell(${Fell.IPV6_EXTENSION});`,
     // zero without a hop-by-hop header (which holds a jumbogram's length): the frame's length, as the decoder says
     '  ipLen = pl !== 0 ? pl + 40 : off + origLen - l3;',
     '  ttl = d[l3 + 7];',
@@ -107,17 +121,17 @@ export function prologue(uses: ReadonlySet<string>): string {
     'let tcp = 0, udp = 0, icmp = 0, sport = 0, dport = 0, flags = 0, itype = 0, icode = 0, sip = 0;',
     'if (transport === 1) {',
     '  if (proto === 6) {',
-    `    if (l3e - l4 < 20) return ${FALLBACK};`,
+    `    if (l3e - l4 < 20) return fell(${Fell.DECODE_NOTE});`,
     '    const thl = (d[l4 + 12] >> 4) * 4;',
-    `    if (thl < 20) return ${FALLBACK};`,
+    `    if (thl < 20) return fell(${Fell.DECODE_NOTE});`,
     '    tcp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3]; flags = d[l4 + 13];',
     sip ? '    if (l4 + thl < l3e && looksLikeSip(d, l4 + thl, l3e)) sip = 1;' : '',
     '  } else if (proto === 17) {',
-    `    if (l3e - l4 < 8) return ${FALLBACK};`,
+    `    if (l3e - l4 < 8) return fell(${Fell.DECODE_NOTE});`,
     '    udp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3];',
     sip ? '    if (l4 + 8 < l3e && looksLikeSip(d, l4 + 8, l3e)) sip = 1;' : '',
     '  } else if (proto === 1 || proto === 58) {',
-    `    if (l3e - l4 < 4) return ${FALLBACK};`,
+    `    if (l3e - l4 < 4) return fell(${Fell.DECODE_NOTE});`,
     '    icmp = 1; itype = d[l4]; icode = d[l4 + 1];',
     '  }',
     '}',

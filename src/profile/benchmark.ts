@@ -3,7 +3,7 @@
 //    + ATP + firewall, a fresh ATP state per pass so every pass sees the capture as a replay would;
 //    the firewall's fast path (fastpath/) decides the frames it can from their bytes (with protection
 //    on, ATP's fields are read from them too) and the rest are decoded, as in a replay
-//    (sim/packet-decider.ts);
+//    (sim/packet-decider.ts); one more pass counts which lane decided each frame (sim/engine-counts.ts);
 // 2. firewall alone: the production evaluator over the records that reach the firewall on the packet
 //    path, decoded (and enriched) once: frames without IP pass the path uninspected, and packets
 //    protection drops never get there, so its figures count the packets a replay's firewall sees;
@@ -26,6 +26,7 @@ import { createListRegistry } from '../data/lists.js';
 import { Firewall } from '../firewall/firewall.js';
 import { enrichmentFor } from '../fields/lookups.js';
 import type { PathOptions } from '../sim/build.js';
+import { EngineCounts, type EngineReport } from '../sim/engine-counts.js';
 import { fastPathFor, PacketDecider } from '../sim/packet-decider.js';
 import { PacketPath } from '../sim/packet-path.js';
 import type { FrameStore } from './frames.js';
@@ -64,6 +65,8 @@ export interface BenchReport {
   ns_per_packet: number;
   firewall: Throughput;
   whole_path: Throughput;
+  /** frames the compiled path decided and those that fell back, by reason (a replay's engine counts) */
+  engine: EngineReport;
   atp: boolean;
   rules: RuleRow[];
   /** the sum of the rules' own batch times for one pass, before they are scaled to the firewall's time */
@@ -88,7 +91,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   // 1. whole path
   const freshPath = () => new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
   const rec0 = new PacketRecord();
-  const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve });
+  const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve, enrichment });
   const whole = measure(
     store.count,
     runs,
@@ -100,6 +103,14 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
       }
     },
   );
+
+  const lanes = new EngineCounts();
+  const counting = new PacketDecider(freshPath(), fastPath);
+  for (let i = 0; i < store.count; i++) {
+    store.decode(i, rec0, counting.decodeFrame);
+    lanes.add(counting.fallbackReason());
+    counting.decide(rec0);
+  }
 
   // 2. firewall alone
   const recs = firewallRecords(store, freshPath());
@@ -141,6 +152,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     ns_per_packet: fw.ns_per_packet,
     firewall: fw,
     whole_path: whole,
+    engine: lanes.report(),
     atp: probe.active,
     rules: rows,
     rules_isolated_ns: isolated,

@@ -4,6 +4,7 @@
 import { groupDigits, counted } from '../numbers.js';
 import { printable } from '../terminal-text.js';
 import type { BenchReport } from './benchmark.js';
+import type { EngineReport } from '../sim/engine-counts.js';
 import type { Figure } from './compare.js';
 import type { PeerResult } from './peers.js';
 
@@ -30,6 +31,13 @@ function spread(t: { packets_per_second: number; packets_per_second_min: number;
   return `${n(t.packets_per_second)} packets/s, ${ns(t.ns_per_packet)} ns/packet (median of ${t.runs}; ${n(t.packets_per_second_min)} - ${n(t.packets_per_second_max)})`;
 }
 
+function engineLine(e: EngineReport): string {
+  const frames = e.compiled + e.fallback;
+  const share = frames === 0 ? '' : ` (${((100 * e.compiled) / frames).toFixed(1)}%)`;
+  const reasons = Object.entries(e.fallback_reasons).map(([reason, k]) => `${printable(reason)} ${n(k)}`);
+  return `${n(e.compiled)} of ${counted(frames, 'frame')}${share}${reasons.length > 0 ? `; fell back: ${reasons.join(', ')}` : ''}`;
+}
+
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   return cells.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()).join('\n');
@@ -40,6 +48,7 @@ export function formatReport(r: FullReport): string {
   lines.push(`${r.input}: ${counted(r.packets, 'packet')} held in memory`);
   lines.push(`whole path (${r.atp ? 'decode + ATP + firewall' : 'fast path, else decode + firewall'}): ${spread(r.whole_path)}`);
   lines.push(`firewall alone:                 ${spread(r.firewall)}`);
+  lines.push(`compiled path: ${engineLine(r.engine)}`);
   const ours = r.from_file_packets_per_second;
   if (ours !== null) lines.push(`edgesim replay of the file:     ${n(ours)} packets/s`);
   for (const p of r.peers) {

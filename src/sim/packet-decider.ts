@@ -29,11 +29,15 @@ export interface FastPath {
  * after another); null where it does not apply: protection scoped by data center or region reads an
  * enrichment the fast path does not make.
  */
-export function fastPathFor(stages: Pick<BuiltPath, 'firewall' | 'atp' | 'lists'>): FastPath | null {
-  if (!stages.atp.active) return { firewall: FastFirewall.compile(stages.firewall, { lists: stages.lists }), atpHeaders: null };
+/** why a path has no fast path (fastPathFor's null) */
+const NO_FAST_PATH = 'protection scoped by data center or region';
+
+export function fastPathFor(stages: Pick<BuiltPath, 'firewall' | 'atp' | 'lists' | 'enrichment'>): FastPath | null {
+  const { lists, enrichment } = stages;
+  if (!stages.atp.active) return { firewall: FastFirewall.compile(stages.firewall, { lists, enrichment }), atpHeaders: null };
   if (stages.atp.readsIngress) return null;
   const headers = new Int32Array(HEADER_SLOTS);
-  return { firewall: FastFirewall.compile(stages.firewall, { lists: stages.lists, headers }), atpHeaders: headers };
+  return { firewall: FastFirewall.compile(stages.firewall, { lists, enrichment, headers }), atpHeaders: headers };
 }
 
 export class PacketDecider {
@@ -45,8 +49,11 @@ export class PacketDecider {
   /** the fast path when protection is off (a pass it decides is the packet's whole verdict), else null */
   private readonly fastAlone: FastDecoding | null;
 
-  /** `fast`: the fast path for the path's stages (fastPathFor), or null to decide every packet on the packet path */
-  constructor(private readonly path: PacketPath, fast: FastPath | null) {
+  /**
+   * `fast`: the fast path for the path's stages (fastPathFor), or null to decide every packet on the
+   * packet path, for the reason `noFastPath` (what fallbackReason says for every frame)
+   */
+  constructor(private readonly path: PacketPath, fast: FastPath | null, private readonly noFastPath = NO_FAST_PATH) {
     this.verdict = path.newVerdict();
     this.fast = fast === null ? null
       : fast.atpHeaders === null ? new FastDecoding(fast.firewall, this.verdict.firewall)
@@ -66,7 +73,14 @@ export class PacketDecider {
 
   /** A decider for `built`; `fastPath` false decides every packet on the packet path (the reference). */
   static of(built: BuiltPath, fastPath = true): PacketDecider {
-    return new PacketDecider(built.path, fastPath ? fastPathFor(built) : null);
+    return new PacketDecider(built.path, fastPath ? fastPathFor(built) : null, fastPath ? NO_FAST_PATH : 'compiled path switched off');
+  }
+
+  /** Why the frame just read goes through the decoder and evaluator, or null when the compiled path decided it. */
+  fallbackReason(): string | null {
+    const f = this.fast;
+    if (f === null) return this.noFastPath;
+    return f.decided ? null : f.fallbackReason();
   }
 
   /**

@@ -14,6 +14,7 @@ import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { AddressLogOptions } from './address-log.js';
 import { DropBreakdown, type DropParts, type DropReport } from './drop-breakdown.js';
+import { EngineCounts, type EngineReport } from './engine-counts.js';
 import type { PacketVerdict, Stage } from './verdict.js';
 import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesParts, type VerdictSeriesReport } from './verdict-series.js';
 
@@ -65,6 +66,8 @@ export interface ReplayReport {
   series: VerdictSeriesReport;
   /** dropped packets by rule, by reason, and their top sources and destinations */
   drops: DropReport;
+  /** frames the compiled path decided, and those that fell back to the decoder and evaluator, by reason */
+  engine: EngineReport;
   lint?: LintFinding[];
 }
 
@@ -83,6 +86,7 @@ export interface SummaryParts {
   notes: Array<[string, { packets: number; firstFrame: number }]>;
   series: VerdictSeriesParts;
   drops: DropParts;
+  engine: ReturnType<EngineCounts['parts']>;
 }
 
 export class ReplaySummary {
@@ -105,6 +109,8 @@ export class ReplaySummary {
   private readonly outcomes: Outcomes | null;
   private readonly series = new VerdictSeries();
   private readonly drops: DropBreakdown;
+  /** which lane decided each frame (counted by the caller, which knows: countingVisit, replay) */
+  readonly engine = new EngineCounts();
 
   /**
    * `part`: this summary counts a batch of a capture that starts at `part.start` (sec, nsec), to be
@@ -135,6 +141,7 @@ export class ReplaySummary {
       notes: [...this.notes],
       series: this.series.parts(),
       drops: this.drops.parts(),
+      engine: this.engine.parts(),
     };
   }
 
@@ -157,6 +164,7 @@ export class ReplaySummary {
     if (this.firstSec >= 0 && this.series.isEmpty()) this.series.startAt(this.firstSec, this.firstNsec);
     this.series.absorb(p.series);
     this.drops.absorb(p.drops);
+    this.engine.absorb(p.engine);
   }
 
   add(rec: PacketRecord, v: PacketVerdict): void {
@@ -241,6 +249,7 @@ export class ReplaySummary {
       packetsPerSecond: elapsedSeconds > 0 ? this.packets / elapsedSeconds : 0,
       series: this.series.report(),
       drops: this.drops.report(firewall),
+      engine: this.engine.report(),
     };
   }
 }

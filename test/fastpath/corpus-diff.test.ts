@@ -2,8 +2,8 @@
 // corpus (many link types, VLANs, IPv6 extension headers, tunnels, truncated and malformed packets):
 // per-packet NDJSON byte-identical and the same hit and decision counts per rule, with the rules
 // read linearly and through the candidate index. The rules touch every field the fast path reads,
-// in every kind of comparison; one ruleset also holds a rule the fast path cannot evaluate (a
-// looked-up field), so packets that reach it fall back after their earlier matches were counted.
+// in every kind of comparison; one ruleset also holds a looked-up field (absent here: no lookups;
+// lookup-diff.test.ts runs them with lookups).
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, corpusPath } from '../capture/helpers/corpus.js';
 import { FIELDS, lists, type Rule, run } from './helpers.js';

@@ -64,4 +64,27 @@ describe('fast path at the edges of what it reads', () => {
     }
     expect(decided).toEqual(['IPv4 TCP', 'IPv6 UDP SIP', 'IPv4 total length 0', 'IPv6 payload length 0', 'IPv4 options', 'raw IP (101)', 'Linux cooked v2', 'ARP']);
   });
+
+  it('says why it hands a frame back: a VLAN tag, an IPv6 extension header, a frame the decoder notes, a link type it does not read', async () => {
+    const why: Record<string, string[]> = {};
+    const cases: Array<[string, { linkType?: number; data: Uint8Array; origLen?: number }]> = [
+      ['VLAN', FRAMES['VLAN']!],
+      ['IPv6 hop-by-hop', FRAMES['IPv6 hop-by-hop']!],
+      ['TCP header length 12', FRAMES['TCP header length 12']!],
+      ['IPv4 TCP cut at 30', FRAMES['IPv4 TCP cut at 30']!],
+      ['802.11', { linkType: 105, data: v4tcp }],
+    ];
+    for (const [name, f] of cases) {
+      const file = path.join(dir, 'one.pcap');
+      writeFileSync(file, pcapFile({ linkType: f.linkType ?? 1 }, [{ sec: 1, frac: 0, data: f.data, origLen: f.origLen }]));
+      why[name] = (await run(file, FIELDS, { lists, mode: 'linear' })).fallbackReasons;
+    }
+    expect(why).toEqual({
+      'VLAN': ['VLAN tag'],
+      'IPv6 hop-by-hop': ['IPv6 extension header'],
+      'TCP header length 12': ['decode note'],
+      'IPv4 TCP cut at 30': ['decode note'],
+      '802.11': ['link type'],
+    });
+  });
 });

@@ -3,6 +3,7 @@
 // returns each run's per-packet NDJSON (the replay's own sink) and rule counters.
 import { readCapture } from '../../src/capture/reader.js';
 import type { Ruleset } from '../../src/config/snapshot.js';
+import type { Enrichment } from '../../src/data/enrichment.js';
 import { FastDecoding } from '../../src/fastpath/fast-decoding.js';
 import { FastFirewall } from '../../src/fastpath/fast-firewall.js';
 import { Firewall } from '../../src/firewall/firewall.js';
@@ -66,6 +67,8 @@ export interface Run {
   decided: number[];
   /** packets the fast path decided (0 for the reference run) */
   fast: number;
+  /** why each packet the fast path did not decide fell back (FastDecoding.fallbackReason), in frame order */
+  fallbackReasons: string[];
   error: string | null;
 }
 
@@ -81,27 +84,33 @@ export interface RunOptions {
   lists?: (name: string) => IpSet | undefined;
   /** run the fast path (with or without the index), or the reference path alone */
   mode: 'reference' | 'linear' | 'indexed';
+  /** the lookups of both paths (looked-up fields are absent without) */
+  enrichment?: Enrichment;
 }
 
 export async function run(file: string, rules: readonly Rule[], opts: RunOptions): Promise<Run> {
   const firewall = Firewall.compile(rulesets(rules), { lists: opts.lists });
-  const path = new PacketPath({ firewall });
+  const path = new PacketPath({ firewall, enrichment: opts.enrichment });
   const verdict = path.newVerdict();
   const out = new Collector();
   const sink = new NdjsonSink(out as unknown as TextSink, firewall);
-  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode === 'indexed' }), verdict.firewall);
+  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode === 'indexed', enrichment: opts.enrichment }), verdict.firewall);
   let fast = 0;
+  const fallbackReasons: string[] = [];
   let error: string | null = null;
   try {
     await readCapture(file, (rec) => {
       if (fastDecoding?.decided === true) {
         fast++;
         verdict.setFromFirewall();
-      } else path.process(rec, verdict);
+      } else {
+        if (fastDecoding !== null) fallbackReasons.push(fastDecoding.fallbackReason());
+        path.process(rec, verdict);
+      }
       sink.packet(rec, verdict);
     }, { decodeFrame: fastDecoding?.decodeFrame });
   } catch (err) {
     error = (err as Error).message;
   }
-  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, error };
+  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, fallbackReasons, error };
 }
