@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   fields: ['capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
-  fastpath: ['capture', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  fastpath: ['capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers'],
@@ -38,7 +38,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   // reviewers' formats: SARIF, GitHub workflow commands, job summaries, pull-request reports
   review: ['analysis', 'config', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the library (`import … from 'edgesim'`): the stages, the suites' packets and traces; never the CLI
-  lib: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  lib: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'review', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'review', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
 };
 

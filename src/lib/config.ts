@@ -1,6 +1,7 @@
 // The library's configuration: files in any format --config reads (several merged by resource), or
 // a snapshot object, checked as the CLI checks them, kept with the name errors give them.
 import { readConfiguration } from '../config/inputs/index.js';
+import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { validateSnapshot } from '../config/validate.js';
 
@@ -11,6 +12,8 @@ export interface Config {
   readonly source: string | undefined;
   /** what reading the files found worth saying that is not an error (a phase not simulated, `allow` read as `skip`) */
   readonly notes: readonly string[];
+  /** where each rule is written in the files (nowhere for an object) */
+  readonly locate: RuleLocator;
 }
 
 /**
@@ -21,8 +24,8 @@ export interface Config {
 export async function loadConfig(input: string | readonly string[] | object): Promise<Config> {
   if (typeof input === 'string' || Array.isArray(input)) {
     const files: readonly string[] = typeof input === 'string' ? [input] : (input as readonly string[]);
-    const { snapshot, notes } = await readConfiguration(files.map((file) => ({ file })));
-    return { snapshot, source: files.join(', '), notes };
+    const { snapshot, notes, locate } = await readConfiguration(files.map((file) => ({ file })));
+    return { snapshot, source: files.join(', '), notes, locate };
   }
-  return { snapshot: validateSnapshot(input), source: undefined, notes: [] };
+  return { snapshot: validateSnapshot(input), source: undefined, notes: [], locate: NOWHERE };
 }

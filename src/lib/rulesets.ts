@@ -1,9 +1,12 @@
 // The library's checks of expressions and rulesets: the engine's verdict on an expression, lint's
 // findings, and the static diff of two configurations, as the commands of the same names give them.
-import { checkExpressions, compareRulesets, lint as lintSnapshot, type Comparison, type Finding, type ModelOptions } from '../analysis/index.js';
+import { checkExpressions, compareRulesets, deployFindings, lint as lintSnapshot, withSubjects, type Comparison, type Finding, type ModelOptions, type Severity } from '../analysis/index.js';
+import { deployChecks } from '../config/deploy-checks.js';
+import type { SourceLocation } from '../config/location.js';
 import { createListRegistry } from '../data/lists.js';
 import { attachSource } from '../errors.js';
 import { validateExpression } from '../lang/index.js';
+import { reviewFindings } from '../review/lint-findings.js';
 import type { Config } from './config.js';
 
 /** The engine's verdict on an expression; `message` is its exact text when not valid. */
@@ -36,11 +39,27 @@ function modelOptions(config: Config, options: ListOptions): ModelOptions {
   }
 }
 
-/** `edgesim lint`'s findings for a configuration's rulesets (shadowed, redundant, unreachable rules...). */
-export async function lint(config: Config, options: ListOptions = {}): Promise<Finding[]> {
+/** A finding of lint, with its severity and, for a configuration read from files, its place there. */
+export type LintFinding = Finding & { severity: Severity; location?: SourceLocation };
+
+export interface LintOptions extends ListOptions {
+  /** rules per ruleset the account may hold (lint --max-rules; default 200) */
+  maxRules?: number;
+}
+
+/** `edgesim lint`'s findings for a configuration (unreachable and unmatchable rules, warnings, deploy-time checks), as its JSON gives them. */
+export async function lint(config: Config, options: LintOptions = {}): Promise<LintFinding[]> {
   const model = modelOptions(config, options);
   try {
-    return lintSnapshot(config.snapshot, model);
+    const deploy = deployChecks(config.snapshot, options.maxRules);
+    const findings = reviewFindings({
+      file: config.source ?? '',
+      locate: config.locate,
+      analysed: withSubjects(config.snapshot, lintSnapshot(config.snapshot, model)),
+      origin: deploy.origin,
+      deployTime: deployFindings(deploy.problems, config.snapshot),
+    });
+    return findings.map(({ finding, severity, location }) => ({ ...finding, severity, ...(config.source === undefined ? {} : { location }) }));
   } catch (err) {
     throw attachSource(err, config.source);
   }
