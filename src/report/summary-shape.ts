@@ -56,7 +56,7 @@ export const SUMMARY_SHAPE: Shape = {
     topSources: TOP,
     topDestinations: TOP,
   },
-  'lint?': [{ rule: 'string', kind: 'string', message: 'string' }],
+  'lint?': [{ rule: 'string|null', kind: 'string', message: 'string' }],
   'warnings?': ['string'],
 };
 

@@ -34,7 +34,8 @@ export interface RuleReport {
 /** A finding of the ruleset analysis (`edgesim lint --json`), when the report carries them. */
 export interface LintFinding {
   ruleset: string;
-  rule: string;
+  /** null for a finding about the whole ruleset (too many rules) */
+  rule: string | null;
   kind: string;
   message: string;
   blocked_by?: string | null;
