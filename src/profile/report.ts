@@ -1,11 +1,13 @@
 // The bench report for people (a table, the costliest rules first) and the figures `--save` keeps and
 // `--compare` reads back: whole-path and firewall packets/s (higher is better) and each rule's ns per
-// evaluation (lower is better), by name, so a saved run compares row by row with a later one.
+// evaluation (lower is better), by name, each with its samples, so a saved run compares row by row
+// with a later one and each row's difference is weighed against its noise.
 import { groupDigits, counted } from '../numbers.js';
 import { printable } from '../terminal-text.js';
 import type { BenchReport } from './benchmark.js';
 import type { Figure } from './compare.js';
 import type { PeerResult } from './peers.js';
+import { packetsPerSecond, type Throughput } from './throughput.js';
 
 export interface FullReport extends BenchReport {
   input: string;
@@ -14,12 +16,16 @@ export interface FullReport extends BenchReport {
   peers: PeerResult[];
 }
 
+/** A throughput as packets/s, with each sample's rate for the significance test. */
+function rateFigure(name: string, t: Throughput): Figure {
+  return { name, value: t.packets_per_second, unit: 'packets/s', better: 'higher', samples: t.samples_ns.map((ns) => packetsPerSecond(t.packets, ns)) };
+}
+
 export function figuresOf(r: FullReport): Figure[] {
-  const figures: Figure[] = [
-    { name: 'whole path', value: r.whole_path.packets_per_second, unit: 'packets/s', better: 'higher' },
-    { name: 'firewall alone', value: r.firewall.packets_per_second, unit: 'packets/s', better: 'higher' },
-  ];
-  for (const rule of r.rules) if (rule.evaluations > 0) figures.push({ name: `rule ${rule.rule}`, value: rule.ns_per_evaluation, unit: 'ns/eval', better: 'lower' });
+  const figures: Figure[] = [rateFigure('whole path', r.whole_path), rateFigure('firewall alone', r.firewall)];
+  for (const rule of r.rules) {
+    if (rule.evaluations > 0) figures.push({ name: `rule ${rule.rule}`, value: rule.ns_per_evaluation, unit: 'ns/eval', better: 'lower', samples: rule.samples_ns_per_evaluation });
+  }
   return figures;
 }
 
