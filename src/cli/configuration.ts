@@ -5,6 +5,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
+import { STDIN_NAME } from '../capture/source.js';
 import type { ApiTarget } from '../config/api-client.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { UsageError, UserError } from '../errors.js';
@@ -20,6 +21,10 @@ export interface LoadedConfiguration {
 /** The snapshot named by --config or fetched from --api; an empty configuration when neither is given and none is required. */
 export async function loadConfiguration(flags: ConfigFlags, required = true): Promise<LoadedConfiguration> {
   if (flags.config !== undefined && flags.api !== undefined) throw new UsageError('give either --config or --api, not both');
+  if (flags.config === '-') {
+    const [{ readSnapshotText }, { readStdinText }] = await Promise.all([import('../config/load.js'), import('./input.js')]);
+    return { snapshot: readSnapshotText(await readStdinText(), STDIN_NAME).snapshot, source: STDIN_NAME };
+  }
   if (flags.config !== undefined) {
     const { loadSnapshotFile } = await import('../config/load.js');
     const snapshot = await loadSnapshotFile(flags.config).catch(async (err: unknown) => {

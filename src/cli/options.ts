@@ -35,7 +35,7 @@ export interface ApiFlags {
 
 export function addConfigOptions(cmd: Command): Command {
   return cmd
-    .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`)')
+    .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`); - reads it from standard input')
     .option('--api <url>', 'read the configuration from a running API, e.g. http://127.0.0.1:8787/client/v4')
     .option('--account <id>', 'account id, with --api')
     .option('--token <token>', 'API token, with --api (default: $EDGESIM_API_TOKEN)')

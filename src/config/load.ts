@@ -26,12 +26,17 @@ export async function readSnapshotFile(path: string, options: SnapshotOptions = 
   } catch (err) {
     throw new InputError(path, err, 'cannot read the snapshot');
   }
+  return readSnapshotText(text, path, options);
+}
+
+/** A snapshot from its text (a file's, or standard input's), named `name` in errors. */
+export function readSnapshotText(text: string, name: string, options: SnapshotOptions = {}): SnapshotFile {
   text = text.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (err) {
-    throw new UserError((err as Error).message, { source: path });
+    throw new UserError((err as Error).message, { source: name });
   }
-  return { snapshot: validateSnapshot(value, path, options), locate: jsonRuleLocator(text, path) };
+  return { snapshot: validateSnapshot(value, name, options), locate: jsonRuleLocator(text, name) };
 }

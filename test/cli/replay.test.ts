@@ -128,6 +128,17 @@ describe('edgesim replay', () => {
     expect(Number(execFileSync('capinfos', ['-c', '-M', '-T', dropped], { encoding: 'utf8' }).trim().split('\n').pop()!.split('\t')[1])).toBe(report.dropped);
   });
 
+  it('reads the configuration from standard input with --config -, naming it so in errors', () => {
+    const demo = ['replay', 'examples/demo.pcap', '--format', 'ndjson'];
+    const fromFile = runCli([...demo, '--config', 'examples/demo-snapshot.json']);
+    const fromStdin = runCli([...demo, '--config', '-'], { input: readFileSync('examples/demo-snapshot.json') });
+    expect(fromStdin.status, fromStdin.stderr).toBe(fromFile.status);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+    const bad = runCli([...demo, '--config', '-'], { input: '{"rulesets": [' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe('edgesim: standard input: invalid JSON: Unexpected end of JSON input\n');
+  });
+
   it('writes CSV with a header and one row per packet', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('c.json', oneRule('tcp.dstport == 80', 'log')), '--format', 'csv']);
     expect(r.status).toBe(0);

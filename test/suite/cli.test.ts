@@ -199,6 +199,19 @@ describe('edgesim test on a corpus capture', () => {
     }
   });
 
+  it('reads a suite from standard input with -, its paths relative to the working folder', () => {
+    const suite = readFileSync('examples/demo-suite.yaml', 'utf8');
+    const fromFile = runCli(['test', 'demo-suite.yaml'], { cwd: path.resolve('examples') });
+    const fromStdin = runCli(['test', '-'], { cwd: path.resolve('examples'), input: suite });
+    expect(fromFile.status, fromFile.stdout).toBe(0);
+    expect(fromStdin.status, fromStdin.stdout).toBe(0);
+    const untimed = (text: string) => text.replace(/\(\d+\.\d+ ?s\)/g, '(time)').replace(/ in \d+\.\d+ ?s/g, ' in (time)');
+    expect(untimed(fromStdin.stdout)).toBe(untimed(fromFile.stdout).replaceAll('demo-suite.yaml', 'standard input'));
+    const twice = runCli(['test', '-', '-'], { input: suite });
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toBe('edgesim: standard input (-) can be read once: give - as one suite only\n');
+  });
+
   it('--strict turns warnings into failures', () => {
     // a rule reading ASNs without an ASN database is a warning: the field is absent
     const config = { rulesets: [{ name: 'r', phase: 'edge_transit', kind: 'root', rules: [{ ref: 'asn', action: 'block', expression: 'ip.src.asnum == 64500' }] }] };

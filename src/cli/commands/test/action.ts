@@ -3,6 +3,8 @@
 // golden, is a suite error at its line; --json and --junit may overwrite none of them), run the
 // cases with one line each, then the details of each failure, the totals, and the --json / --junit
 // reports. Exit 1 when a case failed or could not run.
+import { STDIN_NAME } from '../../../capture/source.js';
+import { UsageError } from '../../../errors.js';
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
@@ -10,6 +12,7 @@ import { loadSuite } from '../../../suite/load.js';
 import { runSuites } from '../../../suite/run.js';
 import type { Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
+import { readStdinText } from '../../input.js';
 import type { DataFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 import { distinctFiles, firstClash } from '../../paths.js';
@@ -45,7 +48,8 @@ function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
 export async function run(files: string[], flags: TestFlags): Promise<void> {
   const options = dataOptions(flags);
   const suites: Suite[] = [];
-  for (const file of files) suites.push(await loadSuite(file, options));
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
+  for (const file of files) suites.push(file === '-' ? await loadSuite(STDIN_NAME, options, await readStdinText()) : await loadSuite(file, options));
   checkFiles(suites, flags);
   const results = await runSuites(suites, {
     update: flags.update,

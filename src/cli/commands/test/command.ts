@@ -8,7 +8,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('test')
     .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 the suite is invalid')
-    .argument('<suite...>', 'suite files (.yaml, .yml or .json)')
+    .argument('<suite...>', 'suite files (.yaml, .yml or .json); - reads one from standard input (its paths relative to the working folder)')
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
     .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI (not over a file the suite reads or a golden file)')
     .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
