@@ -63,8 +63,12 @@ export interface RuleRow {
   /** ns_total over the firewall's time for one pass */
   share: number;
   never_hit: boolean;
-  /** ns_per_evaluation of each sample, scaled as the figure is */
-  samples_ns_per_evaluation: number[];
+  /**
+   * ns per evaluation of each sample of the rule timed alone, its loop's cost included and not scaled:
+   * the measured quantity, which --compare tests (a scaled figure would carry the noise of the
+   * firewall's median and of the loop's cost into every sample alike)
+   */
+  batch_samples_ns_per_evaluation: number[];
 }
 
 export interface BenchReport {
@@ -200,6 +204,6 @@ function ruleRow(c: RuleCost, action: string, scale: number, firewallNs: number)
     ns_total: ns,
     share: firewallNs === 0 ? 0 : ns / firewallNs,
     never_hit: c.enabled && c.matches === 0,
-    samples_ns_per_evaluation: c.samples_ns_total.map(perEvaluation),
+    batch_samples_ns_per_evaluation: c.samples_batch_ns.map((ns) => (c.evaluations === 0 ? 0 : ns / c.evaluations)),
   };
 }

@@ -48,6 +48,8 @@ export interface RuleCost {
   ns_per_evaluation: number;
   /** ns_total of each sample (empty when not timed) */
   samples_ns_total: number[];
+  /** each sample's whole batch time, the loop's own cost included: the measured quantity, for comparisons */
+  samples_batch_ns: number[];
 }
 
 type BatchLoop = (pred: (p: PacketRecord) => boolean, recs: readonly PacketRecord[], list: Int32Array, n: number) => number;
@@ -87,11 +89,12 @@ function walk(rules: readonly ProfiledRule[], recs: readonly PacketRecord[], sam
   const perIteration = sampling === null || n === 0 ? 0 : median(timeBatch(batchLoop(), () => false, recs, list, n, sampling)) / n;
 
   return rules.map((rule, position) => {
-    const cost: RuleCost = { position, ref: rule.ref, enabled: rule.enabled, evaluations: 0, matches: 0, decided: 0, ns_total: 0, ns_per_evaluation: 0, samples_ns_total: [] };
+    const cost: RuleCost = { position, ref: rule.ref, enabled: rule.enabled, evaluations: 0, matches: 0, decided: 0, ns_total: 0, ns_per_evaluation: 0, samples_ns_total: [], samples_batch_ns: [] };
     if (!rule.enabled) return cost;
     cost.evaluations = n;
     if (sampling !== null && n > 0) {
-      cost.samples_ns_total = timeBatch(batchLoop(), rule.predicate, recs, list, n, sampling).map((ns) => Math.max(0, ns - perIteration * n));
+      cost.samples_batch_ns = timeBatch(batchLoop(), rule.predicate, recs, list, n, sampling);
+      cost.samples_ns_total = cost.samples_batch_ns.map((ns) => Math.max(0, ns - perIteration * n));
       cost.ns_total = median(cost.samples_ns_total);
       cost.ns_per_evaluation = cost.ns_total / n;
     }
@@ -118,7 +121,8 @@ export function pooledCosts(rounds: readonly RuleCost[][]): RuleCost[] {
   return rounds[0]!.map((first, i) => {
     const samples = rounds.flatMap((costs) => costs[i]!.samples_ns_total);
     const ns = samples.length === 0 ? 0 : median(samples);
-    return { ...first, samples_ns_total: samples, ns_total: ns, ns_per_evaluation: first.evaluations === 0 ? 0 : ns / first.evaluations };
+    const batches = rounds.flatMap((costs) => costs[i]!.samples_batch_ns);
+    return { ...first, samples_ns_total: samples, samples_batch_ns: batches, ns_total: ns, ns_per_evaluation: first.evaluations === 0 ? 0 : ns / first.evaluations };
   });
 }
 
