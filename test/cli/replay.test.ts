@@ -139,6 +139,26 @@ describe('edgesim replay', () => {
     expect(bad.stderr).toBe('edgesim: standard input: invalid JSON: Unexpected end of JSON input\n');
   });
 
+  it('adds the packet fields --fields names to NDJSON and CSV, valued as edgesim inspect prints them, null when absent', () => {
+    const names = ['ip.src', 'ip.dst', 'ip.proto', 'tcp.dstport', 'tcp.flags.syn'];
+    const demo = ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--fields', names.join(',')];
+    const inspected = runCli(['inspect', 'examples/demo.pcap']).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const ndjson = runCli([...demo, '-f', 'ndjson']);
+    expect(ndjson.status, ndjson.stderr).toBe(0);
+    const rows = ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBe(inspected.length);
+    rows.forEach((row, i) => {
+      expect(Object.keys(row).slice(-names.length)).toEqual(names);
+      for (const name of names) expect(row[name]).toEqual(inspected[i][name] ?? null);
+    });
+    expect(rows.some((r) => r['tcp.dstport'] !== null) && rows.some((r) => r['tcp.dstport'] === null)).toBe(true);
+    const csv = runCli([...demo, '-f', 'csv']).stdout.trim().split('\n');
+    expect(csv[0]!.split(',').slice(-names.length)).toEqual(names);
+    csv.slice(1).forEach((line, i) => expect(line.split(',').slice(-names.length)).toEqual(names.map((n) => String(inspected[i][n] ?? ''))));
+    const typo = runCli([...demo.slice(0, -1), 'ip.sr', '-f', 'ndjson']);
+    expect([typo.status, typo.stderr]).toEqual([2, 'edgesim: --fields: "ip.sr" is not a field of a packet (see edgesim fields)\n']);
+  });
+
   it('writes CSV with a header and one row per packet', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('c.json', oneRule('tcp.dstport == 80', 'log')), '--format', 'csv']);
     expect(r.status).toBe(0);
