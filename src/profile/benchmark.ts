@@ -40,7 +40,7 @@ import { measure, measurePasses, pooled, type Throughput } from './throughput.js
  * again), its samples pooled: the spread then holds the changes of the machine and of V8's code
  * over the whole run, not only over one stretch of it, so a comparison weighs them as noise.
  */
-const ROUNDS = 3;
+const ROUNDS = 6;
 
 export interface BenchOptions extends PathOptions {
   /** at least this many timed samples per figure (median reported); default 5 */
@@ -137,7 +137,9 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   }));
 
   // measured in rounds, so that each figure's samples spread over the run's time
-  const rounds = Array.from({ length: ROUNDS }, () => ({ whole: wholePath(), fw: firewallAlone(), costs: profileRules(rules, recs, sampling) }));
+  // each round's rules compiled afresh, so that V8's feedback and code for a predicate differ from round to round as from run to run
+  const freshRules = () => rules.map((r) => ({ ...r, predicate: compileRecordExpression('rule', r.expression, resolve).predicate }));
+  const rounds = Array.from({ length: ROUNDS }, () => ({ whole: wholePath(), fw: firewallAlone(), costs: profileRules(freshRules(), recs, sampling) }));
   const whole = pooled(rounds.map((r) => r.whole));
   const fw = pooled(rounds.map((r) => r.fw));
   const costs = pooledCosts(rounds.map((r) => r.costs));
