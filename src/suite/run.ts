@@ -7,6 +7,8 @@ import type { CaseOutcome, CaseResult, CaseStatus, RunContext, Suite } from './s
 
 export interface RunOptions {
   update?: boolean;
+  /** with update: rewrite the golden of a case that fails for another reason too */
+  force?: boolean;
   strict?: boolean;
   /** called as each case finishes (the terminal shows one line per case as it goes) */
   onCase?: (result: CaseResult) => void;
@@ -22,7 +24,7 @@ function judge(outcome: CaseOutcome, strict: boolean): { status: CaseStatus; mes
 export async function runSuites(suites: readonly Suite[], opts: RunOptions = {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const suite of suites) {
-    const ctx: RunContext = { paths: suite.paths, update: opts.update === true };
+    const ctx: RunContext = { paths: suite.paths, update: opts.update === true, force: opts.force === true };
     for (const c of suite.cases) {
       const started = process.hrtime.bigint();
       let outcome: CaseOutcome;
@@ -41,6 +43,7 @@ export async function runSuites(suites: readonly Suite[], opts: RunOptions = {})
         ...what,
         ...verdict,
         notes: outcome.notes,
+        written: outcome.written ?? [],
         details: verdict.status === 'passed' ? '' : failureDetails(what, outcome),
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };

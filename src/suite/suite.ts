@@ -40,6 +40,8 @@ export interface RunContext {
   paths: SuitePaths;
   /** rewrite golden files from the current results */
   update: boolean;
+  /** with update: rewrite the golden of a case that fails for another reason too */
+  force: boolean;
 }
 
 /** A case's result before it is judged: what did not hold, with traces of the packets concerned. */
@@ -51,6 +53,8 @@ export interface CaseOutcome {
   warnings: string[];
   /** things done, e.g. `golden demo.verdicts.ndjson: 3 frames changed, rewritten` */
   notes: string[];
+  /** the golden files this case wrote (--update), as the suite names them */
+  written?: string[];
 }
 
 export interface CaseKind<T = unknown> {
@@ -88,6 +92,8 @@ export interface CaseResult {
   message: string;
   /** things done (CaseOutcome's notes) */
   notes: string[];
+  /** the golden files the case wrote (CaseOutcome's) */
+  written: string[];
   /** what went wrong, as text: expected and actual values, warnings, traces ('' when passed); kept as text, not as traces, so a run of many failures stays small */
   details: string;
   seconds: number;

@@ -5,6 +5,8 @@
 // reports. Exit 1 when a case failed or could not run.
 import { STDIN_NAME } from '../../../capture/source.js';
 import { UsageError } from '../../../errors.js';
+import { counted } from '../../../numbers.js';
+import { printable } from '../../../terminal-text.js';
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
@@ -21,6 +23,7 @@ export interface TestFlags extends DataFlags {
   json?: string;
   junit?: string;
   update?: boolean;
+  force?: boolean;
   strict?: boolean;
 }
 
@@ -48,17 +51,23 @@ function checkFiles(suites: readonly Suite[], flags: TestFlags): void {
 export async function run(files: string[], flags: TestFlags): Promise<void> {
   const options = dataOptions(flags);
   const suites: Suite[] = [];
+  if (flags.force && !flags.update) throw new UsageError('--force goes with --update');
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
   for (const file of files) suites.push(file === '-' ? await loadSuite(STDIN_NAME, options, await readStdinText()) : await loadSuite(file, options));
   checkFiles(suites, flags);
   const results = await runSuites(suites, {
     update: flags.update,
+    force: flags.force,
     strict: flags.strict,
     onCase: (r) => process.stdout.write(`${caseLine(r)}\n`),
   });
   const failed = results.filter((r) => r.status !== 'passed');
   for (const r of failed) process.stdout.write(`\n${r.details}\n`);
   process.stdout.write(`\n${totalsLine(results)}\n`);
+  if (flags.update) {
+    const written = results.flatMap((r) => r.written);
+    process.stdout.write(`${counted(written.length, 'golden file')} updated${written.length === 0 ? '' : `: ${written.map(printable).join(', ')}`}\n`);
+  }
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
   if (failed.length > 0) process.exitCode = 1;

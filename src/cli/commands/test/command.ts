@@ -11,7 +11,8 @@ export function register(program: Command): void {
     .argument('<suite...>', 'suite files (.yaml, .yml or .json); - reads one from standard input (its paths relative to the working folder)')
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
     .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI (not over a file the suite reads or a golden file)')
-    .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
+    .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed and which files it rewrote; not the golden of a case that fails for another reason")
+    .option('--force', 'with --update: rewrite the golden of a case that fails for another reason too')
     .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case');
   addDataOptions(cmd);
   addAtpOptions(cmd);
