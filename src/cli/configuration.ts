@@ -3,9 +3,11 @@
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { STDIN_NAME } from '../capture/source.js';
 import { STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
 import type { ApiTarget } from '../config/api-client.js';
+import type { ConfigurationInput } from '../config/inputs/index.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import type { SnapshotOptions } from '../config/validate.js';
@@ -42,9 +44,14 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
   if (flags.api !== undefined && (files.length > 0 || flags.plan !== undefined)) throw new UsageError('give either --config or --api, not both');
   if (files.length > 0 || flags.plan !== undefined) {
     const { readConfiguration } = await import('../config/inputs/index.js');
-    const inputs = [...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' }]), ...files.map((file) => ({ file }))];
+    if (files.filter((f) => f === '-').length > 1) throw new UsageError('--config -: standard input can be read once');
+    const stdin = files.includes('-') ? await (await import('./input.js')).readStdinText() : undefined;
+    const inputs: ConfigurationInput[] = [
+      ...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' } as const]),
+      ...files.map((file) => (file === '-' ? { file: STDIN_NAME, text: stdin } : { file })),
+    ];
     const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare }).catch(async (err: unknown) => {
-      for (const { file } of inputs) if (await isCapture(file)) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
+      for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });
     for (const note of read.notes) {

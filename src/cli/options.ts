@@ -44,7 +44,7 @@ export function configOption(flags = '-c, --config <file>', description = CONFIG
 }
 
 const CONFIG_HELP =
-  'configuration file: a snapshot (see `edgesim export`), Terraform JSON (terraform show -json), a vendor API ruleset response or octorules YAML, detected by content; repeat to merge files (e.g. Terraform rulesets and an ATP snapshot)';
+  'configuration file: a snapshot (see `edgesim export`), Terraform JSON (terraform show -json), a vendor API ruleset response or octorules YAML, detected by content; repeat to merge files (e.g. Terraform rulesets and an ATP snapshot); - reads one from standard input';
 
 /** `--config-format`: read every configuration file in this format instead of detecting it. */
 export function configFormatOption(): Option {

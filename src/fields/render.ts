@@ -27,6 +27,12 @@ function value(field: FieldAccess<R>, rec: R): string | number | boolean {
   }
 }
 
+/** A field's value as `recordFields` gives it, or null when the packet lacks it; undefined for a name that is no field. */
+export function fieldReader(name: string): { type: FieldAccess<R>['type']; read(rec: R): string | number | boolean | null } | undefined {
+  const field = Object.hasOwn(recordBinding, name) ? recordBinding[name]! : undefined;
+  return field === undefined ? undefined : { type: field.type, read: (rec) => (field.has(rec) ? value(field, rec) : null) };
+}
+
 /**
  * Every field the packet has, by Rules-language name, with a JSON-friendly value: numbers and
  * booleans as such, addresses and names as text, raw bytes as "aa:bb:..." hex. For people and

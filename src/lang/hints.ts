@@ -4,14 +4,20 @@
 // - a Wireshark field name the scheme spells differently (`tcp.port`, `ip.addr`, `tcp.flags.rst`),
 //   or a near miss of a field name (at most two edits);
 // - a field that is not a condition used as one (`tcp` alone is the raw TCP header, Bytes; its
-//   error is the engine's `expected ComparisonOp` right after the name).
+//   error is the engine's `expected ComparisonOp` right after the name);
+// - a bare word compared with a Bytes field (`ip.proto == tcp`: the engine reads `tcp` as hex
+//   bytes): quote it;
+// - a network compared with `==` (`ip.src == 10.0.0.0/8`): `in {…}` takes networks;
+// - a firewall field in an ATP filter, which may use only the filter scheme's four fields.
 // And, for an expression the engine accepts, a warning for a `$cf.`/`$svc.` name that is not a
-// managed list (`$cf.anonymiser`): valid, but no configuration can make it resolve.
+// managed list (`$cf.anonymiser`): valid, but no configuration can make it resolve; and one for an
+// account list (`$office`), which nothing checks without a configuration.
 // Names from the expression are looked up in Maps: `constructor` is a name like any other.
 import type { Ast } from './ast.js';
 import type { FilterError } from './errors.js';
-import { MANAGED_LISTS, unknownManagedLists } from './lists.js';
+import { accountLists, MANAGED_LISTS, unknownManagedLists } from './lists.js';
 import type { Scheme } from './scheme.js';
+import { FIREWALL_SCHEME } from './schemes.js';
 import { display } from './types.js';
 
 /** Wireshark display-filter names and what the firewall scheme calls them. */
@@ -78,8 +84,20 @@ export function hintFor(expr: string, err: FilterError, scheme: Scheme): string 
   const at = (offset: number) => bytes.subarray(0, offset).toString('utf8');
   if (err.code === 'unknown_identifier') {
     const name = bytes.subarray(err.start, err.end).toString('utf8');
+    if (FIREWALL_SCHEME.field(name) && !WIRESHARK_NAMES.has(name)) return `${name} is a firewall rule field: an ATP filter may use only ${oneOf(scheme.fieldNames())}`;
     const like = fieldsLike(name, scheme);
     return like.length > 0 ? `did you mean ${oneOf(like)}?` : null;
+  }
+  const compared = /([A-Za-z0-9_.]+)\s*(==|eq|!=|ne)\s*$/.exec(at(err.start));
+  if (compared !== null) {
+    const [, name, op] = compared as unknown as [string, string, string];
+    // the value the engine could not read, which the error starts (its span may cover only part of it)
+    const value = /^[^\s)}]*/.exec(bytes.subarray(err.start).toString('utf8'))![0];
+    const type = scheme.field(name)?.type;
+    if (type !== undefined && display(type) === 'Bytes' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(value)) return `a Bytes value is written in quotes: ${name} ${op} "${value}"`;
+    if (type !== undefined && display(type) === 'Ip' && value.includes('/')) {
+      return `${op} compares one address; for a network write ${op === '==' || op === 'eq' ? '' : 'not '}${name} in {${value}}`;
+    }
   }
   if (err.reason !== 'expected ComparisonOp') return null;
   const prefix = at(err.start);
@@ -100,12 +118,15 @@ const EXAMPLE: Record<string, string> = { Int: '== 80', Ip: 'in {192.0.2.0/24}',
 
 /**
  * One warning per `$cf.`/`$svc.` name in `ast` that is not a managed list, with the managed list it
- * probably means (a near miss or a prefix), else all of them.
+ * probably means (a near miss or a prefix), else all of them; and one per account list, which
+ * nothing checks without a configuration.
  */
 export function listWarnings(ast: Ast): string[] {
-  return unknownManagedLists(ast).map(({ namespace, list }) => {
+  const unmanaged = unknownManagedLists(ast).map(({ namespace, list }) => {
     const near = MANAGED_LISTS.find((n) => n.startsWith(list) || editDistance(list, n) <= 2);
     const managed = near === undefined ? `the managed lists are ${MANAGED_LISTS.map((n) => `$${namespace}.${n}`).join(', ')}` : `did you mean $${namespace}.${near}?`;
     return `$${namespace}.${list} is not a managed list, so no configuration can define it: ${managed}`;
   });
+  const account = accountLists(ast).map((name) => `$${name} is not checked without a configuration: an account list of that name must exist where the rule is used`);
+  return [...unmanaged, ...account];
 }

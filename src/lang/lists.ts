@@ -24,6 +24,11 @@ export function unknownListError(ast: Ast, name: string): FilterError {
   return new FilterError('unknown_list', reason, start, end, engineMessage(new Source(ast.source), reason, start, end));
 }
 
+/** The names the expression uses outside the managed namespaces: account lists, which only a configuration can check. */
+export function accountLists(ast: Ast): string[] {
+  return listsUsed(ast).filter((name) => !name.includes('.') || !MANAGED_NAMESPACES.includes(name.slice(0, name.indexOf('.'))));
+}
+
 /** The names the expression uses in a managed namespace (`cf.x`, `svc.x`) that are not managed lists, split. */
 export function unknownManagedLists(ast: Ast): Array<{ namespace: string; list: string }> {
   const out: Array<{ namespace: string; list: string }> = [];

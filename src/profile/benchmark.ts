@@ -33,12 +33,21 @@ import type { FrameStore } from './frames.js';
 import { analysisCanSwap } from './analysis-overlap.js';
 import { conservativeCanSwap, type CanSwap } from './overlap.js';
 import { reorderAdvice, type ReorderAdvice } from './reorder.js';
-import { profileRules, type ProfiledRule, type RuleCost } from './rule-profile.js';
-import { measure, measurePasses, type Throughput } from './throughput.js';
+import { pooledCosts, profileRules, type ProfiledRule, type RuleCost } from './rule-profile.js';
+import { measure, measurePasses, pooled, type Throughput } from './throughput.js';
+
+/**
+ * Each figure is measured in this many rounds, taken in turns (whole path, firewall, rules, and
+ * again), its samples pooled: the spread then holds the changes of the machine and of V8's code
+ * over the whole run, not only over one stretch of it, so a comparison weighs them as noise.
+ */
+const ROUNDS = 6;
 
 export interface BenchOptions extends PathOptions {
-  /** timed passes per figure (median reported); default 5 */
+  /** at least this many timed samples per figure (median reported); default 5 */
   runs?: number;
+  /** and at least this much CPU time measured per figure, in ms; default 50 */
+  minTimeMs?: number;
   canSwap?: CanSwap;
 }
 
@@ -55,6 +64,12 @@ export interface RuleRow {
   /** ns_total over the firewall's time for one pass */
   share: number;
   never_hit: boolean;
+  /**
+   * ns per evaluation of each sample of the rule timed alone, its loop's cost included and not scaled:
+   * the measured quantity, which --compare tests (a scaled figure would carry the noise of the
+   * firewall's median and of the loop's cost into every sample alike)
+   */
+  batch_samples_ns_per_evaluation: number[];
 }
 
 export interface BenchReport {
@@ -81,6 +96,7 @@ export interface BenchReport {
 
 export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: BenchOptions = {}): Promise<BenchReport> {
   const runs = Math.max(1, opts.runs ?? 5);
+  const sampling = { runs: Math.ceil(runs / ROUNDS), minNs: ((opts.minTimeMs ?? 50) * 1e6) / ROUNDS };
   const warnings = [...store.warnings];
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
   const resolve = (name: string) => lists.resolve(name);
@@ -92,17 +108,18 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   const freshPath = () => new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
   const rec0 = new PacketRecord();
   const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve, enrichment });
-  const whole = measure(
-    store.count,
-    runs,
-    () => new PacketDecider(freshPath(), fastPath),
-    (decider) => {
-      for (let i = 0; i < store.count; i++) {
-        store.decode(i, rec0, decider.decodeFrame);
-        decider.decide(rec0);
-      }
-    },
-  );
+  const wholePath = () =>
+    measure(
+      store.count,
+      sampling,
+      () => new PacketDecider(freshPath(), fastPath),
+      (decider) => {
+        for (let i = 0; i < store.count; i++) {
+          store.decode(i, rec0, decider.decodeFrame);
+          decider.decide(rec0);
+        }
+      },
+    );
 
   const lanes = new EngineCounts();
   const counting = new PacketDecider(freshPath(), fastPath);
@@ -115,13 +132,10 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   // 2. firewall alone
   const recs = firewallRecords(store, freshPath());
   const result = firewall.newResult();
-  const fw = measurePasses(recs.length, runs, () => {
-    for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
-  });
-  // one more pass, from zeroed counters, to check the profiler's counts against the production firewall's
-  firewall.hits.fill(0);
-  firewall.decided.fill(0);
-  for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
+  const firewallAlone = () =>
+    measurePasses(recs.length, sampling, () => {
+      for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
+    });
 
   // 3. per rule
   const rules: Array<ProfiledRule & { action: string; expression: string }> = firewall.rules.map((r) => ({
@@ -132,14 +146,26 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     expression: r.expression,
     predicate: compileRecordExpression('rule', r.expression, resolve).predicate,
   }));
-  const costs = profileRules(rules, recs, runs);
+
+  // measured in rounds, so that each figure's samples spread over the run's time
+  // each round's rules compiled afresh, so that V8's feedback and code for a predicate differ from round to round as from run to run
+  const freshRules = () => rules.map((r) => ({ ...r, predicate: compileRecordExpression('rule', r.expression, resolve).predicate }));
+  const rounds = Array.from({ length: ROUNDS }, () => ({ whole: wholePath(), fw: firewallAlone(), costs: profileRules(freshRules(), recs, sampling) }));
+  const whole = pooled(rounds.map((r) => r.whole));
+  const fw = pooled(rounds.map((r) => r.fw));
+  const costs = pooledCosts(rounds.map((r) => r.costs));
+  // one more pass of the firewall, from zeroed counters, to check the profiler's counts against the production firewall's
+  firewall.hits.fill(0);
+  firewall.decided.fill(0);
+  for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
   costs.forEach((c, i) => {
     if (c.matches !== firewall.hits[i] || c.decided !== firewall.decided[i]) {
       throw new Error(`profiler and firewall disagree on rule ${c.ref}: ${c.matches} matches vs ${firewall.hits[i]}`);
     }
   });
   const isolated = costs.reduce((sum, c) => sum + c.ns_total, 0);
-  const rows = costs.map((c) => ruleRow(c, rules[c.position]!.action, isolated === 0 ? 0 : (fw.ns_median * c.ns_total) / isolated, fw.ns_median));
+  const scale = isolated === 0 ? 0 : fw.ns_median / isolated;
+  const rows = costs.map((c) => ruleRow(c, rules[c.position]!.action, scale, fw.ns_median));
 
   // 4. advice
   const canSwap = opts.canSwap ?? analysisCanSwap(snapshot, firewall.rules.map((r) => r.ref), { lists: resolve });
@@ -176,7 +202,10 @@ function firewallRecords(store: FrameStore, path: PacketPath): PacketRecord[] {
   });
 }
 
-function ruleRow(c: RuleCost, action: string, ns: number, firewallNs: number): RuleRow {
+/** `scale`: the firewall's time over the rules' isolated sum, applied to the rule's times */
+function ruleRow(c: RuleCost, action: string, scale: number, firewallNs: number): RuleRow {
+  const ns = scale * c.ns_total;
+  const perEvaluation = (total: number) => (c.evaluations === 0 ? 0 : (scale * total) / c.evaluations);
   return {
     rule: c.ref,
     position: c.position,
@@ -185,9 +214,10 @@ function ruleRow(c: RuleCost, action: string, ns: number, firewallNs: number): R
     evaluations: c.evaluations,
     matches: c.matches,
     decided: c.decided,
-    ns_per_evaluation: c.evaluations === 0 ? 0 : ns / c.evaluations,
+    ns_per_evaluation: perEvaluation(c.ns_total),
     ns_total: ns,
     share: firewallNs === 0 ? 0 : ns / firewallNs,
     never_hit: c.enabled && c.matches === 0,
+    batch_samples_ns_per_evaluation: c.samples_batch_ns.map((ns) => (c.evaluations === 0 ? 0 : ns / c.evaluations)),
   };
 }

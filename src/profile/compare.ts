@@ -3,10 +3,20 @@
 // than the threshold flagged so the caller can exit 1. Used by `edgesim bench --compare` and by the
 // project's own `npm run bench --compare`, so both read a slowdown the same way.
 //
+// A gate that flags noise gets switched off, so when both sides kept their samples a row is called
+// faster or slower only when the samples differ significantly (Mann–Whitney U, p < ALPHA,
+// significance.ts), and a regression also needs the medians' ratio past the threshold, as criterion
+// and pyperf decide; a difference the samples cannot tell from noise is "inconclusive". A figure
+// without samples (one value, as `npm run bench` rows are) is judged on its value alone.
+//
 // A figure knows which way is better (packets/s: higher; ns/packet, ms: lower). A row present on one
 // side only is reported as added or missing, never as a slowdown.
 
 import { groupDigits } from '../numbers.js';
+import { mannWhitneyP } from './significance.js';
+
+/** the significance level: a difference whose p-value is at least this is inconclusive */
+export const ALPHA = 0.05;
 
 export type Better = 'higher' | 'lower';
 
@@ -16,6 +26,8 @@ export interface Figure {
   value: number;
   unit: string;
   better: Better;
+  /** the samples `value` is the median of, in the same unit, when kept */
+  samples?: number[];
 }
 
 export interface RowComparison {
@@ -25,8 +37,10 @@ export interface RowComparison {
   current: number | null;
   /** how much faster (> 0) or slower (< 0) the current run is, as a fraction of the baseline's speed; null when a side is missing */
   change: number | null;
-  status: 'faster' | 'slower' | 'same' | 'added' | 'missing';
-  /** slower by more than the threshold */
+  status: 'faster' | 'slower' | 'same' | 'inconclusive' | 'added' | 'missing';
+  /** the significance test's p-value; null when a side has no samples (the values alone decide) */
+  p: number | null;
+  /** slower, and by more than the threshold */
   regression: boolean;
 }
 
@@ -41,22 +55,23 @@ export function speedChange(baseline: number, current: number, better: Better): 
   return current === 0 ? Infinity : baseline / current - 1;
 }
 
-/** Compares every row; `threshold` is a fraction (0.1 = a row more than 10% slower is a regression). */
+/** Compares every row; `threshold` is a fraction (0.1 = a row significantly slower by more than 10% is a regression). */
 export function compareFigures(baseline: readonly Figure[], current: readonly Figure[], threshold: number): RowComparison[] {
   const before = new Map(baseline.map((f) => [f.name, f]));
   const out: RowComparison[] = [];
   for (const f of current) {
     const b = before.get(f.name);
     if (b === undefined) {
-      out.push({ name: f.name, unit: f.unit, baseline: null, current: f.value, change: null, status: 'added', regression: false });
+      out.push({ name: f.name, unit: f.unit, baseline: null, current: f.value, change: null, status: 'added', p: null, regression: false });
       continue;
     }
     before.delete(f.name);
     const change = speedChange(b.value, f.value, f.better);
-    const status = change > 0 ? 'faster' : change < 0 ? 'slower' : 'same';
-    out.push({ name: f.name, unit: f.unit, baseline: b.value, current: f.value, change, status, regression: change < -threshold });
+    const p = b.samples === undefined || f.samples === undefined ? null : mannWhitneyP(b.samples, f.samples);
+    const status = change === 0 ? 'same' : p !== null && p >= ALPHA ? 'inconclusive' : change > 0 ? 'faster' : 'slower';
+    out.push({ name: f.name, unit: f.unit, baseline: b.value, current: f.value, change, status, p, regression: status === 'slower' && change < -threshold });
   }
-  for (const b of before.values()) out.push({ name: b.name, unit: b.unit, baseline: b.value, current: null, change: null, status: 'missing', regression: false });
+  for (const b of before.values()) out.push({ name: b.name, unit: b.unit, baseline: b.value, current: null, change: null, status: 'missing', p: null, regression: false });
   return out;
 }
 
@@ -66,12 +81,22 @@ function num(v: number | null): string {
   return v.toPrecision(3);
 }
 
-/** One line per row: name, baseline -> current, and faster/slower by how much (REGRESSION when past the threshold). */
+function percent(change: number, signed: boolean): string {
+  if (change === Infinity) return '';
+  const text = `${Math.abs(change * 100).toFixed(1)}%`;
+  return signed ? `${change < 0 ? '-' : '+'}${text}` : text;
+}
+
+/**
+ * One line per row: name, baseline -> current, and faster/slower by how much with the test's
+ * p-value (REGRESSION when past the threshold), or inconclusive with the difference measured.
+ */
 export function formatComparison(rows: readonly RowComparison[]): string {
   const width = Math.min(70, Math.max(10, ...rows.map((r) => r.name.length)));
   return rows
     .map((r) => {
-      const said = r.change === null ? r.status : `${r.status} ${r.change === Infinity ? '' : `${Math.abs(r.change * 100).toFixed(1)}%`}`.trimEnd();
+      const p = r.p === null ? '' : ` (p = ${r.p < 0.001 ? '< 0.001' : r.p.toFixed(3)})`;
+      const said = r.change === null ? r.status : `${r.status} ${percent(r.change, r.status === 'inconclusive')}`.trimEnd() + p;
       return `${r.name.padEnd(width)} ${num(r.baseline).padStart(14)} -> ${num(r.current).padStart(14)} ${r.unit.padEnd(10)} ${said}${r.regression ? '  REGRESSION' : ''}`;
     })
     .join('\n')

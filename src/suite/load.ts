@@ -87,19 +87,23 @@ function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>):
   return { name, line: node.line, kind, data };
 }
 
-/** Reads and checks a suite file (YAML or JSON); throws SuiteError (exit 2) on the first problem. */
-export async function loadSuite(file: string, options: PathOptions = {}): Promise<Suite> {
-  let text: string;
+/**
+ * Reads and checks a suite file (YAML or JSON), or its `text` already read (from standard input:
+ * then `file` names it and paths in it are relative to the working folder); throws SuiteError
+ * (exit 2) on the first problem.
+ */
+export async function loadSuite(file: string, options: PathOptions = {}, text?: string): Promise<Suite> {
+  const read = text === undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text ??= await readFile(file, 'utf8');
   } catch (err) {
     throw new UserError(`cannot read the suite: ${systemErrorText(err)}`, { source: file, exitCode: 2 });
   }
   const { top, cases } = readSuiteText(file, text.replace(/^\uFEFF/, ''));
   if (top.type !== 'map') top.fail('a suite is a map with `config` and `cases`');
   const root = top.checkKeys(['config', 'cases', 'description']);
-  const dir = path.dirname(path.resolve(file));
-  const files: SuiteFiles = { reads: [{ what: `the suite ${file}`, path: file, at: top }], goldens: [] };
+  const dir = read ? path.dirname(path.resolve(file)) : process.cwd();
+  const files: SuiteFiles = { reads: read ? [{ what: `the suite ${file}`, path: file, at: top }] : [], goldens: [] };
   const { paths, notes } = await loadConfig(root, top, dir, options, files);
   const casesAt = root.get('cases');
   if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');

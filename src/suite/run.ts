@@ -11,6 +11,8 @@ import type { CaseOutcome, CaseResult, CaseStatus, RunContext, Suite } from './s
 
 export interface RunOptions {
   update?: boolean;
+  /** with update: rewrite the golden of a case that fails for another reason too */
+  force?: boolean;
   strict?: boolean;
   /** counts what each case reaches of its configuration (--coverage) */
   coverage?: RunCoverage;
@@ -36,7 +38,7 @@ const INVALID_SUITE = 'suite';
 function invalidSuiteResult({ file, error }: InvalidSuite): CaseResult {
   const message = `invalid suite: ${error.message}`;
   const line = error instanceof SuiteError ? error.line : undefined;
-  return { suite: file, name: file, line, kind: INVALID_SUITE, status: 'error', message, notes: [], warnings: [], details: message, seconds: 0 };
+  return { suite: file, name: file, line, kind: INVALID_SUITE, status: 'error', message, notes: [], warnings: [], written: [], details: message, seconds: 0 };
 }
 
 /** Whether the result is an invalid suite's rather than a case's. */
@@ -53,7 +55,7 @@ export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opt
       opts.onCase?.(result);
       continue;
     }
-    const ctx: RunContext = { paths: suite.paths, update: opts.update === true, coverage: opts.coverage?.of(suite.paths) };
+    const ctx: RunContext = { paths: suite.paths, update: opts.update === true, force: opts.force === true, coverage: opts.coverage?.of(suite.paths) };
     for (const c of suite.cases) {
       const started = process.hrtime.bigint();
       let outcome: CaseOutcome;
@@ -74,6 +76,7 @@ export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opt
         ...verdict,
         notes: outcome.notes,
         warnings: outcome.warnings,
+        written: outcome.written ?? [],
         details: verdict.status === 'passed' ? '' : failureDetails(what, outcome),
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };

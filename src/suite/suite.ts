@@ -43,6 +43,8 @@ export interface RunContext {
   update: boolean;
   /** where the cases count what they reach (--coverage); undefined: not counted */
   coverage?: ConfigurationCoverage;
+  /** with update: rewrite the golden of a case that fails for another reason too */
+  force: boolean;
 }
 
 /** A case's result before it is judged: what did not hold, with traces of the packets concerned. */
@@ -54,6 +56,8 @@ export interface CaseOutcome {
   warnings: string[];
   /** things done, e.g. `golden demo.verdicts.ndjson: 3 frames changed, rewritten` */
   notes: string[];
+  /** the golden files this case wrote (--update), as the suite names them */
+  written?: string[];
 }
 
 export interface CaseKind<T = unknown> {
@@ -99,6 +103,8 @@ export interface CaseResult {
   notes: string[];
   /** things that may make the result wrong (CaseOutcome's warnings) */
   warnings: string[];
+  /** the golden files the case wrote (CaseOutcome's) */
+  written: string[];
   /** what went wrong, as text: expected and actual values, warnings, traces ('' when passed); kept as text, not as traces, so a run of many failures stays small */
   details: string;
   seconds: number;

@@ -12,10 +12,15 @@ export interface VerdictExpectation {
   stage?: string | null;
   reason?: string | null;
   matched?: string[];
+  /** how a word was read, e.g. `verdict: block` as drop */
+  note?: string;
 }
 
 export const VERDICT_KEYS = ['verdict', 'rule', 'stage', 'reason', 'matched'] as const;
 const VERDICTS = ['pass', 'drop'];
+/** what people say for `drop`, read as it with a note */
+const DROP_WORD = 'block';
+
 /** What an expectation may name: `rule` any deciding ref (firewall rules, ATP rules and filters), `matched` firewall rules. */
 export interface KnownRefs {
   deciding: readonly string[];
@@ -45,7 +50,10 @@ function ruleRef(at: Located, refs: readonly string[]): string {
 export function parseVerdictExpectation(fields: Map<string, Located>, refs: KnownRefs): VerdictExpectation {
   const out: VerdictExpectation = {};
   const verdict = fields.get('verdict');
-  if (verdict !== undefined) out.verdict = choice(verdict, VERDICTS, false) as 'pass' | 'drop';
+  if (verdict?.value === DROP_WORD) {
+    out.verdict = 'drop';
+    out.note = `verdict: ${DROP_WORD} read as drop (the verdicts are pass and drop)`;
+  } else if (verdict !== undefined) out.verdict = choice(verdict, VERDICTS, false) as 'pass' | 'drop';
   const rule = fields.get('rule');
   if (rule !== undefined) out.rule = rule.type === 'null' ? null : ruleRef(rule, refs.deciding);
   const stage = fields.get('stage');

@@ -32,7 +32,7 @@ function matchCount(expression: string): number {
 }
 
 describe('edgesim bench', () => {
-  const r = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--json', '--save', path.join(dir, 'saved.json')]);
+  const r = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '5', '--min-time', '10', '--json', '--save', path.join(dir, 'saved.json')]);
   const report = JSON.parse(r.stdout);
 
   it('counts evaluations and matches exactly, as edgesim match sees the capture', () => {
@@ -73,14 +73,14 @@ describe('edgesim bench', () => {
 
   it('exits 1 with --compare when a row is slower than the threshold, 0 when not', () => {
     const saved = JSON.parse(readFileSync(path.join(dir, 'saved.json'), 'utf8'));
-    const faster = { ...saved, figures: saved.figures.map((f: { better: string; value: number }) => ({ ...f, value: f.better === 'higher' ? f.value * 100 : f.value / 100 })) };
-    const slower = { ...saved, figures: saved.figures.map((f: { better: string; value: number }) => ({ ...f, value: f.better === 'higher' ? f.value / 100 : f.value * 100 })) };
-    writeFileSync(path.join(dir, 'faster.json'), JSON.stringify(faster));
-    writeFileSync(path.join(dir, 'slower.json'), JSON.stringify(slower));
-    const bad = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--no-peers', '--compare', path.join(dir, 'faster.json')]);
+    type Saved = { better: string; value: number; samples: number[] };
+    const times = (f: Saved, k: number) => ({ ...f, value: f.value * k, samples: f.samples.map((v) => v * k) });
+    writeFileSync(path.join(dir, 'faster.json'), JSON.stringify({ ...saved, figures: saved.figures.map((f: Saved) => times(f, f.better === 'higher' ? 100 : 1 / 100)) }));
+    writeFileSync(path.join(dir, 'slower.json'), JSON.stringify({ ...saved, figures: saved.figures.map((f: Saved) => times(f, f.better === 'higher' ? 1 / 100 : 100)) }));
+    const bad = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '5', '--no-peers', '--compare', path.join(dir, 'faster.json')]);
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/firewall alone .* slower .*REGRESSION/);
-    const good = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--no-peers', '--compare', path.join(dir, 'slower.json')]);
+    expect(bad.stderr).toMatch(/firewall alone .* slower .*\(p = .*REGRESSION/);
+    const good = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '5', '--no-peers', '--compare', path.join(dir, 'slower.json')]);
     expect(good.status, good.stderr).toBe(0);
     expect(good.stderr).toMatch(/firewall alone .* faster/);
   });
@@ -96,6 +96,21 @@ describe('edgesim bench', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('nope.json');
   });
+});
+
+describe('edgesim bench --compare on the same configuration', () => {
+  it('flags no row in ten comparisons with itself at the threshold the README recommends', () => {
+    const base = path.join(dir, 'self.json');
+    const bench = ['bench', CAPTURE, '--config', snapshot, '--no-peers', '--runs', '6', '--min-time', '30'];
+    expect(runCli([...bench, '--save', base]).status).toBe(0);
+    const flagged: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = runCli([...bench, '--compare', base, '--threshold', '25']);
+      expect(r.status === 0 || r.status === 1, r.stderr).toBe(true);
+      flagged.push(...r.stderr.split('\n').filter((line) => line.includes('REGRESSION')));
+    }
+    expect(flagged).toEqual([]);
+  }, 120_000);
 });
 
 describe('edgesim bench with Advanced TCP Protection', () => {

@@ -128,6 +128,37 @@ describe('edgesim replay', () => {
     expect(Number(execFileSync('capinfos', ['-c', '-M', '-T', dropped], { encoding: 'utf8' }).trim().split('\n').pop()!.split('\t')[1])).toBe(report.dropped);
   });
 
+  it('reads the configuration from standard input with --config -, naming it so in errors', () => {
+    const demo = ['replay', 'examples/demo.pcap', '--format', 'ndjson'];
+    const fromFile = runCli([...demo, '--config', 'examples/demo-snapshot.json']);
+    const fromStdin = runCli([...demo, '--config', '-'], { input: readFileSync('examples/demo-snapshot.json') });
+    expect(fromStdin.status, fromStdin.stderr).toBe(fromFile.status);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+    const bad = runCli([...demo, '--config', '-'], { input: '{"rulesets": [' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe('edgesim: standard input: invalid JSON: Unexpected end of JSON input\n');
+  });
+
+  it('adds the packet fields --fields names to NDJSON and CSV, valued as edgesim inspect prints them, null when absent', () => {
+    const names = ['ip.src', 'ip.dst', 'ip.proto', 'tcp.dstport', 'tcp.flags.syn'];
+    const demo = ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--fields', names.join(',')];
+    const inspected = runCli(['inspect', 'examples/demo.pcap']).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const ndjson = runCli([...demo, '-f', 'ndjson']);
+    expect(ndjson.status, ndjson.stderr).toBe(0);
+    const rows = ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBe(inspected.length);
+    rows.forEach((row, i) => {
+      expect(Object.keys(row).slice(-names.length)).toEqual(names);
+      for (const name of names) expect(row[name]).toEqual(inspected[i][name] ?? null);
+    });
+    expect(rows.some((r) => r['tcp.dstport'] !== null) && rows.some((r) => r['tcp.dstport'] === null)).toBe(true);
+    const csv = runCli([...demo, '-f', 'csv']).stdout.trim().split('\n');
+    expect(csv[0]!.split(',').slice(-names.length)).toEqual(names);
+    csv.slice(1).forEach((line, i) => expect(line.split(',').slice(-names.length)).toEqual(names.map((n) => String(inspected[i][n] ?? ''))));
+    const typo = runCli([...demo.slice(0, -1), 'ip.sr', '-f', 'ndjson']);
+    expect([typo.status, typo.stderr]).toEqual([2, 'edgesim: --fields: "ip.sr" is not a field of a packet (see edgesim fields)\n']);
+  });
+
   it('writes CSV with a header and one row per packet', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('c.json', oneRule('tcp.dstport == 80', 'log')), '--format', 'csv']);
     expect(r.status).toBe(0);

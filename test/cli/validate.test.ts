@@ -80,6 +80,23 @@ describe('did-you-mean hints (CLI text only)', () => {
     expect(e.stdout).toContain('Canonical form: ip.src in $cf.anonymiser');
   });
 
+  it('hints for the common slips after the unchanged engine message: a bare protocol name, a network with ==, a field an ATP filter may not use', () => {
+    const proto = runCli(['validate', 'ip.proto == tcp']);
+    expect([proto.status, proto.stdout]).toEqual([
+      1,
+      'Filter parsing error (1:13):\nip.proto == tcp\n            ^^ invalid digit found in string while parsing with radix 16\na Bytes value is written in quotes: ip.proto == "tcp"\n',
+    ]);
+    const network = runCli(['explain', 'ip.src == 10.0.0.0/8']);
+    expect([network.status, network.stdout]).toEqual([
+      1,
+      'Filter parsing error (1:11):\nip.src == 10.0.0.0/8\n          ^^^^^^^^^^ couldn\'t parse address in network: invalid IP address syntax\n== compares one address; for a network write ip.src in {10.0.0.0/8}\n',
+    ]);
+    const filter = runCli(['validate', '--scheme', 'filter', 'udp.dstport == 53']);
+    expect([filter.status, filter.stdout.split('\n').at(-2)]).toEqual([1, 'udp.dstport is a firewall rule field: an ATP filter may use only ip.src, ip.dst, tcp.srcport or tcp.dstport']);
+    const list = runCli(['validate', 'ip.src in $office']);
+    expect([list.status, list.stdout, list.stderr]).toEqual([0, 'valid\n', 'edgesim: warning: $office is not checked without a configuration: an account list of that name must exist where the rule is used\n']);
+  });
+
   it('an unknown identifier named like an Object.prototype member is the engine\'s error, exit 1, no internal error', () => {
     const r = runCli(['validate', 'constructor == 1']);
     expect([r.status, r.stdout, r.stderr]).toEqual([1, 'Filter parsing error (1:1):\nconstructor == 1\n^^^^^^^^^^^ unknown identifier\n', '']);

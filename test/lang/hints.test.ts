@@ -29,8 +29,13 @@ describe('listWarnings (the CLI\'s warning for a valid expression)', () => {
     ]);
   });
 
-  it('none for managed lists and account lists', () => {
-    expect(warnings('ip.src in $cf.vpn or ip.dst in $svc.botnetcc or ip.src in $office or ip.src in $my.list')).toEqual([]);
+  it('none for managed lists; for account lists, that nothing checks them without a configuration', () => {
+    expect(warnings('ip.src in $cf.vpn or ip.dst in $svc.botnetcc')).toEqual([]);
+    expect(warnings('ip.src in $cf.vpn or ip.src in $office or ip.src in $my.list or ip.dst in $cfx')).toEqual([
+      '$office is not checked without a configuration: an account list of that name must exist where the rule is used',
+      '$my.list is not checked without a configuration: an account list of that name must exist where the rule is used',
+      '$cfx is not checked without a configuration: an account list of that name must exist where the rule is used',
+    ]);
   });
 });
 
@@ -68,6 +73,24 @@ describe('hintFor', () => {
     expect(hint('(tcp.dstport)')).toBe('tcp.dstport is an Int field: compare it with a value, for example tcp.dstport == 80');
     expect(hint('ip.src')).toBe('ip.src is an Ip field: compare it with a value, for example ip.src in {192.0.2.0/24}');
     expect(hint('tcp.dstport 80')).toBe('tcp.dstport is an Int field: compare it with a value, for example tcp.dstport == 80');
+  });
+
+  it('a bare word compared with a Bytes field: quote it', () => {
+    expect(hint('ip.proto == tcp')).toBe('a Bytes value is written in quotes: ip.proto == "tcp"');
+    expect(hint('tcp.dstport == 22 and ip.proto ne udp')).toBe('a Bytes value is written in quotes: ip.proto ne "udp"');
+  });
+
+  it('a network compared with == or !=: in {…} takes networks', () => {
+    expect(hint('ip.src == 10.0.0.0/8')).toBe('== compares one address; for a network write ip.src in {10.0.0.0/8}');
+    expect(hint('tcp.dstport == 22 and ip.dst != 192.0.2.0/24')).toBe('!= compares one address; for a network write not ip.dst in {192.0.2.0/24}');
+    expect(hint('ip.src == 10.0.0.0/8', FILTER_SCHEME)).toBe('== compares one address; for a network write ip.src in {10.0.0.0/8}');
+  });
+
+  it('a firewall field in an ATP filter: the four fields it may use', () => {
+    expect(hint('udp.dstport == 53', FILTER_SCHEME)).toBe('udp.dstport is a firewall rule field: an ATP filter may use only ip.src, ip.dst, tcp.srcport or tcp.dstport');
+    expect(hint('ip.src in {10.0.0.0/8} and ip.src.country == "US"', FILTER_SCHEME)).toBe(
+      'ip.src.country is a firewall rule field: an ATP filter may use only ip.src, ip.dst, tcp.srcport or tcp.dstport',
+    );
   });
 
   it('no hint for other errors', () => {

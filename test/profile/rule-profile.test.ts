@@ -123,7 +123,9 @@ describe('per-rule counts', () => {
       { action: 'skip', enabled: true, expression: 'ip.src in { 198.51.100.0/24 }' },
       { action: 'block', enabled: true, expression: 'udp.dstport == 9' },
     ]);
-    const timed = profileRules(pr, recs, 2);
+    const timed = profileRules(pr, recs, { runs: 2, minNs: 0 });
+    expect(timed.map((c) => c.samples_ns_total.length)).toEqual([2, 0, 2, 2, 0]);
+    for (const c of timed) c.samples_batch_ns.forEach((ns, i) => expect(ns).toBeGreaterThanOrEqual(c.samples_ns_total[i]!));
     expect(timed.map((c) => [c.evaluations, c.matches, c.decided])).toEqual(countRules(pr, recs).map((c) => [c.evaluations, c.matches, c.decided]));
     // 200 of 500 go to port 22 over UDP or TCP: tcp ones (i%5==0 and i%3!=0) are decided by rule 2
     expect(timed[2]!.decided).toBe(recs.filter((_, i) => i % 5 === 0 && i % 3 !== 0).length);

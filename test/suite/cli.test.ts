@@ -170,6 +170,7 @@ describe('edgesim test on a corpus capture', () => {
     const created = runSuite(suite, ['--update'], 'golden.yaml');
     expect(created.status).toBe(0);
     expect(created.stdout).toContain(`golden afs.verdicts.ndjson: created (${replayed.length} frames)`);
+    expect(created.stdout).toMatch(/\n1 golden file updated: afs\.verdicts\.ndjson\n$/);
     // the golden file is exactly replay's NDJSON
     const r = runCli(['replay', CAPTURE, '--config', path.join(dir, 'config.json'), '--format', 'ndjson']);
     expect(readFileSync(golden, 'utf8')).toBe(r.stdout);
@@ -193,10 +194,52 @@ describe('edgesim test on a corpus capture', () => {
       expect(readFileSync(path.join(dir, 'golden.yaml'), 'utf8')).toBe(suiteBefore);
       expect(statSync(path.join(dir, 'config.json')).mtimeMs).toBe(configBefore);
       expect(runSuite(suite, [], 'golden.yaml').status).toBe(0);
-      expect(runSuite(suite, ['--update'], 'golden.yaml').stdout).toContain('golden afs.verdicts.ndjson: 0 frames changed');
+      const unchanged = runSuite(suite, ['--update'], 'golden.yaml').stdout;
+      expect(unchanged).toContain('golden afs.verdicts.ndjson: 0 frames changed');
+      expect(unchanged).toMatch(/\n0 golden files updated\n$/);
     } finally {
       writeFileSync(path.join(dir, 'config.json'), JSON.stringify(CONFIG));
     }
+  });
+
+  it('--update does not rewrite the golden of a case that fails for another reason, unless --force', () => {
+    const golden = path.join(dir, 'forced.verdicts.ndjson');
+    const good = { config: 'config.json', cases: [{ name: 'golden afs', capture: CAPTURE, expect: { golden: 'forced.verdicts.ndjson' } }] };
+    expect(runSuite(good, ['--update'], 'forced.yaml').status).toBe(0);
+    const before = readFileSync(golden, 'utf8');
+    const changed = structuredClone(CONFIG);
+    changed.rulesets[0]!.rules.find((x) => x.ref === 'block-client-21')!.action = 'log';
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify(changed));
+    try {
+      const wrongTotals = { ...good, cases: [{ ...good.cases[0]!, expect: { golden: 'forced.verdicts.ndjson', totals: { packets: 1 } } }] };
+      const refused = runSuite(wrongTotals, ['--update'], 'forced.yaml');
+      expect(refused.status).toBe(1);
+      expect(refused.json.cases[0]!.message).toBe(`totals.packets: expected 1, got ${replayed.length} (and 1 more)`);
+      expect(refused.stdout).toContain(`golden forced.verdicts.ndjson not rewritten: the case fails for another reason too (totals.packets: expected 1, got ${replayed.length}); --update --force rewrites it anyway`);
+      expect(refused.stdout).toMatch(/\n0 golden files updated\n$/);
+      expect(readFileSync(golden, 'utf8')).toBe(before);
+      const forced = runSuite(wrongTotals, ['--update', '--force'], 'forced.yaml');
+      expect(forced.status).toBe(1);
+      expect(forced.stdout).toMatch(/\n1 golden file updated: forced\.verdicts\.ndjson\n$/);
+      expect(readFileSync(golden, 'utf8')).not.toBe(before);
+      const alone = runCli(['test', path.join(dir, 'forced.yaml'), '--force']);
+      expect([alone.status, alone.stderr]).toEqual([2, 'edgesim: --force goes with --update\n']);
+    } finally {
+      writeFileSync(path.join(dir, 'config.json'), JSON.stringify(CONFIG));
+    }
+  });
+
+  it('reads a suite from standard input with -, its paths relative to the working folder', () => {
+    const suite = readFileSync('examples/demo-suite.yaml', 'utf8');
+    const fromFile = runCli(['test', 'demo-suite.yaml'], { cwd: path.resolve('examples') });
+    const fromStdin = runCli(['test', '-'], { cwd: path.resolve('examples'), input: suite });
+    expect(fromFile.status, fromFile.stdout).toBe(0);
+    expect(fromStdin.status, fromStdin.stdout).toBe(0);
+    const untimed = (text: string) => text.replace(/\(\d+\.\d+ ?s\)/g, '(time)').replace(/ in \d+\.\d+ ?s/g, ' in (time)');
+    expect(untimed(fromStdin.stdout)).toBe(untimed(fromFile.stdout).replaceAll('demo-suite.yaml', 'standard input'));
+    const twice = runCli(['test', '-', '-'], { input: suite });
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toBe('edgesim: standard input (-) can be read once: give - as one suite only\n');
   });
 
   it('--strict turns warnings into failures', () => {

@@ -45,4 +45,15 @@ cases:
     const back = writeSuite(`config: ${DEMO_CONFIG}\ncases:\n  - name: a\n    packets:\n      - {time: 1}\n      - {time: 0.5}\n    expect: {verdict: pass}\n`);
     await expect(loadSuite(back)).rejects.toThrow(`${back}:6: cases[0].packets[1]: time 0.5 is before the previous packet's (1): packets are listed in time order`);
   });
+
+  it('reads verdict: block as drop, with a note, and still refuses other words', async () => {
+    const file = writeSuite(`config: ${DEMO_CONFIG}\ncases:\n  - name: ssh from outside\n    packet: ${SYN}\n    expect: {verdict: block, rule: ssh-from-office}\n  - name: wrong on purpose\n    packet: ${SYN}\n    expect: {verdict: block, rule: null}\n`);
+    const results = await runSuites([await loadSuite(file)]);
+    expect(results.map((r) => [r.status, r.message, r.notes])).toEqual([
+      ['passed', 'verdict: block read as drop (the verdicts are pass and drop)', ['verdict: block read as drop (the verdicts are pass and drop)']],
+      ['failed', 'rule: expected null, got ssh-from-office', ['verdict: block read as drop (the verdicts are pass and drop)']],
+    ]);
+    const typo = writeSuite(`config: ${DEMO_CONFIG}\ncases:\n  - name: a\n    packet: ${SYN}\n    expect: {verdict: blocked}\n`);
+    await expect(loadSuite(typo)).rejects.toThrow(`${typo}:5: cases[0].expect.verdict: expected pass | drop, got "blocked"`);
+  });
 });

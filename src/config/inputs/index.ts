@@ -28,8 +28,11 @@ const READERS: Readonly<Record<ConfigFormat, () => Promise<Reader>>> = {
 
 /** A configuration file; `plan` reads one side of a Terraform plan's changes (diff --plan, lint --plan). */
 export interface ConfigurationInput {
+  /** the file, or the name of where `text` came from */
   file: string;
   plan?: 'before' | 'after';
+  /** the configuration's text when it is not read from `file` (standard input) */
+  text?: string;
 }
 
 export interface ReadOptions extends SnapshotOptions {
@@ -54,7 +57,7 @@ function inFileTerms(err: unknown, origin: (path: JsonPath) => JsonPath, file: s
 async function readPart(input: ConfigurationInput, options: ReadOptions): Promise<ConfigurationPart & { read: ConfigurationDocument }> {
   let text: string;
   try {
-    text = (await readFile(input.file, 'utf8')).replace(/^\uFEFF/, '');
+    text = (input.text ?? (await readFile(input.file, 'utf8'))).replace(/^\uFEFF/, '');
   } catch (err) {
     throw new InputError(input.file, err, 'cannot read the configuration');
   }

@@ -5,6 +5,8 @@
 // outputs cannot disagree about a packet.
 import type { PacketRecord } from '../../capture/record.js';
 import type { Firewall } from '../../firewall/firewall.js';
+import { UsageError } from '../../errors.js';
+import { fieldReader } from '../../fields/render.js';
 import { verdictName } from '../../verdict.js';
 import { decidingRule, type PacketVerdict } from '../verdict.js';
 
@@ -23,12 +25,14 @@ export interface RuleList {
 }
 
 /**
- * A value: `number` is the text of a JSON number (written as it is in both formats), `text` a string
- * or null, `rules` a list of firewall rules, written by their refs (a JSON array; joined by ';' in
- * CSV). An `optional` field is left out of the NDJSON object when it is null.
+ * A value: `number` is the text of a JSON number (written as it is in both formats), `literal` the
+ * text of a JSON number or boolean or null (empty in CSV), `text` a string or null, `rules` a list of
+ * firewall rules, written by their refs (a JSON array; joined by ';' in CSV). An `optional` field is
+ * left out of the NDJSON object when it is null.
  */
 export type PacketField =
   | { readonly name: string; readonly kind: 'number'; value(p: PacketAt): string }
+  | { readonly name: string; readonly kind: 'literal'; value(p: PacketAt): string | null }
   | { readonly name: string; readonly kind: 'text'; readonly optional?: boolean; value(p: PacketAt): string | null }
   | { readonly name: string; readonly kind: 'rules'; value(p: PacketAt): RuleList };
 
@@ -64,6 +68,21 @@ export const PACKET_FIELDS: ReadonlyArray<PacketField | PacketFieldGroup> = [
   { name: 'reason', kind: 'text', value: (p) => p.v.reason },
   { name: 'note', kind: 'text', optional: true, value: (p) => (p.rec.note === '' ? null : p.rec.note) },
 ];
+
+/**
+ * The packet's own fields named by `--fields` (Rules-language names), after the contract's, their
+ * values as `edgesim inspect` prints them (fields/render.ts), null when the packet lacks one.
+ */
+export function recordFieldColumns(names: readonly string[]): PacketField[] {
+  return names.map((name) => {
+    const field = fieldReader(name);
+    if (field === undefined) throw new UsageError(`--fields: ${JSON.stringify(name)} is not a field of a packet (see edgesim fields)`);
+    if (field.type === 'Int' || field.type === 'Bool') {
+      return { name, kind: 'literal', value: (p: PacketAt) => { const v = field.read(p.rec); return v === null ? null : String(v); } };
+    }
+    return { name, kind: 'text', value: (p: PacketAt) => field.read(p.rec) as string | null };
+  });
+}
 
 export function isGroup(f: PacketField | PacketFieldGroup): f is PacketFieldGroup {
   return 'fields' in f;

@@ -38,8 +38,11 @@ function ruleNames(firewall: Firewall, ref: (name: string) => string, sep: strin
   };
 }
 
-/** One JSON object per packet, its keys the fields in order; an optional field that is null is left out (it is never first). */
-export function ndjsonLine(firewall: Firewall): PacketLine {
+/**
+ * One JSON object per packet, its keys the fields in order, then `extra` (recordFieldColumns); an
+ * optional field that is null is left out (it is never first).
+ */
+export function ndjsonLine(firewall: Firewall, extra: readonly PacketField[] = []): PacketLine {
   const quoted = new Quoted(JSON.stringify);
   const names = ruleNames(firewall, JSON.stringify, ',');
   const c: Compiled = {
@@ -53,23 +56,29 @@ export function ndjsonLine(firewall: Firewall): PacketLine {
         if (isGroup(f)) return `${key} + (${valueAt(c, f.present)} ? "{" + ${object(f.fields)} + "}" : "null")`;
         const value = valueAt(c, f.value);
         if (f.kind === 'number') return `${key} + ${value}`;
+        if (f.kind === 'literal') return `${key} + ((t = ${value}) === null ? "null" : t)`;
         if (f.kind === 'rules') return `${key} + H.rules(${value})`;
         if (f.optional === true) return `((t = ${value}) === null ? "" : ${key} + H.text(t))`;
         return `${key} + H.text(${value})`;
       })
       .join(' + ');
-  return compile(c, firewall, `"{" + ${object(PACKET_FIELDS)} + "}\\n"`);
+  return compile(c, firewall, `"{" + ${object([...PACKET_FIELDS, ...extra])} + "}\\n"`);
 }
 
 function csvField(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** The CSV header: the fields' names, a group's members named `<group>_<member>`. */
-export const CSV_COLUMNS: readonly string[] = PACKET_FIELDS.flatMap((f) => (isGroup(f) ? f.fields.map((m) => `${f.name}_${m.name}`) : [f.name]));
+/** The CSV header: the fields' names, a group's members named `<group>_<member>`, then `extra`'s. */
+export function csvColumns(extra: readonly PacketField[] = []): string[] {
+  return [...PACKET_FIELDS, ...extra].flatMap((f) => (isGroup(f) ? f.fields.map((m) => `${f.name}_${m.name}`) : [f.name]));
+}
 
-/** RFC 4180 CSV, one row per packet, a column per field (CSV_COLUMNS); a group's columns are empty when the packet has none; rules are joined by ';'. */
-export function csvLine(firewall: Firewall): PacketLine {
+/**
+ * RFC 4180 CSV, one row per packet, a column per field (csvColumns), then `extra`; a group's columns
+ * are empty when the packet has none, as is a literal that is null; rules are joined by ';'.
+ */
+export function csvLine(firewall: Firewall, extra: readonly PacketField[] = []): PacketLine {
   const quoted = new Quoted(csvField);
   const names = ruleNames(firewall, (ref) => ref, ';');
   const c: Compiled = {
@@ -82,8 +91,9 @@ export function csvLine(firewall: Firewall): PacketLine {
         if (isGroup(f)) return `(${valueAt(c, f.present)} ? ${cells(f.fields)} : ${JSON.stringify(','.repeat(f.fields.length - 1))})`;
         const value = valueAt(c, f.value);
         if (f.kind === 'number') return value;
+        if (f.kind === 'literal') return `((t = ${value}) === null ? "" : t)`;
         return f.kind === 'rules' ? `H.rules(${value})` : `H.text(${value})`;
       })
       .join(' + "," + ');
-  return compile(c, firewall, `${cells(PACKET_FIELDS)} + "\\n"`);
+  return compile(c, firewall, `${cells([...PACKET_FIELDS, ...extra])} + "\\n"`);
 }

@@ -5,7 +5,8 @@ import { PcapWriter } from '../../capture/pcap-writer.js';
 import { counted } from '../../numbers.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
-import { CSV_COLUMNS, csvLine, ndjsonLine, type PacketLine } from './packet-lines.js';
+import type { PacketField } from './packet-fields.js';
+import { csvColumns, csvLine, ndjsonLine, type PacketLine } from './packet-lines.js';
 import { TextSink } from './text-sink.js';
 
 export interface PacketSink {
@@ -23,8 +24,9 @@ function openPcap(path: string, linkType: number): PcapWriter {
 export class NdjsonSink implements PacketSink {
   private readonly line: PacketLine;
 
-  constructor(private readonly out: TextSink, firewall: Firewall) {
-    this.line = ndjsonLine(firewall);
+  /** `extra`: the packet's own fields after the contract's (recordFieldColumns) */
+  constructor(private readonly out: TextSink, firewall: Firewall, extra: readonly PacketField[] = []) {
+    this.line = ndjsonLine(firewall, extra);
   }
 
   packet(rec: PacketRecord, v: PacketVerdict): void {
@@ -40,9 +42,10 @@ export class NdjsonSink implements PacketSink {
 export class CsvSink implements PacketSink {
   private readonly line: PacketLine;
 
-  constructor(private readonly out: TextSink, firewall: Firewall) {
-    this.line = csvLine(firewall);
-    out.write(`${CSV_COLUMNS.join(',')}\n`);
+  /** `extra`: the packet's own fields after the contract's (recordFieldColumns) */
+  constructor(private readonly out: TextSink, firewall: Firewall, extra: readonly PacketField[] = []) {
+    this.line = csvLine(firewall, extra);
+    out.write(`${csvColumns(extra).join(',')}\n`);
   }
 
   packet(rec: PacketRecord, v: PacketVerdict): void {

@@ -139,7 +139,12 @@ async function checkGolden(c: CaptureCase, actualPath: string, draft: GoldenDraf
       out.notes.push(`golden ${name}: 0 frames changed`);
       return;
     }
+    if (out.failures.length > 0 && !ctx.force) {
+      out.failures.push(`golden ${name} not rewritten: the case fails for another reason too (${out.failures[0]}); --update --force rewrites it anyway`);
+      return;
+    }
     draft.commit();
+    out.written = [name];
     out.notes.push(diff === null ? `golden ${name}: created (${counted(frames, 'frame')})` : `golden ${name}: ${counted(diff.changed, 'frame')} changed, rewritten`);
     return;
   }

@@ -43,10 +43,11 @@ export function tracePackets(packets: readonly PacketSpec[], target: number, pat
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
   const path = decide(c.packets, c.target, ctx.paths, ctx.coverage);
   const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
-  if (failures.length === 0) return { failures, traces: [], warnings: [], notes: [] };
+  const notes = c.expect.note === undefined ? [] : [c.expect.note];
+  if (failures.length === 0) return { failures, traces: [], warnings: [], notes };
   const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
   const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atp);
-  return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes: [] };
+  return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes };
 }
 
 function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExpectation {

@@ -18,6 +18,7 @@ export interface BenchFlags extends ConfigFlags, DataFlags {
   seed?: number;
   limit?: number;
   runs?: number;
+  minTime?: number;
   json?: boolean;
   out?: string;
   save?: string;
@@ -46,6 +47,7 @@ function readSaved(file: string): SavedFigures {
 export async function run(capture: string | undefined, flags: BenchFlags): Promise<void> {
   if ((capture === undefined) === (flags.scenario === undefined)) throw new UsageError('give a capture file or --scenario NAME (one of them)');
   if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
+  if (flags.minTime === 0) throw new UsageError('--min-time must be at least 1 (ms)');
   if (flags.limit === 0) throw new UsageError('--limit must be at least 1');
   const baseline = flags.compare === undefined ? undefined : readSaved(flags.compare);
   const config = await loadConfiguration(flags);
@@ -55,7 +57,7 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
       : loadScenario(flags.scenario!, { packets: flags.packets ?? 100_000, seed: flags.seed });
   if (store.count === 0) throw new UserError('no packets to measure', { source: capture ?? `--scenario ${flags.scenario}` });
   const runs = flags.runs ?? 5;
-  const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs }).catch((err: unknown) => {
+  const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs, minTimeMs: flags.minTime }).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
   const expressions = (config.snapshot.rulesets ?? []).flatMap((rs) => (rs.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.expression));
@@ -84,7 +86,7 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
     process.stderr.write(`compared with ${flags.compare} (${baseline.date}, ${baseline.input}):\n${formatComparison(rows)}`);
     const slower = rows.filter((r) => r.regression);
     if (slower.length > 0) {
-      process.stderr.write(`edgesim: ${slower.length} row(s) slower than ${flags.compare} by more than ${flags.threshold ?? 10}%\n`);
+      process.stderr.write(`edgesim: ${slower.length} row(s) significantly slower than ${flags.compare} by more than ${flags.threshold ?? 10}%\n`);
       process.exitCode = 1;
     }
   }

@@ -14,12 +14,13 @@ export function register(program: Command): void {
     .option('--packets <n>', 'packets to generate with --scenario (default 100000)', wholeNumberOf('packets'))
     .option('--seed <n>', 'seed of the generated traffic', wholeNumberOf('seed'))
     .option('--limit <n>', 'hold at most this many packets of the capture in memory (default 300000; about 1.5 KB each)', wholeNumberOf('packets'))
-    .option('--runs <n>', 'timed runs per figure; the median is reported with the spread (default 5)', wholeNumberOf('runs'))
+    .option('--runs <n>', 'at least this many timed samples per figure; the median is reported with the spread (default 5)', wholeNumberOf('runs'))
+    .option('--min-time <ms>', 'and at least this much CPU time measured per figure, in milliseconds (default 50)', wholeNumberOf('ms'))
     .option('--json', 'print the report as one JSON object')
     .option('-o, --out <file>', 'write the report here instead of stdout')
     .option('--save <file>', 'save the figures (throughput and each rule) for a later --compare')
-    .option('--compare <file>', 'compare with figures saved by --save: each row faster or slower; exit 1 when one is slower than --threshold')
-    .option('--threshold <percent>', 'with --compare: how much slower a row may be (default 10)', wholeNumberOf('percent'))
+    .option('--compare <file>', 'compare with figures saved by --save: each row faster, slower or inconclusive (within its noise); exit 1 when one is significantly slower than --threshold')
+    .option('--threshold <percent>', 'with --compare: how much slower (median against median) a row may be (default 10)', wholeNumberOf('percent'))
     .option('--no-peers', 'do not run tcpdump and tshark beside edgesim');
   addConfigOptions(cmd);
   addDataOptions(cmd);
@@ -28,7 +29,11 @@ export function register(program: Command): void {
   cmd.addHelpText(
     'after',
     `
-The capture is read into memory once; each figure is the median of --runs timed runs (min - max shown).
+The capture is read into memory once; each figure is the median of its timed samples (min - max
+shown): at least --runs of them and at least --min-time of the process's CPU time (not the wall
+clock, so other programs on the machine do not slow the figures). --compare calls a row slower only
+when its samples differ from the saved ones by more than their noise (Mann-Whitney U test, p < 0.05)
+and its median by more than --threshold; a difference within the noise is "inconclusive".
 Per rule, in evaluation order: evaluations (packets that reached it), matches (as replay counts
 hits: a packet protection drops never reaches the firewall), ns per evaluation, total, share of the
 firewall's time; the table lists the costliest rules first. With tcpdump and

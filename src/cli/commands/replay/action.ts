@@ -1,11 +1,12 @@
 // `edgesim replay`, run: load the configuration, build the path, open the capture, replay it into
 // the chosen outputs, print the summary.
 import { atpWarnings } from '../../../atp/index.js';
-import { attachSource } from '../../../errors.js';
+import { attachSource, UsageError } from '../../../errors.js';
 import { counted, groupDigits } from '../../../numbers.js';
 import type { Firewall } from '../../../firewall/firewall.js';
 import { buildPacketPath } from '../../../sim/build.js';
 import { fallbackWarning } from '../../../sim/engine-counts.js';
+import { recordFieldColumns } from '../../../sim/outputs/packet-fields.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink, type PacketSink } from '../../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
@@ -21,6 +22,7 @@ import { progressReporter } from '../../progress.js';
 export interface ReplayFlags extends ConfigFlags, DataFlags {
   format: 'table' | 'json' | 'ndjson' | 'csv' | 'html';
   out?: string;
+  fields?: string;
   writePassed?: string;
   writeDropped?: string;
   labels: boolean;
@@ -35,6 +37,8 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     ['--write-dropped', flags.writeDropped],
   ]);
   if (flags.format === 'html') refusePageOnTerminal(flags.out);
+  if (flags.fields !== undefined && flags.format !== 'ndjson' && flags.format !== 'csv') throw new UsageError('--fields goes with --format ndjson or csv');
+  const extra = recordFieldColumns(flags.fields?.split(',').map((name) => name.trim()) ?? []);
   const config = await loadConfiguration(flags);
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
@@ -43,8 +47,8 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   const progress = flags.progress && capture !== '-' ? await progressReporter(capture) : undefined;
   const sinks = (firewall: Firewall): PacketSink[] => {
     const list: PacketSink[] = [];
-    if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall));
-    if (flags.format === 'csv') list.push(new CsvSink(new TextSink(flags.out), firewall));
+    if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall, extra));
+    if (flags.format === 'csv') list.push(new CsvSink(new TextSink(flags.out), firewall, extra));
     if (flags.writePassed) list.push(new PcapVerdictSink(flags.writePassed, false));
     if (flags.writeDropped) list.push(new PcapVerdictSink(flags.writeDropped, true));
     return list;
@@ -52,7 +56,9 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   // Ctrl-C ends the read: the outputs are finished and the summary says what was replayed
   const interrupts = new Interrupts();
   try {
-    const { report, warnings } = await replay(input, built, { sinks, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs, interrupt: interrupts.signal });
+    // the fast path reads only the fields the rules use: --fields asks for every packet decoded
+    const fastPath = extra.length === 0;
+    const { report, warnings } = await replay(input, built, { sinks, fastPath, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs, interrupt: interrupts.signal });
     progress?.stop();
     // protection that did nothing for a reason the user can fix is said on stderr whatever the format,
     // unless the table that says it under its scope is on the same terminal

@@ -11,6 +11,7 @@ export function register(program: Command): void {
     .addOption(readOption())
     .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv', 'html']).default('table'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
+    .option('--fields <names>', "with ndjson or csv: the packet's own fields after the verdict's, as edgesim inspect prints them (comma-separated, e.g. ip.src,ip.dst,ip.proto,tcp.dstport)")
     .option('--write-passed <file>', 'write the packets that pass to this pcap file')
     .option('--write-dropped <file>', 'write the packets that drop to this pcap file')
     .option('--no-labels', "ignore the capture's label sidecar (<capture>.labels.ndjson)")
@@ -26,7 +27,8 @@ Formats: table (a summary for people), json (the summary as one JSON object), nd
 packet: frame, time, verdict, stage, rule, matched, monitor, reason), csv (one row per packet),
 html (one self-contained page of charts and tables; needs --out or a redirect; \`edgesim report\`
 renders the same page from a saved json summary).
-With ndjson or csv a one-line summary goes to stderr.
+With ndjson or csv a one-line summary goes to stderr; --fields adds keys (columns) named by the
+fields, null (empty) when a packet lacks one, as \`tshark -T fields -e\` does.
 
 Threads (--jobs): a classic pcap file is cut into byte ranges replayed side by side, each thread
 reading its own range; the report is the one a single thread gives (each range's start is checked,

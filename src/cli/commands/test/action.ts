@@ -6,11 +6,14 @@
 // Exit 2 when a suite is invalid (its error is the last line), else 1 when a case failed or could not
 // run (or raised a warning, with --fail-on warning). With --coverage (or --min-coverage), the
 // coverage table after the totals, `coverage` in the JSON report, and exit 1 when the rules covered
-// are below --min-coverage.
+// are below --min-coverage. With --update, the golden files rewritten are named (not the golden of a
+// case that fails for another reason, unless --force).
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
 import { testAnnotations, testSummary } from '../../../review/test-report.js';
-import { UserError } from '../../../errors.js';
+import { STDIN_NAME } from '../../../capture/source.js';
+import { UsageError, UserError } from '../../../errors.js';
 import { counted } from '../../../numbers.js';
+import { printable } from '../../../terminal-text.js';
 import { jsonReport } from '../../../suite/reports/json.js';
 import { junitReport } from '../../../suite/reports/junit.js';
 import { coverageTable } from '../../../suite/reports/coverage-text.js';
@@ -20,6 +23,7 @@ import { loadSuite } from '../../../suite/load.js';
 import { isInvalidSuite, runSuites, type InvalidSuite } from '../../../suite/run.js';
 import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions } from '../../configuration.js';
+import { readStdinText } from '../../input.js';
 import type { DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
 import { distinctFiles, firstClash } from '../../paths.js';
@@ -31,6 +35,7 @@ export interface TestFlags extends DataFlags {
   junit?: string;
   summary?: string;
   update?: boolean;
+  force?: boolean;
   strict?: boolean;
   coverage?: boolean;
   /** a percentage of rules covered, 0 to 100 */
@@ -77,7 +82,7 @@ async function loadSuites(files: readonly string[], flags: TestFlags): Promise<A
   const suites: Array<Suite | InvalidSuite> = [];
   for (const file of files) {
     try {
-      suites.push(await loadSuite(file, options));
+      suites.push(file === '-' ? await loadSuite(STDIN_NAME, options, await readStdinText()) : await loadSuite(file, options));
     } catch (err) {
       if (!(err instanceof UserError)) throw err;
       suites.push({ file, error: err });
@@ -111,12 +116,15 @@ function invalidSuitesError(invalid: readonly InvalidSuite[]): UserError {
 }
 
 export async function run(files: string[], flags: TestFlags): Promise<void> {
+  if (flags.force && !flags.update) throw new UsageError('--force goes with --update');
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
   const suites = checkGoldens(await loadSuites(files, flags));
   const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
   checkReports(suites.filter(loaded), flags);
   const coverage = flags.coverage === true || flags.minCoverage !== undefined ? new RunCoverage() : undefined;
   const results = await runSuites(suites, {
     update: flags.update,
+    force: flags.force,
     strict: flags.strict,
     coverage,
     onCase: (r) => {
@@ -125,6 +133,11 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   });
   const covered = coverage?.report();
   printResults(results, flags.format, covered);
+  if (flags.update) {
+    const written = results.flatMap((r) => r.written);
+    // on standard error when standard output is JSON or annotations
+    (flags.format === 'text' ? process.stdout : process.stderr).write(`${counted(written.length, 'golden file')} updated${written.length === 0 ? '' : `: ${written.map(printable).join(', ')}`}\n`);
+  }
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results, covered), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
   appendJobSummary(testSummary(results), summaryFile(flags.summary));

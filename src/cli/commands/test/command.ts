@@ -14,13 +14,14 @@ export function register(program: Command): void {
   const cmd = program
     .command('test')
     .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 a suite is invalid (the other suites still run)')
-    .argument('<suite...>', 'suite files (.yaml, .yml or .json)')
+    .argument('<suite...>', 'suite files (.yaml, .yml or .json); - reads one from standard input (its paths relative to the working folder)')
     .addOption(new Option('-f, --format <format>', 'standard output: text (a line a case, then failures), json (the --json report) or github (an ::error annotation at the line of each case that did not pass, the first 10)').choices(['text', 'json', 'github']).default('text'))
     .addOption(new Option('--fail-on <level>', 'exit 1 on cases of this level or worse: error (a case failed or could not run) or warning (also a case that raised a warning)').choices(['error', 'warning']).default('error'))
     .option('--summary <file>', 'append a Markdown summary (a table of the cases that did not pass) to this file (default: $GITHUB_STEP_SUMMARY when set)')
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
     .option('--junit <file>', 'write the results as JUnit XML (one testcase per case) for CI (not over a file the suite reads or a golden file)')
-    .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed")
+    .option('--update', "rewrite golden files from the current results (and nothing else; each under the suite's folder, replaced whole); prints how many frames changed and which files it rewrote; not the golden of a case that fails for another reason")
+    .option('--force', 'with --update: rewrite the golden of a case that fails for another reason too')
     .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case')
     .option('--coverage', "after the totals, a table of the firewall rules the cases matched and of their conditions (each operand of and/or/xor/not) seen true and false; in --json as coverage (disabled, unreachable and unmatchable rules are listed apart, not counted)")
     .option('--min-coverage <pct>', 'implies --coverage; exit 1, as a failed case does, when fewer than PCT percent (0-100) of the counted rules are matched by a case', percentage);
