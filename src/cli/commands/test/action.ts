@@ -133,7 +133,7 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   });
   const covered = coverage?.report();
   printResults(results, flags.format, covered);
-  if (flags.update) {
+  if (flags.update && results.some((r) => !isInvalidSuite(r))) {
     const written = results.flatMap((r) => r.written);
     // on standard error when standard output is JSON or annotations
     (flags.format === 'text' ? process.stdout : process.stderr).write(`${counted(written.length, 'golden file')} updated${written.length === 0 ? '' : `: ${written.map(printable).join(', ')}`}\n`);
