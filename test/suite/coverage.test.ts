@@ -164,7 +164,7 @@ describe('test --coverage', () => {
 
   it('adding a case never lowers coverage', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(packetArb, { minLength: 1, maxLength: 8 }), fc.array(spaceCaseArb, { maxLength: 3 }), fc.nat(), async (packets, spaces, at) => {
+      fc.asyncProperty(fc.array(packetArb, { minLength: 1, maxLength: 8 }), fc.uniqueArray(spaceCaseArb, { maxLength: 3 }), fc.nat(), async (packets, spaces, at) => {
         const suite = await demoSuite(packets, spaces.join(''));
         const added = at % suite.cases.length;
         const before = await coverageOf({ ...suite, cases: suite.cases.filter((_, i) => i !== added) }, true);

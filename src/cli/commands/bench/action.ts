@@ -1,10 +1,13 @@
 // `edgesim bench`, run: hold the packets in memory (a capture, or a generated scenario), measure
 // (profile/benchmark.ts), run the peers on a capture file, print the report or JSON, save or compare
-// the figures.
+// the figures. The figures that --save keeps and --compare judges are pooled from PROCESSES
+// processes (this one and fresh ones running the same command line as samplers: profile/pooled-figures.ts).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { attachSource, InputError, OutputError, UsageError, UserError } from '../../../errors.js';
 import { benchmark } from '../../../profile/benchmark.js';
 import { compareFigures, formatComparison, type Figure } from '../../../profile/compare.js';
+import { poolFigures } from '../../../profile/pooled-figures.js';
 import { loadCapture, loadScenario } from '../../../profile/frames.js';
 import { fromFile, runPeers } from '../../../profile/peers.js';
 import { figuresOf, formatReport, type FullReport } from '../../../profile/report.js';
@@ -33,6 +36,26 @@ interface SavedFigures {
   figures: Figure[];
 }
 
+/** How many processes measure the figures --save keeps and --compare judges. */
+const PROCESSES = 3;
+/** Set in a process that only measures the figures for its parent, and prints them as JSON. */
+const SAMPLER = 'EDGESIM_BENCH_SAMPLER';
+
+/** The figures of `count` fresh processes running this command line as samplers. */
+function figuresOfOtherProcesses(count: number): Figure[][] {
+  const runs: Figure[][] = [];
+  for (let i = 0; i < count; i++) {
+    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], {
+      env: { ...process.env, [SAMPLER]: '1' },
+      encoding: 'utf8',
+      maxBuffer: 64 * 2 ** 20,
+    });
+    if (r.status !== 0) throw new UserError(`a measuring process failed: ${(r.stderr ?? '').trim().split('\n')[0] || `exit code ${r.status}`}`);
+    runs.push(JSON.parse(r.stdout) as Figure[]);
+  }
+  return runs;
+}
+
 function readSaved(file: string): SavedFigures {
   let saved: SavedFigures;
   try {
@@ -49,7 +72,8 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
   if (flags.minTime === 0) throw new UsageError('--min-time must be at least 1 (ms)');
   if (flags.limit === 0) throw new UsageError('--limit must be at least 1');
-  const baseline = flags.compare === undefined ? undefined : readSaved(flags.compare);
+  const sampler = process.env[SAMPLER] === '1';
+  const baseline = flags.compare === undefined || sampler ? undefined : readSaved(flags.compare);
   const config = await loadConfiguration(flags);
   const store =
     capture !== undefined
@@ -60,6 +84,10 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs, minTimeMs: flags.minTime }).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
+  if (sampler) {
+    process.stdout.write(JSON.stringify(figuresOf({ input: '', ...report, from_file_packets_per_second: null, peers: [] })));
+    return;
+  }
   const expressions = (config.snapshot.rulesets ?? []).flatMap((rs) => (rs.rules ?? []).filter((r) => r.enabled !== false).map((r) => r.expression));
   const withPeers = capture !== undefined && flags.peers;
   const peerRuns = Math.min(runs, 3);
@@ -71,7 +99,9 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   writeOutput(flags.out, flags.json ? `${JSON.stringify(full, null, 2)}\n` : formatReport(full));
   printWarnings(capture, report.warnings);
 
-  const figures = figuresOf(full);
+  // samples of one process share its state: figures kept or judged are pooled from several (not from standard input, read once)
+  const pooled = (flags.save !== undefined || baseline !== undefined) && capture !== '-';
+  const figures = pooled ? poolFigures([figuresOf(full), ...figuresOfOtherProcesses(PROCESSES - 1)]) : figuresOf(full);
   if (flags.save !== undefined) {
     const saved: SavedFigures = { date: new Date().toISOString(), input: full.input, figures };
     try {

@@ -33,7 +33,9 @@ The capture is read into memory once; each figure is the median of its timed sam
 shown): at least --runs of them and at least --min-time of the process's CPU time (not the wall
 clock, so other programs on the machine do not slow the figures). --compare calls a row slower only
 when its samples differ from the saved ones by more than their noise (Mann-Whitney U test, p < 0.05)
-and its median by more than --threshold; a difference within the noise is "inconclusive".
+and its median by more than --threshold; a difference within the noise is "inconclusive". The figures
+--save keeps and --compare judges are pooled from 3 processes (this one and two more running the same
+command), since one process's samples move together with its state.
 Per rule, in evaluation order: evaluations (packets that reached it), matches (as replay counts
 hits: a packet protection drops never reaches the firewall), ns per evaluation, total, share of the
 firewall's time; the table lists the costliest rules first. With tcpdump and
