@@ -5,21 +5,8 @@
 // sequenceTolerance makes the expected sequence number visible: a packet more than the tolerance
 // away from it is OUT_OF_SEQUENCE.
 import { describe, expect, it } from 'vitest';
-import { AdvancedTcpProtection, type AtpOptionsInput } from '../../src/atp/index.js';
-import { ALWAYS_MITIGATING, SERVER, rule, snapshot } from './helpers/config.js';
-import { ACK, FIN, PSH, RST, SYN, run, type Pkt } from './helpers/traffic.js';
-
-const CLIENT = '198.51.100.7';
-const c = (t: number, flags: number, seq: number, more: Partial<Pkt> = {}): Pkt => ({ t, src: CLIENT, dst: SERVER, sport: 40000, dport: 443, flags, seq, ...more });
-const s = (t: number, flags: number, seq: number, ack: number, more: Partial<Pkt> = {}): Pkt => ({ t, src: SERVER, dst: CLIENT, sport: 443, dport: 40000, flags, seq, ack, egress: true, ...more });
-
-/** The reasons out-of-state protection gives the client's packets (null: in state), the protected side's packets left out. */
-function reasons(packets: Pkt[], options: AtpOptionsInput = {}): Array<string | null> {
-  const atp = AdvancedTcpProtection.fromSnapshot(snapshot({ syn: [rule('disabled')], oos: [rule('enabled')] }), { ...ALWAYS_MITIGATING, ...options });
-  return run(atp, packets)
-    .seen.filter((_, i) => !packets[i].egress)
-    .map((x) => x.reason);
-}
+import { c, reasons, s } from './helpers/conversation.js';
+import { ACK, FIN, PSH, RST, SYN } from './helpers/traffic.js';
 
 const TIGHT = { sequenceTolerance: 1 };
 

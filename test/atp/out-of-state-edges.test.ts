@@ -1,20 +1,8 @@
 // Out-of-state protection's checks at their edges (src/atp/out-of-state-protection.ts): the
 // sequence tolerance either way, the learning window's end, what each state expects of a packet.
 import { describe, expect, it } from 'vitest';
-import { AdvancedTcpProtection, type AtpOptionsInput } from '../../src/atp/index.js';
-import { ALWAYS_MITIGATING, SERVER, rule, snapshot } from './helpers/config.js';
-import { ACK, FIN, PSH, RST, SYN, run, type Pkt } from './helpers/traffic.js';
-
-const CLIENT = '198.51.100.7';
-const c = (t: number, flags: number, seq: number, more: Partial<Pkt> = {}): Pkt => ({ t, src: CLIENT, dst: SERVER, sport: 40000, dport: 443, flags, seq, ...more });
-const s = (t: number, flags: number, seq: number, ack: number, more: Partial<Pkt> = {}): Pkt => ({ t, src: SERVER, dst: CLIENT, sport: 443, dport: 40000, flags, seq, ack, egress: true, ...more });
-
-function reasons(packets: Pkt[], options: AtpOptionsInput = {}): Array<string | null> {
-  const atp = AdvancedTcpProtection.fromSnapshot(snapshot({ syn: [rule('disabled')], oos: [rule('enabled')] }), { ...ALWAYS_MITIGATING, ...options });
-  return run(atp, packets)
-    .seen.filter((_, i) => !packets[i].egress)
-    .map((x) => x.reason);
-}
+import { c, reasons, s } from './helpers/conversation.js';
+import { ACK, FIN, PSH, RST, SYN } from './helpers/traffic.js';
 
 describe('the sequence tolerance', () => {
   const tol = { sequenceTolerance: 10 };

@@ -13,6 +13,7 @@ import type { Snapshot } from '../../src/config/snapshot.js';
 import { ConfigItemError, UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
 import { runCliAsync } from '../helpers/cli.js';
+import { withoutServerFields } from './helpers.js';
 
 let server: RunningServer;
 let n = 0;
@@ -24,15 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const SERVER_FIELDS = new Set(['id', 'created_on', 'modified_on', 'version', 'last_updated', 'num_items', 'num_referencing_filters']);
-
-function withoutServerFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutServerFields);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SERVER_FIELDS.has(k)).map(([k, v]) => [k, withoutServerFields(v)]));
-  }
-  return value;
-}
 
 /** A small account using every kind of resource, two lists and a ruleset that uses one of them. */
 async function seed(acct: string, url = server.url): Promise<void> {

@@ -15,6 +15,7 @@ import { SnapshotError } from '../../src/config/validate.js';
 import { UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
 import { BIN } from '../helpers/cli.js';
+import { withoutServerFields } from './helpers.js';
 
 let server: RunningServer;
 const target = (account: string): ApiTarget => ({ url: server.url, account, token: TOKEN });
@@ -33,15 +34,6 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const SERVER_FIELDS = new Set(['id', 'created_on', 'modified_on', 'version', 'last_updated', 'num_items', 'num_referencing_filters']);
-
-function withoutServerFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutServerFields);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !SERVER_FIELDS.has(k)).map(([k, v]) => [k, withoutServerFields(v)]));
-  }
-  return value;
-}
 
 /** An account using every resource, with more prefixes and list items than one page holds. */
 async function seed(account: string): Promise<void> {
