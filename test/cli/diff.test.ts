@@ -54,6 +54,32 @@ describe('edgesim diff CAPTURE', () => {
     expect(r.stderr).toContain(`edgesim: ${expected.length.toLocaleString('en-US')} of ${a.length.toLocaleString('en-US')} packets decided differently`);
   });
 
+  it("--fields adds each changed frame's own fields after its decisions, as edgesim inspect prints them", () => {
+    const names = ['ip.src', 'ip.dst', 'ip.proto', 'tcp.dstport', 'udp.dstport', 'ip.ttl'];
+    const r = runCli(['diff', DEMO, '--config', BEFORE, '--against', after, '--format', 'ndjson', '--fields', names.join(',')]);
+    expect(r.status).toBe(1);
+    const inspected = new Map(
+      runCli(['inspect', DEMO])
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .map((f) => [f.frame, f]),
+    );
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThan(100);
+    for (const line of lines) {
+      expect(Object.keys(line)).toEqual(['frame', 'time', 'before', 'after', ...names]);
+      const frame = inspected.get(line.frame)!;
+      for (const name of names) expect(line[name], `frame ${line.frame} ${name}`).toEqual(frame[name] ?? null);
+    }
+    expect(lines.every((l) => typeof l['ip.src'] === 'string' && typeof l['ip.ttl'] === 'number')).toBe(true);
+    const wrong = runCli(['diff', DEMO, '--config', BEFORE, '--against', after, '--format', 'ndjson', '--fields', 'ip.sauce']);
+    expect([wrong.status, wrong.stderr]).toEqual([2, 'edgesim: --fields: "ip.sauce" is not a field of a packet (see edgesim fields)\n']);
+    expect(runCli(['diff', DEMO, '--config', BEFORE, '--against', after, '--fields', 'ip.src']).status).toBe(2);
+    const looked = runCli(['diff', DEMO, '--config', BEFORE, '--against', after, '--format', 'ndjson', '--fields', 'ip.src.country']);
+    expect([looked.status, looked.stderr]).toEqual([2, "edgesim: --fields: ip.src.country is looked up (GeoIP, ASN or data center), not read from the frame; diff's --fields takes the frame's own fields\n"]);
+  });
+
   it('groups the changes in a table and in JSON, and writes the changed frames to a pcap', async () => {
     const pcap = path.join(tmp, 'changed.pcap');
     const table = runCli(['diff', DEMO, '-c', BEFORE, '--against', after, '--write-changed', pcap]);

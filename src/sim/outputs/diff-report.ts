@@ -1,6 +1,10 @@
 // A capture diff for people (a table of change groups) and for programs (the result as JSON; one
 // NDJSON line per changed frame, the contract in DESIGN.md).
-import type { PacketRecord } from '../../capture/record.js';
+import { decodeFrameAt } from '../../capture/decode/link-up.js';
+import { PacketRecord } from '../../capture/record.js';
+import { LOOKUP_FIELDS } from '../../fields/lookups.js';
+import { UsageError } from '../../errors.js';
+import { requestedField } from './packet-fields.js';
 import type { Decision, DiffResult } from '../diff.js';
 import { printable } from '../../terminal-text.js';
 import { count as n, share as pct, table } from './format.js';
@@ -36,6 +40,24 @@ export function diffJson(r: DiffResult, warnings: readonly string[] = []): strin
 const decisionJson = (d: Decision): string => JSON.stringify({ verdict: d.verdict, rule: d.rule, stage: d.stage });
 
 /** One changed frame as an NDJSON line: {frame, time, before, after}. */
-export function diffLine(rec: PacketRecord, before: Decision, after: Decision): string {
-  return `{"frame":${rec.frame},"time":${rec.timeText()},"before":${decisionJson(before)},"after":${decisionJson(after)}}\n`;
+export function diffLine(rec: PacketRecord, before: Decision, after: Decision, fields = ''): string {
+  return `{"frame":${rec.frame},"time":${rec.timeText()},"before":${decisionJson(before)},"after":${decisionJson(after)}${fields}}\n`;
+}
+
+/**
+ * The packet's own fields `names` (--fields; looked-up fields refused) as NDJSON keys to add to a
+ * changed frame's line, valued as edgesim inspect prints them (null when the packet lacks one), read
+ * from the frame decoded in full: the fast path reads only the fields the rules use.
+ */
+export function fieldKeys(names: readonly string[]): (rec: PacketRecord) => string {
+  const readers = names.map((name) => {
+    const field = requestedField(name);
+    if (LOOKUP_FIELDS.has(name)) throw new UsageError(`--fields: ${name} is looked up (GeoIP, ASN or data center), not read from the frame; diff's --fields takes the frame's own fields`);
+    return [JSON.stringify(name), field] as const;
+  });
+  const scratch = new PacketRecord();
+  return (rec) => {
+    decodeFrameAt(scratch, rec.linkType, rec.data, rec.dataOff, rec.capLen, rec.origLen);
+    return readers.map(([key, field]) => `,${key}:${JSON.stringify(field.read(scratch))}`).join('');
+  };
 }

@@ -73,10 +73,16 @@ export const PACKET_FIELDS: ReadonlyArray<PacketField | PacketFieldGroup> = [
  * The packet's own fields named by `--fields` (Rules-language names), after the contract's, their
  * values as `edgesim inspect` prints them (fields/render.ts), null when the packet lacks one.
  */
+/** The reader of a field --fields names; a usage error when no packet has it. */
+export function requestedField(name: string): NonNullable<ReturnType<typeof fieldReader>> {
+  const field = fieldReader(name);
+  if (field === undefined) throw new UsageError(`--fields: ${JSON.stringify(name)} is not a field of a packet (see edgesim fields)`);
+  return field;
+}
+
 export function recordFieldColumns(names: readonly string[]): PacketField[] {
   return names.map((name) => {
-    const field = fieldReader(name);
-    if (field === undefined) throw new UsageError(`--fields: ${JSON.stringify(name)} is not a field of a packet (see edgesim fields)`);
+    const field = requestedField(name);
     if (field.type === 'Int' || field.type === 'Bool') {
       return { name, kind: 'literal', value: (p: PacketAt) => { const v = field.read(p.rec); return v === null ? null : String(v); } };
     }

@@ -2,12 +2,12 @@
 // configurations, the frames decided differently reported as a table, JSON, NDJSON or a
 // pull-request report (markdown, which also goes to the job summary), optionally written to a pcap.
 // Exit 0 when nothing changed, 1 when something did (as diff(1)); errors exit 1 or 2 through main.
-import { attachSource } from '../../../errors.js';
+import { attachSource, UsageError } from '../../../errors.js';
 import { diffMarkdown } from '../../../review/diff-report.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
 import { buildPacketPath, type BuiltPath } from '../../../sim/build.js';
 import { diffCapture } from '../../../sim/diff.js';
-import { diffJson, diffLine, formatDiff } from '../../../sim/outputs/diff-report.js';
+import { diffJson, diffLine, fieldKeys, formatDiff } from '../../../sim/outputs/diff-report.js';
 import { FramePcap } from '../../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
@@ -24,6 +24,8 @@ export interface CaptureDiffFlags extends DataFlags {
   out?: string;
   summary?: string;
   writeChanged?: string;
+  /** with ndjson: the packet's own fields after the decisions, comma-separated */
+  fields?: string;
 }
 
 /** One side of the diff: its packet path, and where its rules are written. */
@@ -45,13 +47,15 @@ export async function runCaptureDiff(capture: string, before: DiffSide, after: D
   const sideB = await sideFor(after, flags);
   const [a, b] = [sideA.built, sideB.built];
   const input = await OpenCapture.open(capture);
+  if (flags.fields !== undefined && flags.format !== 'ndjson') throw new UsageError('--fields goes with --format ndjson');
+  const fields = flags.fields === undefined ? undefined : fieldKeys(flags.fields.split(',').map((name) => name.trim()));
   const lines = flags.format === 'ndjson' ? new TextSink(flags.out) : undefined;
   const pcap = flags.writeChanged === undefined ? undefined : new FramePcap(flags.writeChanged);
   let result;
   try {
     result = await diffCapture(input, a, b, {
       onChange: (rec, x, y) => {
-        lines?.write(diffLine(rec, x, y));
+        lines?.write(diffLine(rec, x, y, fields?.(rec)));
         pcap?.write(rec);
       },
     });

@@ -19,7 +19,8 @@ export function register(program: Command): void {
     .addOption(new Option('-f, --format <format>', 'output format: text (table is the same), json, ndjson, or markdown (a pull-request comment, under 65,000 characters)').choices(['text', 'table', 'json', 'ndjson', 'markdown']).default('text'))
     .option('-o, --out <file>', 'write the output here instead of stdout')
     .option('--summary <file>', 'append the markdown report to this file (default: $GITHUB_STEP_SUMMARY when set)')
-    .option('--write-changed <file.pcap>', 'write the changed frames to this pcap file');
+    .option('--write-changed <file.pcap>', 'write the changed frames to this pcap file')
+    .option('--fields <names>', "with ndjson: each changed frame's own fields after its decisions, as edgesim inspect prints them (comma-separated, e.g. ip.src,ip.dst,ip.proto,tcp.dstport; as tshark -T fields -e)");
   addDataOptions(cmd);
   addAtpOptions(cmd);
   errorsExitWith(cmd, 2);
@@ -36,6 +37,7 @@ Exit status: 0 nothing changed, 1 something changed, 2 error (as diff(1)).
 Examples:
   edgesim diff examples/demo.pcap --config before.json --against after.json
   edgesim diff big.pcap -c before.json --against after.json --format ndjson --write-changed changed.pcap
+  edgesim diff big.pcap -c before.json --against after.json --format ndjson --fields ip.src,ip.dst,ip.proto,tcp.dstport
   edgesim synth mixed --out - | edgesim diff - -c before.json --against after.json
   edgesim diff --static before.json after.json --format json
   edgesim diff capture.pcap -c main.json --against pr.json --format markdown --out comment.md
