@@ -2,7 +2,7 @@
 // operator, the constant's size, how a set was merged and searched, which fields a field standing
 // for several became (any of them, or all of them for !=), and when the reference evaluator runs it.
 import { describe, expect, it } from 'vitest';
-import { compile, compileWithPlan, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
+import { compile, compileWithPlan, FIREWALL_SCHEME, interpret, parse } from '../../src/lang/index.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { objectBinding, packet } from './packets.js';
 import { S } from './schemes.js';
@@ -82,5 +82,21 @@ describe('a binding that lacks a field the expression reads', () => {
     const ast = parse('ip.ttl > 1 and tcp.dstport == 80', FIREWALL_SCHEME);
     expect(() => compile(ast, rest)).toThrow('the binding has no accessor for field tcp.dstport');
     expect(() => compileWithPlan(ast, rest)).toThrow('the binding has no accessor for field tcp.dstport');
+  });
+});
+
+describe('and, or and xor of three or more operands', () => {
+  it('compile to the answers of the reference evaluator on every combination of their operands', () => {
+    const names = ['tcp.flags.syn', 'tcp.flags.ack', 'tcp.flags.fin', 'tcp.flags.reset'];
+    for (const op of ['and', 'or', 'xor']) {
+      for (const n of [3, 4]) {
+        const ast = parse(names.slice(0, n).join(` ${op} `), FIREWALL_SCHEME);
+        const predicate = compile(ast, binding);
+        for (let bits = 0; bits < 1 << n; bits++) {
+          const p = Object.fromEntries(names.slice(0, n).map((name, i) => [name, (bits & (1 << i)) !== 0]));
+          expect(predicate(p), `${op} of ${n}: ${bits}`).toBe(interpret(ast, binding, p));
+        }
+      }
+    }
   });
 });
