@@ -17,7 +17,7 @@ import { parseIPv6 } from '../../src/net/ipv6.js';
 const names = new NameTables([parse('ip.src.country == "US"', FIREWALL_SCHEME).expr]);
 // the eight boxes: IPv4 then IPv6, each TCP, UDP, ICMP, no transport header
 const boxes = universe(names.domains);
-const [v4tcp, v4udp, v4icmp, , v6tcp, v6udp, v6icmp] = boxes;
+const [v4tcp, v4udp, v4icmp, v4none, v6tcp, v6udp, v6icmp] = boxes;
 
 const v4 = (text: string): bigint => BigInt(parseIPv4(text) >>> 0);
 const v6 = (text: string): bigint => V6_BASE + parseIPv6(text)!.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n);
@@ -80,6 +80,9 @@ describe('witnessOf', () => {
     expect(witnessOf(udp, names)).toMatchObject({ 'udp.srcport': 50000, 'udp.dstport': 5353 });
     const icmp = withSets(v6icmp!, [[Dim.icmpType, range(0n, 3n)], [Dim.icmpCode, range(1n, 4n)], [Dim.proto, point(58n)]]);
     expect(witnessOf(icmp, names)).toMatchObject({ 'ip.proto': 'ipv6-icmp', 'icmp.type': 0, 'icmp.code': 1 });
+    // no transport header: an ordinary protocol without one (GRE), and no port, flag or ICMP field
+    const gre = witnessOf(set(v4none!, Dim.proto, range(40n, 50n)), names);
+    expect(gre).toEqual({ 'ip.src': '192.0.2.1', 'ip.dst': '198.51.100.1', 'ip.proto': 'gre', 'ip.ttl': 64, 'ip.len': 60, 'ip.hdr_len': 5, sip: false });
   });
 
   it('writes addresses as text, IPv4 below the IPv6 base and each IPv6 word in its place', () => {
