@@ -1,8 +1,10 @@
 // The work limit (src/analysis/budget.ts) only ever turns an answer into `indeterminate`: on random
 // small rulesets, the default limit changes nothing, and under any limit every rule's status and
-// every pair of a comparison is the unbounded answer or says that the limit stopped it.
+// every pair of a comparison is the unbounded answer or says that the limit stopped it. The budget
+// itself allows exactly its limit in steps.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Budget, WORK_LIMIT, WorkLimitReached, withinBudget } from '../../src/analysis/budget.js';
 import { compareRulesets, ruleStatus } from '../../src/analysis/index.js';
 import { modelFirewalls } from '../../src/analysis/model.js';
 import { ruleSpecs, snapshotOf } from './replay.js';
@@ -61,5 +63,27 @@ describe('compareRulesets under a work limit', () => {
       { numRuns: RUNS },
     );
     expect(limited).toBeGreaterThan(0);
+  });
+});
+
+describe('Budget and withinBudget', () => {
+  it('allows exactly the limit in steps, then stops with the limit in the reason', () => {
+    const b = new Budget(5);
+    b.spend(3);
+    b.spend(2);
+    expect(() => b.spend(1)).toThrow(WorkLimitReached);
+    const once = new Budget(12_345);
+    expect(() => once.spend(12_346)).toThrow('the analysis reached its work limit (12,345 steps)');
+    expect(new Budget().limit).toBe(WORK_LIMIT);
+    const byDefault = new Budget();
+    byDefault.spend(WORK_LIMIT);
+    expect(() => byDefault.spend(1)).toThrow(WorkLimitReached);
+  });
+
+  it('gives f() within the limit, the reason past it, and lets any other error through', () => {
+    expect(withinBudget(() => 'done', (reason) => reason)).toBe('done');
+    const b = new Budget(2);
+    expect(withinBudget(() => (b.spend(3), 'done'), (reason) => reason)).toBe('the analysis reached its work limit (2 steps)');
+    expect(() => withinBudget(() => { throw new RangeError('other'); }, (reason) => reason)).toThrow(RangeError);
   });
 });

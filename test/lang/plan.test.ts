@@ -2,9 +2,10 @@
 // operator, the constant's size, how a set was merged and searched, which fields a field standing
 // for several became (any of them, or all of them for !=), and when the reference evaluator runs it.
 import { describe, expect, it } from 'vitest';
-import { compileWithPlan, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
+import { compile, compileWithPlan, FIREWALL_SCHEME, interpret, parse } from '../../src/lang/index.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
-import { objectBinding } from './packets.js';
+import { objectBinding, packet } from './packets.js';
+import { S } from './schemes.js';
 
 const binding = objectBinding(FIREWALL_SCHEME);
 const bad = new IpSetBuilder().addPrefix4(0x0a000000, 8).addPrefix4(0xc0a80000, 16).build();
@@ -55,5 +56,47 @@ describe('the compiled plan explain prints', () => {
       'ip.ttl < 5 -> int lt 5',
       'tcp.flags.ack -> bool field',
     ]);
+  });
+});
+
+describe('the plan of what does not compile to a primitive test', () => {
+  const sBinding = objectBinding(S);
+  const sPlan = (expr: string): string[] => compileWithPlan(parse(expr, S), sBinding).plan.map((e) => `${e.expr} -> ${e.compiled}`);
+
+  it('a comparison on an element of an array or map is run by the reference evaluator, and the plan says so', () => {
+    expect(sPlan('http.cookies[0] == "a"')).toEqual(['http.cookies[0] == "a" -> reference evaluator (compound values)']);
+    expect(sPlan('http.headers["x"] != "a"')).toEqual(['http.headers["x"] != "a" -> reference evaluator (compound values)']);
+  });
+
+  it('a quantifier over a vector is run by the reference evaluator, and the plan says so', () => {
+    expect(sPlan('any(http.cookies[*] == "a")')).toEqual(['any(http.cookies[*] == "a") -> reference evaluator (vectors)']);
+    const { predicate } = compileWithPlan(parse('any(http.cookies[*] == "a") and tcp.dstport == 80', S), sBinding);
+    expect(predicate(packet(S, { 'http.cookies': ['b', 'a'], 'tcp.dstport': 80 }))).toBe(true);
+    expect(predicate(packet(S, { 'http.cookies': ['b'], 'tcp.dstport': 80 }))).toBe(false);
+  });
+});
+
+describe('a binding that lacks a field the expression reads', () => {
+  it('is refused when compiling, naming the field', () => {
+    const { 'tcp.dstport': _, ...rest } = binding;
+    const ast = parse('ip.ttl > 1 and tcp.dstport == 80', FIREWALL_SCHEME);
+    expect(() => compile(ast, rest)).toThrow('the binding has no accessor for field tcp.dstport');
+    expect(() => compileWithPlan(ast, rest)).toThrow('the binding has no accessor for field tcp.dstport');
+  });
+});
+
+describe('and, or and xor of three or more operands', () => {
+  it('compile to the answers of the reference evaluator on every combination of their operands', () => {
+    const names = ['tcp.flags.syn', 'tcp.flags.ack', 'tcp.flags.fin', 'tcp.flags.reset'];
+    for (const op of ['and', 'or', 'xor']) {
+      for (const n of [3, 4]) {
+        const ast = parse(names.slice(0, n).join(` ${op} `), FIREWALL_SCHEME);
+        const predicate = compile(ast, binding);
+        for (let bits = 0; bits < 1 << n; bits++) {
+          const p = Object.fromEntries(names.slice(0, n).map((name, i) => [name, (bits & (1 << i)) !== 0]));
+          expect(predicate(p), `${op} of ${n}: ${bits}`).toBe(interpret(ast, binding, p));
+        }
+      }
+    }
   });
 });
