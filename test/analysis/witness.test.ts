@@ -70,7 +70,7 @@ describe('witnessOf', () => {
       [Dim.sip, point(1n)],
     ]);
     expect(witnessOf(box, names)).toEqual({
-      'ip.src': '10.0.0.0', 'ip.dst': '203.0.113.7', 'ip.proto': 'tcp', 'ip.ttl': 100, 'ip.len': 1000, 'ip.hdr_len': 6, 'ip.opt.type': 7,
+      'ip.src': '10.0.0.0', 'ip.dst': '203.0.113.7', 'ip.proto': 'tcp', 'ip.ttl': 100, 'ip.len': 1500, 'ip.hdr_len': 6, 'ip.opt.type': 7,
       // country 1 is "any other": the first code no expression mentions
       'ip.src.country': 'US', 'ip.dst.country': 'AA', 'ip.src.asnum': 13335, 'ip.dst.asnum': 64512,
       'cf.colo.name': COLO_NAMES[1], 'cf.colo.region': REGIONS[2],

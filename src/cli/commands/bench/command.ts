@@ -32,7 +32,7 @@ export function register(program: Command): void {
 The capture is read into memory once; each figure is the median of its timed samples (min - max
 shown): at least --runs of them and at least --min-time of the process's CPU time (not the wall
 clock, so other programs on the machine do not slow the figures). --compare calls a row slower only
-when its samples differ from the saved ones by more than their noise (Mann-Whitney U test, p < 0.05)
+when its samples differ from the saved ones by more than their noise (Mann-Whitney U test, p < 0.01)
 and its median by more than --threshold; a difference within the noise is "inconclusive". The figures
 --save keeps and --compare judges are pooled from 3 processes (this one and two more running the same
 command), since one process's samples move together with its state.
