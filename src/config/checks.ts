@@ -177,13 +177,18 @@ export function snapshotListIssues(value: unknown): Issue[] {
   return objects(snapshot.rulesets).flatMap((rs, i) => unknownListIssues(objects(rs.rules), names, ['rulesets', i, 'rules']));
 }
 
+/** Whether a rule carries `logging` with an action that does not take it (only `skip` does). */
+export function loggingMisplaced(rule: { action?: unknown; logging?: unknown }): boolean {
+  return rule.logging !== undefined && rule.action !== 'skip';
+}
+
 /**
  * Issues for the rules that carry `logging` with an action other than `skip`: the vendor's API
  * accepts such a rule's shape and refuses it when the ruleset is deployed (its error 20018), so
  * the API refuses it and import finds it before its first write. `base` is the rules' path.
  */
 export function loggingIssues(rules: ReadonlyArray<{ action?: unknown; logging?: unknown }>, base: JsonPath): Issue[] {
-  return rules.flatMap((rule, i) => (rule.logging === undefined || rule.action === 'skip'
+  return rules.flatMap((rule, i) => (!loggingMisplaced(rule)
     ? []
     : [{ path: [...base, i, 'logging'], kind: 'invalid_value' as const, message: `only a "skip" rule takes logging (this rule's action is ${JSON.stringify(rule.action)})` }]));
 }

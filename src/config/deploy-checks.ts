@@ -5,6 +5,7 @@
 // item left out (`document` below), `origin` mapping the rest back to its place in the file.
 import { FilterError, parse, settingsFor } from '../lang/index.js';
 import { LIMITS } from './resources.js';
+import { loggingMisplaced } from './checks.js';
 
 export type DeployCheckCode =
   | 'expression_too_long'
@@ -93,7 +94,7 @@ function checkRule(rule: Obj, at: { ruleset: number; rule: number }): { problems
     add('allow_action', 'action "allow" is not an action of this phase (block, skip or log); the API refuses it when the ruleset is deployed');
     kept = undefined;
   }
-  if (rule.logging !== undefined && rule.action !== 'skip') {
+  if (loggingMisplaced(rule)) {
     add('logging_not_on_skip', `"logging" is taken on skip rules only; the API refuses it on a ${quoted(rule.action)} rule when the ruleset is deployed`);
   }
   if (typeof rule.expression === 'string') {
