@@ -1,12 +1,12 @@
 // The library's checks of expressions and rulesets: the engine's verdict on an expression, lint's
 // findings, and the static diff of two configurations, as the commands of the same names give them.
-import { checkExpressions, compareRulesets, deployFindings, lint as lintSnapshot, withSubjects, type Comparison, type Finding, type ModelOptions, type Severity } from '../analysis/index.js';
+import { checkExpressions, compareRulesets, type Comparison, type Finding, type ModelOptions, type Severity } from '../analysis/index.js';
 import { deployChecks } from '../config/deploy-checks.js';
 import type { SourceLocation } from '../config/location.js';
 import { createListRegistry } from '../data/lists.js';
 import { attachSource } from '../errors.js';
 import { validateExpression } from '../lang/index.js';
-import { reviewFindings } from '../review/lint-findings.js';
+import { lintFindings } from '../review/lint-findings.js';
 import type { Config } from './config.js';
 
 /** The engine's verdict on an expression; `message` is its exact text when not valid. */
@@ -52,13 +52,7 @@ export async function lint(config: Config, options: LintOptions = {}): Promise<L
   const model = modelOptions(config, options);
   try {
     const deploy = deployChecks(config.snapshot, options.maxRules);
-    const findings = reviewFindings({
-      file: config.source ?? '',
-      locate: config.locate,
-      analysed: withSubjects(config.snapshot, lintSnapshot(config.snapshot, model)),
-      origin: deploy.origin,
-      deployTime: deployFindings(deploy.problems, config.snapshot),
-    });
+    const findings = lintFindings({ snapshot: config.snapshot, model, deploy, document: config.snapshot, file: config.source ?? '', locate: config.locate });
     return findings.map(({ finding, severity, location }) => ({ ...finding, severity, ...(config.source === undefined ? {} : { location }) }));
   } catch (err) {
     throw attachSource(err, config.source);

@@ -2,8 +2,10 @@
 // file, and a fingerprint that follows the finding from commit to commit (what it is and the
 // rule's expression, not its line, so moving a rule keeps it), in the order of the file.
 import { createHash } from 'node:crypto';
-import { severityOf, type Finding, type FindingSubject, type Severity, type SubjectFinding } from '../analysis/index.js';
+import { deployFindings, lint, severityOf, withSubjects, type Finding, type FindingSubject, type ModelOptions, type Severity, type SubjectFinding } from '../analysis/index.js';
+import type { DeployCheckResult } from '../config/deploy-checks.js';
 import type { RuleLocator, SourceLocation } from '../config/location.js';
+import type { Snapshot } from '../config/snapshot.js';
 
 export interface ReviewFinding {
   finding: Finding;
@@ -51,6 +53,29 @@ export function reviewFindings(sources: FindingSources): ReviewFinding[] {
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
     return { finding, severity: severityOf(finding.kind), location, fingerprint: count === 1 ? base : `${base}:${count}` };
+  });
+}
+
+/** What lint reads: the loaded snapshot, the deploy-time checks of the document it came from, and where it is written. */
+export interface LintInput {
+  snapshot: Snapshot;
+  model: ModelOptions;
+  /** deployChecks of `document`, the configuration as its file has it before the schema */
+  deploy: DeployCheckResult;
+  document: unknown;
+  /** the file as the user named it, and where its rules are */
+  file: string;
+  locate: RuleLocator;
+}
+
+/** lint's findings, the analysis's and the deploy-time checks', placed and fingerprinted (the command's and the library's). */
+export function lintFindings(input: LintInput): ReviewFinding[] {
+  return reviewFindings({
+    file: input.file,
+    locate: input.locate,
+    analysed: withSubjects(input.snapshot, lint(input.snapshot, input.model)),
+    origin: input.deploy.origin,
+    deployTime: deployFindings(input.deploy.problems, input.document),
   });
 }
 

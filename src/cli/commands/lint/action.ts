@@ -2,13 +2,13 @@
 // config/deploy-checks.ts on one configuration (files, or a plan's after side), printed for people (one line a finding, its place
 // first, its witness packet below), as JSON, SARIF or GitHub annotations, with a job summary; or
 // one rule's overlaps (--explain).
-import { deployFindings, explain, lint, withSubjects, type Explanation } from '../../../analysis/index.js';
+import { explain, type Explanation } from '../../../analysis/index.js';
 import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
-import { failsAt, findingJson, reviewFindings, type ReviewFinding } from '../../../review/lint-findings.js';
+import { failsAt, findingJson, lintFindings, type ReviewFinding } from '../../../review/lint-findings.js';
 import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
@@ -106,13 +106,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
       writeOutput(flags.out, format === 'json' ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e));
       return;
     }
-    const findings = reviewFindings({
-      file: where,
-      locate,
-      analysed: withSubjects(snapshot, lint(snapshot, options)),
-      origin: deploy!.origin,
-      deployTime: deployFindings(deploy!.problems, document),
-    });
+    const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
     writeOutput(flags.out, rendered(format, findings));
     appendJobSummary(lintSummary(where, findings), summary);
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
