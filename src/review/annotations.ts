@@ -4,7 +4,7 @@
 import type { Severity } from '../analysis/index.js';
 import { counted } from '../numbers.js';
 import type { ReviewFinding } from './lint-findings.js';
-import { ANNOTATIONS_SHOWN, workflowCommand, type AnnotationLevel } from './workflow-commands.js';
+import { ANNOTATIONS_SHOWN, shownAnnotations, type AnnotationLevel } from './workflow-commands.js';
 
 const ORDER: readonly Severity[] = ['error', 'warning', 'note'];
 const LEVEL: Readonly<Record<Severity, AnnotationLevel>> = { error: 'error', warning: 'warning', note: 'notice' };
@@ -12,19 +12,19 @@ const LEVEL: Readonly<Record<Severity, AnnotationLevel>> = { error: 'error', war
 /** The workflow-command lines for `findings` (in file order), most important first. */
 export function annotationLines(findings: readonly ReviewFinding[]): string[] {
   return ORDER.flatMap((severity) => {
-    const of = findings.filter((r) => r.severity === severity);
-    const lines = of.slice(0, ANNOTATIONS_SHOWN).map(({ finding, location }) =>
-      workflowCommand({
+    const annotations = findings
+      .filter((r) => r.severity === severity)
+      .map(({ finding, location }) => ({
         level: LEVEL[severity],
         title: `edgesim ${finding.kind}`,
         file: location.file,
         line: location.line,
         col: location.column,
         message: location.address === undefined ? finding.message : `${location.address}: ${finding.message}`,
-      }),
+      }));
+    return shownAnnotations(
+      annotations,
+      (more) => `edgesim: ${counted(more, `more ${severity} finding`)} not annotated (GitHub shows about ${ANNOTATIONS_SHOWN} a level); every finding is in the job summary and in --format sarif`,
     );
-    const more = of.length - ANNOTATIONS_SHOWN;
-    if (more > 0) lines.push(`edgesim: ${counted(more, `more ${severity} finding`)} not annotated (GitHub shows about ${ANNOTATIONS_SHOWN} a level); every finding is in the job summary and in --format sarif`);
-    return lines;
   });
 }

@@ -5,7 +5,7 @@ import { counted } from '../numbers.js';
 import { isInvalidSuite } from '../suite/run.js';
 import type { CaseResult } from '../suite/suite.js';
 import { markdownTable, markdownText } from './markdown.js';
-import { ANNOTATIONS_SHOWN, workflowCommand } from './workflow-commands.js';
+import { shownAnnotations } from './workflow-commands.js';
 
 /** The cases that did not pass, invalid suites first, then in the order they ran. */
 function notPassed(results: readonly CaseResult[]): CaseResult[] {
@@ -13,13 +13,12 @@ function notPassed(results: readonly CaseResult[]): CaseResult[] {
   return [...bad.filter(isInvalidSuite), ...bad.filter((r) => !isInvalidSuite(r))];
 }
 
-/** `::error file=SUITE,line=N,title=CASE::message` lines, at most ANNOTATIONS_SHOWN, then one saying how many more. */
+/** `::error file=SUITE,line=N,title=CASE::message` lines, at most ANNOTATIONS_SHOWN (shownAnnotations), then one saying how many more. */
 export function testAnnotations(results: readonly CaseResult[]): string[] {
-  const bad = notPassed(results);
-  const lines = bad.slice(0, ANNOTATIONS_SHOWN).map((r) => workflowCommand({ level: 'error', file: r.suite, line: r.line, title: r.name, message: r.message }));
-  const more = bad.length - ANNOTATIONS_SHOWN;
-  if (more > 0) lines.push(`... and ${counted(more, 'more case')} that did not pass (listed in the job summary and the JUnit report)`);
-  return lines;
+  return shownAnnotations(
+    notPassed(results).map((r) => ({ level: 'error' as const, file: r.suite, line: r.line, title: r.name, message: r.message })),
+    (more) => `... and ${counted(more, 'more case')} that did not pass (listed in the job summary and the JUnit report)`,
+  );
 }
 
 /** The job summary: a heading with the counts, and a table of the cases that did not pass. */

@@ -34,3 +34,10 @@ export function workflowCommand(annotation: Annotation): string {
     .join(',');
   return `::${level}${props === '' ? '' : ` ${props}`}::${escapeData(message)}`;
 }
+
+/** At most ANNOTATIONS_SHOWN annotations as command lines, then, when some were left out, the line `more` says of their number. */
+export function shownAnnotations(annotations: readonly Annotation[], more: (left: number) => string): string[] {
+  const lines = annotations.slice(0, ANNOTATIONS_SHOWN).map(workflowCommand);
+  if (annotations.length > ANNOTATIONS_SHOWN) lines.push(more(annotations.length - ANNOTATIONS_SHOWN));
+  return lines;
+}
