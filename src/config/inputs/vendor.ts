@@ -28,6 +28,8 @@ export function readVendorDocument(text: string, file: string): ConfigurationDoc
   const found = rulesetsIn(parseJsonFile(text, file), file);
   const notes = found.filter(([, r]) => OTHER_PHASE.test(String(r.phase))).map(([, r]) => `ruleset ${JSON.stringify(r.name)} of phase ${String(r.phase)} is not simulated`);
   const kept = found.filter(([, r]) => FIREWALL_PHASES.has(String(r.phase)));
+  // the rulesets list (GET /accounts/ID/rulesets) answers without rules: read as is, the ruleset would decide nothing
+  notes.push(...kept.filter(([, r]) => !('rules' in r)).map(([, r]) => `ruleset ${JSON.stringify(r.name)} has no "rules": the rulesets list answers without them; save the ruleset's own GET (…/rulesets/ID or …/phases/magic_transit/entrypoint) to have its rules`));
   const pathOf = (i: number): JsonPath => kept[i]?.[0] ?? [];
   return {
     document: { rulesets: kept.map(([, r]) => r) },

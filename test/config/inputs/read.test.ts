@@ -58,6 +58,17 @@ describe('every input format reads as the equivalent snapshot', async () => {
     expect((await read('terraform-v5-state.json', 'demo-atp.json')).notes).toEqual(['module.fw.cloudflare_ruleset.managed: phase magic_transit_managed is not simulated']);
     expect((await read('octorules-account.yaml', 'demo-atp.json')).notes).toEqual(['network_ddos_rules: this phase is not simulated']);
   });
+
+  it('a ruleset from the rulesets list, which answers without rules, is read with a note saying where its rules are', async () => {
+    const file = path.join(tempDir('vendor-list-'), 'rulesets.json');
+    const listed = { id: '2c0fc9fa937b11eaa1b71c4d701ab86e', name: 'default', kind: 'root', version: '3', phase: 'magic_transit' };
+    writeFileSync(file, JSON.stringify({ result: [listed], success: true, errors: [], messages: [], result_info: { cursor: '' } }));
+    const { snapshot, notes } = await readConfiguration([{ file }]);
+    expect(snapshot.rulesets?.map((r) => r.rules)).toEqual([[]]);
+    expect(notes).toEqual(['ruleset "default" has no "rules": the rulesets list answers without them; save the ruleset\'s own GET (…/rulesets/ID or …/phases/magic_transit/entrypoint) to have its rules']);
+    // the entry point's own GET carries its rules: no note
+    expect((await read('vendor-entrypoint.json', 'demo-atp-lists.json')).notes).toEqual([]);
+  });
 });
 
 describe('where each rule is written', () => {
