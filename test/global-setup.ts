@@ -3,6 +3,7 @@
 // against, and the browser the report page is tested in (chromium), are present, installing them
 // from Debian's packages when we can (CI runs as root).
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -28,6 +29,9 @@ function ensureTools(tools: string[], packages: string[], usedBy: string, presee
 }
 
 export default function setup(): void {
+  // the capture corpus is not the project's to copy (../shared/corpus/README.md): it is read beside the project's root
+  const corpus = path.resolve(root, '../shared/corpus/tcpdump-tests');
+  if (!existsSync(corpus)) console.warn(`the tcpdump capture corpus is not at ${corpus}: put the shared folder beside the project (as CI does) or the corpus tests will fail`);
   // tsc emits even when it finds type errors; those are reported by test/typecheck.test.ts, so a
   // type error fails one named test instead of hiding every other result.
   // tsc is found by module resolution, not under root/node_modules: a Stryker sandbox of a checkout
