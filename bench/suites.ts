@@ -12,4 +12,5 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['synth', () => import('./synth.js')],
   ['suite', () => import('./suite.js')],
   ['analysis', () => import('./analysis.js')],
+  ['compare', () => import('./compare-noise.js')],
 ];
