@@ -3,7 +3,7 @@
 // shift deletion and sweeping; and a full table refuses new connections instead of evicting.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FlowTable, State } from '../../src/atp/flow-table.js';
+import { Flag, FlowTable, State } from '../../src/atp/flow-table.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { SlotFlowTable } from './helpers/slot-flow-table.js';
 
@@ -178,5 +178,117 @@ describe('FlowTable', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('FlowTable at its limits', () => {
+  // Challenged 3 s, New 30 s, Open 600 s, Closing 20 s, Closed 10 s, awaiting a retransmission 7 s
+  const LIMITS = new Float64Array([0, 3, 30, 600, 20, 10, 7]);
+
+  /** `n` keys of `keyed` whose home slot in a 1024-slot index is the same */
+  function sameHome(n: number): number[] {
+    const probe = new SlotFlowTable(1000, LIMITS);
+    const rec = new PacketRecord();
+    const byHome = new Map<number, number[]>();
+    for (let k = 0; ; k++) {
+      probe.setKey(keyed(rec, k), true);
+      const home = probe.insert(0, State.OPEN);
+      probe.remove(home);
+      const keys = byHome.get(home) ?? [];
+      keys.push(k);
+      if (keys.length === n) return keys;
+      byHome.set(home, keys);
+    }
+  }
+
+  it('keeps an entry idle for exactly its timeout, and expires it a moment later', () => {
+    const rec = new PacketRecord();
+    const cases: Array<[state: number, flags: number, limit: number]> = [
+      [State.CHALLENGED, 0, 3],
+      [State.CHALLENGED, Flag.AWAIT_RETRANSMIT, 7],
+      [State.NEW, Flag.AWAIT_RETRANSMIT, 30],
+      [State.OPEN, 0, 600],
+      [State.CLOSED, 0, 10],
+    ];
+    for (const [state, flags, limit] of cases) {
+      const t = new FlowTable(1000, LIMITS);
+      t.setKey(keyed(rec, 1), true);
+      t.enter(t.insert(0, state), state, flags, 0);
+      expect(t.find(limit), `state ${state} flags ${flags}`).toBeGreaterThanOrEqual(0);
+      expect(t.find(limit + 0.25), `state ${state} flags ${flags}`).toBe(-1);
+    }
+  });
+
+  it('turns a Closing entry Closed exactly after its timeout, dated then, and forgets it after closedSeconds more', () => {
+    const t = new FlowTable(1000, LIMITS);
+    const rec = new PacketRecord();
+    t.setKey(keyed(rec, 1), true);
+    t.enter(t.insert(0, State.CLOSING), State.CLOSING, Flag.REMOTE_FIN, 0);
+    expect(t.state(t.find(20))).toBe(State.CLOSING);
+    const e = t.find(25);
+    expect([t.state(e), t.flags(e), t.lastSeen(e), t.since(e)]).toEqual([State.CLOSED, Flag.REMOTE_FIN, 20, 20]);
+    expect(t.find(30)).toBe(e);
+    expect(t.find(30.25)).toBe(-1);
+  });
+
+  it('gives an insert the slot of an entry past its timeouts, never of a live one', () => {
+    const [a, b] = sameHome(2);
+    const rec = new PacketRecord();
+    // [state of a, idle time at which a is still live (a Closing entry: Closed, then remembered)]
+    const cases: Array<[number, number]> = [
+      [State.NEW, 30],
+      [State.CLOSING, 30],
+    ];
+    for (const [state, live] of cases) {
+      for (const [at, kept] of [
+        [live, true],
+        [live + 0.25, false],
+      ] as const) {
+        const t = new FlowTable(1000, LIMITS);
+        t.setKey(keyed(rec, a), true);
+        t.insert(0, state);
+        t.setKey(keyed(rec, b), true);
+        t.insert(at, State.NEW);
+        expect(t.count, `state ${state} at ${at}`).toBe(kept ? 2 : 1);
+        t.setKey(keyed(rec, a), true);
+        expect(t.peek() >= 0, `state ${state} at ${at}`).toBe(kept);
+      }
+    }
+  });
+
+  it('when full, sweeps out expired entries at most once a second', () => {
+    const t = new FlowTable(2, LIMITS);
+    const rec = new PacketRecord();
+    const insert = (k: number, now: number) => {
+      t.setKey(keyed(rec, k), true);
+      return t.insert(now, State.NEW) >= 0;
+    };
+    expect([insert(1, 0), insert(2, 0.5)]).toEqual([true, true]);
+    // 1 has expired (idle 30.25 s): swept
+    expect(insert(3, 30.25)).toBe(true);
+    // 2 has expired too, but the last sweep was only 0.5 s ago
+    expect(insert(4, 30.75)).toBe(false);
+    expect(insert(4, 31.25)).toBe(true);
+    expect([t.count, t.untracked]).toEqual([2, 1]);
+  });
+
+  it('grows its index at the same point as the slot table when a sweep leaves about 3/8 of the slots held', () => {
+    const rec = new PacketRecord();
+    for (const expired of [127, 128, 129]) {
+      const a = new FlowTable(10_000, LIMITS);
+      const b = new SlotFlowTable(10_000, LIMITS);
+      for (let k = 0; k < 512; k++) {
+        const state = k < expired ? State.CHALLENGED : State.OPEN;
+        for (const table of [a, b]) {
+          table.setKey(keyed(rec, k), true);
+          table.insert(0, state);
+        }
+      }
+      for (const table of [a, b]) {
+        table.setKey(keyed(rec, 512), true);
+        table.insert(10, State.NEW);
+      }
+      expect([a.slots, a.count], `${expired} expired`).toEqual([b.slots, b.count]);
+    }
   });
 });

@@ -19,6 +19,20 @@ function feed(m: RateMeter, start: number, seconds: number, pps: number): boolea
   return out;
 }
 
+/** `m.count` at each of `times`, the last answer */
+function countAt(m: RateMeter, times: number[]): boolean {
+  let on = false;
+  for (const t of times) on = m.count(t);
+  return on;
+}
+
+/** `perTick` packets in each 0.1 s tick from `from` to `to` (ticks), spread inside the tick */
+function ticks(from: number, to: number, perTick: number): number[] {
+  const out: number[] = [];
+  for (let k = from; k < to; k++) for (let j = 0; j < perTick; j++) out.push((k + 0.05 + (0.8 * j) / perTick) / 10);
+  return out;
+}
+
 describe('RateMeter', () => {
   it('derives thresholds from a configured baseline through the sensitivity table', () => {
     const base = { syn_protection: { baselinePps: 1000 } };
@@ -155,5 +169,121 @@ describe('RateMeter', () => {
         expect(m.ratesAt(q)).toEqual(r);
       }),
     );
+  });
+});
+
+describe('RateMeter at its thresholds', () => {
+  // baseline 100 pps: rate threshold 200, burst threshold 800; off below 100 and 400
+  const configured = { syn_protection: { baselinePps: 100 } };
+
+  it('turns mitigation on above a threshold, not at it', () => {
+    const sustained = meter(configured);
+    expect(countAt(sustained, ticks(0, 10, 20))).toBe(false);
+    expect(sustained.peakRatePps).toBe(200);
+    expect(sustained.count(0.95)).toBe(true);
+    const burst = meter(configured);
+    expect(countAt(burst, Array(80).fill(0.25))).toBe(false);
+    expect(burst.peakBurstPps).toBe(800);
+    expect(burst.count(0.25)).toBe(true);
+  });
+
+  it('turns it off once it has been on for minActiveSeconds, not before', () => {
+    const m = meter(configured);
+    expect(countAt(m, Array(81).fill(0.25))).toBe(true);
+    expect(m.count(5.125)).toBe(true);
+    expect(m.count(5.25)).toBe(false);
+    expect(m.mitigations()).toEqual([{ start: 0.25, end: 5.25 }]);
+  });
+
+  it('keeps it on while the sustained rate is at threshold × offRatio, not below it', () => {
+    const m = meter(configured);
+    expect(countAt(m, Array(81).fill(0.25))).toBe(true);
+    // 11 packets a tick: the window holds 100 at the first packet of each tick, 110 at the last
+    const steady = ticks(3, 120, 11).map((t) => m.count(t));
+    expect(steady.every(Boolean)).toBe(true);
+    expect(m.count(13.05)).toBe(false);
+  });
+
+  it('keeps it on while the burst rate is at threshold × offRatio, not below it', () => {
+    // one-second ticks, so both rates count the same packets: burst threshold 100 (off below 50), rate threshold 200 (off below 100)
+    const m = meter({ rateWindowSeconds: 1, burstWindowSeconds: 1, burstFactor: { medium: 0.5 }, syn_protection: { baselinePps: 100, minBurstPps: 1 } });
+    expect(countAt(m, Array(101).fill(0.5))).toBe(true);
+    expect(countAt(m, Array(49).fill(5.25))).toBe(true);
+    // 5 s on, 50 packets in the tick: the burst is 50 pps, not below 50
+    expect(m.count(5.5)).toBe(true);
+    expect(m.count(6.5)).toBe(false);
+  });
+
+  it('dates the end of mitigation at the packet that ended it while traffic went on', () => {
+    const m = meter(configured);
+    countAt(m, Array(81).fill(0.25));
+    countAt(m, ticks(3, 60, 11));
+    const end = ticks(60, 70, 5).find((t) => !m.count(t));
+    expect(end).toBeDefined();
+    expect(m.mitigations()).toEqual([{ start: 0.25, end }]);
+  });
+
+  it('after a short burst and a quiet gap, dates the end no earlier than minActiveSeconds after the start', () => {
+    const m = meter(configured);
+    countAt(m, Array(81).fill(0.25));
+    expect(m.count(100)).toBe(false);
+    expect(m.mitigations()).toEqual([{ start: 0.25, end: 5.25 }]);
+  });
+});
+
+describe('RateMeter at the end of the capture', () => {
+  const configured = { syn_protection: { baselinePps: 100 } };
+
+  it('ends mitigation still on when the capture ends once the window emptied and the minimum time passed', () => {
+    const on = () => {
+      const m = meter(configured);
+      countAt(m, Array(81).fill(0.25));
+      countAt(m, [5, 5.125]);
+      return m;
+    };
+    // the last packet at 5.125: the window empties after 6.125
+    const inWindow = on();
+    inWindow.finish(6.125);
+    expect(inWindow.mitigations()).toEqual([{ start: 0.25, end: null }]);
+    const after = on();
+    after.finish(6.25);
+    expect(after.mitigations()).toEqual([{ start: 0.25, end: 6.125 }]);
+    expect(after.active).toBe(false);
+    // 81 packets at once, then quiet: the window empties at 1.25, but mitigation lasts 5 s
+    const burst = (end: number) => {
+      const m = meter(configured);
+      countAt(m, Array(81).fill(0.25));
+      m.finish(end);
+      return m.mitigations();
+    };
+    expect(burst(5)).toEqual([{ start: 0.25, end: null }]);
+    expect(burst(5.25)).toEqual([{ start: 0.25, end: 5.25 }]);
+  });
+
+  it('sets the learned thresholds from the first packet at learningSeconds, and at a capture ending there', () => {
+    const m = meter({ learningSeconds: 2 });
+    countAt(m, ticks(0, 20, 5));
+    expect(m.known).toBe(false);
+    m.count(2);
+    expect(m).toMatchObject({ known: true, baselinePps: 50 });
+    const ended = meter({ learningSeconds: 2 });
+    countAt(ended, ticks(0, 20, 5));
+    ended.finish(2);
+    expect(ended).toMatchObject({ known: true, baselinePps: 50 });
+  });
+
+  it('with no learning window, has its thresholds (the floors) before the first packet', () => {
+    expect(meter({ learningSeconds: 0 })).toMatchObject({ known: true, baselinePps: 0, ratePps: 100, burstPps: 500, baselineSource: 'learned' });
+  });
+
+  it('warns of nothing when it counted nothing, or when the learned baseline gave exactly the floors', () => {
+    const idle = meter({ learningSeconds: 10 });
+    idle.finish(5);
+    expect(idle.warning()).toBeNull();
+    // 50 pps × rateFactor 2 = 100 pps, the floor
+    const atFloor = meter({ learningSeconds: 2 });
+    countAt(atFloor, ticks(0, 30, 5));
+    expect(atFloor.ratePps).toBe(100);
+    expect(atFloor.warning()).toBeNull();
   });
 });
