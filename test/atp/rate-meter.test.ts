@@ -62,6 +62,14 @@ describe('RateMeter', () => {
     expect(m.ratePps).toBeCloseTo(600, -1);
   });
 
+  it('learns the highest rate of the learning window, not the last one', () => {
+    const m = meter({ learningSeconds: 10 });
+    feed(m, 0, 5, 300);
+    feed(m, 5, 5, 100);
+    m.count(10.5);
+    expect(m.baselinePps).toBeCloseTo(300, -1);
+  });
+
   it('warns when the capture ended inside the learning window, or when the learned baseline set the thresholds', () => {
     const short = meter({ learningSeconds: 10 });
     feed(short, 0, 5, 1000);
@@ -125,6 +133,19 @@ describe('RateMeter', () => {
     expect(tl[2].ratePps).toBeGreaterThan(900);
   });
 
+  it('a timeline point holds the packets and highest rates of its interval, without thresholds while learning', () => {
+    const m = meter({ learningSeconds: 4, timelineSeconds: 2 });
+    countAt(m, Array(30).fill(0.05));
+    // the 30 packets of 0.05 have left the window by 1.55: the rates fall within the interval
+    countAt(m, [1.55, 3.05]);
+    m.finish(3.05);
+    const learning = { rateThresholdPps: null, burstThresholdPps: null, mitigating: false };
+    expect(m.timeline()).toEqual([
+      { time: 0, packets: 31, ratePps: 30, burstPps: 300, ...learning },
+      { time: 2, packets: 1, ratePps: 1, burstPps: 10, ...learning },
+    ]);
+  });
+
   it('its sustained and burst rates are the counts of the last window and tick (brute force)', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 2000 }), { minLength: 1, maxLength: 400 }), (gapsMs) => {
@@ -153,9 +174,10 @@ describe('RateMeter', () => {
   });
 
   it('ratesAt(t) reads the rates at any later time without counting (against a brute-force count)', () => {
+    const ms = (max: number) => fc.integer({ min: 0, max }).map((n) => n / 1000);
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 0.3, noNaN: true }), { minLength: 1, maxLength: 80 }), fc.double({ min: 0, max: 2, noNaN: true }), (gaps, later) => {
-        const m = meter({ learningSeconds: 0 });
+      fc.property(fc.array(ms(300), { minLength: 1, maxLength: 80 }), ms(2500), fc.constantFrom(0.5, 1, 2), (gaps, later, window) => {
+        const m = meter({ learningSeconds: 0, rateWindowSeconds: window });
         const times: number[] = [];
         let t = 0;
         for (const g of gaps) m.count((t += g)), times.push(t);
@@ -163,7 +185,7 @@ describe('RateMeter', () => {
         const tick = (x: number) => Math.floor(x / 0.1);
         const before = [m.packets, m.active, m.peakRatePps];
         const r = m.ratesAt(q);
-        expect(r.ratePps).toBe(times.filter((x) => tick(x) > tick(q) - 10).length);
+        expect(r.ratePps).toBe(times.filter((x) => tick(x) > tick(q) - Math.round(window / 0.1)).length / window);
         expect(r.burstPps).toBeCloseTo(times.filter((x) => tick(x) === tick(q)).length / 0.1, 6);
         expect([m.packets, m.active, m.peakRatePps]).toEqual(before);
         expect(m.ratesAt(q)).toEqual(r);
@@ -220,6 +242,9 @@ describe('RateMeter at its thresholds', () => {
     countAt(m, ticks(3, 60, 11));
     const end = ticks(60, 70, 5).find((t) => !m.count(t));
     expect(end).toBeDefined();
+    expect(m.mitigations()).toEqual([{ start: 0.25, end }]);
+    // the capture ends long after: the period stays as it ended
+    m.finish(100);
     expect(m.mitigations()).toEqual([{ start: 0.25, end }]);
   });
 
@@ -285,5 +310,9 @@ describe('RateMeter at the end of the capture', () => {
     countAt(atFloor, ticks(0, 30, 5));
     expect(atFloor.ratePps).toBe(100);
     expect(atFloor.warning()).toBeNull();
+    // 60 pps × 2 = 120 pps, above the floor
+    const above = meter({ learningSeconds: 2 });
+    countAt(above, ticks(0, 30, 6));
+    expect(above.warning()).toMatch(/learned from the first 2 s of the capture \(peak 60 pps\)/);
   });
 });
