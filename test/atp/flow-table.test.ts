@@ -256,6 +256,52 @@ describe('FlowTable at its limits', () => {
     }
   });
 
+  it('tells apart connections whose keys hash alike', () => {
+    // The hash changes with any one word of the key when the others stay, so keys that hash alike
+    // differ in two words at least: here the remote port and address (the local address the same),
+    // and two IPv6 words past the first. Pairs are searched for with the table's own hash, which is
+    // private: read here only to find them.
+    // a word that looks random, from n (words that follow n in step miss the hash's collisions)
+    const scramble = (n: number) => {
+      const x = Math.imul(n ^ (n >>> 16), 0x45d9f3b);
+      const y = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+      return (y ^ (y >>> 16)) >>> 0;
+    };
+    const variants: Array<(rec: PacketRecord, n: number) => void> = [
+      (rec, n) => ((rec.srcPort = scramble(n) & 0xffff), (rec.src4 = scramble(n + (1 << 24)))),
+      (rec, n) => ((rec.ipVersion = 6), rec.src6.set([0x20010db8, 0, scramble(n), scramble(n + (1 << 24))]), rec.dst6.set([0x20010db8, 1, 0, 1])),
+    ];
+    const rec = new PacketRecord();
+    for (const [v, vary] of variants.entries()) {
+      const set = (n: number) => {
+        keyed(rec, 1);
+        vary(rec, n);
+        return rec;
+      };
+      const search = new FlowTable(1000, LIMITS);
+      const seen = new Map<number, number>();
+      let pair: [number, number] | undefined;
+      for (let n = 0; pair === undefined && n < 1 << 20; n++) {
+        search.setKey(set(n), true);
+        const h = (search as unknown as { hash: number }).hash;
+        const other = seen.get(h);
+        if (other === undefined) seen.set(h, n);
+        else pair = [other, n];
+      }
+      expect(pair, `variant ${v}`).toBeDefined();
+      const [a, b] = pair!;
+      const t = new FlowTable(1000, LIMITS);
+      t.setKey(set(a), true);
+      const ea = t.insert(0, State.NEW);
+      t.setKey(set(b), true);
+      expect(t.find(0), `variant ${v}`).toBe(-1);
+      const eb = t.insert(0, State.OPEN);
+      expect(t.find(0), `variant ${v}`).toBe(eb);
+      t.setKey(set(a), true);
+      expect([t.find(0), t.state(ea), t.state(eb)], `variant ${v}`).toEqual([ea, State.NEW, State.OPEN]);
+    }
+  });
+
   it('when full, sweeps out expired entries at most once a second', () => {
     const t = new FlowTable(2, LIMITS);
     const rec = new PacketRecord();

@@ -139,6 +139,7 @@ describe('RateMeter', () => {
     // the 30 packets of 0.05 have left the window by 1.55: the rates fall within the interval
     countAt(m, [1.55, 3.05]);
     m.finish(3.05);
+    expect(m.packets).toBe(32);
     const learning = { rateThresholdPps: null, burstThresholdPps: null, mitigating: false };
     expect(m.timeline()).toEqual([
       { time: 0, packets: 31, ratePps: 30, burstPps: 300, ...learning },
