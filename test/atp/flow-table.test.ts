@@ -3,7 +3,7 @@
 // shift deletion and sweeping; and a full table refuses new connections instead of evicting.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Flag, FlowTable, State } from '../../src/atp/flow-table.js';
+import { Flag, FlowTable, Side, State } from '../../src/atp/flow-table.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { SlotFlowTable } from './helpers/slot-flow-table.js';
 
@@ -139,7 +139,36 @@ describe('FlowTable', () => {
     expect(t.count).toBe(100);
     expect(t.insert(40, State.NEW)).toBeGreaterThanOrEqual(0);
     expect(t.count).toBeLessThanOrEqual(100);
-    expect(t.peak).toBe(100);
+    expect([t.peak, t.created]).toEqual([100, 101]);
+  });
+
+  it('keeps what is set on an entry apart from what is set on its other fields and on other entries', () => {
+    const t = new FlowTable(1000, TIMEOUTS);
+    const rec = new PacketRecord();
+    const entries = [0, 1, 2].map((k) => {
+      t.setKey(keyed(rec, k, k === 1), true);
+      return t.insert(k, State.NEW);
+    });
+    const values = (e: number) => [t.state(e), t.flags(e), t.lastSeen(e), t.since(e), t.remoteIsn(e), t.remoteNext(e), t.localNext(e), t.next(e, Side.REMOTE), t.next(e, Side.LOCAL)];
+    expect(values(entries[1])).toEqual([State.NEW, 0, 1, 1, 0, 0, 0, 0, 0]);
+    const [a, b, c] = entries;
+    t.enter(a, State.OPEN, Flag.VALIDATED | Flag.AWAIT_RETRANSMIT, 5);
+    t.setRemoteSeq(a, 100, 101);
+    t.setLocalSeq(a, 0xffffffff, 7);
+    t.update(b, State.NEW, Flag.LOCAL_INITIATED, 6);
+    t.setSeq(b, Side.LOCAL, 200, 201);
+    t.setSeq(b, Side.REMOTE, 300, 301);
+    t.setNext(b, Side.LOCAL, 202);
+    t.update(c, State.CLOSING, Flag.REMOTE_FIN, 7);
+    t.setFlags(c, Flag.REMOTE_FIN | Flag.LOCAL_FIN);
+    t.setLastSeen(c, 8);
+    t.setNext(c, Side.REMOTE, 9);
+    expect(values(a)).toEqual([State.OPEN, Flag.VALIDATED | Flag.AWAIT_RETRANSMIT, 5, 5, 100, 101, 7, 101, 7]);
+    expect(values(b)).toEqual([State.NEW, Flag.LOCAL_INITIATED, 6, 1, 300, 301, 202, 301, 202]);
+    expect(values(c)).toEqual([State.CLOSING, Flag.REMOTE_FIN | Flag.LOCAL_FIN, 8, 7, 0, 9, 0, 9, 0]);
+    // the IPv6 entry keeps its key through all of it
+    t.setKey(keyed(rec, 1, true), true);
+    expect(t.find(8)).toBe(b);
   });
 
   // 500 keys keep the 1024-slot table near its growth point, so probe runs are long and wrap past the end
