@@ -3,7 +3,7 @@
 // shift deletion and sweeping; and a full table refuses new connections instead of evicting.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FlowTable, State } from '../../src/atp/flow-table.js';
+import { Flag, FlowTable, Side, State } from '../../src/atp/flow-table.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { SlotFlowTable } from './helpers/slot-flow-table.js';
 
@@ -139,7 +139,36 @@ describe('FlowTable', () => {
     expect(t.count).toBe(100);
     expect(t.insert(40, State.NEW)).toBeGreaterThanOrEqual(0);
     expect(t.count).toBeLessThanOrEqual(100);
-    expect(t.peak).toBe(100);
+    expect([t.peak, t.created]).toEqual([100, 101]);
+  });
+
+  it('keeps what is set on an entry apart from what is set on its other fields and on other entries', () => {
+    const t = new FlowTable(1000, TIMEOUTS);
+    const rec = new PacketRecord();
+    const entries = [0, 1, 2].map((k) => {
+      t.setKey(keyed(rec, k, k === 1), true);
+      return t.insert(k, State.NEW);
+    });
+    const values = (e: number) => [t.state(e), t.flags(e), t.lastSeen(e), t.since(e), t.remoteIsn(e), t.remoteNext(e), t.localNext(e), t.next(e, Side.REMOTE), t.next(e, Side.LOCAL)];
+    expect(values(entries[1])).toEqual([State.NEW, 0, 1, 1, 0, 0, 0, 0, 0]);
+    const [a, b, c] = entries;
+    t.enter(a, State.OPEN, Flag.VALIDATED | Flag.AWAIT_RETRANSMIT, 5);
+    t.setRemoteSeq(a, 100, 101);
+    t.setLocalSeq(a, 0xffffffff, 7);
+    t.update(b, State.NEW, Flag.LOCAL_INITIATED, 6);
+    t.setSeq(b, Side.LOCAL, 200, 201);
+    t.setSeq(b, Side.REMOTE, 300, 301);
+    t.setNext(b, Side.LOCAL, 202);
+    t.update(c, State.CLOSING, Flag.REMOTE_FIN, 7);
+    t.setFlags(c, Flag.REMOTE_FIN | Flag.LOCAL_FIN);
+    t.setLastSeen(c, 8);
+    t.setNext(c, Side.REMOTE, 9);
+    expect(values(a)).toEqual([State.OPEN, Flag.VALIDATED | Flag.AWAIT_RETRANSMIT, 5, 5, 100, 101, 7, 101, 7]);
+    expect(values(b)).toEqual([State.NEW, Flag.LOCAL_INITIATED, 6, 1, 300, 301, 202, 301, 202]);
+    expect(values(c)).toEqual([State.CLOSING, Flag.REMOTE_FIN | Flag.LOCAL_FIN, 8, 7, 0, 9, 0, 9, 0]);
+    // the IPv6 entry keeps its key through all of it
+    t.setKey(keyed(rec, 1, true), true);
+    expect(t.find(8)).toBe(b);
   });
 
   // 500 keys keep the 1024-slot table near its growth point, so probe runs are long and wrap past the end
@@ -178,5 +207,163 @@ describe('FlowTable', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('FlowTable at its limits', () => {
+  // Challenged 3 s, New 30 s, Open 600 s, Closing 20 s, Closed 10 s, awaiting a retransmission 7 s
+  const LIMITS = new Float64Array([0, 3, 30, 600, 20, 10, 7]);
+
+  /** `n` keys of `keyed` whose home slot in a 1024-slot index is the same */
+  function sameHome(n: number): number[] {
+    const probe = new SlotFlowTable(1000, LIMITS);
+    const rec = new PacketRecord();
+    const byHome = new Map<number, number[]>();
+    for (let k = 0; ; k++) {
+      probe.setKey(keyed(rec, k), true);
+      const home = probe.insert(0, State.OPEN);
+      probe.remove(home);
+      const keys = byHome.get(home) ?? [];
+      keys.push(k);
+      if (keys.length === n) return keys;
+      byHome.set(home, keys);
+    }
+  }
+
+  it('keeps an entry idle for exactly its timeout, and expires it a moment later', () => {
+    const rec = new PacketRecord();
+    const cases: Array<[state: number, flags: number, limit: number]> = [
+      [State.CHALLENGED, 0, 3],
+      [State.CHALLENGED, Flag.AWAIT_RETRANSMIT, 7],
+      [State.NEW, Flag.AWAIT_RETRANSMIT, 30],
+      [State.OPEN, 0, 600],
+      [State.CLOSED, 0, 10],
+    ];
+    for (const [state, flags, limit] of cases) {
+      const t = new FlowTable(1000, LIMITS);
+      t.setKey(keyed(rec, 1), true);
+      t.enter(t.insert(0, state), state, flags, 0);
+      expect(t.find(limit), `state ${state} flags ${flags}`).toBeGreaterThanOrEqual(0);
+      expect(t.find(limit + 0.25), `state ${state} flags ${flags}`).toBe(-1);
+    }
+  });
+
+  it('turns a Closing entry Closed exactly after its timeout, dated then, and forgets it after closedSeconds more', () => {
+    const t = new FlowTable(1000, LIMITS);
+    const rec = new PacketRecord();
+    t.setKey(keyed(rec, 1), true);
+    t.enter(t.insert(0, State.CLOSING), State.CLOSING, Flag.REMOTE_FIN, 0);
+    expect(t.state(t.find(20))).toBe(State.CLOSING);
+    const e = t.find(25);
+    expect([t.state(e), t.flags(e), t.lastSeen(e), t.since(e)]).toEqual([State.CLOSED, Flag.REMOTE_FIN, 20, 20]);
+    expect(t.find(30)).toBe(e);
+    expect(t.find(30.25)).toBe(-1);
+  });
+
+  it('gives an insert the slot of an entry past its timeouts, never of a live one', () => {
+    const [a, b] = sameHome(2);
+    const rec = new PacketRecord();
+    // [state of a, idle time at which a is still live (a Closing entry: Closed, then remembered)]
+    const cases: Array<[number, number]> = [
+      [State.NEW, 30],
+      [State.CLOSING, 30],
+    ];
+    for (const [state, live] of cases) {
+      for (const [at, kept] of [
+        [live, true],
+        [live + 0.25, false],
+      ] as const) {
+        const t = new FlowTable(1000, LIMITS);
+        t.setKey(keyed(rec, a), true);
+        t.insert(0, state);
+        t.setKey(keyed(rec, b), true);
+        t.insert(at, State.NEW);
+        expect(t.count, `state ${state} at ${at}`).toBe(kept ? 2 : 1);
+        t.setKey(keyed(rec, a), true);
+        expect(t.peek() >= 0, `state ${state} at ${at}`).toBe(kept);
+      }
+    }
+  });
+
+  it('tells apart connections whose keys hash alike', () => {
+    // The hash changes with any one word of the key when the others stay, so keys that hash alike
+    // differ in two words at least: here the remote port and address (the local address the same),
+    // and two IPv6 words past the first. Pairs are searched for with the table's own hash, which is
+    // private: read here only to find them.
+    // a word that looks random, from n (words that follow n in step miss the hash's collisions)
+    const scramble = (n: number) => {
+      const x = Math.imul(n ^ (n >>> 16), 0x45d9f3b);
+      const y = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+      return (y ^ (y >>> 16)) >>> 0;
+    };
+    const variants: Array<(rec: PacketRecord, n: number) => void> = [
+      (rec, n) => ((rec.srcPort = scramble(n) & 0xffff), (rec.src4 = scramble(n + (1 << 24)))),
+      (rec, n) => ((rec.ipVersion = 6), rec.src6.set([0x20010db8, 0, scramble(n), scramble(n + (1 << 24))]), rec.dst6.set([0x20010db8, 1, 0, 1])),
+    ];
+    const rec = new PacketRecord();
+    for (const [v, vary] of variants.entries()) {
+      const set = (n: number) => {
+        keyed(rec, 1);
+        vary(rec, n);
+        return rec;
+      };
+      const search = new FlowTable(1000, LIMITS);
+      const seen = new Map<number, number>();
+      let pair: [number, number] | undefined;
+      for (let n = 0; pair === undefined && n < 1 << 20; n++) {
+        search.setKey(set(n), true);
+        const h = (search as unknown as { hash: number }).hash;
+        const other = seen.get(h);
+        if (other === undefined) seen.set(h, n);
+        else pair = [other, n];
+      }
+      expect(pair, `variant ${v}`).toBeDefined();
+      const [a, b] = pair!;
+      const t = new FlowTable(1000, LIMITS);
+      t.setKey(set(a), true);
+      const ea = t.insert(0, State.NEW);
+      t.setKey(set(b), true);
+      expect(t.find(0), `variant ${v}`).toBe(-1);
+      const eb = t.insert(0, State.OPEN);
+      expect(t.find(0), `variant ${v}`).toBe(eb);
+      t.setKey(set(a), true);
+      expect([t.find(0), t.state(ea), t.state(eb)], `variant ${v}`).toEqual([ea, State.NEW, State.OPEN]);
+    }
+  });
+
+  it('when full, sweeps out expired entries at most once a second', () => {
+    const t = new FlowTable(2, LIMITS);
+    const rec = new PacketRecord();
+    const insert = (k: number, now: number) => {
+      t.setKey(keyed(rec, k), true);
+      return t.insert(now, State.NEW) >= 0;
+    };
+    expect([insert(1, 0), insert(2, 0.5)]).toEqual([true, true]);
+    // 1 has expired (idle 30.25 s): swept
+    expect(insert(3, 30.25)).toBe(true);
+    // 2 has expired too, but the last sweep was only 0.5 s ago
+    expect(insert(4, 30.75)).toBe(false);
+    expect(insert(4, 31.25)).toBe(true);
+    expect([t.count, t.untracked]).toEqual([2, 1]);
+  });
+
+  it('grows its index at the same point as the slot table when a sweep leaves about 3/8 of the slots held', () => {
+    const rec = new PacketRecord();
+    for (const expired of [127, 128, 129]) {
+      const a = new FlowTable(10_000, LIMITS);
+      const b = new SlotFlowTable(10_000, LIMITS);
+      for (let k = 0; k < 512; k++) {
+        const state = k < expired ? State.CHALLENGED : State.OPEN;
+        for (const table of [a, b]) {
+          table.setKey(keyed(rec, k), true);
+          table.insert(0, state);
+        }
+      }
+      for (const table of [a, b]) {
+        table.setKey(keyed(rec, 512), true);
+        table.insert(10, State.NEW);
+      }
+      expect([a.slots, a.count], `${expired} expired`).toEqual([b.slots, b.count]);
+    }
   });
 });
