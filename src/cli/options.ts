@@ -114,7 +114,7 @@ export function wholeNumberOf(things: string): (value: string) => number {
 
 /** `--jobs`: how many threads a replay runs on, a number from 1 or `auto`; `what` the command does on them. */
 export function jobsOption(what = 'replay'): Option {
-  return new Option('-j, --jobs <n>', `threads to ${what} on: a number, or auto (up to 4 for captures from 256 MB, else 1)`)
+  return new Option('-j, --jobs <n>', `threads to ${what} on: a number, or auto (for captures from 256 MB the processors idle when it starts, up to 4; else 1)`)
     .default('auto')
     .argParser((value: string): number | 'auto' => {
       if (value === 'auto') return value;

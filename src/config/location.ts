@@ -1,8 +1,13 @@
 // Where an item of a configuration is written in the user's own file, so that findings, failing
 // cases and changed rules can point at it (lint's SARIF and annotations, JUnit, diff reports).
 // JSON files are read a second time by a parser that keeps offsets (jsonc-parser) rather than by
-// searching the text; inputs without lines (Terraform JSON) name a resource address instead.
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+// searching the text; inputs without lines (Terraform JSON) name a resource address instead. That
+// parser is loaded when a place is first asked for, not when a configuration is read: a replay never
+// asks, and loading it costs a command several milliseconds of start-up.
+import { createRequire } from 'node:module';
+import type { Node } from 'jsonc-parser';
+
+let jsonc: typeof import('jsonc-parser') | undefined;
 
 /** A place in the user's file. */
 export interface SourceLocation {
@@ -37,8 +42,9 @@ export function jsonPathLocator(text: string, file: string, pathOf: (ruleset: nu
   let tree: Node | undefined;
   let lineStarts: number[] | undefined;
   return (ruleset, rule) => {
-    tree ??= parseTree(text) ?? undefined;
-    const node = tree && findNodeAtLocation(tree, pathOf(ruleset, rule));
+    jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+    tree ??= jsonc.parseTree(text) ?? undefined;
+    const node = tree && jsonc.findNodeAtLocation(tree, pathOf(ruleset, rule));
     if (node === undefined) return undefined;
     lineStarts ??= startsOfLines(text);
     const line = lastAtOrBefore(lineStarts, node.offset);

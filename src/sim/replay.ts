@@ -2,13 +2,14 @@
 // summary, and return the report. A bad packet is reported (decode note) and the replay goes on;
 // only a capture that cannot be read at all stops it.
 import type { PacketRecord } from '../capture/record.js';
-import { labelsMisfit, labelsPathFor, readLabels } from '../capture/synth/labels.js';
+import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
 import type { CaptureInfo } from '../capture/reader.js';
-import { replayInRanges, threadsWanted, whyOneThread, type Jobs, type RangeRunner } from './jobs/range-replay.js';
+import type { RangeRunner } from './jobs/range-replay.js';
+import { threadsWanted, whyOneThread, type Jobs } from './jobs/threads.js';
 import { countingVisit } from './count-packets.js';
 import { PacketDecider } from './packet-decider.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
@@ -22,7 +23,7 @@ export interface ReplayOptions extends LoopOptions {
   useLabels?: boolean;
   /** decide packets with the firewall's fast path where it can (default true; results are identical) */
   fastPath?: boolean;
-  /** threads to replay on (jobs/range-replay.ts; default 1; results are identical), or auto: by the capture's size */
+  /** threads to replay on (jobs/range-replay.ts; default 1; results are identical), or auto: by the capture's size and the idle processors (jobs/threads.ts) */
   jobs?: Jobs;
   /** how a range of a parallel replay is run (default: on a worker thread) */
   runRange?: RangeRunner;
@@ -35,12 +36,16 @@ export interface ReplayResult {
   threads: number;
 }
 
-/** Replays an opened capture through a built path; the capture is closed at the end. */
+/**
+ * Replays an opened capture through a built path; the capture is closed at the end. The label reader
+ * and the code of parallel replays are loaded only for a replay that uses them (start-up time).
+ */
 export async function replay(capture: OpenCapture, built: BuiltPath, opts: ReplayOptions = {}): Promise<ReplayResult> {
   let sinks: PacketSink[] = [];
-  let labels;
+  let labels: Labels | null;
+  const labelFiles = opts.useLabels === false || capture.path === '-' ? null : await import('../capture/synth/labels.js');
   try {
-    labels = opts.useLabels === false || capture.path === '-' ? null : await readLabels(capture.path);
+    labels = labelFiles === null ? null : await labelFiles.readLabels(capture.path);
     sinks = opts.sinks ? opts.sinks(built.firewall) : [];
   } catch (err) {
     await capture.close();
@@ -55,6 +60,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   try {
     threads = threadsFor(opts.jobs ?? 1, built, capture, sinks.length > 0, labels !== null, warnings);
     if (threads > 1) {
+      const { replayInRanges } = await import('./jobs/range-replay.js');
       const ranges = await replayInRanges(capture, built, threads, summary, opts).catch(async (err: unknown) => {
         await capture.close();
         throw err;
@@ -94,7 +100,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   if (info.interrupted) warnings.push(interruptedWarning(opts.interrupt?.reason, summary.packets));
   for (const sink of sinks) warnings.push(...(sink.warnings?.() ?? []));
-  const misfit = labels === null ? null : labelsMisfit(labels, summary.lastFrame, labelsPathFor(capture.path));
+  const misfit = labels === null || labelFiles === null ? null : labelFiles.labelsMisfit(labels, summary.lastFrame, labelFiles.labelsPathFor(capture.path));
   if (misfit !== null) warnings.push(misfit);
   const scored = misfit === null ? labels : null;
   const atpReport = built.atp.active ? built.atp.report(scored ?? undefined) : null;

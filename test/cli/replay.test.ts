@@ -6,6 +6,7 @@ import { generateToFile } from '../../src/capture/synth/index.js';
 import { readCapture } from '../../src/capture/reader.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { modulesLoaded } from '../helpers/cli-modules.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
@@ -63,6 +64,20 @@ beforeAll(async () => {
 });
 
 describe('edgesim replay', () => {
+  it('loads only the code its outputs use: a summary loads no per-packet output, label reader, parallel replay or rule-place parser', () => {
+    const config = writeSnapshot('modules.json', oneRule('tcp.dstport in { 80 443 }'));
+    const optional = (m: string): boolean => m.startsWith('sim/outputs/packet-') || m === 'capture/pcap-writer.js' || m === 'capture/synth/labels.js' || m.startsWith('sim/jobs/range-');
+    const summary = modulesLoaded(['replay', capture, '--config', config, '--format', 'json', '--no-labels']);
+    expect(summary.project).toContain('sim/replay.js');
+    expect(summary.project.filter(optional)).toEqual([]);
+    expect(summary.packages).not.toContain('jsonc-parser');
+    // each is loaded where it is used
+    const perPacket = modulesLoaded(['replay', capture, '--config', config, '--format', 'ndjson', '--write-dropped', path.join(dir, 'modules-dropped.pcap')]);
+    expect(perPacket.project).toEqual(expect.arrayContaining(['sim/outputs/packet-sinks.js', 'capture/pcap-writer.js', 'capture/synth/labels.js']));
+    const placed = modulesLoaded(['lint', '--config', writeSnapshot('modules-lint.json', { rulesets: [{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'a', action: 'block', expression: 'tcp.dstport == 22' }, { ref: 'b', action: 'block', expression: 'tcp.dstport == 22' }] }] }), '--json'], 1);
+    expect(placed.packages).toContain('jsonc-parser');
+  });
+
   it('writes one NDJSON object per packet with the contract keys, frames numbered from 1', () => {
     const r = runCli(['replay', capture, '--config', writeSnapshot('web.json', oneRule('tcp.dstport in { 80 443 }')), '--format', 'ndjson']);
     expect(r.status).toBe(0);

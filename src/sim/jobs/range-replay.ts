@@ -31,29 +31,7 @@ import { countingVisit } from '../count-packets.js';
 import { PacketDecider } from '../packet-decider.js';
 import type { ReplaySummary } from '../summary.js';
 import type { RangeOutcome, RangeTask } from './range-task.js';
-
-/** Captures from this size on are replayed on several threads by default (smaller ones finish before other threads would pay off). */
-export const AUTO_THREADS_FROM = 256 << 20;
-/** the most threads `--jobs auto` takes */
-const AUTO_THREADS_MAX = 4;
-
-export type Jobs = number | 'auto';
-
-/** How many threads a replay of `capture` asks for (before what the capture's format allows). */
-export function threadsWanted(jobs: Jobs, capture: OpenCapture): number {
-  if (jobs !== 'auto') return jobs;
-  return capture.size >= AUTO_THREADS_FROM ? Math.min(os.availableParallelism(), AUTO_THREADS_MAX) : 1;
-}
-
-/** Why a replay that asked for several threads runs on one, or null when it can run on several. */
-export function whyOneThread(built: BuiltPath, capture: OpenCapture, perPacket: boolean): string | null {
-  if (built.atp.active) return "protection is on, and Advanced TCP Protection's state depends on the order of packets";
-  if (perPacket) return 'per-packet outputs are written in capture order';
-  if (built.setup === null) return 'the path cannot be built on another thread';
-  if (capture.path === '-') return 'standard input is read in one piece';
-  if (capture.compressed) return 'a compressed capture is read in one piece';
-  return null;
-}
+import type { Jobs } from './threads.js';
 
 /** Starts the replay of one range (on a worker thread; tests run ranges in this thread to go faster). */
 export type RangeRunner = (task: RangeTask) => RunningRange;

@@ -5,7 +5,7 @@
 import { ConfigItemError, UserError } from '../../../errors.js';
 import type { CaptureInfo } from '../../../capture/reader.js';
 import { buildExpressionPath, type BuiltPath } from '../../../sim/build.js';
-import { threadsWanted, type Jobs } from '../../../sim/jobs/range-replay.js';
+import { threadsWanted, type Jobs } from '../../../sim/jobs/threads.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { PacketDecider } from '../../../sim/packet-decider.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';

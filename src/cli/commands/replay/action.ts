@@ -6,11 +6,9 @@ import { counted, groupDigits } from '../../../numbers.js';
 import type { Firewall } from '../../../firewall/firewall.js';
 import { buildPacketPath } from '../../../sim/build.js';
 import { fallbackWarning } from '../../../sim/engine-counts.js';
-import { recordFieldColumns } from '../../../sim/outputs/packet-fields.js';
-import { CsvSink, NdjsonSink, PcapVerdictSink, type PacketSink } from '../../../sim/outputs/packet-sinks.js';
-import { TextSink } from '../../../sim/outputs/text-sink.js';
+import type { PacketSink } from '../../../sim/outputs/packet-sinks.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
-import type { Jobs } from '../../../sim/jobs/range-replay.js';
+import type { Jobs } from '../../../sim/jobs/threads.js';
 import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { Interrupts } from '../../interrupt.js';
@@ -38,7 +36,10 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   ]);
   if (flags.format === 'html') refusePageOnTerminal(flags.out);
   if (flags.fields !== undefined && flags.format !== 'ndjson' && flags.format !== 'csv') throw new UsageError('--fields goes with --format ndjson or csv');
-  const extra = recordFieldColumns(flags.fields?.split(',').map((name) => name.trim()) ?? []);
+  // the per-packet outputs' code is loaded only when one is asked for (start-up time)
+  const perPacket = flags.format === 'ndjson' || flags.format === 'csv' || flags.writePassed !== undefined || flags.writeDropped !== undefined;
+  const outputs = perPacket ? await perPacketOutputs() : null;
+  const extra = outputs?.recordFieldColumns(flags.fields?.split(',').map((name) => name.trim()) ?? []) ?? [];
   const config = await loadConfiguration(flags);
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
@@ -47,6 +48,8 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   const progress = flags.progress && capture !== '-' ? await progressReporter(capture) : undefined;
   const sinks = (firewall: Firewall): PacketSink[] => {
     const list: PacketSink[] = [];
+    if (outputs === null) return list;
+    const { CsvSink, NdjsonSink, PcapVerdictSink, TextSink } = outputs;
     if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall, extra));
     if (flags.format === 'csv') list.push(new CsvSink(new TextSink(flags.out), firewall, extra));
     if (flags.writePassed) list.push(new PcapVerdictSink(flags.writePassed, false));
@@ -84,3 +87,12 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   }
 }
 
+/** The code of the per-packet outputs (NDJSON, CSV, the pcap files of --write-passed and --write-dropped). */
+async function perPacketOutputs() {
+  const [fields, sinks, text] = await Promise.all([
+    import('../../../sim/outputs/packet-fields.js'),
+    import('../../../sim/outputs/packet-sinks.js'),
+    import('../../../sim/outputs/text-sink.js'),
+  ]);
+  return { recordFieldColumns: fields.recordFieldColumns, CsvSink: sinks.CsvSink, NdjsonSink: sinks.NdjsonSink, PcapVerdictSink: sinks.PcapVerdictSink, TextSink: text.TextSink };
+}
