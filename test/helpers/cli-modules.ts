@@ -26,12 +26,40 @@ export interface LoadedModules {
   packages: string[];
 }
 
+/**
+ * The hook module, run with --import before the command: Node's synchronous hooks see `import` and
+ * `require` alike (Node >= 22.15); on older Nodes (CI runs test/cli on the system Node 20 too) the
+ * asynchronous hooks of `register` (in `asyncHooks`) see imports, and `require` is seen where
+ * CommonJS resolves a name.
+ */
+function hookSources(log: string, asyncHooks: string): string {
+  const note = `const note = (url) => appendFileSync(${JSON.stringify(log)}, url + '\\n');`;
+  writeFileSync(asyncHooks, [
+    `import { appendFileSync } from 'node:fs';`,
+    note,
+    `export async function resolve(s, c, next) { const r = await next(s, c); note(r.url); return r; }`,
+  ].join('\n'));
+  return [
+    `import { appendFileSync } from 'node:fs';`,
+    `import Module from 'node:module';`,
+    `import { pathToFileURL } from 'node:url';`,
+    note,
+    `if (Module.registerHooks) {`,
+    `  Module.registerHooks({ resolve(s, c, next) { const r = next(s, c); note(r.url); return r; } });`,
+    `} else {`,
+    `  Module.register(${JSON.stringify(pathToFileURL(asyncHooks).href)});`,
+    `  const resolveFilename = Module._resolveFilename;`,
+    `  Module._resolveFilename = function (...args) { const file = resolveFilename.apply(this, args); if (file.includes('/')) note(pathToFileURL(file).href); return file; };`,
+    `}`,
+  ].join('\n');
+}
+
 /** The modules `edgesim ARGS` loads (it must exit with `status`). */
 export function modulesLoaded(args: string[], status = 0): LoadedModules {
   const dir = tempDir('edgesim-modules-');
   const log = path.join(dir, 'loaded.txt');
   const hooks = path.join(dir, 'hooks.mjs');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nimport { registerHooks } from 'node:module';\nregisterHooks({ resolve(s, c, next) { const r = next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; } });\n`);
+  writeFileSync(hooks, hookSources(log, path.join(dir, 'async-hooks.mjs')));
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(hooks).href, BIN, ...args], { cwd: ROOT, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(status);
   const urls = readFileSync(log, 'utf8').split('\n');
