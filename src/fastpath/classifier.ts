@@ -1,0 +1,135 @@
+// A packet classifier for large rulesets, by bit-vector intersection per field (Lakshman and
+// Stiliadis, "High-speed policy-based packet forwarding using efficient multi-dimensional range
+// matching", 1998). For each field rules constrain (conjuncts.ts: addresses and ports), the field's
+// value space is cut into elementary intervals at every end of a rule's values; each interval
+// holds the bit vector of the rules a packet with a value there can still match (rules that do not
+// constrain the field: all of them). Per packet, each field's interval is found (a table for ports,
+// a binary search for addresses), the vectors are ANDed, and only the rules left are tested, in rule
+// order: a rule left out has a required conjunct the packet does not meet, so the results are those
+// of testing every rule.
+//
+// A vector holds one 32-bit word per group of rules (generate.ts: at most 32 rules a group, one bit
+// each), so the AND leaves each group's candidate mask as the key index does (index-plan.ts).
+// Identical vectors are stored once. Memory grows with intervals x groups; past MAX_WORDS the
+// classifier is not built and the key index is used instead.
+import type { Admitted, SortedField } from './conjuncts.js';
+import { maxValue, SORTED_FIELDS } from './conjuncts.js';
+import type { RuleIndex } from './index-plan.js';
+
+/** at most this many vector words over all fields (4 bytes each) */
+export const MAX_WORDS = 1 << 22;
+
+/** the packet's presence test and value expression for each field (headers.ts locals) */
+const VALUES: Readonly<Record<SortedField, readonly [when: string, value: string]>> = {
+  'ip.src': ['fam === 4', 's4'],
+  'ip.dst': ['fam === 4', 'd4'],
+  'tcp.srcport': ['tcp === 1', 'sport'],
+  'tcp.dstport': ['tcp === 1', 'dport'],
+  'udp.srcport': ['udp === 1', 'sport'],
+  'udp.dstport': ['udp === 1', 'dport'],
+};
+
+/** One field's intervals: starts[i] is the first value of interval i, vectors[i] its rules. */
+interface FieldTable {
+  readonly starts: Uint32Array;
+  /** the vector of each interval, and last the vector of a packet without such a value */
+  readonly vectors: Int32Array[];
+}
+
+/** The intervals of a field and their vectors, or null past `budget` words. */
+function fieldTable(values: ReadonlyArray<Admitted | undefined>, max: number, groupOf: Int32Array, bitOf: Int32Array, groups: number, budget: number): FieldTable | null {
+  const cuts = new Set<number>([0]);
+  for (const v of values) for (const [lo, hi] of v?.spans ?? []) cuts.add(lo).add(hi + 1);
+  const starts = Uint32Array.from([...cuts].filter((c) => c <= max).sort((a, b) => a - b));
+  if ((starts.length + 1) * groups > budget) return null;
+  const vectors = Array.from({ length: starts.length + 1 }, () => new Int32Array(groups));
+  const other = vectors[starts.length];
+  values.forEach((v, rule) => {
+    const g = groupOf[rule];
+    const bit = 1 << bitOf[rule];
+    if (v === undefined || v.other) other[g] |= bit;
+    if (v === undefined) {
+      for (let i = 0; i < starts.length; i++) vectors[i][g] |= bit;
+      return;
+    }
+    for (const [lo, hi] of v.spans) for (let i = interval(starts, lo); i < starts.length && starts[i] <= hi; i++) vectors[i][g] |= bit;
+  });
+  return { starts, vectors };
+}
+
+/** The vectors stored once each, flat, and the offset of each given vector there. */
+function uniqueVectors(vectors: readonly Int32Array[], groups: number): { flat: Int32Array; offsets: Int32Array } {
+  const seen = new Map<string, number>();
+  const offsets = new Int32Array(vectors.length);
+  const kept: Int32Array[] = [];
+  vectors.forEach((v, i) => {
+    const key = v.join(',');
+    let offset = seen.get(key);
+    if (offset === undefined) {
+      offset = kept.length * groups;
+      seen.set(key, offset);
+      kept.push(v);
+    }
+    offsets[i] = offset;
+  });
+  const flat = new Int32Array(kept.length * groups);
+  kept.forEach((v, i) => flat.set(v, i * groups));
+  return { flat, offsets };
+}
+
+/**
+ * The classifier over `required` (each rule's required values, conjuncts.ts; rule i is in group
+ * groupOf[i] at bit bitOf[i]) as the per-packet source that fills `masks` and `groupsLeft`, or null
+ * when no rule constrains a sorted field or its vectors would pass MAX_WORDS.
+ */
+export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>, groupOf: Int32Array, bitOf: Int32Array, groups: number): RuleIndex | null {
+  const fields = SORTED_FIELDS.filter((f) => required.some((r) => r.has(f)));
+  if (fields.length === 0) return null;
+  const words = (groups + 31) >>> 5;
+  const helpers: Record<string, unknown> = { masks: new Int32Array(groups), groupsLeft: new Int32Array(words) };
+  const lines: string[] = [];
+  let budget = MAX_WORDS;
+  for (const [t, field] of fields.entries()) {
+    const table = fieldTable(required.map((r) => r.get(field)), maxValue(field), groupOf, bitOf, groups, budget);
+    if (table === null) return null;
+    const { flat, offsets } = uniqueVectors(table.vectors, groups);
+    budget -= flat.length;
+    const [when, value] = VALUES[field];
+    const other = offsets[table.starts.length];
+    helpers[`CV${t}`] = flat;
+    if (field.startsWith('ip.')) {
+      helpers[`CS${t}`] = table.starts;
+      helpers[`CO${t}`] = offsets.subarray(0, table.starts.length);
+      lines.push(`const o${t} = ${when} ? CO${t}[interval(CS${t}, ${value})] : ${other};`);
+    } else {
+      // ports: the offset of every value, read directly
+      const byValue = new Int32Array(0x10000);
+      table.starts.forEach((start, i) => byValue.fill(offsets[i], start, table.starts[i + 1] ?? 0x10000));
+      helpers[`CO${t}`] = byValue;
+      lines.push(`const o${t} = ${when} ? CO${t}[${value}] : ${other};`);
+    }
+  }
+  helpers.interval = interval;
+  const and = fields.map((_, t) => `CV${t}[o${t} + g]`).join(' & ');
+  lines.push(
+    `for (let w = 0; w < ${words}; w++) groupsLeft[w] = 0;`,
+    `for (let g = 0; g < ${groups}; g++) { const bits = ${and}; masks[g] = bits; if (bits !== 0) groupsLeft[g >>> 5] |= 1 << (g & 31); }`,
+  );
+  const always = new Set<number>();
+  required.forEach((r, i) => {
+    if (r.size === 0) always.add(groupOf[i]);
+  });
+  return { source: lines.join('\n'), helpers, alwaysGroups: [...always].sort((a, b) => a - b) };
+}
+
+/** The index of the interval of `starts` (ascending, starts[0] = 0) that holds v. */
+function interval(starts: Uint32Array, v: number): number {
+  let a = 0;
+  let b = starts.length - 1;
+  while (a < b) {
+    const mid = (a + b + 1) >>> 1;
+    if (starts[mid] <= v) a = mid;
+    else b = mid - 1;
+  }
+  return a;
+}
