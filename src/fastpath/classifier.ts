@@ -9,8 +9,9 @@
 // of testing every rule.
 //
 // A vector holds one 32-bit word per group of rules (generate.ts: at most 32 rules a group, one bit
-// each), so the AND leaves each group's candidate mask as the key index does (index-plan.ts).
-// Identical vectors are stored once. Memory grows with intervals x groups; past MAX_WORDS the
+// each), so the AND leaves each group's candidate mask, after a word per 32 groups with a bit for
+// each group whose word is not 0: ANDed first, they say which groups to AND and visit at all (a
+// packet's address usually leaves rules in a few groups). Identical vectors are stored once. Memory grows with intervals x groups; past MAX_WORDS the
 // classifier is not built and the key index is used instead.
 import type { Admitted, SortedField } from './conjuncts.js';
 import { maxValue, SORTED_FIELDS } from './conjuncts.js';
@@ -29,11 +30,10 @@ const VALUES: Readonly<Record<SortedField, readonly [when: string, value: string
   'udp.dstport': ['udp === 1', 'dport'],
 };
 
-/** One field's intervals: starts[i] is the first value of interval i, vectors[i] its rules. */
+/** One field's intervals: starts[i] is the first value of interval i; row i of `rows` (`groups` words) its rules, row starts.length those of a packet without such a value. */
 interface FieldTable {
   readonly starts: Uint32Array;
-  /** the vector of each interval, and last the vector of a packet without such a value */
-  readonly vectors: Int32Array[];
+  readonly rows: Int32Array;
 }
 
 /** The intervals of a field and their vectors, or null past `budget` words. */
@@ -42,57 +42,76 @@ function fieldTable(values: ReadonlyArray<Admitted | undefined>, max: number, gr
   for (const v of values) for (const [lo, hi] of v?.spans ?? []) cuts.add(lo).add(hi + 1);
   const starts = Uint32Array.from([...cuts].filter((c) => c <= max).sort((a, b) => a - b));
   if ((starts.length + 1) * groups > budget) return null;
-  const vectors = Array.from({ length: starts.length + 1 }, () => new Int32Array(groups));
-  const other = vectors[starts.length];
+  // rules that do not constrain the field are in every row
+  const unconstrained = new Int32Array(groups);
   values.forEach((v, rule) => {
+    if (v === undefined) unconstrained[groupOf[rule]] |= 1 << bitOf[rule];
+  });
+  const rows = new Int32Array((starts.length + 1) * groups);
+  for (let i = 0; i <= starts.length; i++) rows.set(unconstrained, i * groups);
+  const other = starts.length * groups;
+  values.forEach((v, rule) => {
+    if (v === undefined) return;
     const g = groupOf[rule];
     const bit = 1 << bitOf[rule];
-    if (v === undefined || v.other) other[g] |= bit;
-    if (v === undefined) {
-      for (let i = 0; i < starts.length; i++) vectors[i][g] |= bit;
-      return;
-    }
-    for (const [lo, hi] of v.spans) for (let i = interval(starts, lo); i < starts.length && starts[i] <= hi; i++) vectors[i][g] |= bit;
+    if (v.other) rows[other + g] |= bit;
+    for (const [lo, hi] of v.spans) for (let i = interval(starts, lo); i < starts.length && starts[i] <= hi; i++) rows[i * groups + g] |= bit;
   });
-  return { starts, vectors };
+  return { starts, rows };
 }
 
-/** The vectors stored once each, flat, and the offset of each given vector there. */
-function uniqueVectors(vectors: readonly Int32Array[], groups: number): { flat: Int32Array; offsets: Int32Array } {
-  const seen = new Map<string, number>();
-  const offsets = new Int32Array(vectors.length);
-  const kept: Int32Array[] = [];
-  vectors.forEach((v, i) => {
-    const key = v.join(',');
-    let offset = seen.get(key);
-    if (offset === undefined) {
-      offset = kept.length * groups;
-      seen.set(key, offset);
-      kept.push(v);
+/**
+ * The rows stored once each (`flat`), each after `words` words with a bit per group whose word in
+ * the row is not 0, and the offset there of each row of `rows`.
+ */
+function uniqueRows(rows: Int32Array, groups: number, words: number): { flat: Int32Array; offsets: Int32Array } {
+  const count = rows.length / groups;
+  const byHash = new Map<number, number[]>();
+  const offsets = new Int32Array(count);
+  const kept: number[] = [];
+  const same = (a: number, b: number) => {
+    for (let g = 0; g < groups; g++) if (rows[a + g] !== rows[b + g]) return false;
+    return true;
+  };
+  for (let i = 0; i < count; i++) {
+    const at = i * groups;
+    let h = 0x811c9dc5;
+    for (let g = 0; g < groups; g++) h = Math.imul(h ^ rows[at + g], 0x01000193);
+    let alike = byHash.get(h);
+    if (alike === undefined) byHash.set(h, (alike = []));
+    const found = alike.find((k) => same(kept[k] * groups, at));
+    if (found !== undefined) offsets[i] = found * (words + groups);
+    else {
+      offsets[i] = kept.length * (words + groups);
+      alike.push(kept.length);
+      kept.push(i);
     }
-    offsets[i] = offset;
+  }
+  const flat = new Int32Array(kept.length * (words + groups));
+  kept.forEach((row, k) => {
+    const at = k * (words + groups);
+    for (let g = 0; g < groups; g++) if (rows[row * groups + g] !== 0) flat[at + (g >>> 5)] |= 1 << (g & 31);
+    flat.set(rows.subarray(row * groups, (row + 1) * groups), at + words);
   });
-  const flat = new Int32Array(kept.length * groups);
-  kept.forEach((v, i) => flat.set(v, i * groups));
   return { flat, offsets };
 }
 
 /**
  * The classifier over `required` (each rule's required values, conjuncts.ts; rule i is in group
- * groupOf[i] at bit bitOf[i]) as the per-packet source that fills `masks` and `groupsLeft`, or null
- * when no rule constrains a sorted field or its vectors would pass MAX_WORDS.
+ * groupOf[i] at bit bitOf[i]): per packet, the offset of each field's vector, whose words are
+ * ANDed; or null when no rule constrains a sorted field or its vectors would pass MAX_WORDS.
  */
 export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>, groupOf: Int32Array, bitOf: Int32Array, groups: number): RuleIndex | null {
   const fields = SORTED_FIELDS.filter((f) => required.some((r) => r.has(f)));
   if (fields.length === 0) return null;
   const words = (groups + 31) >>> 5;
-  const helpers: Record<string, unknown> = { masks: new Int32Array(groups), groupsLeft: new Int32Array(words) };
+  const helpers: Record<string, unknown> = { interval };
   const lines: string[] = [];
   let budget = MAX_WORDS;
   for (const [t, field] of fields.entries()) {
     const table = fieldTable(required.map((r) => r.get(field)), maxValue(field), groupOf, bitOf, groups, budget);
     if (table === null) return null;
-    const { flat, offsets } = uniqueVectors(table.vectors, groups);
+    const { flat, offsets } = uniqueRows(table.rows, groups, words);
     budget -= flat.length;
     const [when, value] = VALUES[field];
     const other = offsets[table.starts.length];
@@ -109,17 +128,19 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
       lines.push(`const o${t} = ${when} ? CO${t}[${value}] : ${other};`);
     }
   }
-  helpers.interval = interval;
-  const and = fields.map((_, t) => `CV${t}[o${t} + g]`).join(' & ');
-  lines.push(
-    `for (let w = 0; w < ${words}; w++) groupsLeft[w] = 0;`,
-    `for (let g = 0; g < ${groups}; g++) { const bits = ${and}; masks[g] = bits; if (bits !== 0) groupsLeft[g >>> 5] |= 1 << (g & 31); }`,
-  );
   const always = new Set<number>();
   required.forEach((r, i) => {
     if (r.size === 0) always.add(groupOf[i]);
   });
-  return { source: lines.join('\n'), helpers, alwaysGroups: [...always].sort((a, b) => a - b) };
+  // a group may hold candidates where every field's vector has bits in it
+  const and = (at: string) => fields.map((_, t) => `CV${t}[o${t} + ${at}]`).join(' & ');
+  return {
+    source: lines.join('\n'),
+    helpers,
+    alwaysGroups: [...always].sort((a, b) => a - b),
+    groupsIn: (w) => and(w),
+    maskOf: (gi) => and(`${words} + ${gi}`),
+  };
 }
 
 /** The index of the interval of `starts` (ascending, starts[0] = 0) that holds v. */

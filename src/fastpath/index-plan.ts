@@ -26,14 +26,19 @@ function slash24Key(v24: number): number {
 }
 
 /**
- * The per-packet source that fills `masks` (one per group: its candidate rules' bits) and
- * `groupsLeft` (a bit per group that has candidates, 32 groups a word), and the values it refers to.
+ * How a packet's candidate rules are found (generate.ts): the per-packet source to run first, the
+ * values it refers to, and then the expressions of the groups that may hold candidates (a bit per
+ * group, 32 groups a word) and of a group's candidate mask (a bit per rule of the group).
  */
 export interface RuleIndex {
   readonly source: string;
   readonly helpers: Record<string, unknown>;
   /** the groups holding rules filed under no key: candidates for every packet */
   readonly alwaysGroups: readonly number[];
+  /** the source of word `w` of the groups that may hold candidates */
+  readonly groupsIn: (w: string) => string;
+  /** the source of group `gi`'s candidate mask (0: none after all) */
+  readonly maskOf: (gi: string) => string;
 }
 
 /** the packet's presence test and key expression for each indexed field */
@@ -163,5 +168,11 @@ export function planIndex(required: ReadonlyArray<ReadonlyMap<SortedField, Admit
     );
     t++;
   }
-  return { source: lines.join('\n'), helpers, alwaysGroups: [...always.keys()].filter((g) => always[g] !== 0) };
+  return {
+    source: lines.join('\n'),
+    helpers,
+    alwaysGroups: [...always.keys()].filter((g) => always[g] !== 0),
+    groupsIn: (w) => `groupsLeft[${w}]`,
+    maskOf: (gi) => `masks[${gi}]`,
+  };
 }

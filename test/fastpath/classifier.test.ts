@@ -19,7 +19,7 @@ import { type Rule, run } from './helpers.js';
 
 const GROUP_RULES = 32;
 
-/** the candidate masks the classifier's source leaves for one packet (without a classifier: every rule) */
+/** the candidate masks the classifier's source leaves for one packet (0 for a group it does not visit; without a classifier, every rule) */
 function classify(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>, packet: Packet): number[] {
   const groups = Math.ceil(required.length / GROUP_RULES);
   const groupOf = Int32Array.from(required, (_, i) => Math.floor(i / GROUP_RULES));
@@ -28,10 +28,9 @@ function classify(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>, p
   if (plan === null) return Array.from({ length: groups }, (_, g) => (g === groups - 1 && required.length % GROUP_RULES !== 0 ? (1 << required.length % GROUP_RULES) - 1 : -1));
   const names = Object.keys(plan.helpers);
   const locals = ['fam', 's4', 'd4', 'tcp', 'udp', 'sport', 'dport'];
-  const fill = new Function(...names, ...locals, plan.source) as (...args: unknown[]) => void;
-  fill(...names.map((n) => plan.helpers[n]), packet.v4 ? 4 : 6, packet.src, packet.dst, packet.proto === 'tcp' ? 1 : 0, packet.proto === 'udp' ? 1 : 0, packet.sport, packet.dport);
-  const masks = plan.helpers.masks as Int32Array;
-  return Array.from(masks);
+  const masks = Array.from({ length: groups }, (_, g) => `((${plan.groupsIn(String(g >>> 5))}) & ${1 << (g & 31)}) === 0 ? 0 : ${plan.maskOf(String(g))}`);
+  const fill = new Function(...names, ...locals, `${plan.source}\nreturn [${masks.join(', ')}];`) as (...args: unknown[]) => number[];
+  return fill(...names.map((n) => plan.helpers[n]), packet.v4 ? 4 : 6, packet.src, packet.dst, packet.proto === 'tcp' ? 1 : 0, packet.proto === 'udp' ? 1 : 0, packet.sport, packet.dport);
 }
 
 interface Packet {
