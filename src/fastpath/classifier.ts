@@ -4,7 +4,7 @@
 // value space is cut into elementary intervals at every end of a rule's values; each interval
 // holds the bit vector of the rules a packet with a value there can still match (rules that do not
 // constrain the field: all of them). Per packet, each field's interval is found (a table for ports,
-// a binary search for addresses), the vectors are ANDed, and only the rules left are tested, in rule
+// a binary search for addresses, within the intervals of the address's /16), the vectors are ANDed, and only the rules left are tested, in rule
 // order: a rule left out has a required conjunct the packet does not meet, so the results are those
 // of testing every rule.
 //
@@ -117,9 +117,20 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
     const other = offsets[table.starts.length];
     helpers[`CV${t}`] = flat;
     if (field.startsWith('ip.')) {
+      // addresses: the intervals holding the first address of each /16 and of the next one bound
+      // the search (a /16 inside one interval is found without one)
+      const bySlash16 = new Int32Array(0x10001);
+      for (let top = 0, i = 0; top <= 0x10000; top++) {
+        while (i + 1 < table.starts.length && table.starts[i + 1] <= top * 0x10000) i++;
+        bySlash16[top] = i;
+      }
       helpers[`CS${t}`] = table.starts;
+      helpers[`CB${t}`] = bySlash16;
       helpers[`CO${t}`] = offsets.subarray(0, table.starts.length);
-      lines.push(`const o${t} = ${when} ? CO${t}[interval(CS${t}, ${value})] : ${other};`);
+      lines.push(
+        `let o${t} = ${other};`,
+        `if (${when}) { const a = CB${t}[${value} >>> 16]; const b = CB${t}[(${value} >>> 16) + 1]; o${t} = CO${t}[a === b ? a : interval(CS${t}, ${value}, a, b)]; }`,
+      );
     } else {
       // ports: the offset of every value, read directly
       const byValue = new Int32Array(0x10000);
@@ -143,10 +154,8 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
   };
 }
 
-/** The index of the interval of `starts` (ascending, starts[0] = 0) that holds v. */
-function interval(starts: Uint32Array, v: number): number {
-  let a = 0;
-  let b = starts.length - 1;
+/** The index of the interval of `starts` (ascending, starts[0] = 0) that holds v, known to be in intervals a to b. */
+function interval(starts: Uint32Array, v: number, a = 0, b = starts.length - 1): number {
   while (a < b) {
     const mid = (a + b + 1) >>> 1;
     if (starts[mid] <= v) a = mid;
