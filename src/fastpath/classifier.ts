@@ -9,9 +9,10 @@
 // of testing every rule.
 //
 // A vector holds one 32-bit word per group of rules (generate.ts: at most 32 rules a group, one bit
-// each), so the AND leaves each group's candidate mask, after a word per 32 groups with a bit for
-// each group whose word is not 0: ANDed first, they say which groups to AND and visit at all (a
-// packet's address usually leaves rules in a few groups). Identical vectors are stored once. Memory grows with intervals x groups; past MAX_WORDS the
+// each), so the AND leaves each group's candidate mask. Before those words, a vector has two
+// summaries with a bit per group (uniqueRows), which say first which groups to AND and visit at
+// all: a packet's address, or its port, usually leaves candidates in a few groups. Identical
+// vectors are stored once. Memory grows with intervals x groups; past MAX_WORDS the
 // classifier is not built and the key index is used instead.
 import type { Admitted, SortedField } from './conjuncts.js';
 import { maxValue, SORTED_FIELDS } from './conjuncts.js';
@@ -30,10 +31,15 @@ const VALUES: Readonly<Record<SortedField, readonly [when: string, value: string
   'udp.dstport': ['udp === 1', 'dport'],
 };
 
-/** One field's intervals: starts[i] is the first value of interval i; row i of `rows` (`groups` words) its rules, row starts.length those of a packet without such a value. */
+/**
+ * One field's intervals: starts[i] is the first value of interval i; row i of `rows` (`groups`
+ * words) its rules, row starts.length those of a packet without such a value; `unconstrained` the
+ * rules in every row.
+ */
 interface FieldTable {
   readonly starts: Uint32Array;
   readonly rows: Int32Array;
+  readonly unconstrained: Int32Array;
 }
 
 /** The intervals of a field and their vectors, or null past `budget` words. */
@@ -57,14 +63,19 @@ function fieldTable(values: ReadonlyArray<Admitted | undefined>, max: number, gr
     if (v.other) rows[other + g] |= bit;
     for (const [lo, hi] of v.spans) for (let i = interval(starts, lo); i < starts.length && starts[i] <= hi; i++) rows[i * groups + g] |= bit;
   });
-  return { starts, rows };
+  return { starts, rows, unconstrained };
 }
 
+/** the words before a row's `groups` words: two summaries of 32 groups a word */
+const summaryWords = (words: number) => 2 * words;
+
 /**
- * The rows stored once each (`flat`), each after `words` words with a bit per group whose word in
- * the row is not 0, and the offset there of each row of `rows`.
+ * The rows stored once each (`flat`), and the offset there of each row of `rows`. Each stored row
+ * starts with two summaries, a bit per group: first the groups whose word in the row is not 0,
+ * then those where it holds a rule that constrains the field (a rule not in `unconstrained`).
  */
-function uniqueRows(rows: Int32Array, groups: number, words: number): { flat: Int32Array; offsets: Int32Array } {
+function uniqueRows({ rows, unconstrained }: FieldTable, groups: number, words: number): { flat: Int32Array; offsets: Int32Array } {
+  const stride = summaryWords(words) + groups;
   const count = rows.length / groups;
   const byHash = new Map<number, number[]>();
   const offsets = new Int32Array(count);
@@ -80,18 +91,22 @@ function uniqueRows(rows: Int32Array, groups: number, words: number): { flat: In
     let alike = byHash.get(h);
     if (alike === undefined) byHash.set(h, (alike = []));
     const found = alike.find((k) => same(kept[k] * groups, at));
-    if (found !== undefined) offsets[i] = found * (words + groups);
+    if (found !== undefined) offsets[i] = found * stride;
     else {
-      offsets[i] = kept.length * (words + groups);
+      offsets[i] = kept.length * stride;
       alike.push(kept.length);
       kept.push(i);
     }
   }
-  const flat = new Int32Array(kept.length * (words + groups));
+  const flat = new Int32Array(kept.length * stride);
   kept.forEach((row, k) => {
-    const at = k * (words + groups);
-    for (let g = 0; g < groups; g++) if (rows[row * groups + g] !== 0) flat[at + (g >>> 5)] |= 1 << (g & 31);
-    flat.set(rows.subarray(row * groups, (row + 1) * groups), at + words);
+    const at = k * stride;
+    for (let g = 0; g < groups; g++) {
+      const bits = rows[row * groups + g];
+      if (bits !== 0) flat[at + (g >>> 5)] |= 1 << (g & 31);
+      if ((bits & ~unconstrained[g]) !== 0) flat[at + words + (g >>> 5)] |= 1 << (g & 31);
+    }
+    flat.set(rows.subarray(row * groups, (row + 1) * groups), at + summaryWords(words));
   });
   return { flat, offsets };
 }
@@ -111,7 +126,7 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
   for (const [t, field] of fields.entries()) {
     const table = fieldTable(required.map((r) => r.get(field)), maxValue(field), groupOf, bitOf, groups, budget);
     if (table === null) return null;
-    const { flat, offsets } = uniqueRows(table.rows, groups, words);
+    const { flat, offsets } = uniqueRows(table, groups, words);
     budget -= flat.length;
     const [when, value] = VALUES[field];
     const other = offsets[table.starts.length];
@@ -140,17 +155,24 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
     }
   }
   const always = new Set<number>();
+  const alwaysWords = new Int32Array(words);
   required.forEach((r, i) => {
-    if (r.size === 0) always.add(groupOf[i]);
+    if (r.size !== 0) return;
+    always.add(groupOf[i]);
+    alwaysWords[groupOf[i] >>> 5] |= 1 << (groupOf[i] & 31);
   });
-  // a group may hold candidates where every field's vector has bits in it
+  helpers.CA = alwaysWords;
+  // a group may hold candidates where every field's vector has bits in it, and where one field's
+  // vector has a rule constraining that field or the group has a rule constraining none (a rule
+  // that constrains a field is a candidate only where that field's values admit it)
   const and = (at: string) => fields.map((_, t) => `CV${t}[o${t} + ${at}]`).join(' & ');
+  const or = (at: string) => fields.map((_, t) => `CV${t}[o${t} + ${at}]`).join(' | ');
   return {
     source: lines.join('\n'),
     helpers,
     alwaysGroups: [...always].sort((a, b) => a - b),
-    groupsIn: (w) => and(w),
-    maskOf: (gi) => and(`${words} + ${gi}`),
+    groupsIn: (w) => `(${and(w)}) & (CA[${w}] | ${or(`${words} + ${w}`)})`,
+    maskOf: (gi) => and(`${summaryWords(words)} + ${gi}`),
   };
 }
 
