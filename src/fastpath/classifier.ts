@@ -134,11 +134,8 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
     if (field.startsWith('ip.')) {
       // addresses: the intervals holding the first address of each /16 and of the next one bound
       // the search (a /16 inside one interval is found without one)
-      const bySlash16 = new Int32Array(0x10001);
-      for (let top = 0, i = 0; top <= 0x10000; top++) {
-        while (i + 1 < table.starts.length && table.starts[i + 1] <= top * 0x10000) i++;
-        bySlash16[top] = i;
-      }
+      const bySlash16 = new Int32Array(0x10001).fill(table.starts.length - 1);
+      table.starts.forEach((start, i) => bySlash16.fill(i, Math.ceil(start / 0x10000), Math.floor(((table.starts[i + 1] ?? 2 ** 32) - 1) / 0x10000) + 1));
       helpers[`CS${t}`] = table.starts;
       helpers[`CB${t}`] = bySlash16;
       helpers[`CO${t}`] = offsets.subarray(0, table.starts.length);
