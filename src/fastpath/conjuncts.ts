@@ -5,8 +5,7 @@
 // of the rule says. Only `==`, `<`, `<=`, `>`, `>=` and `in` are read (`!=` and everything else is
 // also true of absent fields, or not a set of values): a rule without such a conjunct on a field
 // requires nothing of it.
-import type { Ast, ComparisonExpr, Expr } from '../lang/index.js';
-import { buildIpSet } from '../lang/eval/primitive.js';
+import type { Ast, ComparisonExpr, Expr, IpItem } from '../lang/index.js';
 import { mergeRanges } from '../lang/eval/int-set.js';
 import type { IpSet } from '../net/ip-set.js';
 
@@ -55,13 +54,41 @@ function portValues(e: ComparisonExpr): Admitted | null {
   return { spans: Array.from(r.lo, (lo, i) => clamp(lo, r.hi[i], 0xffff)).flat(), other: false };
 }
 
+/** The spans sorted, overlapping and adjacent ones merged. */
+function disjoint(spans: Array<[number, number]>): Array<readonly [number, number]> {
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const [lo, hi] of spans) {
+    const last = out[out.length - 1];
+    if (last !== undefined && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+/** An address set's IPv4 spans; `other` where it holds an IPv6 item. */
+function setValues(items: readonly IpItem[]): Admitted {
+  const spans: Array<[number, number]> = [];
+  let other = false;
+  for (const item of items) {
+    if (item.kind === 'cidr' && item.ip.family === 4) {
+      const size = 2 ** (32 - item.len);
+      const lo = Math.floor((item.ip.v4 >>> 0) / size) * size;
+      spans.push([lo, lo + size - 1]);
+    } else if (item.kind === 'range' && item.lo.family === 4 && item.hi.family === 4) spans.push([item.lo.v4 >>> 0, item.hi.v4 >>> 0]);
+    else other = true;
+  }
+  return { spans: disjoint(spans), other };
+}
+
 function addressValues(e: ComparisonExpr, lists: ((name: string) => IpSet | undefined) | undefined): Admitted | null {
   const op = e.op;
   if (op.kind === 'ordering' && op.op === 'eq' && op.rhs.type === 'Ip') {
     const ip = op.rhs.ip;
     return ip.family === 4 ? { spans: [[ip.v4 >>> 0, ip.v4 >>> 0]], other: false } : { spans: [], other: true };
   }
-  const set = op.kind === 'inSet' && op.set.type === 'Ip' ? buildIpSet(op.set.items) : op.kind === 'inList' ? lists?.(op.name) : undefined;
+  if (op.kind === 'inSet' && op.set.type === 'Ip') return setValues(op.set.items);
+  const set = op.kind === 'inList' ? lists?.(op.name) : undefined;
   if (set === undefined) return null;
   const spans: Array<readonly [number, number]> = [];
   set.forEachRange4((lo, hi) => spans.push([lo >>> 0, hi >>> 0]));
