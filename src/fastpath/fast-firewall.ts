@@ -5,8 +5,10 @@
 // a packet (test/fastpath/ compares them over the tcpdump corpus and over random rules and packets).
 //
 // Rulesets of INDEX_FROM enabled rules or more get a packet classifier (classifier.ts): per packet,
-// only the rules whose required port and address values the packet has are tested; where the
-// classifier would pass its memory bound, the key index (index-plan.ts) instead. Below INDEX_FROM,
+// only the rules whose required port and address values the packet has are tested. Where no packet
+// can have more than FEW_CANDIDATES candidates in the key index (index-plan.ts: each rule filed
+// under one required port set or address block), the key index is taken instead, its lookups
+// being cheaper; so too where the classifier would pass its memory bound. Below INDEX_FROM,
 // testing every rule is faster than classifying the packet.
 import type { Enrichment } from '../data/enrichment.js';
 import type { Firewall } from '../firewall/firewall.js';
@@ -15,23 +17,29 @@ import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
 import { FELL_REASONS } from './headers.js';
 import { LookupRecord } from './lookup-record.js';
-import { planIndex } from './index-plan.js';
+import { keyIndexCandidates, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
 
 export { FALLBACK, NOT_IP } from './headers.js';
 
 export const INDEX_FROM = 150;
+/** a group's worth of rules (generate.ts) */
+const FEW_CANDIDATES = 32;
+
+/** How rules are picked for a packet (FastPathOptions.index). */
+export type RulePicking = 'classifier' | 'keys' | 'none';
 
 export interface FastPathOptions {
   /** resolves `$name` lists, as given to Firewall.compile */
   lists?: (name: string) => IpSet | undefined;
   /**
    * how rules are picked for a packet: 'classifier' (the key index where the classifier would pass
-   * its memory bound), 'keys' (the key index alone), 'none' (every rule tested); default:
-   * 'classifier' from INDEX_FROM enabled rules, else 'none'
+   * its memory bound), 'keys' (the key index alone), 'none' (every rule tested); default: from
+   * INDEX_FROM enabled rules, 'keys' where it leaves no packet more than FEW_CANDIDATES candidates,
+   * else 'classifier'; below, 'none'
    */
-  index?: 'classifier' | 'keys' | 'none';
+  index?: RulePicking;
   /** the packet path's lookups, for the rules that compare looked-up fields (absent without) */
   enrichment?: Enrichment;
   /** where each decided IP frame's transport offset, ip.len and TCP presence are left (generate.ts HeaderAt), for ATP */
@@ -51,8 +59,11 @@ export class FastFirewall {
   private readonly why: Int32Array;
   /** the reason of each rule the fast path cannot evaluate, by the rule's index */
   private readonly ruleReasons: ReadonlyMap<number, string>;
+  /** how rules are picked for a packet: the classifier, the key index, or none (every rule tested) */
+  readonly picking: RulePicking;
 
-  private constructor(decide: FrameDecider, ipHeader: Int32Array, why: Int32Array, ruleReasons: ReadonlyMap<number, string>) {
+  private constructor(decide: FrameDecider, ipHeader: Int32Array, why: Int32Array, ruleReasons: ReadonlyMap<number, string>, picking: RulePicking) {
+    this.picking = picking;
     this.decide = decide;
     this.ipHeader = ipHeader;
     this.why = why;
@@ -84,12 +95,17 @@ export class FastFirewall {
         drop: r.action === 'block',
       });
     }
-    const picking = opts.index ?? (rules.length >= INDEX_FROM ? 'classifier' : 'none');
+    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : keyIndexCandidates(required) <= FEW_CANDIDATES ? 'keys' : 'classifier');
     const index = picking === 'none' ? null
-      : (groupOf: Int32Array, bitOf: Int32Array, groups: number) =>
-        (picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null) ?? planIndex(required, groupOf, bitOf, groups);
+      : (groupOf: Int32Array, bitOf: Int32Array, groups: number) => {
+        const classifier = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
+        if (classifier !== null) return classifier;
+        picking = 'keys';
+        return planIndex(required, groupOf, bitOf, groups);
+      };
     const ipHeader = new Int32Array(1);
     const why = new Int32Array(1);
-    return new FastFirewall(generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, new LookupRecord(opts.enrichment), opts.headers ?? null), ipHeader, why, ruleReasons);
+    const decide = generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, new LookupRecord(opts.enrichment), opts.headers ?? null);
+    return new FastFirewall(decide, ipHeader, why, ruleReasons, picking);
   }
 }

@@ -108,6 +108,28 @@ function bestFiling(required: ReadonlyMap<SortedField, Admitted>): Filing | null
 }
 
 /**
+ * The most candidates the key index can leave a packet: the rules filed under no key, and in each
+ * field's table the most rules filed under one key.
+ */
+export function keyIndexCandidates(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>): number {
+  let unfiled = 0;
+  const perKey = new Map<string, Map<number, number>>();
+  for (const values of required) {
+    const f = bestFiling(values);
+    if (f === null) {
+      unfiled++;
+      continue;
+    }
+    let table = perKey.get(f.field);
+    if (table === undefined) perKey.set(f.field, (table = new Map()));
+    for (const key of f.keys) table.set(key, (table.get(key) ?? 0) + 1);
+  }
+  let most = unfiled;
+  for (const table of perKey.values()) most += Math.max(...table.values());
+  return most;
+}
+
+/**
  * Files the rules (required[i]: what the i-th rule given to generateDecider requires, conjuncts.ts;
  * it is in group groupOf[i] at bit bitOf[i]) and returns the per-packet source that fills `masks`.
  */

@@ -11,11 +11,13 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_WORDS, planClassifier } from '../../src/fastpath/classifier.js';
+import { FastFirewall } from '../../src/fastpath/fast-firewall.js';
+import { Firewall } from '../../src/firewall/firewall.js';
 import { type Admitted, SORTED_FIELDS, type SortedField } from '../../src/fastpath/conjuncts.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { ethernet, icmp, ipv4, ipv6, pcapFile, tcp, udp } from '../capture/helpers/build.js';
-import { type Rule, run } from './helpers.js';
+import { type Rule, rulesets, run } from './helpers.js';
 
 const GROUP_RULES = 32;
 
@@ -107,6 +109,18 @@ describe('classifier candidate masks', () => {
     expect(plan(8192)).toBeNull();
     expect(words(8100)).toBeLessThanOrEqual(MAX_WORDS);
     expect(plan(8100)).not.toBeNull();
+  });
+});
+
+describe('how a large ruleset picks rules', () => {
+  const picking = (expression: (i: number) => string, index?: 'classifier' | 'keys' | 'none') =>
+    FastFirewall.compile(Firewall.compile(rulesets(Array.from({ length: 200 }, (_, i): Rule => [`r${i}`, 'block', expression(i)]))), { index }).picking;
+
+  it('keeps the key index where it leaves every packet few candidates, and classifies where one key files many rules', () => {
+    expect(picking((i) => `tcp.dstport == ${1000 + i}`)).toBe('keys');
+    expect(picking((i) => `ip.dst in { 203.0.113.0/24 } and tcp.dstport == ${1000 + i}`)).toBe('classifier');
+    expect(picking((i) => `tcp.dstport == ${1000 + i}`, 'classifier')).toBe('classifier');
+    expect(picking((i) => `ip.ttl == ${i}`)).toBe('keys');
   });
 });
 
