@@ -108,23 +108,20 @@ function bestFiling(required: ReadonlyMap<SortedField, Admitted>): Filing | null
 }
 
 /**
- * The most candidates the key index can leave a packet: the rules filed under no key, and in each
- * field's table the most rules filed under one key.
+ * The most rules filed under keys the key index can leave a packet as candidates: in each field's
+ * table, the most rules filed under one key. (Rules filed under no key are candidates for every
+ * packet here as in the classifier.)
  */
-export function keyIndexCandidates(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>): number {
-  let unfiled = 0;
+export function mostFiledUnderKeys(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>): number {
   const perKey = new Map<string, Map<number, number>>();
   for (const values of required) {
     const f = bestFiling(values);
-    if (f === null) {
-      unfiled++;
-      continue;
-    }
+    if (f === null) continue;
     let table = perKey.get(f.field);
     if (table === undefined) perKey.set(f.field, (table = new Map()));
     for (const key of f.keys) table.set(key, (table.get(key) ?? 0) + 1);
   }
-  let most = unfiled;
+  let most = 0;
   for (const table of perKey.values()) most += Math.max(...table.values());
   return most;
 }

@@ -116,7 +116,7 @@ describe('how a large ruleset picks rules', () => {
   const picking = (expression: (i: number) => string, index?: 'classifier' | 'keys' | 'none') =>
     FastFirewall.compile(Firewall.compile(rulesets(Array.from({ length: 200 }, (_, i): Rule => [`r${i}`, 'block', expression(i)]))), { index }).picking;
 
-  it('keeps the key index where it leaves every packet few candidates, and classifies where one key files many rules', () => {
+  it('keeps the key index where its keys file few rules, and classifies where one key files many', () => {
     expect(picking((i) => `tcp.dstport == ${1000 + i}`)).toBe('keys');
     expect(picking((i) => `ip.dst in { 203.0.113.0/24 } and tcp.dstport == ${1000 + i}`)).toBe('classifier');
     expect(picking((i) => `tcp.dstport == ${1000 + i}`, 'classifier')).toBe('classifier');
