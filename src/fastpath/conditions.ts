@@ -262,9 +262,21 @@ class ConditionWriter {
     this.use('d', raw[0], raw[1], raw[2]);
     const local = `bs${this.id}_${this.slices++}`;
     const [has, start, end] = raw;
-    this.prelude += `const ${local} = ${has} ? readBits(d, ${start}, ${end}, ${Number(fromArg.value.value)}, ${Number(toArg.value.value)}) : -1; `;
+    this.prelude += `const ${local} = ${has} ? ${bitsSource(start, end, Number(fromArg.value.value), Number(toArg.value.value))} : -1; `;
     return intLeaf(op, `(${local} >= 0)`, local, this.k);
   }
+}
+
+/**
+ * readBits(d, start, end, from, to) as source: bits within three bytes are read in line (as
+ * integers, where readBits computes in doubles: the same value), wider slices by readBits.
+ */
+function bitsSource(start: string, end: string, from: number, to: number): string {
+  const first = from >> 3;
+  const last = (to - 1) >> 3;
+  if (last - first > 2) return `readBits(d, ${start}, ${end}, ${from}, ${to})`;
+  const bytes = Array.from({ length: last - first + 1 }, (_, i) => `(d[${start} + ${first + i}] << ${8 * (last - first - i)})`).join(' | ');
+  return `(${start} + ${last} < ${end} ? ((${bytes}) >>> ${(8 - (to & 7)) & 7}) & ${2 ** (to - from) - 1} : -1)`;
 }
 
 /** An Int comparison (primitive.ts compileInt) on value `v` present when `has`. */

@@ -148,11 +148,11 @@ export function generateDecider(
     groups.forEach((_, gi) => src.push(call(gi, '')));
   } else {
     // only the groups with candidates are visited, lowest first (rule order)
-    src.push(ruleIndex.source, `for (let w = 0; w < ${(groups.length + 31) >>> 5}; w++) {`, '  for (let left = groupsLeft[w]; left !== 0; left &= left - 1) {');
-    src.push('    const gi = (w << 5) | (31 - Math.clz32(left & -left));');
+    src.push(ruleIndex.source, `for (let w = 0; w < ${(groups.length + 31) >>> 5}; w++) {`, `  for (let left = ${ruleIndex.groupsIn('w')}; left !== 0; left &= left - 1) {`);
+    src.push('    const gi = (w << 5) | (31 - Math.clz32(left & -left));', `    const mask = ${ruleIndex.maskOf('gi')}; if (mask === 0) continue;`);
     // a group visited for every packet is called by name (its call site sees one target from the
     // first packet on, so V8 may inline it); the others through G, one call site for all of them
-    const args = `(out, matched, m, masks[gi]${params.length > 0 ? ', ' : ''}${params.join(', ')})`;
+    const args = `(out, matched, m, mask${params.length > 0 ? ', ' : ''}${params.join(', ')})`;
     const byName = ruleIndex.alwaysGroups.map((g) => `gi === ${g} ? g${g}${args} : `).join('');
     src.push(`    m = ${byName}G[gi]${args}; if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`, '  }', '}');
   }

@@ -1,8 +1,7 @@
-// A candidate index for large rulesets, as pf keeps its rules flat in their number: each rule is
-// filed under its most selective condition that every matching packet must meet (a conjunct of the
-// rule, at top level) — a port set (tcp/udp source or destination port equal to or in a set of at
-// most MAX_PORTS ports) or an IPv4 address set (ip.src/ip.dst equal to or in a set of prefixes and
-// ranges, filed under the /16s they cover, at most MAX_SLASH16 of them, or, for sets of at most
+// A candidate index for large rulesets whose classifier (classifier.ts) would pass its memory
+// bound: each rule is filed under one of the values it requires (conjuncts.ts) of one field, its
+// most selective — a port set (at most MAX_PORTS ports) or an IPv4 address set (ip.src/ip.dst, with
+// no IPv6 address in it), filed under the /16s they cover, at most MAX_SLASH16 of them, or, for sets of at most
 // MAX_SLASH24 /24s, under the /24s they cover, hashed to 16 bits: a shared hash only adds candidates).
 // A /24 filing is taken before any other, as customers' address blocks share their /16s and the
 // traffic's common ports; otherwise the filing with the fewest keys. Per packet, the index gives
@@ -15,8 +14,7 @@
 // bits), so the per-packet lookup reads typed arrays only. The row starts (256 KB a table) are read
 // only for keys a bit set of 8 KB says are filed: most packets' ports and /16s are not, and the
 // bit set stays in the L1 cache where the starts, read at random, would miss it.
-import type { Ast, ComparisonExpr, Expr } from '../lang/index.js';
-import { mergeRanges } from '../lang/eval/int-set.js';
+import type { Admitted, SortedField } from './conjuncts.js';
 
 const MAX_PORTS = 1024;
 const MAX_SLASH16 = 4096;
@@ -28,14 +26,19 @@ function slash24Key(v24: number): number {
 }
 
 /**
- * The per-packet source that fills `masks` (one per group: its candidate rules' bits) and
- * `groupsLeft` (a bit per group that has candidates, 32 groups a word), and the values it refers to.
+ * How a packet's candidate rules are found (generate.ts): the per-packet source to run first, the
+ * values it refers to, and then the expressions of the groups that may hold candidates (a bit per
+ * group, 32 groups a word) and of a group's candidate mask (a bit per rule of the group).
  */
 export interface RuleIndex {
   readonly source: string;
   readonly helpers: Record<string, unknown>;
   /** the groups holding rules filed under no key: candidates for every packet */
   readonly alwaysGroups: readonly number[];
+  /** the source of word `w` of the groups that may hold candidates */
+  readonly groupsIn: (w: string) => string;
+  /** the source of group `gi`'s candidate mask (0: none after all) */
+  readonly maskOf: (gi: string) => string;
 }
 
 /** the packet's presence test and key expression for each indexed field */
@@ -55,48 +58,18 @@ interface Filing {
   readonly keys: number[];
 }
 
-function portKeys(e: ComparisonExpr): number[] | null {
-  const op = e.op;
-  let ranges: ReadonlyArray<readonly [bigint, bigint]>;
-  if (op.kind === 'ordering' && op.op === 'eq' && op.rhs.type === 'Int') ranges = [[op.rhs.value, op.rhs.value]];
-  else if (op.kind === 'inSet' && op.set.type === 'Int') ranges = op.set.ranges;
-  else return null;
-  const r = mergeRanges(ranges);
+/** The ports a port field's values hold, or null past MAX_PORTS. */
+function portKeys(values: Admitted): number[] | null {
   const keys: number[] = [];
-  for (let i = 0; i < r.lo.length; i++) {
-    for (let v = Math.max(0, r.lo[i]); v <= Math.min(65535, r.hi[i]); v++) {
-      keys.push(v);
-      if (keys.length > MAX_PORTS) return null;
-    }
+  for (const [lo, hi] of values.spans) {
+    if (keys.length + hi - lo + 1 > MAX_PORTS) return null;
+    for (let v = lo; v <= hi; v++) keys.push(v);
   }
   return keys;
 }
 
-/** The spans of IPv4 addresses an address comparison's matches lie in, or null (IPv6, not `==` or `in`). */
-function addressSpans(e: ComparisonExpr): Array<[number, number]> | null {
-  const op = e.op;
-  const spans: Array<[number, number]> = [];
-  if (op.kind === 'ordering' && op.op === 'eq' && op.rhs.type === 'Ip') {
-    if (op.rhs.ip.family !== 4) return null;
-    spans.push([op.rhs.ip.v4, op.rhs.ip.v4]);
-  } else if (op.kind === 'inSet' && op.set.type === 'Ip') {
-    for (const item of op.set.items) {
-      if (item.kind === 'cidr') {
-        if (item.ip.family !== 4) return null;
-        const lo = item.len === 0 ? 0 : (item.ip.v4 & (~0 << (32 - item.len))) >>> 0;
-        const hi = (lo + 2 ** (32 - item.len) - 1) >>> 0;
-        spans.push([lo, hi]);
-      } else {
-        if (item.lo.family !== 4 || item.hi.family !== 4) return null;
-        spans.push([item.lo.v4 >>> 0, item.hi.v4 >>> 0]);
-      }
-    }
-  } else return null;
-  return spans;
-}
-
 /** The keys of the /2^(32 - shift) blocks the spans cover (hashed by `key`), or null past `max` blocks. */
-function blockKeys(spans: ReadonlyArray<[number, number]>, shift: number, max: number, key: (block: number) => number): number[] | null {
+function blockKeys(spans: Admitted['spans'], shift: number, max: number, key: (block: number) => number): number[] | null {
   const blocks = new Set<number>();
   for (const [lo, hi] of spans) {
     const a = lo >>> shift;
@@ -107,31 +80,27 @@ function blockKeys(spans: ReadonlyArray<[number, number]>, shift: number, max: n
   return [...new Set([...blocks].map(key))];
 }
 
-/** The conjuncts every match of `e` must meet that the index can file under, as filings. */
-function filings(e: Expr, out: Filing[]): void {
-  if (e.kind === 'group') filings(e.expr, out);
-  else if (e.kind === 'combining' && e.op === 'and') for (const item of e.items) filings(item, out);
-  else if (e.kind === 'comparison' && e.lhs.base.kind === 'field' && e.lhs.indexes.length === 0) {
-    const field = e.lhs.base.name;
-    if (!(field in KEYS)) return;
+/** The filings of a rule's required values: a field whose every match has a value there (not `other`). */
+function filings(required: ReadonlyMap<SortedField, Admitted>): Filing[] {
+  const out: Filing[] = [];
+  for (const [field, values] of required) {
+    if (values.other) continue;
     if (!field.startsWith('ip.')) {
-      const keys = portKeys(e);
+      const keys = portKeys(values);
       if (keys !== null) out.push({ field, keys });
-      return;
+      continue;
     }
-    const spans = addressSpans(e);
-    if (spans === null) return;
-    const slash24 = blockKeys(spans, 8, MAX_SLASH24, slash24Key);
+    const slash24 = blockKeys(values.spans, 8, MAX_SLASH24, slash24Key);
     if (slash24 !== null) out.push({ field: `${field}/24`, keys: slash24 });
-    const slash16 = blockKeys(spans, 16, MAX_SLASH16, (block) => block);
+    const slash16 = blockKeys(values.spans, 16, MAX_SLASH16, (block) => block);
     if (slash16 !== null) out.push({ field, keys: slash16 });
   }
+  return out;
 }
 
 /** A /24 filing with the fewest keys, else the filing with the fewest keys (each field's key space holds 65,536 keys), or null. */
-function bestFiling(ast: Ast): Filing | null {
-  const found: Filing[] = [];
-  filings(ast.expr, found);
+function bestFiling(required: ReadonlyMap<SortedField, Admitted>): Filing | null {
+  const found = filings(required);
   const slash24 = found.filter((f) => f.field.endsWith('/24'));
   let best: Filing | null = null;
   for (const f of slash24.length > 0 ? slash24 : found) if (best === null || f.keys.length < best.keys.length) best = f;
@@ -139,15 +108,34 @@ function bestFiling(ast: Ast): Filing | null {
 }
 
 /**
- * Files the rules (asts[i] is the i-th rule given to generateDecider, in group groupOf[i] at bit
- * bitOf[i]) and returns the per-packet source that fills `masks`.
+ * The most rules filed under keys the key index can leave a packet as candidates: in each field's
+ * table, the most rules filed under one key. (Rules filed under no key are candidates for every
+ * packet here as in the classifier.)
  */
-export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int32Array, groups: number): RuleIndex {
+export function mostFiledUnderKeys(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>): number {
+  const perKey = new Map<string, Map<number, number>>();
+  for (const values of required) {
+    const f = bestFiling(values);
+    if (f === null) continue;
+    let table = perKey.get(f.field);
+    if (table === undefined) perKey.set(f.field, (table = new Map()));
+    for (const key of f.keys) table.set(key, (table.get(key) ?? 0) + 1);
+  }
+  let most = 0;
+  for (const table of perKey.values()) most += Math.max(...table.values());
+  return most;
+}
+
+/**
+ * Files the rules (required[i]: what the i-th rule given to generateDecider requires, conjuncts.ts;
+ * it is in group groupOf[i] at bit bitOf[i]) and returns the per-packet source that fills `masks`.
+ */
+export function planIndex(required: ReadonlyArray<ReadonlyMap<SortedField, Admitted>>, groupOf: Int32Array, bitOf: Int32Array, groups: number): RuleIndex {
   const always = new Int32Array(groups);
   const tables = new Map<string, Map<number, Map<number, number>>>();
-  asts.forEach((ast, i) => {
+  required.forEach((values, i) => {
     const bit = 1 << bitOf[i];
-    const f = bestFiling(ast);
+    const f = bestFiling(values);
     if (f === null) {
       always[groupOf[i]] |= bit;
       return;
@@ -199,5 +187,11 @@ export function planIndex(asts: readonly Ast[], groupOf: Int32Array, bitOf: Int3
     );
     t++;
   }
-  return { source: lines.join('\n'), helpers, alwaysGroups: [...always.keys()].filter((g) => always[g] !== 0) };
+  return {
+    source: lines.join('\n'),
+    helpers,
+    alwaysGroups: [...always.keys()].filter((g) => always[g] !== 0),
+    groupsIn: (w) => `groupsLeft[${w}]`,
+    maskOf: (gi) => `masks[${gi}]`,
+  };
 }

@@ -1,7 +1,7 @@
 // The fast path against the reference path (decoder + evaluator) over every capture of the tcpdump
 // corpus (many link types, VLANs, IPv6 extension headers, tunnels, truncated and malformed packets):
 // per-packet NDJSON byte-identical and the same hit and decision counts per rule, with the rules
-// read linearly and through the candidate index. The rules touch every field the fast path reads,
+// read linearly, through the classifier and through the key index. The rules touch every field the fast path reads,
 // in every kind of comparison; one ruleset also holds a looked-up field (absent here: no lookups;
 // lookup-diff.test.ts runs them with lookups).
 import { describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ describe('fast path vs decoder + evaluator over the tcpdump corpus', () => {
       const file = corpusPath(name);
       for (const rules of [FIELDS, WITH_LOOKUP]) {
         const reference = await run(file, rules, { lists, mode: 'reference' });
-        for (const mode of ['linear', 'indexed'] as const) {
+        for (const mode of ['none', 'classifier', 'keys'] as const) {
           const got = await run(file, rules, { lists, mode });
           fast += got.fast;
           if (got.ndjson !== reference.ndjson || got.error !== reference.error || got.hits.join() !== reference.hits.join() || got.decided.join() !== reference.decided.join()) {

@@ -82,8 +82,8 @@ class Collector {
 
 export interface RunOptions {
   lists?: (name: string) => IpSet | undefined;
-  /** run the fast path (with or without the index), or the reference path alone */
-  mode: 'reference' | 'linear' | 'indexed';
+  /** run the fast path (FastPathOptions.index: every rule tested, through the classifier, or through the key index), or the reference path alone */
+  mode: 'reference' | 'none' | 'classifier' | 'keys';
   /** the lookups of both paths (looked-up fields are absent without) */
   enrichment?: Enrichment;
 }
@@ -94,7 +94,7 @@ export async function run(file: string, rules: readonly Rule[], opts: RunOptions
   const verdict = path.newVerdict();
   const out = new Collector();
   const sink = new NdjsonSink(out as unknown as TextSink, firewall);
-  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode === 'indexed', enrichment: opts.enrichment }), verdict.firewall);
+  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode, enrichment: opts.enrichment }), verdict.firewall);
   let fast = 0;
   const fallbackReasons: string[] = [];
   let error: string | null = null;

@@ -1,4 +1,4 @@
-// Random rulesets over random packets: the fast path, linear and through the candidate index,
+// Random rulesets over random packets: the fast path, linear, through the classifier and through the key index,
 // decides exactly as the reference path (decoder + evaluator) — the same per-packet NDJSON and the
 // same rule counters. Packets are IPv4/IPv6 TCP/UDP/ICMP frames with random addresses, ports, flags,
 // TTLs, IPv4 options and fragments, SIP payloads, IPv6 payload lengths of 0 (length from the frame), and sometimes a VLAN tag, an IPv6 extension header,
@@ -66,7 +66,7 @@ const frame = fc.record({
 const addr = fc.oneof(pick(V4), pick(V6));
 const cidr = fc.oneof(pick(V4).map((a) => `${a}/${a.startsWith('10.') ? 8 : 24}`.replace(/\.\d+\/24$/, '.0/24').replace(/^10\.\d+\.\d+\.\d+\/8$/, '10.0.0.0/8')), pick(['2001:db8::/32', 'fe80::/10']), pick(V4));
 const portField = pick(['tcp.srcport', 'tcp.dstport', 'udp.srcport', 'udp.dstport']);
-/** conditions the candidate index files rules under */
+/** conditions the classifier and the key index sort rules by */
 const indexable = fc.oneof(
   fc.tuple(portField, pick(PORTS)).map(([f, p]) => `${f} == ${p}`),
   fc.tuple(portField, fc.array(pick(PORTS), { minLength: 1, maxLength: 3 })).map(([f, ps]) => `${f} in {${ps.join(' ')}}`),
@@ -100,14 +100,14 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-fastpath-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('fast path vs decoder + evaluator on random rulesets and packets', () => {
-  it('decides every packet identically, linear and indexed', async () => {
+  it('decides every packet identically, linear, classified and through the key index', async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(ruleset, fc.array(frame, { minLength: 1, maxLength: 60 }), async (rules, frames) => {
         const file = path.join(dir, `${n++}.pcap`);
         writeFileSync(file, pcapFile({}, frames.map(({ data, origLen }, i) => ({ sec: 1_700_000_000 + i, frac: i, data, origLen }))));
         const reference = await run(file, rules, { lists, mode: 'reference' });
-        for (const mode of ['linear', 'indexed'] as const) {
+        for (const mode of ['none', 'classifier', 'keys'] as const) {
           const got = await run(file, rules, { lists, mode });
           expect(got.ndjson).toBe(reference.ndjson);
           expect(got.hits).toEqual(reference.hits);
@@ -119,7 +119,7 @@ describe('fast path vs decoder + evaluator on random rulesets and packets', () =
   }, 60_000);
 });
 
-// A large ruleset (more than 32 groups of 32 rules, so the index's group bits span two words):
+// A large ruleset (more than 32 groups of 32 rules, so the classifier's group bits span two words):
 // 1,050 random log rules, which match the packets' ports and addresses often, then 50 random rules
 // of any action, so every packet reaches candidate groups in both words before a rule decides. No
 // rule reads a looked-up field (absent here, without lookups; lookup-diff.test.ts has them).
@@ -130,14 +130,14 @@ const largeRuleset = fc.tuple(
 ).map(([logs, tail]) => [...logs.map((e): [Rule[1], string] => ['log', e]), ...tail].map(([action, e], i): Rule => [`r${i}`, action, e]));
 
 describe('fast path vs decoder + evaluator on large random rulesets', () => {
-  it('decides every packet identically through the candidate index', async () => {
+  it('decides every packet identically through the classifier', async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(largeRuleset, fc.array(frame, { minLength: 20, maxLength: 60 }), async (rules, frames) => {
         const file = path.join(dir, `large-${n++}.pcap`);
         writeFileSync(file, pcapFile({}, frames.map(({ data, origLen }, i) => ({ sec: 1_700_000_000 + i, frac: i, data, origLen }))));
         const reference = await run(file, rules, { lists, mode: 'reference' });
-        const got = await run(file, rules, { lists, mode: 'indexed' });
+        const got = await run(file, rules, { lists, mode: 'classifier' });
         expect(got.ndjson).toBe(reference.ndjson);
         expect(got.hits).toEqual(reference.hits);
         expect(got.decided).toEqual(reference.decided);
