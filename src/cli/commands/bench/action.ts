@@ -68,7 +68,8 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   if (judged && [capture, ...(flags.config ?? []), ...(flags.against ?? [])].includes('-')) throw new UsageError('--save, --compare and --against measure in several processes: give files, not standard input (read once)');
   const sampler = samplerSide();
   const baseline = flags.compare === undefined || sampler !== undefined ? undefined : readSaved(flags.compare);
-  const config = await loadConfiguration(sampler === 'against' ? { ...flags, config: flags.against } : flags);
+  // --against names files, whatever names --config's side (files, or --api)
+  const config = await loadConfiguration(sampler === 'against' ? { ...flags, config: flags.against, api: undefined } : flags);
   const store =
     capture !== undefined
       ? await loadCapture(capture, flags.limit ?? 300_000)
