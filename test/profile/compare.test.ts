@@ -120,6 +120,10 @@ describe('the Mann-Whitney U test', () => {
     expect(mannWhitneyP([1, 3, 5, 7], [2, 4, 6, 8])).toBeCloseTo(0.6857142857, 8);
   });
 
+  it('stays exact when values tie within one side only (they leave U as it is)', () => {
+    expect(mannWhitneyP([100, 100, 100, 101, 101], [200, 200, 200, 202, 202])).toBeCloseTo(2 / 252, 10);
+  });
+
   it('is symmetric, a probability, and 1 for a side with no samples', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 30 }), fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 30 }), (a, b) => {
