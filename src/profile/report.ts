@@ -1,14 +1,15 @@
 // The bench report for people (a table, the costliest rules first) and the figures `--save` keeps and
 // `--compare` reads back: whole-path and firewall packets/s (higher is better) and each rule's ns per
 // evaluation timed alone (lower is better; the batch time as measured, its loop included, not scaled
-// to the firewall's time as the table's figures are), by name, each with its samples, so a saved run
-// compares row by row with a later one and each row's difference is weighed against its noise.
+// to the firewall's time as the table's figures are), by name, each with its samples (of which
+// pooled-figures.ts keeps each process's median), so a saved run compares row by row with a later
+// one and each row's difference is weighed against its noise.
 import { groupDigits, counted } from '../numbers.js';
 import { printable } from '../terminal-text.js';
 import type { BenchReport } from './benchmark.js';
 import type { EngineReport } from '../sim/engine-counts.js';
-import type { Figure } from './compare.js';
 import type { PeerResult } from './peers.js';
+import type { SampledFigure } from './pooled-figures.js';
 import { median, packetsPerSecond, type Throughput } from './throughput.js';
 
 export interface FullReport extends BenchReport {
@@ -19,12 +20,12 @@ export interface FullReport extends BenchReport {
 }
 
 /** A throughput as packets/s, with each sample's rate for the significance test. */
-function rateFigure(name: string, t: Throughput): Figure {
+function rateFigure(name: string, t: Throughput): SampledFigure {
   return { name, value: t.packets_per_second, unit: 'packets/s', better: 'higher', samples: t.samples_ns.map((ns) => packetsPerSecond(t.packets, ns)) };
 }
 
-export function figuresOf(r: FullReport): Figure[] {
-  const figures: Figure[] = [rateFigure('whole path', r.whole_path), rateFigure('firewall alone', r.firewall)];
+export function figuresOf(r: FullReport): SampledFigure[] {
+  const figures: SampledFigure[] = [rateFigure('whole path', r.whole_path), rateFigure('firewall alone', r.firewall)];
   for (const rule of r.rules) {
     const samples = rule.batch_samples_ns_per_evaluation;
     if (rule.evaluations > 0) figures.push({ name: `rule ${rule.rule}`, value: median(samples), unit: 'ns/eval alone', better: 'lower', samples });

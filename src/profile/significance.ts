@@ -14,8 +14,8 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
   const m = a.length;
   const n = b.length;
   if (m === 0 || n === 0) return 1;
-  const { u, tieTerm } = uStatistic(a, b);
-  if (tieTerm === 0 && m <= EXACT_MAX && n <= EXACT_MAX) return exactP(u, m, n);
+  const { u, tieTerm, tiedAcross } = uStatistic(a, b);
+  if (!tiedAcross && m <= EXACT_MAX && n <= EXACT_MAX) return exactP(u, m, n);
   const mean = (m * n) / 2;
   const variance = ((m * n) / 12) * (m + n + 1 - tieTerm / ((m + n) * (m + n - 1)));
   if (variance <= 0) return 1;
@@ -23,11 +23,15 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
   return Math.min(1, 2 * normalUpperTail(z));
 }
 
-/** U of `a` (pairs where a's value is above b's, a tie counting half) and the ties' Σ(t³ - t) over the pooled ranks. */
-function uStatistic(a: readonly number[], b: readonly number[]): { u: number; tieTerm: number } {
+/**
+ * U of `a` (pairs where a's value is above b's, a tie counting half), the ties' Σ(t³ - t) over the
+ * pooled ranks, and whether a value appears on both sides (ties within one side leave U as it is).
+ */
+function uStatistic(a: readonly number[], b: readonly number[]): { u: number; tieTerm: number; tiedAcross: boolean } {
   const pooled = [...a.map((v) => ({ v, fromA: true })), ...b.map((v) => ({ v, fromA: false }))].sort((x, y) => x.v - y.v);
   let rankSumA = 0;
   let tieTerm = 0;
+  let tiedAcross = false;
   for (let i = 0; i < pooled.length; ) {
     let j = i;
     while (j < pooled.length && pooled[j]!.v === pooled[i]!.v) j++;
@@ -35,9 +39,10 @@ function uStatistic(a: readonly number[], b: readonly number[]): { u: number; ti
     for (let k = i; k < j; k++) if (pooled[k]!.fromA) rankSumA += rank;
     const t = j - i;
     tieTerm += t * t * t - t;
+    if (pooled.slice(i, j).some((x) => x.fromA) && pooled.slice(i, j).some((x) => !x.fromA)) tiedAcross = true;
     i = j;
   }
-  return { u: rankSumA - (a.length * (a.length + 1)) / 2, tieTerm };
+  return { u: rankSumA - (a.length * (a.length + 1)) / 2, tieTerm, tiedAcross };
 }
 
 /** Exact two-sided p-value of U = `u` for sides of `m` and `n` samples without ties. */

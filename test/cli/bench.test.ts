@@ -1,6 +1,7 @@
 // `edgesim bench` and `edgesim explain --bpf/--display-filter` as a user runs them: the JSON report's
 // counts against `edgesim match` on the same capture, the shares adding up to the firewall's time,
-// tcpdump and tshark run beside a ruleset that translates, --save/--compare exiting 1 on a slowdown,
+// tcpdump and tshark run beside a ruleset that translates, --save/--compare and --against exiting 1
+// on a slowdown (and --against not on the same configuration),
 // the rules' counts equal to a replay's hits where protection drops packets, memory and time that do
 // not grow as the capture shrinks (whole-process figures), one line for an empty capture, and the
 // explain flags printing a translation or the reason there is none.
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { runCliMeasured } from '../helpers/measured-cli.js';
+import { writeSlowerDemo } from '../helpers/slower-demo.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-bench-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,16 +75,37 @@ describe('edgesim bench', () => {
 
   it('exits 1 with --compare when a row is slower than the threshold, 0 when not', () => {
     const saved = JSON.parse(readFileSync(path.join(dir, 'saved.json'), 'utf8'));
-    type Saved = { better: string; value: number; samples: number[] };
-    const times = (f: Saved, k: number) => ({ ...f, value: f.value * k, samples: f.samples.map((v) => v * k) });
+    expect(saved.version).toBe(2);
+    type Saved = { better: string; value: number; processes: number[] };
+    for (const f of saved.figures as Saved[]) expect(f.processes).toHaveLength(5);
+    const times = (f: Saved, k: number) => ({ ...f, value: f.value * k, processes: f.processes.map((v) => v * k) });
     writeFileSync(path.join(dir, 'faster.json'), JSON.stringify({ ...saved, figures: saved.figures.map((f: Saved) => times(f, f.better === 'higher' ? 100 : 1 / 100)) }));
     writeFileSync(path.join(dir, 'slower.json'), JSON.stringify({ ...saved, figures: saved.figures.map((f: Saved) => times(f, f.better === 'higher' ? 1 / 100 : 100)) }));
     const bad = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '5', '--no-peers', '--compare', path.join(dir, 'faster.json')]);
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/firewall alone .* slower .*\(p = .*REGRESSION/);
+    expect(bad.stderr).toMatch(/firewall alone .* slower .*\(p = .*, spread .*REGRESSION/);
     const good = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '5', '--no-peers', '--compare', path.join(dir, 'slower.json')]);
     expect(good.status, good.stderr).toBe(0);
     expect(good.stderr).toMatch(/firewall alone .* faster/);
+  }, 300_000);
+
+  it('says in one line that a baseline saved by an older edgesim must be saved again', () => {
+    const old = path.join(dir, 'old.json');
+    writeFileSync(old, JSON.stringify({ date: '2026-11-25T00:00:00Z', input: CAPTURE, figures: [{ name: 'firewall alone', value: 1, unit: 'packets/s', better: 'higher', samples: [1, 1, 1] }] }));
+    const r = runCli(['bench', CAPTURE, '--config', snapshot, '--runs', '1', '--no-peers', '--compare', old]);
+    expect(r.stderr).toBe(`edgesim: ${old}: cannot compare with the saved figures: saved by an older edgesim, without each process's figures: save the baseline again with --save\n`);
+    expect(r.status).toBe(2);
+  });
+
+  it('refuses fewer processes than a comparison needs, and standard input, in one line each', () => {
+    const few = runCli(['bench', CAPTURE, '--config', snapshot, '--processes', '4', '--save', path.join(dir, 'few.json')]);
+    expect(few.stderr).toBe('edgesim: --processes must be at least 5: with fewer, no difference can be told from noise at p < 0.01\n');
+    expect(few.status).toBe(2);
+    const stdin = runCli(['bench', '-', '--config', snapshot, '--against', snapshot]);
+    expect(stdin.stderr).toBe('edgesim: --save, --compare and --against measure in several processes: give files, not standard input (read once)\n');
+    expect(stdin.status).toBe(2);
+    const both = runCli(['bench', CAPTURE, '--config', snapshot, '--against', snapshot, '--compare', path.join(dir, 'saved.json')]);
+    expect(both.stderr).toBe('edgesim: give --compare FILE (saved figures) or --against AFTER (a configuration measured now), not both\n');
   });
 
   it('takes synthetic traffic and says what is wrong on bad input', () => {
@@ -117,6 +140,26 @@ describe('edgesim bench with Advanced TCP Protection', () => {
     expect(report.firewall.packets).toBe(Number(ip.stdout) - protectionDrops);
     expect(report.rules[0].evaluations).toBe(report.firewall.packets);
   });
+
+  // --against: both configurations measured now, in alternating processes, so the machine's load
+  // changes hit both alike (a saved baseline measured under another load differs by 25-58% here)
+  const AGAINST = ['bench', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--no-peers', '--runs', '1', '--min-time', '1', '--threshold', '25'];
+
+  it('with --against, catches a configuration that makes the firewall do 2.6x the work', () => {
+    const r = runCli([...AGAINST, '--against', writeSlowerDemo(path.join(dir, 'slower-demo.json'))]);
+    expect(r.stderr).toMatch(/slower-demo\.json against examples\/demo-snapshot\.json \(5 processes each, alternating\):\n/);
+    expect(r.stderr).toMatch(/\nfirewall alone .* slower \d+\.\d% \(p = 0\.00\d, spread \d+\.\d%\)  REGRESSION\n/);
+    expect(r.stderr).toMatch(/\nrule customer-0 .* added\n/);
+    expect(r.stderr).toMatch(/row\(s\) significantly slower than examples\/demo-snapshot\.json by more than 25%\n$/);
+    expect(r.status).toBe(1);
+  }, 600_000);
+
+  it('with --against, does not call the same configuration slower: differences are inconclusive, with their spread', () => {
+    const r = runCli([...AGAINST, '--against', 'examples/demo-snapshot.json']);
+    expect(r.stderr, r.stderr).not.toContain('REGRESSION');
+    expect(r.stderr).toMatch(/\nfirewall alone .* (inconclusive|faster|slower) .*\(p = .*, spread .*\)\n/);
+    expect(r.status, r.stderr).toBe(0);
+  }, 600_000);
 
   // GNU time's figures for the whole process; the watchdog stops a run at 1 GB (the old bench
   // prepared a protection state per pass of a sample, 200,000 / packets of them: 2.8 GB on 15 packets)

@@ -1,8 +1,9 @@
 // Saved results against current ones: which way is faster for rates and for times, the threshold,
-// rows on one side only, and with samples the significance test: a real slowdown flagged, noise not.
+// rows on one side only, and with each process's median the significance test and the noise floor:
+// a real slowdown flagged, noise not.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALPHA, compareFigures, formatComparison, speedChange, type Figure } from '../../src/profile/compare.js';
+import { ALPHA, compareFigures, formatComparison, MIN_PROCESSES, speedChange, type Figure } from '../../src/profile/compare.js';
 import { mannWhitneyP } from '../../src/profile/significance.js';
 import { median } from '../../src/profile/throughput.js';
 
@@ -37,12 +38,12 @@ describe('comparing benchmark results', () => {
   });
 });
 
-describe('comparing benchmark samples', () => {
-  const sample = fc.array(fc.double({ min: 100, max: 110, noNaN: true }), { minLength: 5, maxLength: 40 });
+describe("comparing figures measured in several processes (each process's median a unit)", () => {
+  const medians = fc.array(fc.double({ min: 100, max: 110, noNaN: true }), { minLength: MIN_PROCESSES, maxLength: 12 });
 
-  it('flags a real 2x slowdown of a time or a rate, however the samples scatter', () => {
+  it('flags a real 2x slowdown of a time or a rate, however the processes scatter', () => {
     fc.assert(
-      fc.property(sample, sample, (before, after) => {
+      fc.property(medians, medians, (before, after) => {
         const times = compareFigures([timeFigure(before)], [timeFigure(after.map((t) => 2 * t))], 0.25);
         const rates = compareFigures([rateFigure(before)], [rateFigure(after.map((t) => t / 2))], 0.25);
         for (const [row] of [times, rates]) {
@@ -54,9 +55,9 @@ describe('comparing benchmark samples', () => {
     );
   });
 
-  it('flags nothing when the samples are the same, in any order', () => {
+  it('flags nothing when the processes measured the same, in any order', () => {
     fc.assert(
-      fc.property(sample, fc.integer(), fc.double({ min: 0, max: 0.5, noNaN: true }), (before, seed, threshold) => {
+      fc.property(medians, fc.integer(), fc.double({ min: 0, max: 0.5, noNaN: true }), (before, seed, threshold) => {
         const after = [...before].sort(() => (seed = Math.imul(seed, 48271) | 0) & 1 ? 1 : -1);
         const [row] = compareFigures([timeFigure(before)], [timeFigure(after)], threshold);
         expect(row!.regression).toBe(false);
@@ -65,12 +66,43 @@ describe('comparing benchmark samples', () => {
     );
   });
 
-  it('calls a difference of the medians that the samples cannot tell from noise inconclusive, not a regression', () => {
-    const [row] = compareFigures([timeFigure([10, 12, 14, 40, 42])], [timeFigure([11, 13, 38, 41, 43])], 0.25);
-    expect(row!.change).toBeCloseTo(14 / 38 - 1);
+  it("never calls a run different when its processes all fall within the baseline's range (the noise floor)", () => {
+    const spread = fc.array(fc.double({ min: 1, max: 1000, noNaN: true }), { minLength: MIN_PROCESSES, maxLength: 12 });
+    const within = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: MIN_PROCESSES, maxLength: 12 });
+    fc.assert(
+      fc.property(spread, within, fc.boolean(), (before, at, rate) => {
+        const low = Math.min(...before);
+        const high = Math.max(...before);
+        const after = at.map((x) => low + x * (high - low));
+        const figure = rate ? rateFigure : timeFigure;
+        const [row] = compareFigures([figure(before)], [figure(after)], 0);
+        expect(['same', 'inconclusive']).toContain(row!.status);
+        expect(row!.regression).toBe(false);
+      }),
+    );
+  });
+
+  it('calls a difference within the spread inconclusive even when every process of one side is slower', () => {
+    // 5 against 5 fully separated (p = 0.008), but the baseline's processes alone spread over 30%
+    const [row] = compareFigures([timeFigure([100, 104, 108, 112, 130])], [timeFigure([131, 132, 133, 134, 135])], 0.1);
+    expect(row!.p).toBeLessThan(ALPHA);
+    expect(row!.spread).toBeCloseTo(0.3 / 1.08);
     expect(row!.status).toBe('inconclusive');
     expect(row!.regression).toBe(false);
-    expect(formatComparison([row!])).toMatch(/inconclusive -63\.2% \(p = 0\.\d+\)\n$/);
+    expect(formatComparison([row!])).toMatch(/inconclusive -18\.8% \(p = 0\.008, spread 27\.8%\)\n$/);
+  });
+
+  it('lets the test alone decide for sides measured in alternating processes, which share the load', () => {
+    const [row] = compareFigures([timeFigure([100, 104, 108, 112, 130])], [timeFigure([131, 132, 133, 134, 135])], 0.1, { apart: false });
+    expect(row!.status).toBe('slower');
+    expect(row!.regression).toBe(true);
+    expect(formatComparison([row!])).toMatch(/slower 18\.8% \(p = 0\.008, spread 27\.8%\)  REGRESSION\n$/);
+  });
+
+  it('cannot find a difference with fewer than 5 processes a side: inconclusive, with the p-value', () => {
+    const [row] = compareFigures([timeFigure([100, 101, 102, 103])], [timeFigure([200, 201, 202, 203])], 0.25);
+    expect(row!.p).toBeGreaterThan(ALPHA);
+    expect(row!.status).toBe('inconclusive');
   });
 
   it('does not flag a significant slowdown smaller than the threshold', () => {
@@ -86,6 +118,10 @@ describe('the Mann-Whitney U test', () => {
     expect(mannWhitneyP([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])).toBeCloseTo(2 / 252, 10);
     expect(mannWhitneyP([1, 2, 3], [4, 5, 6])).toBeCloseTo(0.1, 10);
     expect(mannWhitneyP([1, 3, 5, 7], [2, 4, 6, 8])).toBeCloseTo(0.6857142857, 8);
+  });
+
+  it('stays exact when values tie within one side only (they leave U as it is)', () => {
+    expect(mannWhitneyP([100, 100, 100, 101, 101], [200, 200, 200, 202, 202])).toBeCloseTo(2 / 252, 10);
   });
 
   it('is symmetric, a probability, and 1 for a side with no samples', () => {
@@ -108,10 +144,10 @@ describe('the Mann-Whitney U test', () => {
   });
 });
 
-function timeFigure(samples: number[]): Figure {
-  return { name: 'rule r', value: median(samples), unit: 'ns/eval', better: 'lower', samples };
+function timeFigure(processes: number[]): Figure {
+  return { name: 'rule r', value: median(processes), unit: 'ns/eval', better: 'lower', processes };
 }
 
-function rateFigure(samples: number[]): Figure {
-  return { name: 'firewall alone', value: median(samples), unit: 'packets/s', better: 'higher', samples };
+function rateFigure(processes: number[]): Figure {
+  return { name: 'firewall alone', value: median(processes), unit: 'packets/s', better: 'higher', processes };
 }

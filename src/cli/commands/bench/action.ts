@@ -1,12 +1,13 @@
 // `edgesim bench`, run: hold the packets in memory (a capture, or a generated scenario), measure
 // (profile/benchmark.ts), run the peers on a capture file, print the report or JSON, save or compare
-// the figures. The figures that --save keeps and --compare judges are pooled from PROCESSES
-// processes (this one and fresh ones running the same command line as samplers: profile/pooled-figures.ts).
-import { spawnSync } from 'node:child_process';
+// the figures, or measure --against's configuration alternately with --config's and compare them.
+// The figures kept or judged are measured in --processes processes a configuration (this one and
+// samplers running the same command line: samplers.ts), each process's median kept
+// (profile/pooled-figures.ts): the process is the unit compare.ts tests.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { attachSource, InputError, OutputError, UsageError, UserError } from '../../../errors.js';
 import { benchmark } from '../../../profile/benchmark.js';
-import { compareFigures, formatComparison, type Figure } from '../../../profile/compare.js';
+import { compareFigures, formatComparison, MIN_PROCESSES, type Figure, type RowComparison } from '../../../profile/compare.js';
 import { poolFigures } from '../../../profile/pooled-figures.js';
 import { loadCapture, loadScenario } from '../../../profile/frames.js';
 import { fromFile, runPeers } from '../../../profile/peers.js';
@@ -14,6 +15,7 @@ import { figuresOf, formatReport, type FullReport } from '../../../profile/repor
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
+import { figuresOfSamplers, samplerSide, type Side } from './samplers.js';
 
 export interface BenchFlags extends ConfigFlags, DataFlags {
   scenario?: string;
@@ -26,36 +28,22 @@ export interface BenchFlags extends ConfigFlags, DataFlags {
   out?: string;
   save?: string;
   compare?: string;
+  against?: string[];
   threshold?: number;
+  processes?: number;
   peers: boolean;
 }
 
+/**
+ * What --save writes. Version 2 keeps each process's median of a figure (`processes`); files without
+ * a version pooled the processes' samples, which the comparison no longer reads.
+ */
 interface SavedFigures {
+  version: 2;
   date: string;
   input: string;
   figures: Figure[];
 }
-
-/** How many processes measure the figures --save keeps and --compare judges. */
-const PROCESSES = 3;
-/** Set in a process that only measures the figures for its parent, and prints them as JSON. */
-const SAMPLER = 'EDGESIM_BENCH_SAMPLER';
-
-/** The figures of `count` fresh processes running this command line as samplers. */
-function figuresOfOtherProcesses(count: number): Figure[][] {
-  const runs: Figure[][] = [];
-  for (let i = 0; i < count; i++) {
-    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], {
-      env: { ...process.env, [SAMPLER]: '1' },
-      encoding: 'utf8',
-      maxBuffer: 64 * 2 ** 20,
-    });
-    if (r.status !== 0) throw new UserError(`a measuring process failed: ${(r.stderr ?? '').trim().split('\n')[0] || `exit code ${r.status}`}`);
-    runs.push(JSON.parse(r.stdout) as Figure[]);
-  }
-  return runs;
-}
-
 function readSaved(file: string): SavedFigures {
   let saved: SavedFigures;
   try {
@@ -64,6 +52,7 @@ function readSaved(file: string): SavedFigures {
     throw new InputError(file, err, 'cannot read the saved figures');
   }
   if (!Array.isArray(saved?.figures)) throw new InputError(file, new Error('not a file written by edgesim bench --save (no "figures")'), 'cannot read the saved figures');
+  if (saved.version !== 2) throw new InputError(file, new Error('saved by an older edgesim, without each process\'s figures: save the baseline again with --save'), 'cannot compare with the saved figures');
   return saved;
 }
 
@@ -72,9 +61,15 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
   if (flags.minTime === 0) throw new UsageError('--min-time must be at least 1 (ms)');
   if (flags.limit === 0) throw new UsageError('--limit must be at least 1');
-  const sampler = process.env[SAMPLER] === '1';
-  const baseline = flags.compare === undefined || sampler ? undefined : readSaved(flags.compare);
-  const config = await loadConfiguration(flags);
+  if (flags.compare !== undefined && flags.against !== undefined) throw new UsageError('give --compare FILE (saved figures) or --against AFTER (a configuration measured now), not both');
+  const judged = flags.save !== undefined || flags.compare !== undefined || flags.against !== undefined;
+  const processes = flags.processes ?? MIN_PROCESSES;
+  if (judged && processes < MIN_PROCESSES) throw new UsageError(`--processes must be at least ${MIN_PROCESSES}: with fewer, no difference can be told from noise at p < 0.01`);
+  if (judged && [capture, ...(flags.config ?? []), ...(flags.against ?? [])].includes('-')) throw new UsageError('--save, --compare and --against measure in several processes: give files, not standard input (read once)');
+  const sampler = samplerSide();
+  const baseline = flags.compare === undefined || sampler !== undefined ? undefined : readSaved(flags.compare);
+  // --against names files, whatever names --config's side (files, or --api)
+  const config = await loadConfiguration(sampler === 'against' ? { ...flags, config: flags.against, api: undefined } : flags);
   const store =
     capture !== undefined
       ? await loadCapture(capture, flags.limit ?? 300_000)
@@ -84,7 +79,7 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   const report = await benchmark(store, config.snapshot, { ...dataOptions(flags), runs, minTimeMs: flags.minTime }).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
-  if (sampler) {
+  if (sampler !== undefined) {
     process.stdout.write(JSON.stringify(figuresOf({ input: '', ...report, from_file_packets_per_second: null, peers: [] })));
     return;
   }
@@ -99,25 +94,40 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   writeOutput(flags.out, flags.json ? `${JSON.stringify(full, null, 2)}\n` : formatReport(full));
   printWarnings(capture, report.warnings);
 
-  // samples of one process share its state: figures kept or judged are pooled from several (not from standard input, read once)
-  const pooled = (flags.save !== undefined || baseline !== undefined) && capture !== '-';
-  const figures = pooled ? poolFigures([figuresOf(full), ...figuresOfOtherProcesses(PROCESSES - 1)]) : figuresOf(full);
+  if (!judged) return;
+  // samples of one process share its state: figures kept or judged are each process's median, from
+  // several; with --against the two configurations' processes alternate, so the machine's load
+  // changes hit both alike
+  const sides: Side[] = flags.against === undefined ? Array(processes - 1).fill('config') : Array.from({ length: 2 * processes - 1 }, (_, i) => (i % 2 === 0 ? 'against' : 'config'));
+  const measured = figuresOfSamplers(sides);
+  const ofSide = (side: Side) => measured.filter((_, i) => sides[i] === side);
+  const figures = poolFigures([figuresOf(full), ...ofSide('config')]);
   if (flags.save !== undefined) {
-    const saved: SavedFigures = { date: new Date().toISOString(), input: full.input, figures };
+    const saved: SavedFigures = { version: 2, date: new Date().toISOString(), input: full.input, figures };
     try {
       writeFileSync(flags.save, `${JSON.stringify(saved, null, 2)}\n`);
     } catch (err) {
       throw new OutputError(flags.save, err);
     }
   }
+  const threshold = (flags.threshold ?? 10) / 100;
   if (baseline !== undefined) {
-    const threshold = (flags.threshold ?? 10) / 100;
-    const rows = compareFigures(baseline.figures, figures, threshold);
+    const rows = compareFigures(baseline.figures, figures, threshold, { apart: true });
     process.stderr.write(`compared with ${flags.compare} (${baseline.date}, ${baseline.input}):\n${formatComparison(rows)}`);
-    const slower = rows.filter((r) => r.regression);
-    if (slower.length > 0) {
-      process.stderr.write(`edgesim: ${slower.length} row(s) significantly slower than ${flags.compare} by more than ${flags.threshold ?? 10}%\n`);
-      process.exitCode = 1;
-    }
+    reportRegressions(rows, flags.compare!, flags.threshold);
   }
+  if (flags.against !== undefined) {
+    const after = flags.against.join(' + ');
+    const rows = compareFigures(figures, poolFigures(ofSide('against')), threshold, { apart: false });
+    process.stderr.write(`${after} against ${config.source ?? '--config'} (${processes} processes each, alternating):\n${formatComparison(rows)}`);
+    reportRegressions(rows, config.source ?? '--config', flags.threshold);
+  }
+}
+
+/** Says how many rows are regressions, and exits 1 when there are some. */
+function reportRegressions(rows: readonly RowComparison[], baseline: string, threshold: number | undefined): void {
+  const slower = rows.filter((r) => r.regression);
+  if (slower.length === 0) return;
+  process.stderr.write(`edgesim: ${slower.length} row(s) significantly slower than ${baseline} by more than ${threshold ?? 10}%\n`);
+  process.exitCode = 1;
 }
