@@ -1,5 +1,6 @@
 // StrykerJS settings shared by `npm run mutation` (bench/mutation.ts), which picks the files to
-// mutate and the tests related to each; `npx stryker run -m FILE -t TESTS` works with them too.
+// mutate and the tests related to each; `npx stryker run -m FILE -t TESTS` works with them too,
+// but then static mutants never act (bench/vitest-mutation.config.ts says why).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

@@ -152,9 +152,11 @@ async function main(): Promise<void> {
   for (const [i, file] of files.entries()) {
     const tests = related[i]!;
     const report = `reports/mutation/${file.replaceAll('/', '_')}`;
+    process.env.EDGESIM_MUTATION_TESTS = tests.files.join(',');
     const results = await new Stryker({
       mutate: [file],
-      testFiles: tests.files,
+      // the related tests are named to vitest (bench/vitest-mutation.config.ts), so that static mutants act
+      vitest: { configFile: 'bench/vitest-mutation.config.ts', related: false },
       concurrency,
       htmlReporter: { fileName: `${report}.html` },
       jsonReporter: { fileName: `${report}.json` },

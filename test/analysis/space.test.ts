@@ -2,7 +2,7 @@
 // interval operations, and box/region subtraction and the depth-first search for an uncovered box.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Intervals, covers, fromRanges, intersect, overlaps, subtract, union } from '../../src/analysis/intervals.js';
+import { type Intervals, contains, covers, equal, first, fromRanges, intersect, isEmpty, overlaps, point, range, subtract, union } from '../../src/analysis/intervals.js';
 import { DIMS, type Box, type Region, firstOutside, intersectRegions, subtractRegions, withComplement } from '../../src/analysis/space.js';
 
 const values = (a: Intervals): number[] => {
@@ -11,7 +11,18 @@ const values = (a: Intervals): number[] => {
   return out;
 };
 
-const intervals = fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 12 })), { maxLength: 6 }).map((xs) => fromRanges(xs.map(([lo, n]) => [BigInt(lo), BigInt(lo + n)] as const)));
+const rangesOf = (max: number, length: { minLength?: number; maxLength: number }) =>
+  fc.array(fc.tuple(fc.integer({ min: 0, max }), fc.integer({ min: 0, max: 12 })), length).map((xs) => fromRanges(xs.map(([lo, n]) => [BigInt(lo), BigInt(lo + n)] as const)));
+const intervals = rangesOf(40, { maxLength: 6 });
+// sets of 32 ranges or more, which the operations remember by identity (a 10,000-entry list)
+const large = rangesOf(3000, { minLength: 40, maxLength: 60 }).filter((a) => a.length >= 64);
+const anySize = fc.oneof(intervals, large);
+
+/** The normal form every operation returns: ranges sorted, each non-empty, with a gap between two. */
+function normal(a: Intervals): boolean {
+  for (let i = 0; i < a.length; i += 2) if (a[i]! > a[i + 1]! || (i > 0 && a[i]! <= a[i - 1]! + 1n)) return false;
+  return a.length % 2 === 0;
+}
 
 describe('intervals', () => {
   it('are normalised and agree with set operations', () => {
@@ -25,6 +36,55 @@ describe('intervals', () => {
         expect(values(union(a, b))).toEqual([...new Set([...A, ...B])].sort((x, y) => x - y));
         expect(overlaps(a, b)).toBe([...A].some((v) => B.has(v)));
         expect(covers(a, b)).toBe([...B].every((v) => A.has(v)));
+      }),
+    );
+  });
+
+  it('of any size give the exact set in normal form, so equal compares sets', () => {
+    fc.assert(
+      fc.property(anySize, anySize, (a, b) => {
+        const A = new Set(values(a));
+        const B = new Set(values(b));
+        for (const [r, expected] of [
+          [intersect(a, b), [...A].filter((v) => B.has(v))],
+          [subtract(a, b), [...A].filter((v) => !B.has(v))],
+          [union(a, b), [...new Set([...A, ...B])].sort((x, y) => x - y)],
+        ] as const) {
+          expect(normal(r)).toBe(true);
+          expect(values(r)).toEqual(expected);
+        }
+        expect(overlaps(a, b)).toBe([...A].some((v) => B.has(v)));
+        expect(covers(a, b)).toBe([...B].every((v) => A.has(v)));
+        expect(equal(a, b)).toBe(A.size === B.size && [...A].every((v) => B.has(v)));
+      }),
+    );
+  });
+
+  it('a large set met again and again gives each other set its own answer', () => {
+    fc.assert(
+      fc.property(large, fc.array(anySize, { minLength: 2, maxLength: 4 }), (a, others) => {
+        const A = new Set(values(a));
+        for (let round = 0; round < 2; round++)
+          for (const b of others) {
+            const B = new Set(values(b));
+            expect(values(intersect(a, b))).toEqual([...A].filter((v) => B.has(v)));
+            expect(values(subtract(a, b))).toEqual([...A].filter((v) => !B.has(v)));
+            expect(values(subtract(b, a))).toEqual([...B].filter((v) => !A.has(v)));
+            expect(overlaps(b, a)).toBe([...B].some((v) => A.has(v)));
+          }
+      }),
+    );
+  });
+
+  it('membership (at and beside every bound), first value, emptiness, a range and a point', () => {
+    fc.assert(
+      fc.property(anySize, fc.integer({ min: -1, max: 3020 }), fc.integer({ min: -2, max: 20 }), (a, v, n) => {
+        const A = values(a);
+        for (const x of [v, ...a.flatMap((b) => [Number(b) - 1, Number(b), Number(b) + 1])]) expect(contains(a, BigInt(x))).toBe(A.includes(x));
+        expect(isEmpty(a)).toBe(A.length === 0);
+        if (A.length > 0) expect(first(a)).toBe(BigInt(A[0]!));
+        expect(values(range(BigInt(v), BigInt(v + n)))).toEqual(Array.from({ length: Math.max(0, n + 1) }, (_, i) => v + i));
+        expect(values(point(BigInt(v)))).toEqual([v]);
       }),
     );
   });

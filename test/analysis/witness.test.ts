@@ -6,9 +6,9 @@ import { Has } from '../../src/capture/record.js';
 import { witnessRecord } from '../../src/analysis/index.js';
 import { type Intervals, point, range } from '../../src/analysis/intervals.js';
 import { NameTables } from '../../src/analysis/names.js';
-import { type Box, Dim, V6_BASE, universe } from '../../src/analysis/space.js';
-import { witnessOf } from '../../src/analysis/witness.js';
-import { COLO_NAMES, REGIONS } from '../../src/data/colos.js';
+import { ABSENT, type Box, Dim, V6_BASE, universe } from '../../src/analysis/space.js';
+import { type Witness, witnessOf } from '../../src/analysis/witness.js';
+import { COLO_NAMES, REGIONS, findColo } from '../../src/data/colos.js';
 import { FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
 import { formatIPv6 } from '../../src/net/ipv6.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
@@ -93,6 +93,53 @@ describe('witnessOf', () => {
     expect(addresses(V6_BASE - 1n, 0n)).toEqual(['255.255.255.255', '0.0.0.0']);
     expect(addresses(V6_BASE, V6_BASE + (1n << 128n) - 1n)).toEqual(['::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']);
     expect(addresses(v6('2001:db8:1:2:3:4:5:6'), v6('fe80::1:0:0:9'))).toEqual(['2001:db8:1:2:3:4:5:6', formatIPv6(parseIPv6('fe80::1:0:0:9')!)]);
+  });
+
+  it('gives ip.len an ordinary size that holds the headers and payload, else the least size that does', () => {
+    const len = (box: Box, sets: Array<[number, Intervals]>): unknown => witnessOf(withSets(box, sets), names)['ip.len'];
+    const longHeader: Array<[number, Intervals]> = [[Dim.hdrLen, point(15n)], [Dim.optType, point(7n)]];
+    // a 60-byte IPv4 header: with TCP's 20 bytes, 60 is too short; with UDP's 8 too
+    expect(len(v4tcp!, longHeader)).toBe(128);
+    expect(len(v4udp!, longHeader)).toBe(128);
+    // an ICMP error carries the invoking packet's header and 8 bytes: 20 + 8 + 28 fits 60, IPv6's 40 + 8 + 48 does not
+    expect(len(v4icmp!, [[Dim.icmpType, point(3n)]])).toBe(60);
+    expect(len(v6icmp!, [[Dim.icmpType, point(1n)], [Dim.proto, point(58n)]])).toBe(128);
+    // a SIP request's first line: 64 bytes more
+    expect(len(v4udp!, [[Dim.sip, point(1n)]])).toBe(128);
+    expect(len(v4icmp!, [[Dim.icmpType, point(3n)], [Dim.sip, point(1n)]])).toBe(128);
+    // no ordinary size allowed: the least that holds the packet (IPv4 20 + 20, 60 + 20, 20 + 4 with
+    // GRE's header), else the smallest size allowed (IPv6 40 + 20 is above 10-59; 40 is below 129-575)
+    expect(len(v4tcp!, [[Dim.len, range(0n, 59n)]])).toBe(40);
+    expect(len(v4tcp!, [...longHeader, [Dim.len, range(61n, 127n)]])).toBe(80);
+    expect(len(v6tcp!, [[Dim.len, range(10n, 59n)]])).toBe(10);
+    expect(len(v4none!, [[Dim.proto, point(47n)], [Dim.len, range(0n, 59n)]])).toBe(24);
+    expect(len(v4tcp!, [[Dim.len, range(129n, 575n)]])).toBe(129);
+    // :: is the first IPv6 address: a 40-byte header
+    expect(len(v6tcp!, [[Dim.src, point(V6_BASE)], [Dim.len, range(10n, 59n)]])).toBe(10);
+  });
+
+  it('gives a packet with IP options a header longer than five words', () => {
+    expect(witnessOf(set(v4tcp!, Dim.optType, point(7n)), names)).toMatchObject({ 'ip.hdr_len': 6, 'ip.opt.type': 7 });
+  });
+
+  it('gives a packet that arrived at a data center a region and a data center in it, when the box allows one', () => {
+    const arrived = (sets: Array<[number, Intervals]>) => witnessOf(withSets(v4tcp!, sets), names, undefined, true);
+    const regionOf = (w: Witness): string | undefined => findColo(String(w['cf.colo.name']))?.region;
+    for (const [i, region] of REGIONS.entries()) {
+      const w = arrived([[Dim.coloRegion, point(BigInt(i))]]);
+      expect([w['cf.colo.region'], regionOf(w)]).toEqual([region, region]);
+    }
+    const first = arrived([]);
+    expect([first['cf.colo.region'], regionOf(first)]).toEqual([REGIONS[0], REGIONS[0]]);
+    // a box whose data centers are all of another region: its first data center, the pair cannot agree
+    const elsewhere = COLO_NAMES.findIndex((n) => findColo(n)?.region !== REGIONS[0]);
+    expect(arrived([[Dim.coloName, point(BigInt(elsewhere))], [Dim.coloRegion, point(0n)]])).toMatchObject({ 'cf.colo.name': COLO_NAMES[elsewhere], 'cf.colo.region': REGIONS[0] });
+    // a box without a region (the field absent): neither field, as for a packet that did not arrive
+    const none = arrived([[Dim.coloRegion, point(ABSENT)]]);
+    expect(Object.keys(none).filter((k) => k.startsWith('cf.'))).toEqual([]);
+    // a packet that did not arrive has no data center when the box allows it, whatever its region
+    const notArrived = witnessOf(set(v4tcp!, Dim.coloRegion, point(2n)), names);
+    expect([notArrived['cf.colo.name'], notArrived['cf.colo.region']]).toEqual([undefined, REGIONS[2]]);
   });
 
   it('lets the caller choose every value, offered the ordinary ones of the set', () => {

@@ -21,6 +21,8 @@ describe('the compiled plan explain prints', () => {
     ['tcp.dstport == 80', 'tcp.dstport == 80 -> int eq 80'],
     ['tcp.dstport != 80', 'tcp.dstport != 80 -> int ne 80'],
     ['tcp.dstport >= 80', 'tcp.dstport >= 80 -> int ge 80'],
+    ['tcp.dstport <= 80', 'tcp.dstport <= 80 -> int le 80'],
+    ['tcp.dstport > 80', 'tcp.dstport > 80 -> int gt 80'],
     ['tcp.flags & 0x12', 'tcp.flags & 18 -> int & 18'],
     ['tcp.dstport in {80 81}', 'tcp.dstport in {80 81} -> int set: 2 items -> 1 merged ranges [80..81], direct test'],
     ['tcp.dstport in {80 443 1000..3000 2000..4000}', 'tcp.dstport in {80 443 1000..3000 2000..4000} -> int set: 4 items -> 3 merged ranges [80 443 1000..4000], linear scan'],
