@@ -9,7 +9,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, vi
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { distance } from '../capture/synth/json-checks.js';
-import { caseParts } from './case-parts.js';
+import { caseParts, packetParts, type CasePart } from './case-parts.js';
 import { UserError } from '../errors.js';
 import { groupDigits } from '../numbers.js';
 
@@ -43,6 +43,8 @@ interface SuiteDocument {
   /** what to add to a line of the document to get the line in the suite (a case read apart starts further down) */
   lineShift: number;
   anchored: Map<Alias, Node>;
+  /** the lists of this document read in parts (a long `packets:` list, left empty in it): their items, given the list's key and line */
+  parts: Map<Node, (key: string, line: number) => Iterable<Located>>;
 }
 
 /** One value of the suite with where it is. */
@@ -99,9 +101,16 @@ export class Located {
 
   /** A list's items; fails when this is not a list. */
   items(what = 'a list'): Located[] {
+    return [...this.eachItem(what)];
+  }
+
+  /** A list's items one at a time (a list read in parts holds one part's document at a time); fails when this is not a list. */
+  *eachItem(what = 'a list'): Iterable<Located> {
     const n = this.node;
     if (!isSeq(n)) this.fail(`expected ${what}, got ${describeType(this.type)}`);
-    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.source));
+    const parts = this.source.parts.get(n);
+    if (parts !== undefined) return yield* parts(this.key, this.line);
+    for (const [i, item] of n.items.entries()) yield new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.source);
   }
 
   /** Fails, unless every key of this map is one of `allowed` (with a did-you-mean for a near miss). */
@@ -193,7 +202,7 @@ function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter,
       }
     },
   });
-  return { doc, lines, lineShift, anchored };
+  return { doc, lines, lineShift, anchored, parts: new Map() };
 }
 
 /** The dotted key of `node` (as Located names it) from the ancestors visit() passes. */
@@ -237,6 +246,21 @@ export interface SuiteText {
   cases: { count: number; each: () => Iterable<Located> } | null;
 }
 
+/**
+ * The items of a list read in `parts` of `text` (whose line 1 is line `shift + 1` of the suite), one
+ * part's document at a time, named and placed as the whole document would name and place them.
+ */
+function* listItems(file: string, text: string, parts: readonly CasePart[], shift: number, key: string, line: number): Iterable<Located> {
+  let index = 0;
+  for (const part of parts) {
+    const first = index;
+    const source = parseYaml(file, `x:\n${text.slice(part.start, part.end)}`, shift + part.line - 2, (k) => k.replace(/^x\[(\d+)\]/, (_m, n: string) => `${key}[${first + Number(n)}]`));
+    for (const item of ((source.doc.contents as YAMLMap).items[0]!.value as YAMLSeq).items as Array<Node | null>) {
+      yield new Located(file, `${key}[${index++}]`, lineOf(source, item) ?? line, item, source);
+    }
+  }
+}
+
 /** Reads a suite's text: large suites of the usual shape a case at a time, others whole. */
 export function readSuiteText(file: string, text: string): SuiteText {
   const split = caseParts(text);
@@ -245,8 +269,12 @@ export function readSuiteText(file: string, text: string): SuiteText {
   function* each(): Iterable<Located> {
     for (const [i, part] of split!.parts.entries()) {
       const key = `cases[${i}]`;
-      const source = parseYaml(file, `cases:\n${text.slice(part.start, part.end)}`, part.line - 2, (k) => k.replace(/^cases\[0\]/, key));
+      const caseText = text.slice(part.start, part.end);
+      const packets = packetParts(caseText);
+      const source = parseYaml(file, `cases:\n${packets?.head ?? caseText}`, part.line - 2, (k) => k.replace(/^cases\[0\]/, key));
       const item = (((source.doc.contents as YAMLMap).items[0]!.value as YAMLSeq).items[0] as Node | undefined) ?? null;
+      const list = packets !== null && isMap(item) ? (item.get('packets', true) as Node | undefined) : undefined;
+      if (list !== undefined) source.parts.set(list, (listKey, line) => listItems(file, caseText, packets!.parts, part.line - 1, listKey, line));
       yield new Located(file, key, part.line, item, source);
     }
   }

@@ -69,15 +69,18 @@ export const packetsKind: CaseKind<PacketCase> = {
   keys: [],
   expectKeys: [...VERDICT_KEYS, 'packet'],
   parse(value, expect, _keys, ctx) {
-    const items = value.items('a list of packets');
-    if (items.length === 0) value.fail('expected at least one packet');
-    const packets = items.map(parsePacket);
+    // one at a time: a long list is read in parts, each part's document dropped once its packets are built
+    const packets: PacketSpec[] = [];
     let last = -1;
-    packets.forEach((p, i) => {
-      if (p.time === null) return;
-      if (p.time < last) items[i]!.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
-      last = p.time;
-    });
+    for (const item of value.eachItem('a list of packets')) {
+      const p = parsePacket(item);
+      if (p.time !== null) {
+        if (p.time < last) item.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
+        last = p.time;
+      }
+      packets.push(p);
+    }
+    if (packets.length === 0) value.fail('expected at least one packet');
     let target = packets.length - 1;
     const named = expect.get('packet');
     if (named !== undefined) {
