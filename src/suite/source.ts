@@ -104,6 +104,11 @@ export class Located {
     return [...this.eachItem(what)];
   }
 
+  /** Whether this is a list read in parts (a long `packets:` list): each eachItem() reads its text again, part by part, and no part's items are held. */
+  get readInParts(): boolean {
+    return this.node !== null && this.source.parts.has(this.node);
+  }
+
   /** A list's items one at a time (a list read in parts holds one part's document at a time); fails when this is not a list. */
   *eachItem(what = 'a list'): Iterable<Located> {
     const n = this.node;

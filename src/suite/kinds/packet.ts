@@ -13,39 +13,42 @@ import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
 
 export interface PacketCase {
-  packets: PacketSpec[];
-  /** index into packets of the packet the expectation is about */
+  /** the packets in order, as often as the case runs: a list read in parts is read again rather than held (1M packets held took 2 GB) */
+  packets: () => Iterable<PacketSpec>;
+  count: number;
+  /** index of the packet the expectation is about */
   target: number;
   expect: VerdictExpectation;
 }
 
 const record = new PacketRecord();
 
-/** Decides packets[0..target] in order on a fresh path (counting each in `coverage`); `record` holds packets[target] after. */
-function decide(packets: readonly PacketSpec[], target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): CasePath {
+/** Decides packets 0..target in order on a fresh path (counting each in `coverage`); `record` holds packet `target` after. */
+function decide(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): CasePath {
   const path = paths.fresh();
   const builder = new PacketBuilder();
-  for (let i = 0; i <= target; i++) {
-    const spec = packets[i]!;
+  let i = 0;
+  for (const spec of packets) {
     builder.build(spec, record);
     path.process(record, spec.lookups);
     coverage?.packet(record, path.verdict);
+    if (i++ === target) break;
   }
   return path;
 }
 
-/** The trace of packets[target] after packets[0..target] went through a fresh path. */
-export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
+/** The trace of packet `target` after packets 0..target went through a fresh path. */
+export function tracePackets(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths): PacketTrace {
   const path = decide(packets, target, paths);
   return tracePacket(record, path.verdict, paths.firewall, path.atp);
 }
 
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
-  const path = decide(c.packets, c.target, ctx.paths, ctx.coverage);
+  const path = decide(c.packets(), c.target, ctx.paths, ctx.coverage);
   const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
   const notes = c.expect.note === undefined ? [] : [c.expect.note];
   if (failures.length === 0) return { failures, traces: [], warnings: [], notes };
-  const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
+  const where = c.count > 1 ? `packet ${c.target + 1}: ` : '';
   const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atp);
   return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes };
 }
@@ -54,12 +57,18 @@ function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExp
   return parseVerdictExpectation(expect, ctx.paths.refs);
 }
 
+/** The packets of a list read in parts, built again from its text part by part (checked when the case was loaded). */
+function* readPackets(list: Located): Iterable<PacketSpec> {
+  for (const item of list.eachItem()) yield parsePacket(item);
+}
+
 export const packetKind: CaseKind<PacketCase> = {
   key: 'packet',
   keys: [],
   expectKeys: VERDICT_KEYS,
   parse(value, expect, _keys, ctx) {
-    return { packets: [parsePacket(value)], target: 0, expect: parseExpect(expect, ctx) };
+    const packets = [parsePacket(value)];
+    return { packets: () => packets, count: 1, target: 0, expect: parseExpect(expect, ctx) };
   },
   run: async (c, ctx) => runPackets(c, ctx),
 };
@@ -69,8 +78,9 @@ export const packetsKind: CaseKind<PacketCase> = {
   keys: [],
   expectKeys: [...VERDICT_KEYS, 'packet'],
   parse(value, expect, _keys, ctx) {
-    // one at a time: a long list is read in parts, each part's document dropped once its packets are built
-    const packets: PacketSpec[] = [];
+    // one at a time: a long list is read in parts, each part's document dropped once its packets are checked
+    const held = value.readInParts ? null : ([] as PacketSpec[]);
+    let count = 0;
     let last = -1;
     for (const item of value.eachItem('a list of packets')) {
       const p = parsePacket(item);
@@ -78,19 +88,21 @@ export const packetsKind: CaseKind<PacketCase> = {
         if (p.time < last) item.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
         last = p.time;
       }
-      packets.push(p);
+      held?.push(p);
+      count++;
     }
-    if (packets.length === 0) value.fail('expected at least one packet');
-    let target = packets.length - 1;
+    if (count === 0) value.fail('expected at least one packet');
+    let target = count - 1;
     const named = expect.get('packet');
     if (named !== undefined) {
       const n = named.value;
-      if (named.type !== 'number' || !Number.isInteger(n) || (n as number) < 1 || (n as number) > packets.length) {
-        named.fail(`expected a packet number from 1 to ${packets.length}, got ${String(n)}`);
+      if (named.type !== 'number' || !Number.isInteger(n) || (n as number) < 1 || (n as number) > count) {
+        named.fail(`expected a packet number from 1 to ${count}, got ${String(n)}`);
       }
       target = (n as number) - 1;
     }
-    return { packets, target, expect: parseExpect(expect, ctx) };
+    const packets = held === null ? () => readPackets(value) : () => held;
+    return { packets, count, target, expect: parseExpect(expect, ctx) };
   },
   run: async (c, ctx) => runPackets(c, ctx),
 };
