@@ -21,8 +21,10 @@ export interface CaseParts {
 
 /** A case whose `packets:` list is read in parts. */
 export interface PacketParts {
-  /** the case with `packets: []`, the lines after the list keeping their numbers */
+  /** the case with `packets: []` on one line, the lines after the list following it */
   head: string;
+  /** the lines of head after line `after` (the `[]`'s) are `lines` further down in the case */
+  gap: { after: number; lines: number };
   /** runs of at most LIST_PART packets, each [start, end) in the case's text, with the line it starts on in the case */
   parts: CasePart[];
 }
@@ -38,9 +40,14 @@ function indentOf(line: string): number {
   return n;
 }
 
-/** The items of the block list that starts at offset `at` (line `line`), and where the list ends (-1: at the text's end); null when no block list starts there. */
-function blockList(text: string, at: number, line: number): { items: CasePart[]; end: number; endLine: number } | null {
+/**
+ * The items of the block list that starts at offset `at` (line `line`), in runs of `per` items (one
+ * object a run, not an item: a list of 1M packets made 1M), how many items there are, and where the
+ * list ends (-1: at the text's end); null when no block list starts there.
+ */
+function blockList(text: string, at: number, line: number, per = 1): { items: CasePart[]; count: number; end: number; endLine: number } | null {
   let indent = -1;
+  let count = 0;
   const items: CasePart[] = [];
   while (at < text.length) {
     const nl = text.indexOf('\n', at);
@@ -55,17 +62,19 @@ function blockList(text: string, at: number, line: number): { items: CasePart[];
         indent = n;
       }
       if (n === indent && item) {
-        if (items.length > 0) items[items.length - 1]!.end = at;
-        items.push({ start: at, end: text.length, line });
+        if (count++ % per === 0) {
+          if (items.length > 0) items[items.length - 1]!.end = at;
+          items.push({ start: at, end: text.length, line });
+        }
       } else if (n <= indent) {
         items[items.length - 1]!.end = at;
-        return { items, end: at, endLine: line };
+        return { items, count, end: at, endLine: line };
       }
     }
     at = end;
     line++;
   }
-  return items.length === 0 ? null : { items, end: -1, endLine: line };
+  return items.length === 0 ? null : { items, count, end: -1, endLine: line };
 }
 
 /** The offset and line just after the first line `line` matches from `at` on, or null. */
@@ -99,16 +108,11 @@ export function packetParts(caseText: string): PacketParts | null {
   if (keyIndent === undefined) return null;
   const key = after(caseText, new RegExp(`^ {${keyIndent}}packets:[ \\t]*(#.*)?$`));
   if (key === null) return null;
-  const list = blockList(caseText, key.at, key.line);
-  if (list === null || list.items.length <= LIST_PART) return null;
+  const list = blockList(caseText, key.at, key.line, LIST_PART);
+  if (list === null || list.count <= LIST_PART) return null;
   const end = list.end === -1 ? caseText.length : list.end;
   const first = list.items[0]!;
-  const parts: CasePart[] = [];
-  for (let i = 0; i < list.items.length; i += LIST_PART) {
-    const run = list.items.slice(i, i + LIST_PART);
-    parts.push({ start: run[0]!.start, end: run[run.length - 1]!.end, line: run[0]!.line });
-  }
-  // `[]` on the first packet's line, where the list starts in the whole document
-  const head = `${caseText.slice(0, first.start)}${' '.repeat(keyIndent + 2)}[]${'\n'.repeat(list.endLine - first.line)}${caseText.slice(end)}`;
-  return { head, parts };
+  // `[]` on the first packet's line, where the list starts in the whole document (its 1M lines kept as empty lines made the YAML library hold a token each)
+  const head = `${caseText.slice(0, first.start)}${' '.repeat(keyIndent + 2)}[]\n${caseText.slice(end)}`;
+  return { head, gap: { after: first.line, lines: list.endLine - first.line - 1 }, parts: list.items };
 }

@@ -98,6 +98,16 @@ describe('a suite read a case at a time', () => {
     );
   });
 
+  it("holds a long packets list's place in one line and a run of LIST_PART packets in one part, however long the list", () => {
+    const long = (count: number): string => `- name: long\n  packets:\n${'    - {tcp.dstport: 1}\n'.repeat(count)}  expect: {verdict: pass}\n`;
+    for (const count of [LIST_PART + 1, 20 * LIST_PART + 3]) {
+      const split = packetParts(long(count))!;
+      expect(split.head).toBe('- name: long\n  packets:\n    []\n  expect: {verdict: pass}\n');
+      expect(split.gap).toEqual({ after: 3, lines: count - 1 });
+      expect(split.parts).toHaveLength(Math.ceil(count / LIST_PART));
+    }
+  });
+
   it('names the same line and key for a mistake in a packet of a long list', () => {
     const packets = Array.from({ length: 2 * LIST_PART + 5 }, (_, i) => (i === LIST_PART + 7 ? '      - {tcp.dstport: !!binary aGk=}\n' : `      - {tcp.dstport: ${i}}\n`)).join('');
     const text = `config: c.json\ncases:\n  - name: long\n    packets:\n${packets}    expect: {verdict: pass}\n`;
