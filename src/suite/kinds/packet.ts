@@ -14,7 +14,7 @@ import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpe
 
 export interface PacketCase {
   /** the packets in order, as often as the case runs: a list read in parts is read again rather than held (1M packets held took 2 GB) */
-  packets: () => Iterable<PacketSpec>;
+  packets: Iterable<PacketSpec>;
   count: number;
   /** index of the packet the expectation is about */
   target: number;
@@ -44,7 +44,7 @@ export function tracePackets(packets: Iterable<PacketSpec>, target: number, path
 }
 
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
-  const path = decide(c.packets(), c.target, ctx.paths, ctx.coverage);
+  const path = decide(c.packets, c.target, ctx.paths, ctx.coverage);
   const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
   const notes = c.expect.note === undefined ? [] : [c.expect.note];
   if (failures.length === 0) return { failures, traces: [], warnings: [], notes };
@@ -57,9 +57,13 @@ function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExp
   return parseVerdictExpectation(expect, ctx.paths.refs);
 }
 
-/** The packets of a list read in parts, built again from its text part by part (checked when the case was loaded). */
-function* readPackets(list: Located): Iterable<PacketSpec> {
-  for (const item of list.eachItem()) yield parsePacket(item);
+/** The packets of a list read in parts, built again from its text part by part each time they are iterated (checked when the case was loaded). */
+function rereadPackets(list: Located): Iterable<PacketSpec> {
+  return {
+    *[Symbol.iterator]() {
+      for (const item of list.eachItem()) yield parsePacket(item);
+    },
+  };
 }
 
 export const packetKind: CaseKind<PacketCase> = {
@@ -67,8 +71,7 @@ export const packetKind: CaseKind<PacketCase> = {
   keys: [],
   expectKeys: VERDICT_KEYS,
   parse(value, expect, _keys, ctx) {
-    const packets = [parsePacket(value)];
-    return { packets: () => packets, count: 1, target: 0, expect: parseExpect(expect, ctx) };
+    return { packets: [parsePacket(value)], count: 1, target: 0, expect: parseExpect(expect, ctx) };
   },
   run: async (c, ctx) => runPackets(c, ctx),
 };
@@ -101,8 +104,7 @@ export const packetsKind: CaseKind<PacketCase> = {
       }
       target = (n as number) - 1;
     }
-    const packets = held === null ? () => readPackets(value) : () => held;
-    return { packets, count, target, expect: parseExpect(expect, ctx) };
+    return { packets: held ?? rereadPackets(value), count, target, expect: parseExpect(expect, ctx) };
   },
   run: async (c, ctx) => runPackets(c, ctx),
 };
