@@ -137,7 +137,8 @@ export function scopeName(s: Pick<AtpScopeReport, 'scope' | 'name'>): string {
 export function unprotectedWarning(r: AtpReport): string | null {
   const p = r.packets;
   if (!r.active || p.seen === 0 || p.protected + p.allowlisted + p.egress > 0) return null;
-  return `none of the ${groupDigits(p.seen)} IP packets was TCP to a protected prefix, so Advanced TCP Protection inspected nothing: check the configuration's prefixes`;
+  const none = p.seen === 1 ? 'the 1 IP packet was not' : `none of the ${groupDigits(p.seen)} IP packets was`;
+  return `${none} TCP to a protected prefix, so Advanced TCP Protection inspected nothing: check the configuration's prefixes`;
 }
 
 /** Every warning of the report, each a line naming what it is about (for stderr). */

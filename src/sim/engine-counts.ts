@@ -4,6 +4,8 @@
 // a frame it does not read (a decode note, a VLAN tag, a link type), or no compiled path at all.
 // The counts are frames, so compiled + fallback is the replay's packet count, on any number of threads.
 
+import { counted } from '../numbers.js';
+
 /** The JSON summary's `engine`. */
 export interface EngineReport {
   compiled: number;
@@ -46,7 +48,7 @@ export function fallbackWarning(engine: EngineReport): string | null {
   const frames = engine.compiled + engine.fallback;
   if (frames === 0 || engine.fallback / frames <= FALLBACK_SHARE_WARNING) return null;
   const share = ((100 * engine.fallback) / frames).toFixed(1);
-  const causes = Object.entries(engine.fallback_reasons).slice(0, 3).map(([reason, n]) => `${reason} (${n.toLocaleString('en-US')} frames)`);
+  const causes = Object.entries(engine.fallback_reasons).slice(0, 3).map(([reason, n]) => `${reason} (${counted(n, 'frame')})`);
   const more = Object.keys(engine.fallback_reasons).length - causes.length;
   return `${share}% of the frames went through the decoder and evaluator instead of the compiled path: ${causes.join('; ')}${more > 0 ? `; ${more} more in the summary's engine.fallback_reasons` : ''}`;
 }

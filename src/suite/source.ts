@@ -9,7 +9,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, vi
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { distance } from '../capture/synth/json-checks.js';
-import { caseParts } from './case-parts.js';
+import { caseParts, packetParts, type CasePart } from './case-parts.js';
 import { UserError } from '../errors.js';
 import { groupDigits } from '../numbers.js';
 
@@ -40,9 +40,11 @@ const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 interface SuiteDocument {
   doc: Document.Parsed;
   lines: LineCounter;
-  /** what to add to a line of the document to get the line in the suite (a case read apart starts further down) */
-  lineShift: number;
+  /** the line in the suite of a line of the document (a case read apart starts further down) */
+  place: LinePlace;
   anchored: Map<Alias, Node>;
+  /** the lists of this document read in parts (a long `packets:` list, left empty in it): their items, given the list's key and line */
+  parts: Map<Node, (key: string, line: number) => Iterable<Located>>;
 }
 
 /** One value of the suite with where it is. */
@@ -99,9 +101,21 @@ export class Located {
 
   /** A list's items; fails when this is not a list. */
   items(what = 'a list'): Located[] {
+    return [...this.eachItem(what)];
+  }
+
+  /** Whether this is a list read in parts (a long `packets:` list): each eachItem() reads its text again, part by part, and no part's items are held. */
+  get readInParts(): boolean {
+    return this.node !== null && this.source.parts.has(this.node);
+  }
+
+  /** A list's items one at a time (a list read in parts holds one part's document at a time); fails when this is not a list. */
+  *eachItem(what = 'a list'): Iterable<Located> {
     const n = this.node;
     if (!isSeq(n)) this.fail(`expected ${what}, got ${describeType(this.type)}`);
-    return n.items.map((item, i) => new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.source));
+    const parts = this.source.parts.get(n);
+    if (parts !== undefined) return yield* parts(this.key, this.line);
+    for (const [i, item] of n.items.entries()) yield new Located(this.file, `${this.key}[${i}]`, this.lineOf(item as Node) ?? this.line, item as Node, this.source);
   }
 
   /** Fails, unless every key of this map is one of `allowed` (with a did-you-mean for a near miss). */
@@ -142,9 +156,9 @@ export class Located {
   }
 }
 
-function lineOf(source: Pick<SuiteDocument, 'lines' | 'lineShift'>, node: Node | null | undefined): number | undefined {
+function lineOf(source: Pick<SuiteDocument, 'lines' | 'place'>, node: Node | null | undefined): number | undefined {
   const start = node?.range?.[0];
-  return start === undefined ? undefined : source.lines.linePos(start).line + source.lineShift;
+  return start === undefined ? undefined : source.place(source.lines.linePos(start).line);
 }
 
 /** ` (did you mean "x"?)` for a near miss; else the list of choices when `list` is set. */
@@ -176,7 +190,7 @@ export function existingFile(at: Located, dir: string, what: string): string {
  * Walks the document once, in order: each alias gets the node its anchor marks (the last anchor of
  * that name before it), and a value with a tag outside JSON's kinds is a SuiteError at its line.
  */
-function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter, lineShift: number, keyOf: (key: string) => string): SuiteDocument {
+function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter, place: LinePlace, keyOf: (key: string) => string): SuiteDocument {
   const anchors = new Map<string, Node>();
   const anchored = new Map<Alias, Node>();
   visit(doc, {
@@ -189,11 +203,11 @@ function resolveDocument(file: string, doc: Document.Parsed, lines: LineCounter,
       if (node.anchor !== undefined) anchors.set(node.anchor, node);
       if (node.tag !== undefined && !JSON_TAGS.has(node.tag)) {
         const tag = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
-        throw new SuiteError(file, lineOf({ lines, lineShift }, node) ?? 1 + lineShift, keyOf(keyPath(path, node)), `${tag} values are not read by suites: remove the tag (a suite holds maps, lists, strings, numbers, true, false and null)`);
+        throw new SuiteError(file, lineOf({ lines, place }, node) ?? place(1), keyOf(keyPath(path, node)), `${tag} values are not read by suites: remove the tag (a suite holds maps, lists, strings, numbers, true, false and null)`);
       }
     },
   });
-  return { doc, lines, lineShift, anchored };
+  return { doc, lines, place, anchored, parts: new Map() };
 }
 
 /** The dotted key of `node` (as Located names it) from the ancestors visit() passes. */
@@ -213,16 +227,25 @@ function keyPath(ancestors: readonly unknown[], node: Node): string {
   return key;
 }
 
-/** Parses YAML that starts on line `1 + lineShift` of the suite; a syntax error is a SuiteError at its line. */
-function parseYaml(file: string, text: string, lineShift = 0, keyOf = (key: string): string => key): SuiteDocument {
+/** A line of a document read apart to the line of the suite it is on. */
+type LinePlace = (line: number) => number;
+
+/** The document's line `line` is line `line + by` of the suite. */
+const shifted =
+  (by: number): LinePlace =>
+  (line) =>
+    line + by;
+
+/** Parses YAML whose lines `place` puts in the suite; a syntax error is a SuiteError at its line. */
+function parseYaml(file: string, text: string, place = shifted(0), keyOf = (key: string): string => key): SuiteDocument {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const err = doc.errors[0];
   if (err !== undefined) {
     const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
-    throw new SuiteError(file, line + lineShift, '', `not valid YAML: ${err.message.split('\n')[0]}`);
+    throw new SuiteError(file, place(line), '', `not valid YAML: ${err.message.split('\n')[0]}`);
   }
-  return resolveDocument(file, doc, lines, lineShift, keyOf);
+  return resolveDocument(file, doc, lines, place, keyOf);
 }
 
 /** Parses suite text (YAML or JSON); a syntax error is a SuiteError at its line. */
@@ -237,6 +260,21 @@ export interface SuiteText {
   cases: { count: number; each: () => Iterable<Located> } | null;
 }
 
+/**
+ * The items of a list read in `parts` of `text` (whose line 1 is line `shift + 1` of the suite), one
+ * part's document at a time, named and placed as the whole document would name and place them.
+ */
+function* listItems(file: string, text: string, parts: readonly CasePart[], shift: number, key: string, line: number): Iterable<Located> {
+  let index = 0;
+  for (const part of parts) {
+    const first = index;
+    const source = parseYaml(file, `x:\n${text.slice(part.start, part.end)}`, shifted(shift + part.line - 2), (k) => k.replace(/^x\[(\d+)\]/, (_m, n: string) => `${key}[${first + Number(n)}]`));
+    for (const item of ((source.doc.contents as YAMLMap).items[0]!.value as YAMLSeq).items as Array<Node | null>) {
+      yield new Located(file, `${key}[${index++}]`, lineOf(source, item) ?? line, item, source);
+    }
+  }
+}
+
 /** Reads a suite's text: large suites of the usual shape a case at a time, others whole. */
 export function readSuiteText(file: string, text: string): SuiteText {
   const split = caseParts(text);
@@ -245,8 +283,15 @@ export function readSuiteText(file: string, text: string): SuiteText {
   function* each(): Iterable<Located> {
     for (const [i, part] of split!.parts.entries()) {
       const key = `cases[${i}]`;
-      const source = parseYaml(file, `cases:\n${text.slice(part.start, part.end)}`, part.line - 2, (k) => k.replace(/^cases\[0\]/, key));
+      const caseText = text.slice(part.start, part.end);
+      const packets = packetParts(caseText);
+      // the case's lines after an empty `packets:` list are further down, past the list's own lines
+      const gap = packets?.gap;
+      const place = gap === undefined ? shifted(part.line - 2) : (line: number) => line + part.line - 2 + (line - 1 > gap.after ? gap.lines : 0);
+      const source = parseYaml(file, `cases:\n${packets?.head ?? caseText}`, place, (k) => k.replace(/^cases\[0\]/, key));
       const item = (((source.doc.contents as YAMLMap).items[0]!.value as YAMLSeq).items[0] as Node | undefined) ?? null;
+      const list = packets !== null && isMap(item) ? (item.get('packets', true) as Node | undefined) : undefined;
+      if (list !== undefined) source.parts.set(list, (listKey, line) => listItems(file, caseText, packets!.parts, part.line - 1, listKey, line));
       yield new Located(file, key, part.line, item, source);
     }
   }

@@ -2,7 +2,7 @@
 // every line a suite error would name, must be exactly what reading the whole document gives.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { caseParts } from '../../src/suite/case-parts.js';
+import { caseParts, LIST_PART, packetParts } from '../../src/suite/case-parts.js';
 import { parseSuiteText, readSuiteText, type Located } from '../../src/suite/source.js';
 
 /** Every value under `at` with its key and line, depth first. */
@@ -77,5 +77,50 @@ describe('a suite read a case at a time', () => {
     expect(caseParts('{"config": "c.json", "cases": [{"name": "a"}]}')).toBeNull();
     expect(caseParts('config: c.json\ncases: [{name: a}]\n')).toBeNull();
     expect(caseParts('config: c.json\ncases:\n  - name: a\ncases:\n  - name: b\n')).toBeNull();
+  });
+
+  it("reads a case's long packets list in parts, each packet, key and line as the whole document has them", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 2, 4), fc.constantFrom(0, 2), fc.integer({ min: LIST_PART + 1, max: 3 * LIST_PART }), fc.boolean(), (n, deeper, count, last) => {
+        const pad = ' '.repeat(n);
+        const itemPad = ' '.repeat(n + 2 + deeper);
+        const packets = Array.from({ length: count }, (_, i) =>
+          i % 7 === 3 ? `${itemPad}-\n${itemPad}  tcp.dstport: ${i}\n\n${itemPad}  # inside\n${itemPad}  time: ${i}\n` : `${itemPad}- {tcp.dstport: ${i}, time: ${i}}\n`,
+        ).join('');
+        const long = `${pad}- name: long\n${pad}  packets:   # many\n${packets}${last ? '' : `${pad}  expect: {verdict: pass}\n`}`;
+        const short = `${pad}- name: short\n${pad}  packets:\n${itemPad}- {tcp.dstport: 1}\n${pad}  expect: {verdict: pass}\n`;
+        const text = `config: c.json\ncases:\n${short}${long}${last ? '' : short}`;
+        const split = readSuiteText('s.yaml', text);
+        expect(packetParts(text.slice(text.indexOf(`${pad}- name: long`)))).not.toBeNull();
+        expect([...split.cases!.each()].map(shape)).toEqual(parseSuiteText('s.yaml', text).entries().find(([k]) => k === 'cases')![1].items().map(shape));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("holds a long packets list's place in one line and a run of LIST_PART packets in one part, however long the list", () => {
+    const long = (count: number): string => `- name: long\n  packets:\n${'    - {tcp.dstport: 1}\n'.repeat(count)}  expect: {verdict: pass}\n`;
+    for (const count of [LIST_PART + 1, 20 * LIST_PART + 3]) {
+      const split = packetParts(long(count))!;
+      expect(split.head).toBe('- name: long\n  packets:\n    []\n  expect: {verdict: pass}\n');
+      expect(split.gap).toEqual({ after: 3, lines: count - 1 });
+      expect(split.parts).toHaveLength(Math.ceil(count / LIST_PART));
+    }
+  });
+
+  it('names the same line and key for a mistake in a packet of a long list', () => {
+    const packets = Array.from({ length: 2 * LIST_PART + 5 }, (_, i) => (i === LIST_PART + 7 ? '      - {tcp.dstport: !!binary aGk=}\n' : `      - {tcp.dstport: ${i}}\n`)).join('');
+    const text = `config: c.json\ncases:\n  - name: long\n    packets:\n${packets}    expect: {verdict: pass}\n`;
+    const error = (read: () => unknown): string => {
+      try {
+        read();
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    const message = error(() => [...readSuiteText('s.yaml', text).cases!.each()].map((c) => c.entries().find(([k]) => k === 'packets')![1].items()));
+    expect(message).toBe(error(() => parseSuiteText('s.yaml', text)));
+    expect(message).toMatch(new RegExp(`^s\\.yaml:\\d+: cases\\[0\\]\\.packets\\[${LIST_PART + 7}\\]\\.tcp\\.dstport: !!binary`));
   });
 });

@@ -114,7 +114,7 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
     out.traces.push(...f.traces);
     for (const [ref, want] of c.byRule) {
       const got = report.rules.find((r) => r.ref === ref)!.decided;
-      if (got !== want) out.failures.push(`by_rule.${ref}: expected ${want} packets decided, got ${got}`);
+      if (got !== want) out.failures.push(`by_rule.${ref}: expected ${counted(want, 'packet')} decided, got ${got}`);
     }
     if (actualPath !== null) await checkGolden(c, actualPath, draft, report.packets, ctx, out);
   } finally {

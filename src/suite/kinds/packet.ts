@@ -13,29 +13,32 @@ import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { compareVerdict, parseVerdictExpectation, VERDICT_KEYS, type VerdictExpectation } from '../verdict-expect.js';
 
 export interface PacketCase {
-  packets: PacketSpec[];
-  /** index into packets of the packet the expectation is about */
+  /** the packets in order, as often as the case runs: a list read in parts is read again rather than held (1M packets held took 2 GB) */
+  packets: Iterable<PacketSpec>;
+  count: number;
+  /** index of the packet the expectation is about */
   target: number;
   expect: VerdictExpectation;
 }
 
 const record = new PacketRecord();
 
-/** Decides packets[0..target] in order on a fresh path (counting each in `coverage`); `record` holds packets[target] after. */
-function decide(packets: readonly PacketSpec[], target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): CasePath {
+/** Decides packets 0..target in order on a fresh path (counting each in `coverage`); `record` holds packet `target` after. */
+function decide(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): CasePath {
   const path = paths.fresh();
   const builder = new PacketBuilder();
-  for (let i = 0; i <= target; i++) {
-    const spec = packets[i]!;
+  let i = 0;
+  for (const spec of packets) {
     builder.build(spec, record);
     path.process(record, spec.lookups);
     coverage?.packet(record, path.verdict);
+    if (i++ === target) break;
   }
   return path;
 }
 
-/** The trace of packets[target] after packets[0..target] went through a fresh path. */
-export function tracePackets(packets: readonly PacketSpec[], target: number, paths: SuitePaths): PacketTrace {
+/** The trace of packet `target` after packets 0..target went through a fresh path. */
+export function tracePackets(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths): PacketTrace {
   const path = decide(packets, target, paths);
   return tracePacket(record, path.verdict, paths.firewall, path.atp);
 }
@@ -45,7 +48,7 @@ function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
   const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
   const notes = c.expect.note === undefined ? [] : [c.expect.note];
   if (failures.length === 0) return { failures, traces: [], warnings: [], notes };
-  const where = c.packets.length > 1 ? `packet ${c.target + 1}: ` : '';
+  const where = c.count > 1 ? `packet ${c.target + 1}: ` : '';
   const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atp);
   return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes };
 }
@@ -54,12 +57,21 @@ function parseExpect(expect: Map<string, Located>, ctx: LoadContext): VerdictExp
   return parseVerdictExpectation(expect, ctx.paths.refs);
 }
 
+/** The packets of a list read in parts, built again from its text part by part each time they are iterated (checked when the case was loaded). */
+function rereadPackets(list: Located): Iterable<PacketSpec> {
+  return {
+    *[Symbol.iterator]() {
+      for (const item of list.eachItem()) yield parsePacket(item);
+    },
+  };
+}
+
 export const packetKind: CaseKind<PacketCase> = {
   key: 'packet',
   keys: [],
   expectKeys: VERDICT_KEYS,
   parse(value, expect, _keys, ctx) {
-    return { packets: [parsePacket(value)], target: 0, expect: parseExpect(expect, ctx) };
+    return { packets: [parsePacket(value)], count: 1, target: 0, expect: parseExpect(expect, ctx) };
   },
   run: async (c, ctx) => runPackets(c, ctx),
 };
@@ -69,25 +81,30 @@ export const packetsKind: CaseKind<PacketCase> = {
   keys: [],
   expectKeys: [...VERDICT_KEYS, 'packet'],
   parse(value, expect, _keys, ctx) {
-    const items = value.items('a list of packets');
-    if (items.length === 0) value.fail('expected at least one packet');
-    const packets = items.map(parsePacket);
+    // one at a time: a long list is read in parts, each part's document dropped once its packets are checked
+    const held = value.readInParts ? null : ([] as PacketSpec[]);
+    let count = 0;
     let last = -1;
-    packets.forEach((p, i) => {
-      if (p.time === null) return;
-      if (p.time < last) items[i]!.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
-      last = p.time;
-    });
-    let target = packets.length - 1;
+    for (const item of value.eachItem('a list of packets')) {
+      const p = parsePacket(item);
+      if (p.time !== null) {
+        if (p.time < last) item.fail(`time ${p.time} is before the previous packet's (${last}): packets are listed in time order`);
+        last = p.time;
+      }
+      held?.push(p);
+      count++;
+    }
+    if (count === 0) value.fail('expected at least one packet');
+    let target = count - 1;
     const named = expect.get('packet');
     if (named !== undefined) {
       const n = named.value;
-      if (named.type !== 'number' || !Number.isInteger(n) || (n as number) < 1 || (n as number) > packets.length) {
-        named.fail(`expected a packet number from 1 to ${packets.length}, got ${String(n)}`);
+      if (named.type !== 'number' || !Number.isInteger(n) || (n as number) < 1 || (n as number) > count) {
+        named.fail(`expected a packet number from 1 to ${count}, got ${String(n)}`);
       }
       target = (n as number) - 1;
     }
-    return { packets, target, expect: parseExpect(expect, ctx) };
+    return { packets: held ?? rereadPackets(value), count, target, expect: parseExpect(expect, ctx) };
   },
   run: async (c, ctx) => runPackets(c, ctx),
 };
