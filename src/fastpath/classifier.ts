@@ -14,22 +14,11 @@
 // all: a packet's address, or its port, usually leaves candidates in a few groups. Identical
 // vectors are stored once. Memory grows with intervals x groups; past MAX_WORDS the
 // classifier is not built and the key index is used instead.
-import type { Admitted, SortedField } from './conjuncts.js';
-import { maxValue, SORTED_FIELDS } from './conjuncts.js';
+import { FIELD_VALUES, maxValue, SORTED_FIELDS, type Admitted, type SortedField } from './conjuncts.js';
 import type { RuleIndex } from './index-plan.js';
 
 /** at most this many vector words over all fields (4 bytes each) */
 export const MAX_WORDS = 1 << 22;
-
-/** the packet's presence test and value expression for each field (headers.ts locals) */
-const VALUES: Readonly<Record<SortedField, readonly [when: string, value: string]>> = {
-  'ip.src': ['fam === 4', 's4'],
-  'ip.dst': ['fam === 4', 'd4'],
-  'tcp.srcport': ['tcp === 1', 'sport'],
-  'tcp.dstport': ['tcp === 1', 'dport'],
-  'udp.srcport': ['udp === 1', 'sport'],
-  'udp.dstport': ['udp === 1', 'dport'],
-};
 
 /**
  * One field's intervals: starts[i] is the first value of interval i; row i of `rows` (`groups`
@@ -128,7 +117,7 @@ export function planClassifier(required: ReadonlyArray<ReadonlyMap<SortedField, 
     if (table === null) return null;
     const { flat, offsets } = uniqueRows(table, groups, words);
     budget -= flat.length;
-    const [when, value] = VALUES[field];
+    const [when, value] = FIELD_VALUES[field];
     const other = offsets[table.starts.length];
     helpers[`CV${t}`] = flat;
     if (field.startsWith('ip.')) {

@@ -13,6 +13,19 @@ import type { IpSet } from '../net/ip-set.js';
 export const SORTED_FIELDS = ['ip.src', 'ip.dst', 'tcp.srcport', 'tcp.dstport', 'udp.srcport', 'udp.dstport'] as const;
 export type SortedField = (typeof SORTED_FIELDS)[number];
 
+/**
+ * The generated per-packet source's presence test and value of each field (locals of headers.ts):
+ * the one place both the classifier and the key index read a packet's sorted fields from.
+ */
+export const FIELD_VALUES: Readonly<Record<SortedField, readonly [when: string, value: string]>> = {
+  'ip.src': ['fam === 4', 's4'],
+  'ip.dst': ['fam === 4', 'd4'],
+  'tcp.srcport': ['tcp === 1', 'sport'],
+  'tcp.dstport': ['tcp === 1', 'dport'],
+  'udp.srcport': ['udp === 1', 'sport'],
+  'udp.dstport': ['udp === 1', 'dport'],
+};
+
 /** The largest value of each field's value space. */
 export function maxValue(field: SortedField): number {
   return field.startsWith('ip.') ? 0xffffffff : 0xffff;

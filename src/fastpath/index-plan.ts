@@ -14,7 +14,7 @@
 // bits), so the per-packet lookup reads typed arrays only. The row starts (256 KB a table) are read
 // only for keys a bit set of 8 KB says are filed: most packets' ports and /16s are not, and the
 // bit set stays in the L1 cache where the starts, read at random, would miss it.
-import type { Admitted, SortedField } from './conjuncts.js';
+import { FIELD_VALUES, type Admitted, type SortedField } from './conjuncts.js';
 
 const MAX_PORTS = 1024;
 const MAX_SLASH16 = 4096;
@@ -41,16 +41,16 @@ export interface RuleIndex {
   readonly maskOf: (gi: string) => string;
 }
 
-/** the packet's presence test and key expression for each indexed field */
+/** the packet's presence test and key expression for each indexed field: a port, a /16 or a /24's hash */
 const KEYS: Readonly<Record<string, readonly [when: string, key: string]>> = {
-  'tcp.dstport': ['tcp === 1', 'dport'],
-  'tcp.srcport': ['tcp === 1', 'sport'],
-  'udp.dstport': ['udp === 1', 'dport'],
-  'udp.srcport': ['udp === 1', 'sport'],
-  'ip.src': ['fam === 4', 's4 >>> 16'],
-  'ip.dst': ['fam === 4', 'd4 >>> 16'],
-  'ip.src/24': ['fam === 4', 'Math.imul(s4 >>> 8, 0x9e3779b1) >>> 16'],
-  'ip.dst/24': ['fam === 4', 'Math.imul(d4 >>> 8, 0x9e3779b1) >>> 16'],
+  'tcp.dstport': FIELD_VALUES['tcp.dstport'],
+  'tcp.srcport': FIELD_VALUES['tcp.srcport'],
+  'udp.dstport': FIELD_VALUES['udp.dstport'],
+  'udp.srcport': FIELD_VALUES['udp.srcport'],
+  ...Object.fromEntries((['ip.src', 'ip.dst'] as const).flatMap((f) => {
+    const [when, value] = FIELD_VALUES[f];
+    return [[f, [when, `${value} >>> 16`]], [`${f}/24`, [when, `Math.imul(${value} >>> 8, 0x9e3779b1) >>> 16`]]];
+  })),
 };
 
 interface Filing {

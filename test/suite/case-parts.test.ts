@@ -5,6 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { caseParts, LIST_PART, packetParts } from '../../src/suite/case-parts.js';
 import { parseSuiteText, readSuiteText, type Located } from '../../src/suite/source.js';
 
+/** the message of what `read` throws ('' when it throws nothing) */
+function error(read: () => unknown): string {
+  try {
+    read();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return '';
+}
+
 /** Every value under `at` with its key and line, depth first. */
 function shape(at: Located): unknown[] {
   const here = [at.key, at.line, at.type];
@@ -61,14 +71,6 @@ describe('a suite read a case at a time', () => {
 
   it('names the same line for a mistake inside a case', () => {
     const text = 'config: c.json\ncases:\n  - name: a\n    packet: {}\n    expect: {verdict: pass}\n  - name: b\n    packet: {tcp.dstport: 1\n    expect: {verdict: pass}\n';
-    const error = (read: () => unknown): string => {
-      try {
-        read();
-      } catch (err) {
-        return (err as Error).message;
-      }
-      return '';
-    };
     expect(error(() => [...readSuiteText('s.yaml', text).cases!.each()])).toBe(error(() => parseSuiteText('s.yaml', text)));
   });
 
@@ -111,14 +113,6 @@ describe('a suite read a case at a time', () => {
   it('names the same line and key for a mistake in a packet of a long list', () => {
     const packets = Array.from({ length: 2 * LIST_PART + 5 }, (_, i) => (i === LIST_PART + 7 ? '      - {tcp.dstport: !!binary aGk=}\n' : `      - {tcp.dstport: ${i}}\n`)).join('');
     const text = `config: c.json\ncases:\n  - name: long\n    packets:\n${packets}    expect: {verdict: pass}\n`;
-    const error = (read: () => unknown): string => {
-      try {
-        read();
-      } catch (err) {
-        return (err as Error).message;
-      }
-      return '';
-    };
     const message = error(() => [...readSuiteText('s.yaml', text).cases!.each()].map((c) => c.entries().find(([k]) => k === 'packets')![1].items()));
     expect(message).toBe(error(() => parseSuiteText('s.yaml', text)));
     expect(message).toMatch(new RegExp(`^s\\.yaml:\\d+: cases\\[0\\]\\.packets\\[${LIST_PART + 7}\\]\\.tcp\\.dstport: !!binary`));
