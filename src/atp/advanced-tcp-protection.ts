@@ -12,7 +12,7 @@
 import { Has, TcpFlag, type PacketRecord } from '../capture/record.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { MonotonicClock } from './clock.js';
-import { ComponentModes, type FilterCompiler } from './component-modes.js';
+import { ComponentModes, type FilterCompiler, type FilterPredicate } from './component-modes.js';
 import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
 import { explainPacket, Step, type AtpExplanation } from './explanation.js';
@@ -41,6 +41,16 @@ export function connectionTimeouts(o: AtpOptions): Float64Array {
   return t;
 }
 
+/** `compile`, each expression compiled once (a filter's predicate holds no state of its own). */
+function compiledOnce(compile: FilterCompiler): FilterCompiler {
+  const compiled = new Map<string, FilterPredicate>();
+  return (expression, path) => {
+    let predicate = compiled.get(expression);
+    if (predicate === undefined) compiled.set(expression, (predicate = compile(expression, path)));
+    return predicate;
+  };
+}
+
 /** Advanced TCP Protection (SYN-flood and out-of-state TCP protection) over a configuration snapshot. */
 export class AdvancedTcpProtection {
   /**
@@ -49,7 +59,16 @@ export class AdvancedTcpProtection {
    * the bad item, e.g. `syn_protection.filters[1].expression`.
    */
   static fromSnapshot(snapshot: Snapshot, options?: AtpOptionsInput): AdvancedTcpProtection {
-    return new AdvancedTcpProtection(snapshot, parseAtpOptions(options), compileFilter);
+    return new AdvancedTcpProtection(snapshot, parseAtpOptions(options), compiledOnce(compileFilter));
+  }
+
+  /**
+   * The same configuration with run state of its own (connections, meters, counters, clock), as
+   * fromSnapshot would make it, without compiling again: the filters and the protected space (a
+   * pure function of an address) are shared, so a fresh state costs what the state costs.
+   */
+  withFreshState(): AdvancedTcpProtection {
+    return new AdvancedTcpProtection(this.snapshot, this.options, this.compile, this.space);
   }
 
   /** status enabled, a protected prefix, and a rule or filter in enabled or monitoring mode */
@@ -78,8 +97,13 @@ export class AdvancedTcpProtection {
   private step: number = Step.INACTIVE;
   private stateBefore: number = State.NONE;
 
-  /** @internal use fromSnapshot() */
-  constructor(snapshot: Snapshot, options: AtpOptions, compile: FilterCompiler) {
+  /** @internal use fromSnapshot() or withFreshState() */
+  constructor(
+    private readonly snapshot: Snapshot,
+    options: AtpOptions,
+    private readonly compile: FilterCompiler,
+    space?: ProtectedSpace,
+  ) {
     if (typeof snapshot !== 'object' || snapshot === null) throw new ConfigItemError('snapshot', 'expected a configuration object');
     const status = snapshot.tcp_protection_status;
     if (status !== undefined && (typeof status !== 'object' || status === null || typeof status.enabled !== 'boolean')) {
@@ -87,7 +111,7 @@ export class AdvancedTcpProtection {
     }
     this.options = options;
     this.status = status?.enabled === true;
-    this.space = new ProtectedSpace(snapshot.prefixes, snapshot.allowlist);
+    this.space = space ?? new ProtectedSpace(snapshot.prefixes, snapshot.allowlist);
     this.table = new FlowTable(options.maxFlows, connectionTimeouts(options));
     this.syn = new SynProtection(new ComponentModes(SYN, snapshot.syn_protection, options, compile), this.table, options);
     this.oos = new OutOfStateProtection(new ComponentModes(OOS, snapshot.tcp_flow_protection, options, compile), this.table, options);

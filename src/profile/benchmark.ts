@@ -105,7 +105,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   const enrichment = await enrichmentFor(firewall.fields, probe.readsIngress, opts, warnings);
 
   // 1. whole path
-  const freshPath = () => new PacketPath({ enrichment, atp: AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp), firewall });
+  const freshPath = () => new PacketPath({ enrichment, atp: probe.withFreshState(), firewall });
   const rec0 = new PacketRecord();
   const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve, enrichment });
   const wholePath = () =>

@@ -53,7 +53,7 @@ export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}
  * reset() start from, without compiling anything again.
  */
 export function withFreshState(built: BuiltPath & { setup: PathSetup }): BuiltPath {
-  const atp = AdvancedTcpProtection.fromSnapshot(built.setup.snapshot, built.setup.pathOptions.atp);
+  const atp = built.atp.withFreshState();
   return { ...built, atp, path: new PacketPath({ enrichment: built.enrichment, atp, firewall: built.firewall }) };
 }
 
