@@ -10,9 +10,10 @@
 // is called faster or slower only when (1) those medians differ significantly (Mann–Whitney U,
 // p < ALPHA, significance.ts; with 5 processes a side only a complete separation reaches it) and
 // (2), when the two sides were measured apart in time (a saved baseline, then the current run), the
-// medians' difference is larger than the spread of the processes' medians on each side (the noise
-// floor: max - min, so a run whose processes all fall within the other's range never differs from
-// it): the machine's load changes CPU time itself (seen at 25-58% on a shared 2-core machine between
+// medians' ratio is further from 1 than the spread of the processes' medians on each side (the noise
+// floor: max / min, compared as ratios because load scales a time rather than adding to it, so a
+// run whose processes all fall within the other's range never differs from it, and a side 100x the
+// other is told apart even when one of its processes ran at half speed): the machine's load changes CPU time itself (seen at 25-58% on a shared 2-core machine between
 // two runs a minute apart), and the spread within a run is the only measure of it a side has. Sides
 // measured in alternating processes (`bench --against`) share the load's changes, so the test alone
 // decides. A regression also needs the difference past the threshold, as criterion and pyperf
@@ -56,7 +57,7 @@ export interface RowComparison {
   status: 'faster' | 'slower' | 'same' | 'inconclusive' | 'added' | 'missing';
   /** the significance test's p-value over the processes' medians; null when a side has none (the values alone decide) */
   p: number | null;
-  /** the noise floor: the larger side's spread of its processes' medians (max - min), as a fraction of the baseline; null with p */
+  /** the noise floor: the larger side's spread of its processes' medians, max / min - 1; null with p */
   spread: number | null;
   /** slower, and by more than the threshold */
   regression: boolean;
@@ -95,9 +96,9 @@ export function compareFigures(baseline: readonly Figure[], current: readonly Fi
     const change = speedChange(b.value, f.value, f.better);
     const measured = b.processes !== undefined && f.processes !== undefined;
     const p = measured ? mannWhitneyP(b.processes!, f.processes!) : null;
-    const noise = measured ? Math.max(rangeOf(b.processes!), rangeOf(f.processes!)) : 0;
-    const spread = measured ? noise / Math.abs(b.value) : null;
-    const withinNoise = p !== null && (p >= ALPHA || (apart && Math.abs(f.value - b.value) <= noise));
+    const noise = measured ? Math.max(logSpread(b.processes!), logSpread(f.processes!)) : 0;
+    const spread = measured ? Math.expm1(noise) : null;
+    const withinNoise = p !== null && (p >= ALPHA || (apart && !(Math.abs(Math.log(f.value / b.value)) > noise)));
     const status = change === 0 ? 'same' : withinNoise ? 'inconclusive' : change > 0 ? 'faster' : 'slower';
     out.push({ name: f.name, unit: f.unit, baseline: b.value, current: f.value, change, status, p, spread, regression: status === 'slower' && change < -threshold });
   }
@@ -105,8 +106,9 @@ export function compareFigures(baseline: readonly Figure[], current: readonly Fi
   return out;
 }
 
-function rangeOf(xs: readonly number[]): number {
-  return Math.max(...xs) - Math.min(...xs);
+/** ln(max / min) of positive figures (Infinity when one is 0: no ratio is beyond it) */
+function logSpread(xs: readonly number[]): number {
+  return Math.log(Math.max(...xs) / Math.min(...xs));
 }
 
 function num(v: number | null): string {

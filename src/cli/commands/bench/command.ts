@@ -37,8 +37,8 @@ clock, so other programs on the machine do not slow the figures). The figures --
 --compare judges are measured in --processes processes (this one and more running the same command),
 each keeping its median: one process's samples move together with its state, so the process is the
 unit. --compare calls a row slower only when the processes' medians differ from the saved ones
-(Mann-Whitney U test, p < 0.01) by more than their spread on either side (max - min: the machine's
-load moves CPU time between runs) and by more than --threshold; a difference within the noise is
+(Mann-Whitney U test, p < 0.01) by a ratio beyond their spread on either side (max / min: the
+machine's load scales CPU time between runs) and by more than --threshold; a difference within the noise is
 "inconclusive", shown with the spread. --against measures both configurations now, their processes
 alternating, so the load's changes hit both alike and the test and --threshold decide: the gate to
 use on a shared machine.
