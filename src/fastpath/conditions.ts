@@ -46,7 +46,7 @@ export interface Condition {
 }
 
 /** presence expression and value local of each Int field the fast path reads */
-const INT_FIELDS: Readonly<Record<string, readonly [has: string, value: string]>> = {
+export const INT_FIELDS: Readonly<Record<string, readonly [has: string, value: string]>> = {
   'ip.len': ['1', 'ipLen'],
   'ip.ttl': ['1', 'ttl'],
   'ip.hdr_len': ['(fam === 4)', 'hdrLen'],
