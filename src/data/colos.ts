@@ -9,8 +9,7 @@
 // (its region follows); `region` forces the region, keeping the country's colo when it is in that
 // region and otherwise taking the region's first colo, so name and region always agree.
 
-import { readFileSync } from 'node:fs';
-import { datasetPath } from './datasets.js';
+import { readDataset } from './datasets.js';
 import { DataError } from './errors.js';
 import { interned } from './interned.js';
 
@@ -32,7 +31,7 @@ interface ColoTable {
   countries: Record<string, string>;
 }
 
-const table = JSON.parse(readFileSync(datasetPath('colos.json'), 'utf8')) as ColoTable;
+const table = JSON.parse(readDataset('colos.json')) as ColoTable;
 const byName = new Map(table.colos.map((c) => [c.name, c]));
 
 /** Known region codes, uppercase (WNAM ENAM NSAM SSAM WEUR EEUR ME AFR APAC OC). */
