@@ -34,10 +34,11 @@ export const FELL_REASONS: Readonly<Record<number, string>> = {
 /** What it returns for a frame without IP (no note): it passes uninspected. */
 export const NOT_IP = 0;
 
-/** Every local the prologue can provide. */
+/** Every local the prologue can provide, the frame function's own arguments (the frame) among them. */
 export const HEADER_LOCALS = [
   'fam', 's4', 'd4', 'sa', 'sb', 'sc', 'sd', 'da', 'db', 'dc', 'dd', 'SRC6', 'DST6', 'proto', 'ipLen', 'ttl', 'hdrLen',
   'hasOpt', 'optType', 'tcp', 'udp', 'icmp', 'sport', 'dport', 'flags', 'itype', 'icode', 'l3', 'l3e', 'l4', 'sip', 'd',
+  'off', 'end', 'origLen', 'linkType',
 ] as const;
 
 /**
