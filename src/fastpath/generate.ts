@@ -13,6 +13,8 @@
 // from the configuration.
 import { compareView, containsView, equalsView, wildcardMatchView } from '../lang/eval/bytes.js';
 import { readBits } from '../lang/functions/bit-slice.js';
+import { EXTENSION, jumboLength } from '../capture/decode/ip.js';
+import { ETHERTYPE } from '../capture/decode/link.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
 import type { Condition } from './conditions.js';
@@ -174,6 +176,9 @@ export function generateDecider(
       why[0] = code;
       return FALLBACK;
     },
+    ETHERTYPE,
+    EXTENSION,
+    jumboLength,
     looksLikeSip,
     readBits,
     equalsView,

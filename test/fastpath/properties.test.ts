@@ -1,8 +1,9 @@
 // Random rulesets over random packets: the fast path, linear, through the classifier and through the key index,
 // decides exactly as the reference path (decoder + evaluator) — the same per-packet NDJSON and the
 // same rule counters. Packets are IPv4/IPv6 TCP/UDP/ICMP frames with random addresses, ports, flags,
-// TTLs, IPv4 options and fragments, SIP payloads, IPv6 payload lengths of 0 (length from the frame), and sometimes a VLAN tag, an IPv6 extension header,
-// a cut-off capture or a wrong length field (the fast path must hand those back). Rules draw on
+// TTLs, IPv4 options and fragments, SIP payloads, IPv6 payload lengths of 0 (length from the frame), and sometimes VLAN tags (one or two), IPv6
+// extension headers of each kind (a non-first fragment among them), a cut-off capture or a wrong length field (the fast path must hand those with a
+// decode note back). Rules draw on
 // the same pools of ports and addresses, so they match often; a few read a looked-up field; some rules are disabled.
 // Some rules read `$unread`, a list the fast path is compiled without, so it does not write their
 // conditions: it reads them on the decoded frame, amid rules it does write.
@@ -14,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
-import { ascii, bytes, ethernet, extension, icmp, ipv4, ipv6, pcapFile, tcp, udp } from '../capture/helpers/build.js';
+import { ascii, authHeader, bytes, ethernet, extension, fragmentHeader, icmp, ipv4, ipv6, pcapFile, tcp, udp } from '../capture/helpers/build.js';
 import { type Rule, run } from './helpers.js';
 
 const V4 = ['10.0.0.1', '10.1.2.3', '192.168.1.1', '203.0.113.10', '198.51.100.7', '10.66.4.4'];
@@ -44,8 +45,8 @@ const frame = fc.record({
   t: transport,
   options: fc.constantFrom<number[]>([], [], [148, 4, 0, 0], [7]),
   fragOffset: fc.constantFrom(0, 0, 0, 8),
-  vlan: fc.constantFrom(false, false, false, true),
-  ext: fc.constantFrom(false, false, false, true),
+  vlan: fc.constantFrom<Array<[number, number]>>([], [], [], [[0x8100, 5]], [[0x88a8, 9], [0x8100, 5]]),
+  ext: fc.constantFrom('none', 'none', 'none', 'hop-by-hop', 'routing', 'fragment', 'later fragment', 'AH'),
   cut: fc.constantFrom(0, 0, 0, 0, 10, 30, 50),
   badLength: fc.constantFrom(false, false, false, false, true),
 }).map((f) => {
@@ -56,12 +57,19 @@ const frame = fc.record({
   const proto = { tcp: 6, udp: 17, icmp: f.v6 ? 58 : 1, other: 47 }[f.t.kind];
   let ip: Uint8Array;
   if (f.v6) {
-    const body = f.ext ? bytes(extension(proto), payload) : payload;
-    ip = ipv6({ src: V6[f.src % V6.length], dst: V6[f.dst % V6.length], next: f.ext ? 0 : proto, hopLimit: f.ttl, payloadLength: f.badLength ? (f.src % 2 === 0 ? 3 : 0) : undefined }, body);
+    const [next, ext] = {
+      'none': [proto, []],
+      'hop-by-hop': [0, extension(proto)],
+      'routing': [43, bytes(extension(60, 2), extension(proto))],
+      'fragment': [44, fragmentHeader(proto, 0, true)],
+      'later fragment': [44, fragmentHeader(proto, 1448, false)],
+      'AH': [51, authHeader(proto)],
+    }[f.ext] as [number, Uint8Array | []];
+    ip = ipv6({ src: V6[f.src % V6.length], dst: V6[f.dst % V6.length], next, hopLimit: f.ttl, payloadLength: f.badLength ? (f.src % 2 === 0 ? 3 : 0) : undefined }, bytes(ext, payload));
   } else {
     ip = ipv4({ src: V4[f.src % V4.length], dst: V4[f.dst % V4.length], proto, ttl: f.ttl, options: f.options, fragOffset: f.fragOffset, totalLength: f.badLength ? 12 : undefined }, payload);
   }
-  const data = ethernet(f.v6 ? 0x86dd : 0x0800, ip, f.vlan ? [[0x8100, 5]] : []);
+  const data = ethernet(f.v6 ? 0x86dd : 0x0800, ip, f.vlan);
   // a cut frame keeps its length on the wire (origLen), as a snap length leaves it
   return { data: f.cut > 0 && f.cut < data.length ? data.subarray(0, f.cut) : data, origLen: data.length };
 });
