@@ -1,9 +1,10 @@
 // The firewall's fast path: one generated function per ruleset that decides a frame from its bytes
 // (generate.ts), for the packets it can read simply, and says FALLBACK for the others, which then go
 // through the decoder and Firewall.evaluate as before. A rule whose condition it does not write is
-// tested by the firewall's own predicate on the frame decoded once, on the first ask (frame-record.ts). Both write the same FirewallResult and count
-// into the same hit and decision counters, so a replay's results do not depend on which one decided
-// a packet (test/fastpath/ compares them over the tcpdump corpus and over random rules and packets).
+// tested by the firewall's own predicate on the frame decoded once, on the first ask (frame-record.ts).
+// Both write the same FirewallResult and count into the same hit and decision counters, so a replay's
+// results do not depend on which one decided a packet (test/fastpath/ compares them over the tcpdump
+// corpus and over random rules and packets).
 //
 // Rulesets of INDEX_FROM enabled rules or more get a packet classifier (classifier.ts): per packet,
 // only the rules whose required port and address values the packet has are tested. Where the key
@@ -64,6 +65,7 @@ export class FastFirewall {
   private readonly why: Int32Array;
   /** the reason of each rule whose condition the fast path does not write, by the rule's index */
   private readonly ruleReasons: ReadonlyMap<number, string>;
+  /** the frame's record the generated function fills when a rule asks (frame-record.ts) */
   private readonly frame: FrameRecord;
   /** how rules are picked for a packet: the classifier, the key index, or none (every rule tested) */
   readonly picking: RulePicking;
@@ -82,7 +84,7 @@ export class FastFirewall {
     return FELL_REASONS[this.why[0]]!;
   }
 
-  /** How many rules the last frame decide() decided was decoded for (their conditions not written by the fast path). */
+  /** For how many rules the last frame decide() decided was decoded (rules whose conditions the fast path does not write). */
   decodedRules(): number {
     return this.frame.decodedRules();
   }

@@ -22,10 +22,7 @@ import { IPV4, IPV6, VLAN } from '../capture/decode/link.js';
 /** What the generated function returns when the packet needs the decoder and evaluator. */
 export const FALLBACK = -1;
 
-/**
- * Why the prologue hands a frame back (what the generated code leaves in its `why` array, through
- * `fell`); a rule it cannot evaluate leaves the rule's index there instead (0 or more).
- */
+/** Why the prologue hands a frame back (what the generated code leaves in its `why` array, through `fell`). */
 export const Fell = { LINK_TYPE: -1, DECODE_NOTE: -2 } as const;
 
 /** The engine counts' reason for each Fell code (the decoder would note, or read, what the prologue does not). */
