@@ -11,10 +11,10 @@
 // field makes every comparison false except `!=`; IPv4 and IPv6 never compare equal. Where a field
 // has only 256 values (ip.proto) the leaf is a table filled by the compiled evaluator itself, so it
 // cannot disagree. A looked-up field (countries, ASNs, data centers and regions) is compared by the
-// compiled evaluator too, on the frame's lookup record (lookup-record.ts: filled once per frame, on
+// compiled evaluator too, on the frame's lookup record (frame-record.ts: filled once per frame, on
 // the first ask, by the packet path's own Enrichment). What the fast path does not read marks the
-// rule unsupported, with the reason (NotCompiled): the generated code then hands any packet that
-// reaches that rule back to the decoder and evaluator.
+// rule unsupported, with the reason (NotCompiled): the generated code then tests that rule with the
+// firewall's own predicate on the frame's decoded record (frame-record.ts).
 //
 // The rule code is reached only for IP packets, so the `ip` group of fields is always present there.
 import type { Ast, ComparisonExpr, ComparisonOp, Expr, IndexExpr } from '../lang/index.js';

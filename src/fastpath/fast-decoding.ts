@@ -25,6 +25,16 @@ export class FastDecoding {
     return this.fast.fallbackReason();
   }
 
+  /** How many rules were read on the last frame's decoded record, when it was decided here (FastFirewall.decodedRules). */
+  decodedRules(): number {
+    return this.decided ? this.fast.decodedRules() : 0;
+  }
+
+  /** Why the i-th of them was (FastFirewall.decodedReason). */
+  decodedReason(i: number): string {
+    return this.fast.decodedReason(i);
+  }
+
   readonly decodeFrame = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number): void => {
     const end = Math.max(off, Math.min(off + capLen, data.length));
     const kind = this.fast.decide(data, off, end, origLen, linkType, this.result);

@@ -1,8 +1,10 @@
 // The firewall's fast path: one generated function per ruleset that decides a frame from its bytes
 // (generate.ts), for the packets it can read simply, and says FALLBACK for the others, which then go
-// through the decoder and Firewall.evaluate as before. Both write the same FirewallResult and count
-// into the same hit and decision counters, so a replay's results do not depend on which one decided
-// a packet (test/fastpath/ compares them over the tcpdump corpus and over random rules and packets).
+// through the decoder and Firewall.evaluate as before. A rule whose condition it does not write is
+// tested by the firewall's own predicate on the frame decoded once, on the first ask (frame-record.ts).
+// Both write the same FirewallResult and count into the same hit and decision counters, so a replay's
+// results do not depend on which one decided a packet (test/fastpath/ compares them over the tcpdump
+// corpus and over random rules and packets).
 //
 // Rulesets of INDEX_FROM enabled rules or more get a packet classifier (classifier.ts): per packet,
 // only the rules whose required port and address values the packet has are tested. Where the key
@@ -16,7 +18,7 @@ import type { IpSet } from '../net/ip-set.js';
 import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
 import { FELL_REASONS } from './headers.js';
-import { LookupRecord } from './lookup-record.js';
+import { FrameRecord, onDecodedRecord } from './frame-record.js';
 import { mostFiledUnderKeys, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
@@ -59,25 +61,37 @@ export class FastFirewall {
   readonly decide: FrameDecider;
   /** where the IP header of the last frame decide() read as IP starts (an offset into its bytes) */
   readonly ipHeader: Int32Array;
-  /** why the last FALLBACK: a Fell code or a rule's index (generate.ts) */
+  /** why the last FALLBACK: a Fell code (headers.ts) */
   private readonly why: Int32Array;
-  /** the reason of each rule the fast path cannot evaluate, by the rule's index */
+  /** the reason of each rule whose condition the fast path does not write, by the rule's index */
   private readonly ruleReasons: ReadonlyMap<number, string>;
+  /** the frame's record the generated function fills when a rule asks (frame-record.ts) */
+  private readonly frame: FrameRecord;
   /** how rules are picked for a packet: the classifier, the key index, or none (every rule tested) */
   readonly picking: RulePicking;
 
-  private constructor(decide: FrameDecider, ipHeader: Int32Array, why: Int32Array, ruleReasons: ReadonlyMap<number, string>, picking: RulePicking) {
+  private constructor(decide: FrameDecider, ipHeader: Int32Array, why: Int32Array, ruleReasons: ReadonlyMap<number, string>, frame: FrameRecord, picking: RulePicking) {
     this.picking = picking;
     this.decide = decide;
     this.ipHeader = ipHeader;
     this.why = why;
     this.ruleReasons = ruleReasons;
+    this.frame = frame;
   }
 
-  /** Why decide() last returned FALLBACK: "rule <ref>: field … not compiled", "decode note", "VLAN tag", … */
+  /** Why decide() last returned FALLBACK: "decode note", "link type". */
   fallbackReason(): string {
-    const code = this.why[0];
-    return code >= 0 ? this.ruleReasons.get(code)! : FELL_REASONS[code]!;
+    return FELL_REASONS[this.why[0]]!;
+  }
+
+  /** For how many rules the last frame decide() decided was decoded (rules whose conditions the fast path does not write). */
+  decodedRules(): number {
+    return this.frame.decodedRules();
+  }
+
+  /** Why the i-th of them (0 ≤ i < decodedRules()) was read on the decoded frame: "rule <ref>: field … not compiled". */
+  decodedReason(i: number): string {
+    return this.ruleReasons.get(this.frame.decodedRule(i))!;
   }
 
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
@@ -90,11 +104,11 @@ export class FastFirewall {
       if (!r.enabled) continue;
       const ast = firewall.syntax[i];
       required.push(requiredValues(ast, opts.lists));
-      const condition = writeCondition(ast, opts.lists, k, i);
-      if ('notCompiled' in condition) ruleReasons.set(i, `rule ${r.ref}: ${condition.notCompiled}`);
+      const written = writeCondition(ast, opts.lists, k, i);
+      if ('notCompiled' in written) ruleReasons.set(i, `rule ${r.ref}: ${written.notCompiled}`);
       rules.push({
         index: i,
-        condition,
+        condition: 'notCompiled' in written ? onDecodedRecord(firewall.predicates[i], i, k) : written,
         terminating: r.action !== 'log',
         drop: r.action === 'block',
       });
@@ -109,7 +123,8 @@ export class FastFirewall {
       };
     const ipHeader = new Int32Array(1);
     const why = new Int32Array(1);
-    const decide = generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, new LookupRecord(opts.enrichment), opts.headers ?? null);
-    return new FastFirewall(decide, ipHeader, why, ruleReasons, picking);
+    const frame = new FrameRecord(opts.enrichment, firewall.rules.length);
+    const decide = generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, frame, opts.headers ?? null);
+    return new FastFirewall(decide, ipHeader, why, ruleReasons, frame, picking);
   }
 }

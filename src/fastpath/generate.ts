@@ -2,8 +2,9 @@
 // in order, split into group functions of a bounded size (V8 stops optimising a function past
 // ~60 KB of bytecode: one 1,000-rule function ran 100x slower). Each rule's condition is written by
 // conditions.ts; a match counts a hit and records the rule, a terminating match decides, exactly as
-// firewall/evaluator.ts does for decoded packets. A rule the fast path cannot evaluate sends the
-// packet back to the decoder (after undoing the hits the packet already counted).
+// firewall/evaluator.ts does for decoded packets. A rule whose condition the fast path does not write
+// is tested by the firewall's own predicate on the frame's decoded record (frame-record.ts), and the
+// rules after it are tested as any other.
 //
 // With an index (index.ts), each group also takes a bit mask of its candidate rules and only they
 // are tested; rules keep their order, so the outcome is the same as testing all of them.
@@ -12,13 +13,15 @@
 // from the configuration.
 import { compareView, containsView, equalsView, wildcardMatchView } from '../lang/eval/bytes.js';
 import { readBits } from '../lang/functions/bit-slice.js';
+import { EXTENSION, jumboLength } from '../capture/decode/ip.js';
+import { ETHERTYPE } from '../capture/decode/link.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
-import type { Condition, NotCompiled } from './conditions.js';
+import type { Condition } from './conditions.js';
 import { Constants } from './conditions.js';
 import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
-import type { LookupRecord } from './lookup-record.js';
+import type { FrameRecord } from './frame-record.js';
 
 /**
  * Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out (and
@@ -32,17 +35,15 @@ export type FrameResult = EvaluationOut;
 export interface GeneratedRule {
   /** index in the firewall's rule list */
   readonly index: number;
-  /** NotCompiled: the fast path cannot evaluate this rule */
-  readonly condition: Condition | NotCompiled;
+  readonly condition: Condition;
   readonly terminating: boolean;
   /** a terminating match drops the packet (block) */
   readonly drop: boolean;
 }
 
 const GROUP_SOURCE = 12_000;
-/** what a group function returns instead of the match count: a rule decided, or the packet falls back */
+/** what a group function returns instead of the match count when a rule decided */
 const GROUP_DECIDED = -1;
-const GROUP_FALLBACK = -2;
 /** at most one bit of a 32-bit mask per rule */
 const GROUP_RULES = 32;
 
@@ -60,13 +61,8 @@ export const HeaderAt = {
 } as const;
 export const HEADER_SLOTS = 3;
 
-function compiled(c: Condition | NotCompiled): c is Condition {
-  return !('notCompiled' in c);
-}
-
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
-  if (!compiled(r.condition)) return `  WHY[0] = ${r.index}; out.matchedCount = m; return ${inline ? 'undo(out)' : GROUP_FALLBACK};`;
   const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.drop = ${r.drop}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
   const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
@@ -79,7 +75,7 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
   let current: GeneratedRule[] = [];
   let size = 0;
   for (const r of rules) {
-    const n = compiled(r.condition) ? r.condition.expr.length + r.condition.prelude.length + 80 : 50;
+    const n = r.condition.expr.length + r.condition.prelude.length + 80;
     if (current.length > 0 && (size + n > GROUP_SOURCE || current.length === GROUP_RULES)) {
       groups.push(current);
       current = [];
@@ -97,8 +93,7 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
  * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
  * index-plan.ts); without, every rule is tested. With `headers`, each IP frame decided leaves its
  * transport header's offset there too (HeaderAt), for a stage that reads more of the frame than the
- * rules do. Each FALLBACK leaves its reason in `why[0]`: a Fell code (headers.ts), or the index of
- * the rule it could not evaluate.
+ * rules do. Each FALLBACK leaves its reason in `why[0]`: a Fell code (headers.ts).
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
@@ -108,11 +103,11 @@ export function generateDecider(
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
   l3: Int32Array,
   why: Int32Array,
-  lookup: LookupRecord,
+  frame: FrameRecord,
   headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
-  for (const r of rules) if (compiled(r.condition)) for (const l of r.condition.locals) uses.add(l);
+  for (const r of rules) for (const l of r.condition.locals) uses.add(l);
   const params = HEADER_LOCALS.filter((l) => uses.has(l) && l !== 'SRC6' && l !== 'DST6');
   const groups = groupRules(rules);
   const groupOf = new Int32Array(rules.length);
@@ -137,11 +132,12 @@ export function generateDecider(
   // inlining, where a call site per group would deoptimise the whole function each time a group is
   // first reached
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
-  src.push('return function decide(d, off, end, origLen, linkType, out) {', prologue(uses), 'const matched = out.matched;', 'let m = 0;');
-  // the frame's looked-up fields are read anew for each frame, when a rule first asks (lookup-record.ts)
-  if (uses.has('lookup')) src.push('LOOKED[0] = 0;');
+  src.push('return function decide(d, off, end, origLen, linkType, out) {');
+  // the frame's record is filled anew for each frame, when a rule first asks (frame-record.ts)
+  if (uses.has('lookup') || uses.has('decode')) src.push('FILLED[0] = 0;');
+  src.push(prologue(uses), 'const matched = out.matched;', 'let m = 0;');
   if (headers !== null) src.push(`H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
-  const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`;
+  const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m === ${GROUP_DECIDED}) return fam;`;
   if (inline) {
     for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
   } else if (ruleIndex === null) {
@@ -154,16 +150,16 @@ export function generateDecider(
     // first packet on, so V8 may inline it); the others through G, one call site for all of them
     const args = `(out, matched, m, mask${params.length > 0 ? ', ' : ''}${params.join(', ')})`;
     const byName = ruleIndex.alwaysGroups.map((g) => `gi === ${g} ? g${g}${args} : `).join('');
-    src.push(`    m = ${byName}G[gi]${args}; if (m < 0) return m === ${GROUP_DECIDED} ? fam : undo(out);`, '  }', '}');
+    src.push(`    m = ${byName}G[gi]${args}; if (m === ${GROUP_DECIDED}) return fam;`, '  }', '}');
   }
   src.push('out.drop = false; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
 
   const helpers = {
     K: k.values,
     L3: l3,
-    WHY: why,
-    LOOKUP: lookup.read,
-    LOOKED: lookup.looked,
+    LOOKUP: frame.lookup,
+    DECODE: frame.decode,
+    FILLED: frame.filled,
     hits,
     decided,
     H: headers,
@@ -180,10 +176,9 @@ export function generateDecider(
       why[0] = code;
       return FALLBACK;
     },
-    undo: (out: FrameResult) => {
-      for (let i = 0; i < out.matchedCount; i++) hits[out.matched[i]]--;
-      return FALLBACK;
-    },
+    ETHERTYPE,
+    EXTENSION,
+    jumboLength,
     looksLikeSip,
     readBits,
     equalsView,

@@ -1,10 +1,11 @@
 // The start of the generated per-frame function: finding the IP header and reading the header values
-// the rules use into locals, straight from the frame's bytes (as BPF does), for the simple packets
-// that make up nearly all traffic. It mirrors capture/decode/ (link.ts, ip.ts, transport.ts) for
-// those packets and returns FALLBACK for every packet where the decoder would do more or say
-// something: VLAN tags, IPv6 extension headers, IP-in-anything-else link types, and every
-// truncation or malformation that gives a decode note. A frame whose EtherType is not IP decodes to
-// no fields and no note in the decoder too, so it is decided here (it passes uninspected).
+// the rules use into locals, straight from the frame's bytes (as BPF does). It mirrors capture/decode/
+// (link.ts, ip.ts, transport.ts), with their own tables, for the link types most captures have:
+// following VLAN tags (802.1Q, QinQ) to the IP header and walking IPv6 extension headers (hop-by-hop,
+// routing, fragment, destination options, AH) to the transport, as the decoder does; it returns
+// FALLBACK for every other link type and every truncation or malformation that gives a decode note.
+// A frame whose EtherType is not IP decodes to no fields and no note in the decoder too, so it is
+// decided here (it passes uninspected).
 //
 // Locals set for the rule code (absent groups leave theirs 0): fam (4 or 6), s4 d4 (IPv4 addresses,
 // unsigned), sa..sd da..dd (IPv6 words, unsigned, read only when rules compare IPv6 addresses),
@@ -15,29 +16,28 @@
 // The IP header's offset is also stored in L3[0] (a one-element Int32Array the decider is given),
 // so that the caller can read a decided packet's addresses without decoding it (fast-decoding.ts).
 
+import { EXT_AH, EXT_FRAGMENT } from '../capture/decode/ip.js';
+import { IPV4, IPV6, VLAN } from '../capture/decode/link.js';
+
 /** What the generated function returns when the packet needs the decoder and evaluator. */
 export const FALLBACK = -1;
 
-/**
- * Why the prologue hands a frame back (what the generated code leaves in its `why` array, through
- * `fell`); a rule it cannot evaluate leaves the rule's index there instead (0 or more).
- */
-export const Fell = { LINK_TYPE: -1, VLAN: -2, IPV6_EXTENSION: -3, DECODE_NOTE: -4 } as const;
+/** Why the prologue hands a frame back (what the generated code leaves in its `why` array, through `fell`). */
+export const Fell = { LINK_TYPE: -1, DECODE_NOTE: -2 } as const;
 
-/** The engine counts' reason for each Fell code (the decoder would note, or walk, what the prologue does not). */
+/** The engine counts' reason for each Fell code (the decoder would note, or read, what the prologue does not). */
 export const FELL_REASONS: Readonly<Record<number, string>> = {
   [Fell.LINK_TYPE]: 'link type',
-  [Fell.VLAN]: 'VLAN tag',
-  [Fell.IPV6_EXTENSION]: 'IPv6 extension header',
   [Fell.DECODE_NOTE]: 'decode note',
 };
 /** What it returns for a frame without IP (no note): it passes uninspected. */
 export const NOT_IP = 0;
 
-/** Every local the prologue can provide. */
+/** Every local the prologue can provide, the frame function's own arguments (the frame) among them. */
 export const HEADER_LOCALS = [
   'fam', 's4', 'd4', 'sa', 'sb', 'sc', 'sd', 'da', 'db', 'dc', 'dd', 'SRC6', 'DST6', 'proto', 'ipLen', 'ttl', 'hdrLen',
   'hasOpt', 'optType', 'tcp', 'udp', 'icmp', 'sport', 'dport', 'flags', 'itype', 'icode', 'l3', 'l3e', 'l4', 'sip', 'd',
+  'off', 'end', 'origLen', 'linkType',
 ] as const;
 
 /**
@@ -53,12 +53,17 @@ export function prologue(uses: ReadonlySet<string>): string {
     '  const hdr = linkType === 1 ? 14 : linkType === 113 ? 16 : 20;',
     `  if (end - off < hdr) return fell(${Fell.DECODE_NOTE});`,
     '  const typeAt = linkType === 1 ? off + 12 : linkType === 113 ? off + 14 : off;',
-    '  const et = (d[typeAt] << 8) | d[typeAt + 1];',
-    '  if (et === 0x0800) fam = 4;',
-    '  else if (et === 0x86dd) fam = 6;',
-    `  else if (et === 0x8100 || et === 0x88a8 || et === 0x9100 || et === 0x9200) return fell(${Fell.VLAN});`,
-    '  else return notIp(out);',
+    '  let kind = ETHERTYPE[(d[typeAt] << 8) | d[typeAt + 1]];',
     '  l3 = off + hdr;',
+    // VLAN tags, of any depth, as link.ts follows them
+    `  while (kind === ${VLAN}) {`,
+    `    if (end - l3 < 4) return fell(${Fell.DECODE_NOTE});`,
+    '    kind = ETHERTYPE[(d[l3 + 2] << 8) | d[l3 + 3]];',
+    '    l3 += 4;',
+    '  }',
+    `  if (kind === ${IPV4}) fam = 4;`,
+    `  else if (kind === ${IPV6}) fam = 6;`,
+    '  else return notIp(out);',
     '} else if (linkType === 101 || linkType === 12 || linkType === 14) {',
     `  if (end <= off) return fell(${Fell.DECODE_NOTE});`,
     '  const v = d[off] >> 4;',
@@ -94,14 +99,20 @@ export function prologue(uses: ReadonlySet<string>): string {
     `  if (end - l3 < 40) return fell(${Fell.DECODE_NOTE});`,
     '  const pl = (d[l3 + 4] << 8) | d[l3 + 5];',
     '  proto = d[l3 + 6];',
-    // hop-by-hop, routing, fragment, AH, destination options: the decoder walks them
-    `  if (proto === 0 || proto === 43 || proto === 44 || proto === 51 || proto === 60) return fell(${Fell.IPV6_EXTENSION});`,
-    // zero without a hop-by-hop header (which holds a jumbogram's length): the frame's length, as the decoder says
-    '  ipLen = pl !== 0 ? pl + 40 : off + origLen - l3;',
+    // zero: a jumbogram's length (its hop-by-hop Jumbo Payload option), else the frame's, as ip.ts says
+    '  ipLen = pl !== 0 ? pl + 40 : jumboLength(d, l3, end) ?? off + origLen - l3;',
     '  ttl = d[l3 + 7];',
     '  l3e = pl === 0 ? end : end < l3 + 40 + pl ? end : l3 + 40 + pl;',
     '  l4 = l3 + 40;',
     '  transport = 1;',
+    // the extension headers, walked as ip.ts walks them: a non-first fragment has no transport header
+    '  for (let ext = EXTENSION[proto]; ext !== 0; ext = EXTENSION[proto]) {',
+    `    const len = l3e - l4 < 2 || ext === ${EXT_FRAGMENT} ? 8 : ext === ${EXT_AH} ? (d[l4 + 1] + 2) * 4 : (d[l4 + 1] + 1) * 8;`,
+    `    if (l3e - l4 < len) return fell(${Fell.DECODE_NOTE});`,
+    `    if (ext === ${EXT_FRAGMENT} && (((d[l4 + 2] << 8) | d[l4 + 3]) & 0xfff8) !== 0) { proto = d[l4]; transport = 0; break; }`,
+    '    proto = d[l4];',
+    '    l4 += len;',
+    '  }',
   ];
   if (v6src) {
     lines.push(

@@ -125,7 +125,7 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   const counting = new PacketDecider(freshPath(), fastPath);
   for (let i = 0; i < store.count; i++) {
     store.decode(i, rec0, counting.decodeFrame);
-    lanes.add(counting.fallbackReason());
+    lanes.add(counting);
     counting.decide(rec0);
   }
 

@@ -43,8 +43,10 @@ function spread(t: { packets_per_second: number; packets_per_second_min: number;
 function engineLine(e: EngineReport): string {
   const frames = e.compiled + e.fallback;
   const share = frames === 0 ? '' : ` (${((100 * e.compiled) / frames).toFixed(1)}%)`;
-  const reasons = Object.entries(e.fallback_reasons).map(([reason, k]) => `${printable(reason)} ${n(k)}`);
-  return `${n(e.compiled)} of ${counted(frames, 'frame')}${share}${reasons.length > 0 ? `; fell back: ${reasons.join(', ')}` : ''}`;
+  const listed = (reasons: Record<string, number>) => Object.entries(reasons).map(([reason, k]) => `${printable(reason)} ${n(k)}`).join(', ');
+  const fell = e.fallback > 0 ? `; fell back: ${listed(e.fallback_reasons)}` : '';
+  const decoded = e.decoded > 0 ? `; ${counted(e.decoded, 'frame')} decoded for rules: ${listed(e.decoded_reasons)}` : '';
+  return `${n(e.compiled)} of ${counted(frames, 'frame')}${share}${fell}${decoded}`;
 }
 
 function pad(cells: string[][]): string {

@@ -9,7 +9,7 @@ import type { ReplaySummary } from './summary.js';
 /** The visit function for a read with `decider`'s frame decoder that counts every packet into `summary`. */
 export function countingVisit(decider: PacketDecider, summary: ReplaySummary): (rec: PacketRecord) => void {
   return (rec) => {
-    summary.engine.add(decider.fallbackReason());
+    summary.engine.add(decider);
     if (decider.passedFast()) summary.addPassed(rec);
     else summary.add(rec, decider.decide(rec));
   };

@@ -83,6 +83,16 @@ export class PacketDecider {
     return f.decided ? null : f.fallbackReason();
   }
 
+  /** How many rules the compiled path read on the decoded record of the frame just read, deciding it (0 when none, or it did not decide it). */
+  decodedRules(): number {
+    return this.fast === null ? 0 : this.fast.decodedRules();
+  }
+
+  /** Why the i-th of them was: "rule <ref>: field … not compiled". */
+  decodedReason(i: number): string {
+    return this.fast!.decodedReason(i);
+  }
+
   /**
    * Whether the fast path passed the frame just read, with protection off: the packet's verdict is a
    * plain pass, which a summary can count without decide() writing it (ReplaySummary.addPassed).

@@ -84,7 +84,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
         sinks.length === 0
           ? countingVisit(decider, summary)
           : (rec: PacketRecord): void => {
-              summary.engine.add(decider.fallbackReason());
+              summary.engine.add(decider);
               const verdict = decider.decide(rec);
               summary.add(rec, verdict);
               for (let i = 0; i < sinks.length; i++) sinks[i].packet(rec, verdict);

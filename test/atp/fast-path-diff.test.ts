@@ -65,7 +65,7 @@ const SNAPSHOTS: Array<[string, Snapshot]> = [
     },
     tcp_flow_protection: { rules: [{ scope: 'global', name: 'global', mode: 'enabled' }], filters: [{ expression: 'tcp.srcport < 1024', mode: 'disabled' }] },
   })],
-  // a rule on a looked-up field: compared on the fast path on the frame's lookup record (fastpath/lookup-record.ts)
+  // a rule on a looked-up field: compared on the fast path on the frame's lookup record (fastpath/frame-record.ts)
   ['lookup', protection('enabled', 'enabled', {}, [...RULES.slice(0, 3), ['country', 'block', 'ip.src.country in { "CN" "RU" }'], ...RULES.slice(3)])],
   ['allowlist', protection('enabled', 'monitoring', {
     prefixes: [{ prefix: '203.0.113.0/24', excluded: false }, { prefix: '203.0.113.128/25', excluded: true }, { prefix: '2001:db8::/32', excluded: false }],

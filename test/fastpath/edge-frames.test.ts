@@ -1,12 +1,13 @@
 // Frames at the edges of what the fast path reads itself, each against the reference path with rules
-// reading every field: lengths taken from the frame (IPv4 total length 0, IPv6 payload length 0),
-// frames cut inside each header, a VLAN tag, an IPv6 extension header, a TCP header length below 20,
-// IPv4 options and a non-first fragment, raw-IP and Linux cooked link types, and non-IP frames.
+// reading every field: lengths taken from the frame (IPv4 total length 0, IPv6 payload length 0, a
+// jumbogram), frames cut inside each header, VLAN tags (802.1Q, QinQ), IPv6 extension headers of each
+// kind (a non-first fragment among them), a TCP header length below 20, IPv4 options and a non-first
+// fragment, raw-IP and Linux cooked link types, and non-IP frames.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ascii, bytes, ethernet, extension, icmp, ipv4, ipv6, pcapFile, sll2Frame, sllFrame, tcp, udp } from '../capture/helpers/build.js';
+import { ascii, authHeader, bytes, ethernet, extension, fragmentHeader, icmp, ipv4, ipv6, pcapFile, sll2Frame, sllFrame, tcp, udp } from '../capture/helpers/build.js';
 import { FIELDS, lists, run } from './helpers.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-fast-edges-'));
@@ -27,7 +28,18 @@ const FRAMES: Record<string, { linkType?: number; data: Uint8Array; origLen?: nu
   'ICMPv6': { data: ethernet(0x86dd, ipv6({ next: 58 }, icmp(128, 0))) },
   'ICMP in IPv6 (proto 1)': { data: ethernet(0x86dd, ipv6({ next: 1 }, icmp(8, 0))) },
   'VLAN': { data: ethernet(0x0800, v4tcp, [[0x8100, 7]]) },
+  'QinQ': { data: ethernet(0x86dd, v6udp, [[0x88a8, 100], [0x8100, 7]]) },
+  'VLAN holding ARP': { data: ethernet(0x0806, new Uint8Array(28), [[0x8100, 7]]) },
+  'Linux cooked v1, VLAN': { linkType: 113, data: sllFrame(0x8100, bytes([0, 7, 0x08, 0x00], v4tcp)) },
   'IPv6 hop-by-hop': { data: ethernet(0x86dd, ipv6({ next: 0 }, bytes(extension(17), udp(1, 53)))) },
+  'IPv6 routing, destination options': { data: ethernet(0x86dd, ipv6({ next: 43 }, bytes(extension(60, 2), extension(6), tcp(1, 22, 0x02, ascii('SSH-2.0'))))) },
+  'IPv6 first fragment': { data: ethernet(0x86dd, ipv6({ next: 44 }, bytes(fragmentHeader(17, 0, true), udp(5060, 5060, sip)))) },
+  'IPv6 non-first fragment': { data: ethernet(0x86dd, ipv6({ next: 44 }, bytes(fragmentHeader(6, 1448, false), tcp(1, 23, 2)))) },
+  'IPv6 AH': { data: ethernet(0x86dd, ipv6({ next: 51 }, bytes(authHeader(58), icmp(128, 0)))) },
+  'IPv6 ESP': { data: ethernet(0x86dd, ipv6({ next: 50 }, ascii('encrypted payload'))) },
+  'IPv6 jumbogram': { data: ethernet(0x86dd, ipv6({ next: 0, payloadLength: 0 }, bytes([17, 0, 0xc2, 4, 0, 1, 0, 0], udp(1, 53, ascii('big'))))), origLen: 70_000 },
+  'IPv6 hop-by-hop, length 0, no jumbo option': { data: ethernet(0x86dd, ipv6({ next: 0, payloadLength: 0 }, bytes(extension(6), tcp(1, 80, 0x02)))), origLen: 1500 },
+  'VLAN, IPv6 hop-by-hop': { data: ethernet(0x86dd, ipv6({ next: 0 }, bytes(extension(6), tcp(5060, 80, 0x18, sip))), [[0x8100, 7]]) },
   'TCP header length 12': { data: ethernet(0x0800, ipv4({ proto: 6 }, tcp(1, 23, 2, new Uint8Array(0), 3))) },
   'TCP header length 24 with payload': { data: ethernet(0x0800, ipv4({ proto: 6 }, tcp(1, 5060, 0x18, sip, 6))) },
   'raw IP (101)': { linkType: 101, data: v4tcp },
@@ -56,20 +68,22 @@ describe('fast path at the edges of what it reads', () => {
 
   it('reads the simple frames itself rather than handing them back', async () => {
     const decided: string[] = [];
-    for (const name of ['IPv4 TCP', 'IPv6 UDP SIP', 'IPv4 total length 0', 'IPv6 payload length 0', 'IPv4 options', 'raw IP (101)', 'Linux cooked v2', 'ARP']) {
+    const names = ['IPv4 TCP', 'IPv6 UDP SIP', 'IPv4 total length 0', 'IPv6 payload length 0', 'IPv4 options', 'raw IP (101)', 'Linux cooked v2', 'ARP', 'VLAN', 'QinQ',
+      'Linux cooked v1, VLAN', 'IPv6 hop-by-hop', 'IPv6 routing, destination options', 'IPv6 first fragment', 'IPv6 non-first fragment', 'IPv6 AH', 'IPv6 jumbogram', 'VLAN, IPv6 hop-by-hop'];
+    for (const name of names) {
       const f = FRAMES[name];
       const file = path.join(dir, 'one.pcap');
       writeFileSync(file, pcapFile({ linkType: f.linkType ?? 1 }, [{ sec: 1, frac: 0, data: f.data, origLen: f.origLen }]));
       if ((await run(file, FIELDS, { lists, mode: 'none' })).fast === 1) decided.push(name);
     }
-    expect(decided).toEqual(['IPv4 TCP', 'IPv6 UDP SIP', 'IPv4 total length 0', 'IPv6 payload length 0', 'IPv4 options', 'raw IP (101)', 'Linux cooked v2', 'ARP']);
+    expect(decided).toEqual(names);
   });
 
-  it('says why it hands a frame back: a VLAN tag, an IPv6 extension header, a frame the decoder notes, a link type it does not read', async () => {
+  it('says why it hands a frame back: a frame the decoder notes (in a VLAN tag or an IPv6 extension header too), a link type it does not read', async () => {
     const why: Record<string, string[]> = {};
     const cases: Array<[string, { linkType?: number; data: Uint8Array; origLen?: number }]> = [
-      ['VLAN', FRAMES['VLAN']!],
-      ['IPv6 hop-by-hop', FRAMES['IPv6 hop-by-hop']!],
+      ['VLAN cut at 15', FRAMES['VLAN cut at 15']!],
+      ['IPv6 routing, destination options cut at 69', FRAMES['IPv6 routing, destination options cut at 69']!],
       ['TCP header length 12', FRAMES['TCP header length 12']!],
       ['IPv4 TCP cut at 30', FRAMES['IPv4 TCP cut at 30']!],
       ['802.11', { linkType: 105, data: v4tcp }],
@@ -80,8 +94,8 @@ describe('fast path at the edges of what it reads', () => {
       why[name] = (await run(file, FIELDS, { lists, mode: 'none' })).fallbackReasons;
     }
     expect(why).toEqual({
-      'VLAN': ['VLAN tag'],
-      'IPv6 hop-by-hop': ['IPv6 extension header'],
+      'VLAN cut at 15': ['decode note'],
+      'IPv6 routing, destination options cut at 69': ['decode note'],
       'TCP header length 12': ['decode note'],
       'IPv4 TCP cut at 30': ['decode note'],
       '802.11': ['link type'],

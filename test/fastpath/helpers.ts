@@ -1,6 +1,7 @@
 // Runs a capture through the reference path (decoder + Firewall.evaluate, the oracle) and through the
-// fast path (generated per-frame function, falling back to the reference path per packet), and
-// returns each run's per-packet NDJSON (the replay's own sink) and rule counters.
+// fast path (generated per-frame function, falling back to the reference path per packet, reading
+// the rules it does not write on the decoded frame), and returns each run's per-packet NDJSON (the
+// replay's own sink) and rule counters.
 import { readCapture } from '../../src/capture/reader.js';
 import type { Ruleset } from '../../src/config/snapshot.js';
 import type { Enrichment } from '../../src/data/enrichment.js';
@@ -69,6 +70,10 @@ export interface Run {
   fast: number;
   /** why each packet the fast path did not decide fell back (FastDecoding.fallbackReason), in frame order */
   fallbackReasons: string[];
+  /** packets the fast path decided reading some rules on the decoded frame */
+  decoded: number;
+  /** why each of those rules was read there (FastDecoding.decodedReason), in frame order */
+  decodedReasons: string[];
   error: string | null;
 }
 
@@ -82,6 +87,8 @@ class Collector {
 
 export interface RunOptions {
   lists?: (name: string) => IpSet | undefined;
+  /** the lists the fast path is compiled with, when not `lists`: a rule on a list it does not know is not compiled (conditions.ts) */
+  fastLists?: (name: string) => IpSet | undefined;
   /** run the fast path (FastPathOptions.index: every rule tested, through the classifier, or through the key index), or the reference path alone */
   mode: 'reference' | 'none' | 'classifier' | 'keys';
   /** the lookups of both paths (looked-up fields are absent without) */
@@ -94,14 +101,19 @@ export async function run(file: string, rules: readonly Rule[], opts: RunOptions
   const verdict = path.newVerdict();
   const out = new Collector();
   const sink = new NdjsonSink(out as unknown as TextSink, firewall);
-  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.lists, index: opts.mode, enrichment: opts.enrichment }), verdict.firewall);
+  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.fastLists ?? opts.lists, index: opts.mode, enrichment: opts.enrichment }), verdict.firewall);
   let fast = 0;
   const fallbackReasons: string[] = [];
+  let decoded = 0;
+  const decodedReasons: string[] = [];
   let error: string | null = null;
   try {
     await readCapture(file, (rec) => {
       if (fastDecoding?.decided === true) {
         fast++;
+        const rules = fastDecoding.decodedRules();
+        if (rules > 0) decoded++;
+        for (let i = 0; i < rules; i++) decodedReasons.push(fastDecoding.decodedReason(i));
         verdict.setFromFirewall();
       } else {
         if (fastDecoding !== null) fallbackReasons.push(fastDecoding.fallbackReason());
@@ -112,5 +124,5 @@ export async function run(file: string, rules: readonly Rule[], opts: RunOptions
   } catch (err) {
     error = (err as Error).message;
   }
-  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, fallbackReasons, error };
+  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, fallbackReasons, decoded, decodedReasons, error };
 }

@@ -82,10 +82,11 @@ const NOT_EXTENSION = 0;
 /** length = (byte 1 + 1) * 8 */
 const EXT_8OCTET = 1;
 /** length = (byte 1 + 2) * 4 */
-const EXT_AH = 2;
-const EXT_FRAGMENT = 3;
+export const EXT_AH = 2;
+export const EXT_FRAGMENT = 3;
 
-const EXTENSION = new Uint8Array(256);
+/** next header -> which extension header it is (0: none); the fast path's prologue walks them with it too */
+export const EXTENSION = new Uint8Array(256);
 EXTENSION[0] = EXT_8OCTET; // hop-by-hop options
 EXTENSION[43] = EXT_8OCTET; // routing
 EXTENSION[60] = EXT_8OCTET; // destination options
@@ -95,7 +96,7 @@ EXTENSION[44] = EXT_FRAGMENT;
 const JUMBO_PAYLOAD = 0xc2;
 
 /** The IPv6 packet length a Jumbo Payload option in a hop-by-hop header right after the header at d[off] gives, or null. */
-function jumboLength(d: Uint8Array, off: number, end: number): number | null {
+export function jumboLength(d: Uint8Array, off: number, end: number): number | null {
   const h = off + 40;
   if (d[off + 6] !== 0 || end - h < 8) return null;
   const hEnd = Math.min(end, h + (d[h + 1]! + 1) * 8);

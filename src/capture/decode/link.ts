@@ -13,12 +13,12 @@ import { decodeIPv4, decodeIPv6 } from './ip.js';
 type LinkDecoder = (rec: PacketRecord, d: Uint8Array, off: number, end: number) => void;
 
 const OTHER = 0;
-const IPV4 = 1;
-const IPV6 = 2;
-const VLAN = 3;
+export const IPV4 = 1;
+export const IPV6 = 2;
+export const VLAN = 3;
 
-/** EtherType -> what follows */
-const ETHERTYPE = new Uint8Array(65536);
+/** EtherType -> what follows (IPV4, IPV6, VLAN, else 0); the fast path's prologue reads it too */
+export const ETHERTYPE = new Uint8Array(65536);
 ETHERTYPE[0x0800] = IPV4;
 ETHERTYPE[0x86dd] = IPV6;
 ETHERTYPE[0x8100] = VLAN; // 802.1Q

@@ -5,7 +5,7 @@ import { attachSource, UsageError } from '../../../errors.js';
 import { counted, groupDigits } from '../../../numbers.js';
 import type { Firewall } from '../../../firewall/firewall.js';
 import { buildPacketPath } from '../../../sim/build.js';
-import { fallbackWarning } from '../../../sim/engine-counts.js';
+import { engineWarnings } from '../../../sim/engine-counts.js';
 import type { PacketSink } from '../../../sim/outputs/packet-sinks.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import type { Jobs } from '../../../sim/jobs/threads.js';
@@ -68,9 +68,9 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     const tableOnTerminal = flags.format === 'table' && flags.out === undefined && process.stdout.isTTY === true;
     if (report.atp !== null && !tableOnTerminal) printWarnings(undefined, atpWarnings(report.atp));
     // so is a ruleset that sends many frames back through the decoder and evaluator (engine counts)
-    const lanes = fallbackWarning(report.engine);
-    if (lanes !== null && tableOnTerminal) warnings.push(lanes);
-    else if (lanes !== null) printWarnings(undefined, [lanes]);
+    const lanes = engineWarnings(report.engine);
+    if (tableOnTerminal) warnings.push(...lanes);
+    else printWarnings(undefined, lanes);
     // each format's code is loaded only when it is asked for (start-up time)
     if (flags.format === 'table') writeOutput(flags.out, (await import('../../../sim/outputs/summary-table.js')).formatSummary(report, warnings));
     else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify({ ...report, configuration: config.source ?? null, warnings }, null, 2)}\n`);
