@@ -1,0 +1,53 @@
+// A field is defined once: every stage knows every field of the registry, with the registry's type,
+// so a field added to the registry but not wired into a stage fails here, naming the field and the stage.
+import { describe, expect, it } from 'vitest';
+import { FIELD_REGISTRY, fieldType, lookupOf, type FieldEntry } from '../src/field-registry.js';
+import { recordBinding } from '../src/fields/binding.js';
+import { LOOKUP_FIELDS } from '../src/fields/lookups.js';
+import { FIELD_REFERENCE } from '../src/fields/reference.js';
+import { fieldReader } from '../src/fields/render.js';
+import { displayType, FILTER_SCHEME, FIREWALL_SCHEME } from '../src/lang/index.js';
+
+/** the problems of each stage with a field: `stage: problem`, empty when every stage knows it */
+type Stage = (field: FieldEntry) => string | null;
+
+const STAGES: Record<string, Stage> = {
+  scheme: (f) => {
+    const def = FIREWALL_SCHEME.field(f.name);
+    return def === undefined ? 'unknown' : displayType(def.type) !== fieldType(f) ? `type ${displayType(def.type)}` : null;
+  },
+  'ATP filters': (f) => ((FILTER_SCHEME.field(f.name) !== undefined) !== (f.inFilters === true) ? 'disagrees on inFilters' : null),
+  reference: (f) => {
+    const ref = FIELD_REFERENCE.find((r) => r.name === f.name);
+    return ref === undefined ? 'unknown' : ref.type !== fieldType(f) ? `type ${ref.type}` : null;
+  },
+  // a field standing for others is derived by the language from theirs
+  binding: (f) => {
+    const access = Object.hasOwn(recordBinding, f.name) ? recordBinding[f.name] : undefined;
+    if (f.kind === 'name' && f.anyOf !== undefined) return access === undefined ? null : 'binds a derived field';
+    return access === undefined ? 'unknown' : access.type !== fieldType(f) ? `type ${access.type}` : null;
+  },
+  render: (f) => (f.kind === 'name' && f.anyOf !== undefined) || fieldReader(f.name)?.type === fieldType(f) ? null : 'no reader of the type',
+  lookups: (f) => (LOOKUP_FIELDS.has(f.name) !== (lookupOf(f) !== undefined) ? 'disagrees on looking it up' : null),
+};
+
+describe('the field registry', () => {
+  it('names each field once', () => {
+    const names = FIELD_REGISTRY.map((f) => f.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+
+  it('is every stage\'s list of fields', () => {
+    const problems = FIELD_REGISTRY.flatMap((f) => Object.entries(STAGES).flatMap(([stage, check]) => {
+      const problem = check(f);
+      return problem === null ? [] : [`${f.name}: ${stage}: ${problem}`];
+    }));
+    expect(problems).toEqual([]);
+  });
+
+  it('has no field a stage knows and it does not', () => {
+    const known = new Set(FIELD_REGISTRY.map((f) => f.name));
+    const extra = (stage: string, names: Iterable<string>): string[] => [...names].filter((n) => !known.has(n)).map((n) => `${n}: ${stage}`);
+    expect([...extra('scheme', FIREWALL_SCHEME.fieldNames()), ...extra('binding', Object.keys(recordBinding)), ...extra('lookups', LOOKUP_FIELDS)]).toEqual([]);
+  });
+});
