@@ -7,6 +7,21 @@ import { LOOKUP_FIELDS } from '../src/fields/lookups.js';
 import { FIELD_REFERENCE } from '../src/fields/reference.js';
 import { fieldReader } from '../src/fields/render.js';
 import { displayType, FILTER_SCHEME, FIREWALL_SCHEME } from '../src/lang/index.js';
+import { packetSpec } from '../src/lib/packet.js';
+import { PACKET_KEYS } from '../src/suite/packet-spec.js';
+
+/** what the suites' packet builder expects of a value of each type */
+const EXPECTED_VALUE = { Ip: /an address/, Int: /a whole number/, Bool: /true or false/, Bytes: /a string|bytes written/ } as const;
+
+/** the suites' error for a packet giving the field no value, or null when it builds */
+function packetError(name: string): string | null {
+  try {
+    packetSpec({ [name]: null as unknown as string });
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 /** the problems of each stage with a field: `stage: problem`, empty when every stage knows it */
 type Stage = (field: FieldEntry) => string | null;
@@ -28,6 +43,10 @@ const STAGES: Record<string, Stage> = {
     return access === undefined ? 'unknown' : access.type !== fieldType(f) ? `type ${access.type}` : null;
   },
   render: (f) => (f.kind === 'name' && f.anyOf !== undefined) || fieldReader(f.name)?.type === fieldType(f) ? null : 'no reader of the type',
+  'packet builder': (f) => {
+    const error = packetError(f.name);
+    return error !== null && EXPECTED_VALUE[fieldType(f)].test(error) ? null : `says ${error}`;
+  },
   lookups: (f) => (LOOKUP_FIELDS.has(f.name) !== (lookupOf(f) !== undefined) ? 'disagrees on looking it up' : null),
 };
 
