@@ -1,12 +1,13 @@
 // A field is defined once: every stage knows every field of the registry, with the registry's type,
 // so a field added to the registry but not wired into a stage fails here, naming the field and the stage.
 import { describe, expect, it } from 'vitest';
+import { Constants, writeCondition } from '../src/fastpath/conditions.js';
 import { FIELD_REGISTRY, fieldType, lookupOf, type FieldEntry } from '../src/field-registry.js';
 import { recordBinding } from '../src/fields/binding.js';
 import { LOOKUP_FIELDS } from '../src/fields/lookups.js';
 import { FIELD_REFERENCE } from '../src/fields/reference.js';
 import { fieldReader } from '../src/fields/render.js';
-import { displayType, FILTER_SCHEME, FIREWALL_SCHEME } from '../src/lang/index.js';
+import { displayType, FILTER_SCHEME, FIREWALL_SCHEME, parse } from '../src/lang/index.js';
 import { packetSpec } from '../src/lib/packet.js';
 import { PACKET_KEYS } from '../src/suite/packet-spec.js';
 
@@ -22,6 +23,9 @@ function packetError(name: string): string | null {
     return (err as Error).message;
   }
 }
+
+/** a comparison of the field with a value of its type */
+const COMPARISON = { Ip: '== 192.0.2.1', Int: '== 1', Bool: '', Bytes: 'contains "a"' } as const;
 
 /** the problems of each stage with a field: `stage: problem`, empty when every stage knows it */
 type Stage = (field: FieldEntry) => string | null;
@@ -46,6 +50,10 @@ const STAGES: Record<string, Stage> = {
   'packet builder': (f) => {
     const error = packetError(f.name);
     return error !== null && EXPECTED_VALUE[fieldType(f)].test(error) ? null : `says ${error}`;
+  },
+  'fast path': (f) => {
+    const c = writeCondition(parse(`${f.name} ${COMPARISON[fieldType(f)]}`.trim(), FIREWALL_SCHEME), undefined, new Constants(), 0);
+    return 'notCompiled' in c ? c.notCompiled : null;
   },
   lookups: (f) => (LOOKUP_FIELDS.has(f.name) !== (lookupOf(f) !== undefined) ? 'disagrees on looking it up' : null),
 };
