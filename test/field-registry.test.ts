@@ -1,6 +1,8 @@
 // A field is defined once: every stage knows every field of the registry, with the registry's type,
 // so a field added to the registry but not wired into a stage fails here, naming the field and the stage.
 import { describe, expect, it } from 'vitest';
+import { expressionMeaning, isExact } from '../src/analysis/expression.js';
+import { headerSpace } from '../src/analysis/model.js';
 import { Constants, writeCondition } from '../src/fastpath/conditions.js';
 import { FIELD_REGISTRY, fieldType, lookupOf, type FieldEntry } from '../src/field-registry.js';
 import { recordBinding } from '../src/fields/binding.js';
@@ -26,6 +28,13 @@ function packetError(name: string): string | null {
 
 /** a comparison of the field with a value of its type */
 const COMPARISON = { Ip: '== 192.0.2.1', Int: '== 1', Bool: '', Bytes: 'contains "a"' } as const;
+
+/** the analysis' meaning of `field == value` (of a flag: the flag) is exact when it models the field */
+function modelledExactly(f: FieldEntry): boolean {
+  const ast = parse(`${f.name} ${f.kind === 'name' ? '== "a"' : COMPARISON[fieldType(f)]}`.trim(), FIREWALL_SCHEME);
+  const space = headerSpace([ast.expr]);
+  return isExact(expressionMeaning(ast.expr, { universe: space.universe, names: space.names, lists: () => undefined, notes: [] }));
+}
 
 /** the problems of each stage with a field: `stage: problem`, empty when every stage knows it */
 type Stage = (field: FieldEntry) => string | null;
@@ -55,6 +64,8 @@ const STAGES: Record<string, Stage> = {
     const c = writeCondition(parse(`${f.name} ${COMPARISON[fieldType(f)]}`.trim(), FIREWALL_SCHEME), undefined, new Constants(), 0);
     return 'notCompiled' in c ? c.notCompiled : null;
   },
+  // raw bytes are not modelled: every comparison on them is indeterminate
+  analysis: (f) => (f.kind === 'raw' || modelledExactly(f) ? null : 'not modelled'),
   lookups: (f) => (LOOKUP_FIELDS.has(f.name) !== (lookupOf(f) !== undefined) ? 'disagrees on looking it up' : null),
 };
 
