@@ -9,7 +9,7 @@
 // does not have is false, except `!=`, which is true; so `f != v` is translated as `not (f == v)`,
 // and every positive comparison is written so that it is false on a packet without the field.
 import { parse, settingsFor, FilterError, type ComparisonExpr, type Expr } from '../lang/index.js';
-import { FIELD_REGISTRY, lookupOf, type Lookup } from '../field-registry.js';
+import { FIELD_REGISTRY, lookupOf, type FieldEntry, type Lookup } from '../field-registry.js';
 
 export class Untranslatable extends Error {
   constructor(readonly reason: string) {
@@ -28,15 +28,15 @@ export interface Dialect {
   comparison(c: ComparisonExpr, field: string): string;
 }
 
-/** where a looked-up field's value comes from */
-const LOOKUP_SOURCES: Readonly<Record<Lookup, string>> = {
-  country: 'a GeoIP lookup',
-  asn: 'an ASN lookup',
-  colo: 'the ingress data center, which is not in the packet',
+/** where a looked-up field's value comes from; a data center's name or region, by its unit ("region code") */
+const LOOKUP_SOURCES: Readonly<Record<Lookup, (f: FieldEntry) => string>> = {
+  country: () => 'a GeoIP lookup',
+  asn: () => 'an ASN lookup',
+  colo: (f) => `the ingress ${f.unit.replace(/ code$/, '')}, which is not in the packet`,
 };
 const LOOKUP_FIELDS = new Map(FIELD_REGISTRY.flatMap((f) => {
   const lookup = lookupOf(f);
-  return lookup === undefined ? [] : [[f.name, LOOKUP_SOURCES[lookup]] as const];
+  return lookup === undefined ? [] : [[f.name, LOOKUP_SOURCES[lookup](f)] as const];
 }));
 
 function comparison(c: ComparisonExpr, d: Dialect): string {
