@@ -83,42 +83,46 @@ const NAME_LOOKUPS: Readonly<Record<number, NameField['lookup']>> = {
   [Dim.coloRegion]: (n, t) => n.coloRegion(t) ?? `no data-center region is named "${t}"`,
 };
 
-/** the header space's dimension the registry names for a field */
-function dimension(name: string): number {
-  return Dim[name as keyof typeof Dim];
-}
-
 const ENTRIES = new Map(FIELD_REGISTRY.map((f) => [f.name, f]));
 
-/** a name field's dimensions: its own, or those of the fields it stands for */
-function nameDims(f: FieldEntry): number[] {
-  if (f.kind !== 'name') throw new Error(`${f.name} is not a name field`);
-  return f.anyOf === undefined ? [dimension(f.dim)] : f.anyOf.flatMap((n) => nameDims(ENTRIES.get(n)!));
+/**
+ * The header space's dimensions of a field: the one the registry names, or those of the fields it
+ * stands for; undefined when the space has no such dimension.
+ */
+function dimensions(f: FieldEntry): number[] | undefined {
+  const own = (e: FieldEntry): readonly string[] => (e.kind === 'name' && e.anyOf !== undefined ? e.anyOf.flatMap((n) => own(ENTRIES.get(n)!)) : 'dim' in e ? [e.dim] : []);
+  const dims = own(f).map((name) => (Dim as Readonly<Record<string, number>>)[name]);
+  return dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
 }
 
-/** How the header space models a field of the registry. */
-function fieldModel(f: FieldEntry): FieldModel {
+/** How the header space models a field of the registry; undefined: not modelled (the space has no dimension for it). */
+function fieldModel(f: FieldEntry): FieldModel | undefined {
   const transport = registryTransport(f);
   const l4 = transport === undefined ? {} : { transport: L4[transport] };
+  if (f.kind === 'flag') return { kind: 'flag', bit: f.bit };
+  if (f.kind === 'raw') return { kind: 'opaque', ...l4 };
+  const dims = dimensions(f);
+  if (dims === undefined) return undefined;
   switch (f.kind) {
     case 'address':
-      return { kind: 'ip', dim: dimension(f.dim) };
+      return { kind: 'ip', dim: dims[0]! };
     case 'int':
-      return { kind: 'int', dim: dimension(f.dim), domain: range(0n, BigInt(f.max)), ...l4 };
-    case 'flag':
-      return { kind: 'flag', bit: f.bit };
+      return { kind: 'int', dim: dims[0]!, domain: range(0n, BigInt(f.max)), ...l4 };
     case 'bool':
-      return { kind: 'bool', dim: dimension(f.dim) };
+      return { kind: 'bool', dim: dims[0]! };
     case 'name': {
-      const dims = nameDims(f);
-      return { kind: 'name', dims, lookup: NAME_LOOKUPS[dims[0]!]! };
+      const lookup = NAME_LOOKUPS[dims[0]!];
+      return lookup === undefined ? undefined : { kind: 'name', dims, lookup };
     }
-    case 'raw':
-      return { kind: 'opaque', ...l4 };
   }
 }
 
-const FIELDS: Readonly<Record<string, FieldModel>> = Object.fromEntries(FIELD_REGISTRY.map((f) => [f.name, fieldModel(f)]));
+const FIELDS: Readonly<Record<string, FieldModel>> = Object.fromEntries(
+  FIELD_REGISTRY.flatMap((f) => {
+    const model = fieldModel(f);
+    return model === undefined ? [] : [[f.name, model]];
+  }),
+);
 
 const latin1 = new TextDecoder('latin1');
 
