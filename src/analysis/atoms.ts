@@ -11,6 +11,7 @@ import type { Budget } from './budget.js';
 import { type Intervals, NONE, fromRanges, intersect, isEmpty, point, range } from './intervals.js';
 import { countryProblem, type NameTables } from './names.js';
 import { FIELD_REGISTRY, transportOf as registryTransport, type FieldEntry } from '../field-registry.js';
+import { dimensions } from './field-dimensions.js';
 import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions, withComplement } from './space.js';
 
 /** A warning about one comparison. */
@@ -82,18 +83,6 @@ const NAME_LOOKUPS: Readonly<Record<number, NameField['lookup']>> = {
   [Dim.coloName]: (n, t) => n.coloName(t) ?? `no data center is named "${t}"`,
   [Dim.coloRegion]: (n, t) => n.coloRegion(t) ?? `no data-center region is named "${t}"`,
 };
-
-const ENTRIES = new Map(FIELD_REGISTRY.map((f) => [f.name, f]));
-
-/**
- * The header space's dimensions of a field: the one the registry names, or those of the fields it
- * stands for; undefined when the space has no such dimension.
- */
-function dimensions(f: FieldEntry): number[] | undefined {
-  const own = (e: FieldEntry): readonly string[] => (e.kind === 'name' && e.anyOf !== undefined ? e.anyOf.flatMap((n) => own(ENTRIES.get(n)!)) : 'dim' in e ? [e.dim] : []);
-  const dims = own(f).map((name) => (Dim as Readonly<Record<string, number>>)[name]);
-  return dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
-}
 
 /** How the header space models a field of the registry; undefined: not modelled (the space has no dimension for it). */
 function fieldModel(f: FieldEntry): FieldModel | undefined {
