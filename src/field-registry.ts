@@ -5,11 +5,13 @@
 // its bit in tcp.flags, the fast path's local for its value (src/fastpath/headers.ts) and the
 // analysis' dimension of the header space (src/analysis/space.ts Dim).
 //
-// The stages derive their tables from this list: the scheme (lang/schemes.ts), the reference
-// (fields/reference.ts), the lookups, the suites' packet builder, the fast path's conditions and the
-// analysis' domains. Where a stage needs code per field (the record binding, the decoder, the
-// analysis' dimensions) it keeps that code, and test/field-registry.test.ts checks that it covers
-// every field here, with this type, naming the field and the stage when one is missing.
+// The stages derive their tables from this list: the firewall and ATP filter schemes
+// (lang/schemes.ts), the reference (fields/reference.ts), the lookups (fields/lookups.ts), the suites'
+// packet builder, the translations' looked-up fields and flag bits, the fast path's conditions and
+// the analysis' field models, spaces and edges (analysis/field-dimensions.ts). Where a stage needs
+// code per field (the decoder and the record binding, the fast path's prologue, the analysis' name
+// tables) it keeps that code, and test/field-registry.test.ts checks that it covers every field
+// here, with this type, naming the field and the stage when one is missing.
 // Imports nothing.
 
 export type Transport = 'tcp' | 'udp' | 'icmp';
