@@ -112,14 +112,20 @@ function fieldRule(f: FieldEntry): FieldRule {
 /** the flag booleans, lowest bit first (FIN, SYN, …: the order flagNames says them in) */
 const FLAG_BITS: Readonly<Record<string, number>> = Object.fromEntries(fieldsOfKind('flag').sort((a, b) => a.bit - b.bit).map((f) => [f.name, f.bit]));
 
-/** Every key a packet may give: the Rules-language fields, plus tcp.seq/ack/window, time, payload and frame. */
+const rules = (fields: readonly FieldEntry[]): Record<string, FieldRule> => Object.fromEntries(fields.map((f) => [f.name, fieldRule(f)]));
+
+/**
+ * Every key a packet may give: the Rules-language fields, plus tcp.seq/ack/window, time, payload and
+ * frame; the raw bytes last, so that a key as near to `sip` as to `ip` ("sp") is taken for sip.
+ */
 const FIELDS: Readonly<Record<string, FieldRule>> = {
-  ...Object.fromEntries(FIELD_REGISTRY.map((f) => [f.name, fieldRule(f)])),
+  ...rules(FIELD_REGISTRY.filter((f) => f.kind !== 'raw')),
   'tcp.seq': { kind: 'int', transport: 'tcp', max: 0xffffffff }, 'tcp.ack': { kind: 'int', transport: 'tcp', max: 0xffffffff },
   'tcp.window': { kind: 'int', transport: 'tcp', max: 0xffff },
   time: { kind: 'number' },
   payload: { kind: 'text' },
   frame: { kind: 'int' },
+  ...rules(fieldsOfKind('raw')),
 };
 
 export const PACKET_KEYS: readonly string[] = Object.keys(FIELDS);
