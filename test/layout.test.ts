@@ -14,27 +14,29 @@ const MAY_IMPORT: Record<string, string[]> = {
   verdict: [],
   numbers: [],
   'terminal-text': [],
+  // every field's facts, which the stages derive their tables from
+  'field-registry': [],
   net: ['errors', 'verdict', 'numbers'],
-  lang: ['net', 'errors', 'verdict', 'numbers'],
+  lang: ['field-registry', 'net', 'errors', 'verdict', 'numbers'],
   capture: ['net', 'errors', 'verdict', 'numbers'],
   // data center and region names are checked where a configuration names them
   config: ['data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  fields: ['capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  fields: ['field-registry', 'capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
-  fastpath: ['capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  fastpath: ['field-registry', 'capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
-  analysis: ['atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  suite: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  analysis: ['field-registry', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  suite: ['field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   api: ['config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
-  translate: ['capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  translate: ['field-registry', 'capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
-  profile: ['analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  profile: ['field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // reviewers' formats: SARIF, GitHub workflow commands, job summaries, pull-request reports
   review: ['analysis', 'config', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the library (`import … from 'edgesim'`): the stages, the suites' packets and traces; never the CLI

@@ -10,6 +10,8 @@ import type { IpSet } from '../net/ip-set.js';
 import type { Budget } from './budget.js';
 import { type Intervals, NONE, fromRanges, intersect, isEmpty, point, range } from './intervals.js';
 import { countryProblem, type NameTables } from './names.js';
+import { FIELD_REGISTRY, transportOf as registryTransport, type FieldEntry } from '../field-registry.js';
+import { dimensions } from './field-dimensions.js';
 import { ASN_MAX, Dim, L4, type Region, V6_BASE, constrain, subtractRegions, unionRegions, withComplement } from './space.js';
 
 /** A warning about one comparison. */
@@ -59,9 +61,13 @@ interface OpaqueField {
   readonly kind: 'opaque';
   readonly transport?: bigint;
 }
-type FieldModel = IntField | IpField | FlagField | NameField | OpaqueField | { readonly kind: 'sip' };
+/** a Bool field other than a flag (sip): true is 1 on its dimension */
+interface BoolField {
+  readonly kind: 'bool';
+  readonly dim: number;
+}
+type FieldModel = IntField | IpField | FlagField | NameField | OpaqueField | BoolField;
 
-const PORTS = range(0n, 65535n);
 const BYTE = range(0n, 255n);
 
 const PROTO_NUMBERS = new Map(Array.from({ length: 256 }, (_, n) => [protocolText(n), n] as const));
@@ -69,46 +75,43 @@ const PROTO_NUMBERS = new Map(Array.from({ length: 256 }, (_, n) => [protocolTex
 const countryLookup = (names: NameTables, text: string): number | string =>
   countryProblem(text) ?? names.country(text) ?? `no packet carries country "${text}"`;
 
-const FIELDS: Record<string, FieldModel> = {
-  'ip.src': { kind: 'ip', dim: Dim.src },
-  'ip.dst': { kind: 'ip', dim: Dim.dst },
-  'ip.proto': {
-    kind: 'name',
-    dims: [Dim.proto],
-    lookup: (_, text) => PROTO_NUMBERS.get(text) ?? `ip.proto is a lowercase protocol keyword such as "tcp"; "${text}" never matches`,
-  },
-  'ip.len': { kind: 'int', dim: Dim.len, domain: range(0n, 65535n + 40n) },
-  'ip.ttl': { kind: 'int', dim: Dim.ttl, domain: BYTE },
-  'ip.hdr_len': { kind: 'int', dim: Dim.hdrLen, domain: range(0n, 15n) },
-  'ip.opt.type': { kind: 'int', dim: Dim.optType, domain: BYTE },
-  'ip.src.country': { kind: 'name', dims: [Dim.srcCountry], lookup: countryLookup },
-  'ip.dst.country': { kind: 'name', dims: [Dim.dstCountry], lookup: countryLookup },
-  'ip.geoip.country': { kind: 'name', dims: [Dim.srcCountry, Dim.dstCountry], lookup: countryLookup },
-  'ip.src.asnum': { kind: 'int', dim: Dim.srcAsn, domain: range(0n, ASN_MAX) },
-  'ip.dst.asnum': { kind: 'int', dim: Dim.dstAsn, domain: range(0n, ASN_MAX) },
-  'tcp.srcport': { kind: 'int', dim: Dim.sport, domain: PORTS, transport: L4.tcp },
-  'tcp.dstport': { kind: 'int', dim: Dim.dport, domain: PORTS, transport: L4.tcp },
-  'tcp.flags': { kind: 'int', dim: Dim.flags, domain: BYTE, transport: L4.tcp },
-  'tcp.flags.fin': { kind: 'flag', bit: 0x01 },
-  'tcp.flags.syn': { kind: 'flag', bit: 0x02 },
-  'tcp.flags.reset': { kind: 'flag', bit: 0x04 },
-  'tcp.flags.push': { kind: 'flag', bit: 0x08 },
-  'tcp.flags.ack': { kind: 'flag', bit: 0x10 },
-  'tcp.flags.urg': { kind: 'flag', bit: 0x20 },
-  'tcp.flags.ecn': { kind: 'flag', bit: 0x40 },
-  'tcp.flags.cwr': { kind: 'flag', bit: 0x80 },
-  'udp.srcport': { kind: 'int', dim: Dim.sport, domain: PORTS, transport: L4.udp },
-  'udp.dstport': { kind: 'int', dim: Dim.dport, domain: PORTS, transport: L4.udp },
-  'icmp.type': { kind: 'int', dim: Dim.icmpType, domain: BYTE, transport: L4.icmp },
-  'icmp.code': { kind: 'int', dim: Dim.icmpCode, domain: BYTE, transport: L4.icmp },
-  'cf.colo.name': { kind: 'name', dims: [Dim.coloName], lookup: (n, t) => n.coloName(t) ?? `no data center is named "${t}"` },
-  'cf.colo.region': { kind: 'name', dims: [Dim.coloRegion], lookup: (n, t) => n.coloRegion(t) ?? `no data-center region is named "${t}"` },
-  ip: { kind: 'opaque' },
-  tcp: { kind: 'opaque', transport: L4.tcp },
-  udp: { kind: 'opaque', transport: L4.udp },
-  icmp: { kind: 'opaque', transport: L4.icmp },
-  sip: { kind: 'sip' },
+/** the value of a text in each name dimension, or why no packet carries it */
+const NAME_LOOKUPS: Readonly<Record<number, NameField['lookup']>> = {
+  [Dim.proto]: (_, text) => PROTO_NUMBERS.get(text) ?? `ip.proto is a lowercase protocol keyword such as "tcp"; "${text}" never matches`,
+  [Dim.srcCountry]: countryLookup,
+  [Dim.dstCountry]: countryLookup,
+  [Dim.coloName]: (n, t) => n.coloName(t) ?? `no data center is named "${t}"`,
+  [Dim.coloRegion]: (n, t) => n.coloRegion(t) ?? `no data-center region is named "${t}"`,
 };
+
+/** How the header space models a field of the registry; undefined: not modelled (the space has no dimension for it). */
+function fieldModel(f: FieldEntry): FieldModel | undefined {
+  const transport = registryTransport(f);
+  const l4 = transport === undefined ? {} : { transport: L4[transport] };
+  if (f.kind === 'flag') return { kind: 'flag', bit: f.bit };
+  if (f.kind === 'raw') return { kind: 'opaque', ...l4 };
+  const dims = dimensions(f);
+  if (dims === undefined) return undefined;
+  switch (f.kind) {
+    case 'address':
+      return { kind: 'ip', dim: dims[0]! };
+    case 'int':
+      return { kind: 'int', dim: dims[0]!, domain: range(0n, BigInt(f.max)), ...l4 };
+    case 'bool':
+      return { kind: 'bool', dim: dims[0]! };
+    case 'name': {
+      const lookup = NAME_LOOKUPS[dims[0]!];
+      return lookup === undefined ? undefined : { kind: 'name', dims, lookup };
+    }
+  }
+}
+
+const FIELDS: Readonly<Record<string, FieldModel>> = Object.fromEntries(
+  FIELD_REGISTRY.flatMap((f) => {
+    const model = fieldModel(f);
+    return model === undefined ? [] : [[f.name, model]];
+  }),
+);
 
 const latin1 = new TextDecoder('latin1');
 
@@ -212,8 +215,8 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
 
   if (model === undefined || model.kind === 'opaque') return indeterminate();
   switch (model.kind) {
-    case 'sip':
-      return op.kind === 'isTrue' ? atom([Dim.sip], point(1n)) : indeterminate();
+    case 'bool':
+      return op.kind === 'isTrue' ? atom([model.dim], point(1n)) : indeterminate();
     case 'flag':
       return op.kind === 'isTrue' ? atom([Dim.flags], maskedValues(BigInt(model.bit), BYTE)) : indeterminate();
     case 'int': {

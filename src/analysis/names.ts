@@ -6,9 +6,10 @@
 // mentioned codes. -1 is "absent" in every name dimension.
 import type { ComparisonExpr, Expr } from '../lang/index.js';
 import { COLO_NAMES, REGIONS } from '../data/colos.js';
+import { FIELD_REGISTRY, lookupOf } from '../field-registry.js';
 import type { NameDomains } from './space.js';
 
-const COUNTRY_FIELDS = new Set(['ip.src.country', 'ip.dst.country', 'ip.geoip.country']);
+const COUNTRY_FIELDS = new Set(FIELD_REGISTRY.filter((f) => lookupOf(f) === 'country').map((f) => f.name));
 const latin1 = new TextDecoder('latin1');
 
 /** A country code as packets carry it: two uppercase letters. Lowercase text never matches. */

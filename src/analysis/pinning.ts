@@ -7,8 +7,10 @@
 // The packet witnesses are pinned with what the engine decides for them; the spaces are proved here.
 import type { Snapshot } from '../config/snapshot.js';
 import { verdictName } from '../verdict.js';
+import { lookupOf } from '../field-registry.js';
 import { protectedTraffic } from './atp-filters.js';
 import { decidedPacket, decisions } from './decisions.js';
+import { FIELD_DIMENSIONS, fieldOf } from './field-dimensions.js';
 import { expressionMeaning } from './expression.js';
 import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
@@ -56,11 +58,14 @@ const MAX_BOXES = 8;
 /** the boxes of a region whose edges are pinned, and the ranges of one field whose ends are */
 const MAX_EDGE_BOXES = 32;
 
-const EDGE_FIELDS: ReadonlyArray<[number, string]> = [
-  [Dim.src, 'ip.src'], [Dim.dst, 'ip.dst'], [Dim.proto, 'ip.proto'], [Dim.sport, 'srcport'], [Dim.dport, 'dstport'],
-  [Dim.flags, 'tcp.flags'], [Dim.icmpType, 'icmp.type'], [Dim.icmpCode, 'icmp.code'], [Dim.ttl, 'ip.ttl'], [Dim.len, 'ip.len'],
-  [Dim.hdrLen, 'ip.hdr_len'], [Dim.optType, 'ip.opt.type'], [Dim.srcAsn, 'ip.src.asnum'], [Dim.dstAsn, 'ip.dst.asnum'],
-];
+/**
+ * the dimensions whose values are ordered, so that a value beside a box's edge is a packet: the
+ * fields' own but the names of lookups (countries and data centers are table indexes) and flags (sip)
+ */
+const EDGE_DIMENSIONS = FIELD_DIMENSIONS.filter((d) => {
+  const f = fieldOf(d, 'tcp')!; // a port: either transport's, alike
+  return f.kind === 'address' || f.kind === 'int' || (f.kind === 'name' && lookupOf(f) === undefined);
+});
 
 function whyNot(model: FirewallModel, i: number, workLimit: number | undefined): { witness: Box | null; why: string | null } {
   const status = ruleStatus(model, i, workLimit);
@@ -101,7 +106,7 @@ function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
   const seen = new Set<string>();
   for (const box of region.slice(0, MAX_EDGE_BOXES)) {
     const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
-    for (const [d, field] of EDGE_FIELDS) {
+    for (const d of EDGE_DIMENSIONS) {
       const set = box[d]!;
       if (set.length === home[d]!.length && set.every((v, k) => v === home[d]![k])) continue;
       for (const v of set.slice(0, 2 * MAX_EDGE_BOXES).map((x, k) => (k % 2 === 0 ? x - 1n : x + 1n))) {
@@ -109,7 +114,8 @@ function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
         const moved = box.slice();
         moved[d] = [v, v];
         const witness = arrivedAt(moved, hs);
-        const name = field.includes('.') ? field : `${String(witness['ip.proto'])}.${field}`;
+        const name = fieldOf(d, String(witness['ip.proto']))?.name;
+        if (name === undefined) continue;
         // one packet per edge: the same edge in the boxes of other transports adds nothing
         const key = `${name} ${v}`;
         if (seen.has(key)) continue;

@@ -5,6 +5,8 @@
 // are said even when no field of it is constrained (`ip.src: [0.0.0.0/0]`, `ip.proto: tcp`), so
 // the space is the box within the packets that can reach the firewall.
 import { protocolText } from '../capture/protocols.js';
+import type { FieldEntry } from '../field-registry.js';
+import { FIELD_DIMENSIONS, fieldOf } from './field-dimensions.js';
 import { type Intervals, equal } from './intervals.js';
 import type { NameTables } from './names.js';
 import type { HeaderSpaceSpec, SpaceValue } from './prove.js';
@@ -68,33 +70,26 @@ export function boxSpace(box: Box, universe: Region, tables: NameTables): Header
   const spec: Record<string, SpaceValue | SpaceValue[]> = {};
   const transport = TRANSPORT_NAME[String(l4[0])];
   const countryText = (i: number): string | undefined => (i < tables.countries.length ? tables.countries[i] : undefined);
-  const fields: Array<[number, string | undefined, (set: Intervals) => SpaceValue[] | null]> = [
-    [Dim.src, 'ip.src', addresses],
-    [Dim.dst, 'ip.dst', addresses],
-    [Dim.proto, 'ip.proto', (set) => names(set, (n) => protocolText(n))],
-    [Dim.sport, transport && `${transport}.srcport`, numbers],
-    [Dim.dport, transport && `${transport}.dstport`, numbers],
-    [Dim.flags, 'tcp.flags', numbers],
-    [Dim.icmpType, 'icmp.type', numbers],
-    [Dim.icmpCode, 'icmp.code', numbers],
-    [Dim.ttl, 'ip.ttl', numbers],
-    [Dim.len, 'ip.len', numbers],
-    [Dim.hdrLen, 'ip.hdr_len', numbers],
-    [Dim.optType, 'ip.opt.type', numbers],
-    [Dim.srcCountry, 'ip.src.country', (set) => names(set, countryText)],
-    [Dim.dstCountry, 'ip.dst.country', (set) => names(set, countryText)],
-    [Dim.srcAsn, 'ip.src.asnum', numbers],
-    [Dim.dstAsn, 'ip.dst.asnum', numbers],
-    [Dim.coloName, 'cf.colo.name', (set) => names(set, (i) => tables.coloNameText(i))],
-    [Dim.coloRegion, 'cf.colo.region', (set) => names(set, (i) => tables.coloRegionText(i))],
-  ];
-  for (const [d, field, write] of fields) {
+  const nameText: Readonly<Record<number, (i: number) => string | undefined>> = {
+    [Dim.proto]: (n) => protocolText(n),
+    [Dim.srcCountry]: countryText,
+    [Dim.dstCountry]: countryText,
+    [Dim.coloName]: (i) => tables.coloNameText(i),
+    [Dim.coloRegion]: (i) => tables.coloRegionText(i),
+  };
+  const write = (f: FieldEntry, d: number, set: Intervals): SpaceValue[] | null =>
+    f.kind === 'address' ? addresses(set) : f.kind === 'int' ? numbers(set) : f.kind === 'name' && nameText[d] !== undefined ? names(set, nameText[d]!) : null;
+  for (const d of FIELD_DIMENSIONS) {
     if (equal(box[d]!, home[d]!)) continue;
-    const values = field === undefined ? null : write(box[d]!);
+    const field = fieldOf(d, transport);
+    if (field?.kind === 'bool') {
+      spec[field.name] = box[d]![0] === 1n;
+      continue;
+    }
+    const values = field === undefined ? null : write(field, d, box[d]!);
     if (values === null) return null;
-    spec[field!] = values;
+    spec[field!.name] = values;
   }
-  if (!equal(box[Dim.sip]!, home[Dim.sip]!)) spec.sip = box[Dim.sip]![0] === 1n;
   if (spec['ip.src'] === undefined && spec['ip.dst'] === undefined) spec['ip.src'] = [family6 ? '::/0' : '0.0.0.0/0'];
   if (transport !== undefined && spec['ip.proto'] === undefined) spec['ip.proto'] = transport;
   if (l4[0] === L4.icmp && spec['ip.proto'] === undefined) spec['ip.proto'] = family6 ? 'ipv6-icmp' : 'icmp';

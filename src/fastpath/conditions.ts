@@ -24,6 +24,7 @@ import { intMembership, mergeRanges } from '../lang/eval/int-set.js';
 import { parseWildcard } from '../lang/literals/wildcard.js';
 import { compileRegex } from '../lang/regex/compile.js';
 import type { IpSet } from '../net/ip-set.js';
+import { fieldsOfKind, type FieldPart } from '../field-registry.js';
 import { recordBinding } from '../fields/binding.js';
 import { LOOKUP_FIELDS } from '../fields/lookups.js';
 import { Has, PacketRecord } from '../capture/record.js';
@@ -45,39 +46,31 @@ export interface Condition {
   readonly locals: ReadonlySet<string>;
 }
 
-/** presence expression and value local of each Int field the fast path reads */
-export const INT_FIELDS: Readonly<Record<string, readonly [has: string, value: string]>> = {
-  'ip.len': ['1', 'ipLen'],
-  'ip.ttl': ['1', 'ttl'],
-  'ip.hdr_len': ['(fam === 4)', 'hdrLen'],
-  'ip.opt.type': ['hasOpt', 'optType'],
-  'tcp.srcport': ['tcp', 'sport'],
-  'tcp.dstport': ['tcp', 'dport'],
-  'tcp.flags': ['tcp', 'flags'],
-  'udp.srcport': ['udp', 'sport'],
-  'udp.dstport': ['udp', 'dport'],
-  'icmp.type': ['icmp', 'itype'],
-  'icmp.code': ['icmp', 'icode'],
-};
+/**
+ * The prologue's presence test of each part of a packet a field is read from (headers.ts; the rule
+ * code runs only for IP packets, so the IP header is always there). Looked-up fields are not here.
+ */
+const PRESENCE: Readonly<Partial<Record<FieldPart, string>>> = { ip: '1', ipv4: '(fam === 4)', 'ipv4-options': 'hasOpt', tcp: 'tcp', udp: 'udp', icmp: 'icmp' };
 
-const TCP_FLAGS: Readonly<Record<string, number>> = {
-  'tcp.flags.fin': 0x01, 'tcp.flags.syn': 0x02, 'tcp.flags.reset': 0x04, 'tcp.flags.push': 0x08,
-  'tcp.flags.ack': 0x10, 'tcp.flags.urg': 0x20, 'tcp.flags.ecn': 0x40, 'tcp.flags.cwr': 0x80,
-};
+/** presence expression and value local of each Int field the fast path reads */
+export const INT_FIELDS: Readonly<Record<string, readonly [has: string, value: string]>> = Object.fromEntries(
+  fieldsOfKind('int').flatMap((f) => (f.local === undefined ? [] : [[f.name, [PRESENCE[f.part]!, f.local] as const]])),
+);
+
+const TCP_FLAGS: Readonly<Record<string, number>> = Object.fromEntries(fieldsOfKind('flag').map((f) => [f.name, f.bit]));
 
 /** presence, start and end of the raw-bytes fields */
-const RAW_FIELDS: Readonly<Record<string, readonly [has: string, start: string, end: string]>> = {
-  ip: ['1', 'l3', 'l3e'],
-  tcp: ['tcp', 'l4', 'l3e'],
-  udp: ['udp', 'l4', 'l3e'],
-  icmp: ['icmp', 'l4', 'l3e'],
-};
+const RAW_FIELDS: Readonly<Record<string, readonly [has: string, start: string, end: string]>> = Object.fromEntries(
+  fieldsOfKind('raw').map((f) => [f.name, [PRESENCE[f.part]!, f.part === 'ip' ? 'l3' : 'l4', 'l3e'] as const]),
+);
+
+/** the IPv6 words and scratch array that go with each address's IPv4 local */
+const V6_LOCALS = { s4: [['sa', 'sb', 'sc', 'sd'], 'SRC6'], d4: [['da', 'db', 'dc', 'dd'], 'DST6'] } as const;
 
 /** the locals of each address field: family test, IPv4 value, IPv6 words, IPv6 scratch array */
-const IP_FIELDS: Readonly<Record<string, readonly [v4: string, words: readonly string[], array: string]>> = {
-  'ip.src': ['s4', ['sa', 'sb', 'sc', 'sd'], 'SRC6'],
-  'ip.dst': ['d4', ['da', 'db', 'dc', 'dd'], 'DST6'],
-};
+const IP_FIELDS: Readonly<Record<string, readonly [v4: string, words: readonly string[], array: string]>> = Object.fromEntries(
+  fieldsOfKind('address').map((f) => [f.name, [f.local, ...V6_LOCALS[f.local]] as const]),
+);
 
 const ORDER: Readonly<Record<string, string>> = { eq: '===', ne: '!==', ge: '>=', le: '<=', gt: '>', lt: '<' };
 
@@ -168,7 +161,7 @@ class ConditionWriter {
     const int = INT_FIELDS[name];
     if (int !== undefined) {
       this.use(int[0], int[1]);
-      if (name === 'ip.hdr_len') this.use('fam');
+      if (int[0] === PRESENCE.ipv4) this.use('fam');
       return intLeaf(e.op, int[0], int[1], this.k);
     }
     const flag = TCP_FLAGS[name];

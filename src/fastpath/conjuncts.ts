@@ -8,6 +8,7 @@
 import type { Ast, ComparisonExpr, Expr, IpItem } from '../lang/index.js';
 import { mergeRanges } from '../lang/eval/int-set.js';
 import type { IpSet } from '../net/ip-set.js';
+import { fieldsOfKind } from '../field-registry.js';
 import { INT_FIELDS } from './conditions.js';
 
 /** The fields packets are sorted by: IPv4 addresses (a 32-bit value space) and ports (16 bits). */
@@ -17,16 +18,15 @@ export type SortedField = (typeof SORTED_FIELDS)[number];
 /**
  * The generated per-packet source's presence test and value of each field (locals of headers.ts):
  * the one place both the classifier and the key index read a packet's sorted fields from; the
- * ports are the compiled conditions' own (conditions.ts INT_FIELDS).
+ * ports are the compiled conditions' own (conditions.ts INT_FIELDS), the IPv4 addresses' locals the
+ * field registry's.
  */
-export const FIELD_VALUES: Readonly<Record<SortedField, readonly [when: string, value: string]>> = {
-  'ip.src': ['fam === 4', 's4'],
-  'ip.dst': ['fam === 4', 'd4'],
-  'tcp.srcport': INT_FIELDS['tcp.srcport']!,
-  'tcp.dstport': INT_FIELDS['tcp.dstport']!,
-  'udp.srcport': INT_FIELDS['udp.srcport']!,
-  'udp.dstport': INT_FIELDS['udp.dstport']!,
-};
+export const FIELD_VALUES = Object.fromEntries(
+  SORTED_FIELDS.map((name) => {
+    const address = fieldsOfKind('address').find((f) => f.name === name);
+    return [name, address === undefined ? INT_FIELDS[name]! : ['fam === 4', address.local]];
+  }),
+) as Readonly<Record<SortedField, readonly [when: string, value: string]>>;
 
 /** The largest value of each field's value space. */
 export function maxValue(field: SortedField): number {

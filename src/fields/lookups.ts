@@ -3,10 +3,13 @@
 // enriched only with what the expressions read: a GeoIP lookup costs about a microsecond, so a
 // ruleset that never mentions a country skips them.
 import { createEnrichment, type Enrichment } from '../data/enrichment.js';
+import { FIELD_REGISTRY, lookupOf, type Lookup } from '../field-registry.js';
 
-export const COUNTRY_FIELDS: readonly string[] = ['ip.src.country', 'ip.dst.country', 'ip.geoip.country'];
-export const ASN_FIELDS: readonly string[] = ['ip.src.asnum', 'ip.dst.asnum'];
-export const COLO_FIELDS: readonly string[] = ['cf.colo.name', 'cf.colo.region'];
+const fieldsFrom = (lookup: Lookup): readonly string[] => FIELD_REGISTRY.filter((f) => lookupOf(f) === lookup).map((f) => f.name);
+
+export const COUNTRY_FIELDS = fieldsFrom('country');
+export const ASN_FIELDS = fieldsFrom('asn');
+export const COLO_FIELDS = fieldsFrom('colo');
 /** every field whose value comes from a lookup rather than from the capture */
 export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([...COUNTRY_FIELDS, ...ASN_FIELDS, ...COLO_FIELDS]);
 

@@ -1,4 +1,4 @@
-// The two schemes edgesim checks expressions against.
+// The two schemes edgesim checks expressions against, both from the field registry.
 // - FIREWALL_SCHEME: the network-firewall phase fields (reference/cloudflare.md §2.3) and
 //   bit_slice; lists (`$name`) for Ip only. Every field is optional: absent ⇒ every comparison
 //   false except `!=`.
@@ -9,34 +9,21 @@
 // country: `==`, `in`, `contains`… match when either matches; decision: `!=` is true when neither
 // equals the value (an absent country counts as not equal).
 import { bitSlice } from './functions/bit-slice.js';
-import { Scheme } from './scheme.js';
-import type { Primitive } from './types.js';
+import { Scheme, type FieldDef } from './scheme.js';
+import { FIELD_REGISTRY, fieldType, type FieldEntry } from '../field-registry.js';
 
-const FIREWALL_FIELDS: Record<string, Primitive> = {
-  'ip.src': 'Ip', 'ip.dst': 'Ip', 'ip.proto': 'Bytes',
-  'ip.len': 'Int', 'ip.ttl': 'Int', 'ip.hdr_len': 'Int', 'ip.opt.type': 'Int',
-  'ip.src.country': 'Bytes', 'ip.dst.country': 'Bytes',
-  'ip.src.asnum': 'Int', 'ip.dst.asnum': 'Int',
-  'tcp.srcport': 'Int', 'tcp.dstport': 'Int', 'tcp.flags': 'Int',
-  'tcp.flags.ack': 'Bool', 'tcp.flags.cwr': 'Bool', 'tcp.flags.ecn': 'Bool', 'tcp.flags.fin': 'Bool',
-  'tcp.flags.push': 'Bool', 'tcp.flags.reset': 'Bool', 'tcp.flags.syn': 'Bool', 'tcp.flags.urg': 'Bool',
-  'udp.srcport': 'Int', 'udp.dstport': 'Int', 'icmp.type': 'Int', 'icmp.code': 'Int',
-  'cf.colo.name': 'Bytes', 'cf.colo.region': 'Bytes',
-  ip: 'Bytes', tcp: 'Bytes', udp: 'Bytes', icmp: 'Bytes',
-  sip: 'Bool',
-};
+const fields = (entries: readonly FieldEntry[]): Record<string, Omit<FieldDef, 'name'>> =>
+  Object.fromEntries(entries.map((f) => [f.name, { type: fieldType(f), ...(f.kind === 'name' && f.anyOf ? { anyOf: f.anyOf } : {}) }]));
 
 /** The network-firewall phase (edge_transit / magic_transit). */
 export const FIREWALL_SCHEME = new Scheme({
-  fields: {
-    ...FIREWALL_FIELDS,
-    'ip.geoip.country': { type: 'Bytes', anyOf: ['ip.src.country', 'ip.dst.country'] },
-  },
+  // a field standing for others comes after them
+  fields: fields([...FIELD_REGISTRY.filter((f) => !('anyOf' in f)), ...FIELD_REGISTRY.filter((f) => 'anyOf' in f)]),
   functions: [bitSlice],
   lists: ['Ip'],
 });
 
 /** Advanced TCP Protection filter expressions. */
 export const FILTER_SCHEME = new Scheme({
-  fields: { 'ip.src': 'Ip', 'ip.dst': 'Ip', 'tcp.srcport': 'Int', 'tcp.dstport': 'Int' },
+  fields: fields(FIELD_REGISTRY.filter((f) => f.inFilters)),
 });

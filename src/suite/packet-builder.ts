@@ -15,6 +15,7 @@ import { decodeFrame } from '../capture/reader.js';
 import { PacketRecord } from '../capture/record.js';
 import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
 import { recordFields } from '../fields/render.js';
+import { LOOKUP_FIELDS } from '../fields/lookups.js';
 import { icmpBodyLength } from '../capture/protocols.js';
 import { SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
 
@@ -91,7 +92,7 @@ function checkAgreement(spec: PacketSpec, rec: PacketRecord): void {
   const fields = recordFields(rec);
   for (const [name, at] of spec.agree) {
     if (!(name in fields)) {
-      if (name in LOOKED_UP) continue;
+      if (NOT_FROM_BYTES.has(name)) continue;
       at.failKey(`the built packet has no ${name} (its bytes say otherwise)`);
     }
     const want = at.value;
@@ -101,11 +102,8 @@ function checkAgreement(spec: PacketSpec, rec: PacketRecord): void {
   }
 }
 
-/** fields the lookups set after the packet is built, not its bytes */
-const LOOKED_UP: Readonly<Record<string, true>> = {
-  'ip.src.country': true, 'ip.dst.country': true, 'ip.geoip.country': true, 'ip.src.asnum': true, 'ip.dst.asnum': true, 'cf.colo.name': true, 'cf.colo.region': true,
-  'tcp.seq': true, 'tcp.ack': true, 'tcp.window': true,
-};
+/** keys a built packet's record does not hold from its bytes: the looked-up fields (set after it is built) and the TCP header values that are no Rules-language field */
+const NOT_FROM_BYTES: ReadonlySet<string> = new Set([...LOOKUP_FIELDS, 'tcp.seq', 'tcp.ack', 'tcp.window']);
 
 function folded(sum: number): number {
   while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);

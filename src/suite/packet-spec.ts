@@ -24,7 +24,7 @@ import { MAX_FRAME } from '../capture/synth/frame-builder.js';
 import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
-import { FIREWALL_SCHEME } from '../lang/schemes.js';
+import { FIELD_REGISTRY, fieldsOfKind, transportOf, type FieldEntry, type FieldKind } from '../field-registry.js';
 import { describeType, suggestion, type Located } from './source.js';
 
 /** the payload of a packet with `sip: true` */
@@ -101,35 +101,34 @@ interface FieldRule {
   max?: number;
 }
 
-const FLAG_BITS: Readonly<Record<string, number>> = {
-  'tcp.flags.fin': 0x01, 'tcp.flags.syn': 0x02, 'tcp.flags.reset': 0x04, 'tcp.flags.push': 0x08,
-  'tcp.flags.ack': 0x10, 'tcp.flags.urg': 0x20, 'tcp.flags.ecn': 0x40, 'tcp.flags.cwr': 0x80,
-};
+/** how a suite writes a value of each kind of field */
+const RULE_KINDS: Readonly<Record<FieldKind, Kind>> = { address: 'ip', int: 'int', flag: 'bool', bool: 'bool', name: 'text', raw: 'bytes' };
 
-/** Every key a packet may give: the settable Rules-language fields, plus tcp.seq/ack/window and time. */
+function fieldRule(f: FieldEntry): FieldRule {
+  const transport = transportOf(f);
+  return { kind: RULE_KINDS[f.kind], ...(transport === undefined ? {} : { transport }), ...(f.kind === 'int' ? { max: f.max } : {}) };
+}
+
+/** the flag booleans, lowest bit first (FIN, SYN, …: the order flagNames says them in) */
+const FLAG_BITS: Readonly<Record<string, number>> = Object.fromEntries(fieldsOfKind('flag').sort((a, b) => a.bit - b.bit).map((f) => [f.name, f.bit]));
+
+const rules = (fields: readonly FieldEntry[]): Record<string, FieldRule> => Object.fromEntries(fields.map((f) => [f.name, fieldRule(f)]));
+
+/**
+ * Every key a packet may give: the Rules-language fields, plus tcp.seq/ack/window, time, payload and
+ * frame; the raw bytes last, so that a key as near to `sip` as to `ip` ("sp") is taken for sip.
+ */
 const FIELDS: Readonly<Record<string, FieldRule>> = {
-  'ip.src': { kind: 'ip' }, 'ip.dst': { kind: 'ip' }, 'ip.proto': { kind: 'text' },
-  'ip.len': { kind: 'int', max: 0xffff }, 'ip.ttl': { kind: 'int', max: 255 },
-  'ip.src.country': { kind: 'text' }, 'ip.dst.country': { kind: 'text' }, 'ip.geoip.country': { kind: 'text' },
-  'ip.src.asnum': { kind: 'int', max: 0xffffffff }, 'ip.dst.asnum': { kind: 'int', max: 0xffffffff },
-  'tcp.srcport': { kind: 'int', transport: 'tcp', max: 0xffff }, 'tcp.dstport': { kind: 'int', transport: 'tcp', max: 0xffff },
-  'tcp.flags': { kind: 'int', transport: 'tcp', max: 255 },
-  ...Object.fromEntries(Object.keys(FLAG_BITS).map((k) => [k, { kind: 'bool', transport: 'tcp' } as FieldRule])),
+  ...rules(FIELD_REGISTRY.filter((f) => f.kind !== 'raw')),
   'tcp.seq': { kind: 'int', transport: 'tcp', max: 0xffffffff }, 'tcp.ack': { kind: 'int', transport: 'tcp', max: 0xffffffff },
   'tcp.window': { kind: 'int', transport: 'tcp', max: 0xffff },
-  'udp.srcport': { kind: 'int', transport: 'udp', max: 0xffff }, 'udp.dstport': { kind: 'int', transport: 'udp', max: 0xffff },
-  'icmp.type': { kind: 'int', transport: 'icmp', max: 255 }, 'icmp.code': { kind: 'int', transport: 'icmp', max: 255 },
-  'cf.colo.name': { kind: 'text' }, 'cf.colo.region': { kind: 'text' },
-  sip: { kind: 'bool' },
   time: { kind: 'number' },
-  'ip.hdr_len': { kind: 'int', max: 15 }, 'ip.opt.type': { kind: 'int', max: 255 },
   payload: { kind: 'text' },
   frame: { kind: 'int' },
-  ip: { kind: 'bytes' }, tcp: { kind: 'bytes', transport: 'tcp' }, udp: { kind: 'bytes', transport: 'udp' }, icmp: { kind: 'bytes', transport: 'icmp' },
+  ...rules(fieldsOfKind('raw')),
 };
 
 export const PACKET_KEYS: readonly string[] = Object.keys(FIELDS);
-const KNOWN_NAMES = [...new Set([...PACKET_KEYS, ...FIREWALL_SCHEME.fieldNames()])];
 
 const EXPECTED: Readonly<Record<Kind, string>> = {
   ip: 'an address written as a string (e.g. "192.0.2.1")',
@@ -199,7 +198,7 @@ export function parsePacket(node: Located): PacketSpec {
   const given = new Map<string, Located>();
   for (const [name, at] of node.entries('a packet (a map of field names to values)')) {
     const rule = FIELDS[name];
-    if (rule === undefined) return at.failKey(`unknown field${suggestion(name, KNOWN_NAMES, false)}`);
+    if (rule === undefined) return at.failKey(`unknown field${suggestion(name, PACKET_KEYS, false)}`);
     checkValue(rule, at);
     given.set(name, at);
   }
@@ -293,7 +292,7 @@ export function parsePacket(node: Located): PacketSpec {
     options,
     payload,
     bytes,
-    agree: bytes === null && payload === null ? [] : [...given].filter(([name]) => !['frame', 'time', 'payload', 'ip', 'tcp', 'udp', 'icmp'].includes(name)),
+    agree: bytes === null && payload === null ? [] : [...given].filter(([name]) => !['frame', 'time', 'payload'].includes(name) && FIELDS[name]!.kind !== 'bytes'),
     time: get<number>('time') ?? null,
     lookups,
   };
@@ -315,11 +314,12 @@ function ipv4Header(given: Map<string, Located>, family: 4 | 6): { hdrLen: numbe
   return { hdrLen, options };
 }
 
+/** the raw-bytes field given (the IP packet's before a transport's, as the registry lists them) */
 function rawBytes(given: Map<string, Located>): PacketSpec['bytes'] {
-  const ip = given.get('ip');
-  if (ip !== undefined) return { layer: 'ip', data: hexBytes(ip.value as string), at: ip };
-  const transport = given.get('tcp') ?? given.get('udp') ?? given.get('icmp');
-  return transport === undefined ? null : { layer: 'transport', data: hexBytes(transport.value as string), at: transport };
+  const field = fieldsOfKind('raw').find((f) => given.has(f.name));
+  if (field === undefined) return null;
+  const at = given.get(field.name)!;
+  return { layer: field.part === 'ip' ? 'ip' : 'transport', data: hexBytes(at.value as string), at };
 }
 
 function country(at: Located | undefined): string | undefined {

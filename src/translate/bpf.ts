@@ -5,11 +5,12 @@
 // translation says so in `explain` and is otherwise exact. Host and network tests are written with
 // `ip` / `ip6` in front (`src net` alone also matches ARP packets, which have no IP in edgesim).
 import { protocolNumber } from '../capture/protocols.js';
+import { fieldsOfKind } from '../field-registry.js';
 import type { ComparisonExpr } from '../lang/index.js';
 import { intRanges, ipItems, network, protocolNames, type IntRange } from './values.js';
 import { type Dialect, translate, Untranslatable } from './walk.js';
 
-const TCP_FLAG_BITS: Record<string, number> = { fin: 0x01, syn: 0x02, reset: 0x04, push: 0x08, ack: 0x10, urg: 0x20, ecn: 0x40, cwr: 0x80 };
+const TCP_FLAG_BITS: ReadonlyMap<string, number> = new Map(fieldsOfKind('flag').map((f) => [f.name, f.bit]));
 
 const ORDER: Record<string, string> = { eq: '=', lt: '<', le: '<=', gt: '>', ge: '>=' };
 
@@ -111,8 +112,8 @@ export const BPF: Dialect = {
         return `(icmp and ${inRanges(`icmp[${offset}]`, r, 255)}) or (icmp6 and ${inRanges(`icmp6[${offset}]`, r, 255)})`;
       }
     }
-    if (layer === 'tcp' && dir === 'flags' && c.op.kind === 'isTrue') {
-      const bit = TCP_FLAG_BITS[field.split('.')[2]!]!;
+    const bit = TCP_FLAG_BITS.get(field);
+    if (bit !== undefined && c.op.kind === 'isTrue') {
       return transportByte(6, 'tcp', 13, (v) => `${v} & ${bit} != 0`);
     }
     throw new Untranslatable(`${field} is not translated to BPF`);

@@ -9,6 +9,7 @@
 // does not have is false, except `!=`, which is true; so `f != v` is translated as `not (f == v)`,
 // and every positive comparison is written so that it is false on a packet without the field.
 import { parse, settingsFor, FilterError, type ComparisonExpr, type Expr } from '../lang/index.js';
+import { FIELD_REGISTRY, lookupOf, type FieldEntry, type Lookup } from '../field-registry.js';
 
 export class Untranslatable extends Error {
   constructor(readonly reason: string) {
@@ -27,21 +28,22 @@ export interface Dialect {
   comparison(c: ComparisonExpr, field: string): string;
 }
 
-const LOOKUP_FIELDS: Record<string, string> = {
-  'ip.src.country': 'a GeoIP lookup',
-  'ip.dst.country': 'a GeoIP lookup',
-  'ip.geoip.country': 'a GeoIP lookup',
-  'ip.src.asnum': 'an ASN lookup',
-  'ip.dst.asnum': 'an ASN lookup',
-  'cf.colo.name': "the ingress data center, which is not in the packet",
-  'cf.colo.region': "the ingress region, which is not in the packet",
+/** where a looked-up field's value comes from; a data center's name or region, by its unit ("region code") */
+const LOOKUP_SOURCES: Readonly<Record<Lookup, (f: FieldEntry) => string>> = {
+  country: () => 'a GeoIP lookup',
+  asn: () => 'an ASN lookup',
+  colo: (f) => `the ingress ${f.unit.replace(/ code$/, '')}, which is not in the packet`,
 };
+const LOOKUP_FIELDS = new Map(FIELD_REGISTRY.flatMap((f) => {
+  const lookup = lookupOf(f);
+  return lookup === undefined ? [] : [[f.name, LOOKUP_SOURCES[lookup](f)] as const];
+}));
 
 function comparison(c: ComparisonExpr, d: Dialect): string {
   if (c.lhs.base.kind === 'call') throw new Untranslatable(`function ${c.lhs.base.name}() has no ${d.name} equivalent`);
   const field = c.lhs.base.name;
   if (c.lhs.indexes.length > 0) throw new Untranslatable(`indexing ${field} has no ${d.name} equivalent`);
-  const lookup = LOOKUP_FIELDS[field];
+  const lookup = LOOKUP_FIELDS.get(field);
   if (lookup !== undefined) throw new Untranslatable(`${field} has no ${d.name} equivalent (its value comes from ${lookup})`);
   if (c.op.kind === 'inList') throw new Untranslatable(`list $${c.op.name} has no ${d.name} equivalent (its contents live in the configuration)`);
   if (c.op.kind === 'ordering' && c.op.op === 'ne') {

@@ -20,6 +20,7 @@ const NOT_JSON = (tag: string): string => `${tag} values are not read by suites:
 /** [what, the cases part of the suite (line 3 on), the message after `FILE:`] */
 const TABLE: Array<[string, string, string]> = [
   ['unknown field, with did-you-mean', '  - name: a\n    packet: {tcp.dstprot: 22}\n    expect: {verdict: drop}\n', '4: cases[0].packet.tcp.dstprot: unknown field (did you mean "tcp.dstport"?)'],
+  ['unknown field as near to sip as to ip', '  - name: a\n    packet: {sp: true}\n    expect: {verdict: drop}\n', '4: cases[0].packet.sp: unknown field (did you mean "sip"?)'],
   ['wrong type (a port as text)', '  - name: a\n    packet:\n      tcp.dstport: "22"\n    expect: {verdict: drop}\n', '5: cases[0].packet.tcp.dstport: expected a whole number, got "22"'],
   ['wrong type (an address as a number)', '  - name: a\n    packet:\n      ip.src: 10\n    expect: {verdict: drop}\n', '5: cases[0].packet.ip.src: expected an address written as a string (e.g. "192.0.2.1"), got a number'],
   ['a flag as a number', '  - name: a\n    packet:\n      tcp.flags.syn: 1\n    expect: {verdict: drop}\n', '5: cases[0].packet.tcp.flags.syn: expected true or false, got a number'],

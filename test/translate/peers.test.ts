@@ -93,6 +93,9 @@ describe('translations select the same frames as edgesim', () => {
 describe('expressions with no exact equivalent are refused with the reason', () => {
   it.each([
     ['ip.src.country == "CN"', 'ip.src.country has no BPF equivalent (its value comes from a GeoIP lookup)', 'ip.src.country has no display-filter equivalent (its value comes from a GeoIP lookup)'],
+    ['ip.dst.asnum == 13335', 'ip.dst.asnum has no BPF equivalent (its value comes from an ASN lookup)', 'ip.dst.asnum has no display-filter equivalent (its value comes from an ASN lookup)'],
+    ['cf.colo.name == "fra01"', 'cf.colo.name has no BPF equivalent (its value comes from the ingress data center, which is not in the packet)', 'cf.colo.name has no display-filter equivalent (its value comes from the ingress data center, which is not in the packet)'],
+    ['cf.colo.region == "WEUR"', 'cf.colo.region has no BPF equivalent (its value comes from the ingress region, which is not in the packet)', 'cf.colo.region has no display-filter equivalent (its value comes from the ingress region, which is not in the packet)'],
     ['ip.src in $bad', 'list $bad has no BPF equivalent (its contents live in the configuration)', 'list $bad has no display-filter equivalent (its contents live in the configuration)'],
     ['tcp.flags == 0x12', null, "tcp.flags is not translated to a display filter (Wireshark's field holds 12 bits with NS and the reserved bits, edgesim's the flags byte)"],
     ['ip.src in { 10.0.0.1..10.0.0.9 }', 'address ranges (a..b) have no BPF equivalent', 'address ranges (a..b) are not translated to a display filter'],
