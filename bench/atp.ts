@@ -14,7 +14,7 @@ import { accessSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectionTimeouts } from '../src/atp/advanced-tcp-protection.js';
+import { connectionTimeouts } from '../src/atp/atp-configuration.js';
 import { FlowTable, State } from '../src/atp/flow-table.js';
 import { AdvancedTcpProtection, AtpDecision, DEFAULT_ATP_OPTIONS, ProtectedSpace } from '../src/atp/index.js';
 import { readCapture } from '../src/capture/reader.js';

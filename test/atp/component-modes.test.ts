@@ -4,7 +4,8 @@
 // medium, retransmit mitigation for SYN rules only, and the configuration errors of an item that is
 // not an object.
 import { describe, expect, it } from 'vitest';
-import { ComponentModes, DEFAULT_SOURCE, type FilterCompiler } from '../../src/atp/component-modes.js';
+import { ComponentModes } from '../../src/atp/component-modes.js';
+import { ComponentRules, DEFAULT_SOURCE, type FilterCompiler } from '../../src/atp/component-rules.js';
 import { parseAtpOptions } from '../../src/atp/index.js';
 import { Mode, OOS, SYN } from '../../src/atp/vocabulary.js';
 import type { ProtectionComponent } from '../../src/config/snapshot.js';
@@ -18,7 +19,7 @@ const options = parseAtpOptions({ syn_protection: { baselinePps: 1000 }, tcp_flo
 const byPort: FilterCompiler = (expression) => (rec) => rec.dstPort === Number(expression);
 
 function modes(component: ProtectionComponent, stage = SYN): ComponentModes {
-  return new ComponentModes(stage, component, options, byPort);
+  return new ComponentModes(new ComponentRules(stage, component, byPort), options);
 }
 
 const at = (colo?: string, region?: string, dport = 443) => record({ src: '192.0.2.1', dst: '203.0.113.10', dport, colo, region });
@@ -125,7 +126,7 @@ describe('ComponentModes', () => {
 
   it('acts when a rule or a filter can enable or monitor, not when all are disabled', () => {
     expect(modes({}).acting).toBe(false);
-    const none = new ComponentModes(SYN, undefined, options, byPort);
+    const none = new ComponentModes(new ComponentRules(SYN, undefined, byPort), options);
     expect([none.acting, none.scoped, none.resolve(at('ams01', 'WEUR', 80)), none.meters.length]).toEqual([false, false, Mode.OFF, 1]);
     expect(modes({ rules: [rule('disabled')], filters: [{ expression: '80', mode: 'disabled' }] }).acting).toBe(false);
     expect(modes({ filters: [{ expression: '80', mode: 'monitoring' }] }).acting).toBe(true);
