@@ -9,10 +9,11 @@
 // entries, 48 contiguous bytes each (everything about an IPv4 connection sits together; an IPv6
 // key's last six words sit aside), packed densely and reused through a free list. The entries
 // never move when the index grows or shifts, so a probe walks 8-byte slots and growth rehashes
-// slots only. Past its first few thousand entries, room for `maxFlows` is taken at once, but the
-// system maps a page only when an entry first lands on it, so memory follows the connections
-// held: a 250,000-connection flood touches 12 MB of entries and 8 MB of index, where one 80-byte
-// entry per slot touched 80 MB, and 160 MB over its doublings (mapping fresh pages was most of
+// slots only. The entries' room starts small and doubles with the connections held (a fresh table
+// takes about 10 KB, whatever `maxFlows`); past its first few thousand entries, room for `maxFlows`
+// is taken at once, but the system maps a page only when an entry first lands on it, so memory
+// follows the connections held: a 250,000-connection flood touches 12 MB of entries and 8 MB of
+// index, where one 80-byte entry per slot touched 80 MB, and 160 MB over its doublings (mapping fresh pages was most of
 // the old table's cost). A key is ten 32-bit words: ports, the IPv4 addresses or the first IPv6
 // words, the family, then the rest of the IPv6 words.
 // Entries expire by idle time per state. An expired entry is removed when a lookup meets it, its
@@ -74,6 +75,7 @@ const SINCE = 5;
 const WIDE = KEY_WORDS - 4;
 const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
+const FIRST_ROOM = 16;
 const FIRST_ENTRIES = 4096;
 
 // The key's hash: each word mixed in turn, then the final mixing (murmur3's fmix32).
@@ -112,7 +114,7 @@ export class FlowTable {
 
   /** per slot: [2i] the key's hash, [2i + 1] its entry's number + 1 (0: empty) */
   private index = new Uint32Array(MIN_SLOTS * 2);
-  /** room for FIRST_ENTRIES entries, then for maxFlows (see allocate) */
+  /** room for FIRST_ROOM entries, doubled up to FIRST_ENTRIES, then for maxFlows (see allocate) */
   private u32: Uint32Array;
   private f64: Float64Array;
   private wide: Uint32Array;
@@ -132,7 +134,7 @@ export class FlowTable {
     private readonly timeouts: Float64Array,
   ) {
     this.maxSlots = nextPow2(maxFlows * 2);
-    const room = Math.min(maxFlows, FIRST_ENTRIES);
+    const room = Math.min(maxFlows, FIRST_ROOM);
     this.u32 = new Uint32Array(room * STRIDE);
     this.f64 = new Float64Array(this.u32.buffer);
     this.wide = new Uint32Array(room * WIDE);
@@ -415,13 +417,14 @@ export class FlowTable {
   }
 
   // A free entry's number: a removed one (its state is NONE), else the next never used.
-  // A table that outgrows its first entries takes room for maxFlows at once: the system maps a page
-  // only when an entry first lands on it, so the room costs nothing until used, and the entries are
-  // copied once instead of at every doubling. A small table (a test case's few packets) stays small.
+  // The room doubles while the table is small (a test case's few packets, a bench pass over a tiny
+  // capture: each run makes a table), then a table that outgrows its first FIRST_ENTRIES takes room
+  // for maxFlows at once: the system maps a page only when an entry first lands on it, so the room
+  // costs nothing until used, and the entries are copied once instead of at every doubling.
   private allocate(): number {
     if (this.freeCount > 0) return this.free[--this.freeCount];
     if (this.used === this.free.length) {
-      const n = this.maxFlows;
+      const n = this.used < FIRST_ENTRIES ? Math.min(this.used * 2, this.maxFlows) : this.maxFlows;
       const u32 = new Uint32Array(n * STRIDE);
       u32.set(this.u32);
       this.u32 = u32;
