@@ -36,16 +36,6 @@ export class ComponentModes {
     this.meter = this.defaultMeter;
   }
 
-  /** whether any filter or rule can put a packet in enabled or monitoring mode */
-  get acting(): boolean {
-    return this.rules.acting;
-  }
-
-  /** whether a rule is scoped by region or data center (so packets need their ingress data center) */
-  get scoped(): boolean {
-    return this.rules.scoped;
-  }
-
   /** Sets mode, its source, meter and retransmit for the packet; returns the mode code. */
   resolve(rec: PacketRecord): number {
     const rule = this.rules.rule(rec);
