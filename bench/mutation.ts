@@ -29,6 +29,7 @@ const CORE = [
   'src/atp/flow-table.ts',
   'src/atp/rate-meter.ts',
   'src/atp/component-modes.ts',
+  'src/atp/component-rules.ts',
   'src/analysis',
 ];
 

@@ -6,50 +6,32 @@
 // means: enabled drops, monitoring notes what it would have dropped and passes, disabled and off do
 // nothing. Connection tracking runs for every protected packet whatever the modes, as the vendor's
 // connection tracker does, so a component switched on by a filter knows the connections already open.
+// The engine names no component: it offers the packet to each in that order (atp-component.ts), and
+// the first that takes it decides it.
 //
 // Time is the capture's own: seconds after the first packet ATP saw, never going back (clock.ts). The model and its numbers are
 // in README.md and options.ts.
-import { Has, TcpFlag, type PacketRecord } from '../capture/record.js';
+import { Has, type PacketRecord } from '../capture/record.js';
 import type { Snapshot } from '../config/snapshot.js';
+import { evaluates, PASSED_ON, type AtpComponent } from './atp-component.js';
 import { MonotonicClock } from './clock.js';
-import { ComponentModes, type FilterCompiler, type FilterPredicate } from './component-modes.js';
+import { AtpConfiguration } from './atp-configuration.js';
+import { ComponentModes } from './component-modes.js';
 import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
 import { explainPacket, Step, type AtpExplanation } from './explanation.js';
-import { ConfigItemError } from '../errors.js';
-import { compileFilter } from './filters.js';
-import { FlowTable, RETRANSMIT_WAIT, State } from './flow-table.js';
+import { FlowTable, State } from './flow-table.js';
 import { OutOfStateProtection } from './out-of-state-protection.js';
 import { parseAtpOptions, type AtpOptions, type AtpOptionsInput } from './options.js';
 import { Outcome, Outcomes, type AtpLabels } from './outcomes.js';
 import { ProtectedSpace } from './protected-space.js';
-import { ComponentCounters, type AtpReport } from './report.js';
+import type { AtpReport } from './report.js';
 import { SynProtection } from './syn-protection.js';
-import { Mode, OOS, Reason, SYN } from './vocabulary.js';
+import { Mode, Reason, STAGES } from './vocabulary.js';
 
 const IP_TCP = Has.IP | Has.TCP;
-
-/** The connection table's idle timeouts by state (FlowTable's `timeouts`) from the model options. */
-export function connectionTimeouts(o: AtpOptions): Float64Array {
-  const t = new Float64Array(7);
-  t[State.CHALLENGED] = o.challenge.answerWindowSeconds;
-  t[RETRANSMIT_WAIT] = o.retransmit.maxGapSeconds;
-  t[State.NEW] = o.timeouts.newSeconds;
-  t[State.OPEN] = o.timeouts.openSeconds;
-  t[State.CLOSING] = o.timeouts.closingSeconds;
-  t[State.CLOSED] = o.timeouts.closedSeconds;
-  return t;
-}
-
-/** `compile`, each expression compiled once (a filter's predicate holds no state of its own). */
-function compiledOnce(compile: FilterCompiler): FilterCompiler {
-  const compiled = new Map<string, FilterPredicate>();
-  return (expression, path) => {
-    let predicate = compiled.get(expression);
-    if (predicate === undefined) compiled.set(expression, (predicate = compile(expression, path)));
-    return predicate;
-  };
-}
+/** the Step of a packet a component took, by the component's code */
+const COMPONENT_STEPS: readonly number[] = [Step.SYN_COMPONENT, Step.OOS_COMPONENT];
 
 /** Advanced TCP Protection (SYN-flood and out-of-state TCP protection) over a configuration snapshot. */
 export class AdvancedTcpProtection {
@@ -59,16 +41,15 @@ export class AdvancedTcpProtection {
    * the bad item, e.g. `syn_protection.filters[1].expression`.
    */
   static fromSnapshot(snapshot: Snapshot, options?: AtpOptionsInput): AdvancedTcpProtection {
-    return new AdvancedTcpProtection(snapshot, parseAtpOptions(options), compiledOnce(compileFilter));
+    return new AdvancedTcpProtection(new AtpConfiguration(snapshot, parseAtpOptions(options)));
   }
 
   /**
    * The same configuration with run state of its own (connections, meters, counters, clock), as
-   * fromSnapshot would make it, without compiling again: the filters and the protected space (a
-   * pure function of an address) are shared, so a fresh state costs what the state costs.
+   * fromSnapshot would make it, without compiling again: a fresh state costs what the state costs.
    */
   withFreshState(): AdvancedTcpProtection {
-    return new AdvancedTcpProtection(this.snapshot, this.options, this.compile, this.space);
+    return new AdvancedTcpProtection(this.configuration);
   }
 
   /** status enabled, a protected prefix, and a rule or filter in enabled or monitoring mode */
@@ -80,10 +61,9 @@ export class AdvancedTcpProtection {
   private readonly status: boolean;
   private readonly space: ProtectedSpace;
   private readonly table: FlowTable;
-  private readonly syn: SynProtection;
-  private readonly oos: OutOfStateProtection;
+  /** in the order they are offered a packet (the order of STAGES) */
+  private readonly components: readonly AtpComponent[];
   private readonly egress: EgressTracking | null;
-  private readonly counters = [new ComponentCounters(), new ComponentCounters()];
   private readonly outcomes = new Outcomes();
 
   private readonly clock: MonotonicClock;
@@ -97,28 +77,18 @@ export class AdvancedTcpProtection {
   private step: number = Step.INACTIVE;
   private stateBefore: number = State.NONE;
 
-  /** @internal use fromSnapshot() or withFreshState() */
-  constructor(
-    private readonly snapshot: Snapshot,
-    options: AtpOptions,
-    private readonly compile: FilterCompiler,
-    space?: ProtectedSpace,
-  ) {
-    if (typeof snapshot !== 'object' || snapshot === null) throw new ConfigItemError('snapshot', 'expected a configuration object');
-    const status = snapshot.tcp_protection_status;
-    if (status !== undefined && (typeof status !== 'object' || status === null || typeof status.enabled !== 'boolean')) {
-      throw new ConfigItemError('tcp_protection_status.enabled', 'expected true or false');
-    }
-    this.options = options;
-    this.status = status?.enabled === true;
-    this.space = space ?? new ProtectedSpace(snapshot.prefixes, snapshot.allowlist);
-    this.table = new FlowTable(options.maxFlows, connectionTimeouts(options));
-    this.syn = new SynProtection(new ComponentModes(SYN, snapshot.syn_protection, options, compile), this.table, options);
-    this.oos = new OutOfStateProtection(new ComponentModes(OOS, snapshot.tcp_flow_protection, options, compile), this.table, options);
+  /** A run over `configuration`, with run state of its own; use fromSnapshot() or withFreshState(). */
+  constructor(readonly configuration: AtpConfiguration) {
+    const options = (this.options = configuration.options);
+    this.status = configuration.status;
+    this.space = configuration.space;
+    this.active = configuration.active;
+    this.readsIngress = configuration.readsIngress;
+    this.table = new FlowTable(options.maxFlows, configuration.timeouts);
+    const [syn, oos] = configuration.components;
+    this.components = [new SynProtection(new ComponentModes(syn, options), this.table, options), new OutOfStateProtection(new ComponentModes(oos, options), this.table, options)];
     this.clock = new MonotonicClock(options.rateWindowSeconds);
     this.egress = options.bidirectional ? new EgressTracking(this.table, options) : null;
-    this.active = this.status && this.space.any && (this.syn.modes.acting || this.oos.modes.acting);
-    this.readsIngress = this.active && (this.syn.modes.scoped || this.oos.modes.scoped);
   }
 
   /** Decides one IP packet into `out` (reset first); the packet path passes frames without IP by. Allocates nothing beyond new connection entries. */
@@ -149,49 +119,42 @@ export class AdvancedTcpProtection {
     table.setKey(rec, true);
     let slot = table.find(t);
     this.stateBefore = slot < 0 ? State.NONE : table.state(slot);
-    const syn = this.syn;
-    if ((rec.tcpFlags & TcpFlag.SYN) !== 0) {
-      const mode = syn.modes.resolve(rec);
-      this.settle(rec, out, SYN, mode, syn.inspect(rec, t, slot, mode === Mode.ENABLED || mode === Mode.MONITORING));
+    const components = this.components;
+    for (let i = 0; i < components.length; i++) {
+      const c = components[i];
+      if (!c.takes(rec, slot)) continue;
+      const mode = c.modes.resolve(rec);
+      const reason = c.inspect(rec, t, slot, mode);
+      if (reason === PASSED_ON) {
+        slot = -1;
+        continue;
+      }
+      if (c.undecided && evaluates(mode)) {
+        out.undecided = true;
+        this.undecided++;
+      }
+      this.settle(rec, out, c, mode, reason);
       return;
     }
-    if (slot >= 0 && table.state(slot) === State.CHALLENGED) {
-      const mode = syn.modes.resolve(rec);
-      if (mode === Mode.ENABLED || mode === Mode.MONITORING) {
-        this.settle(rec, out, SYN, mode, syn.answer(rec, t, slot));
-        return;
-      }
-      table.remove(slot);
-      slot = -1;
-    }
-    const oos = this.oos;
-    const mode = oos.modes.resolve(rec);
-    const evaluating = mode === Mode.ENABLED || mode === Mode.MONITORING;
-    const reason = oos.inspect(rec, t, slot, evaluating);
-    if (oos.undecided && evaluating) {
-      out.undecided = true;
-      this.undecided++;
-    }
-    this.settle(rec, out, OOS, mode, reason);
   }
 
-  private settle(rec: PacketRecord, out: AtpDecision, stage: number, mode: number, reason: number): void {
-    this.step = stage === SYN ? Step.SYN_COMPONENT : Step.OOS_COMPONENT;
+  private settle(rec: PacketRecord, out: AtpDecision, c: AtpComponent, mode: number, reason: number): void {
+    this.step = COMPONENT_STEPS[c.stage];
     out.setMode(mode);
-    if (mode !== Mode.OFF) out.source = (stage === SYN ? this.syn : this.oos).modes.source;
-    const c = this.counters[stage];
-    c.byMode[mode]++;
+    if (mode !== Mode.OFF) out.source = c.modes.source;
+    const n = c.counters;
+    n.byMode[mode]++;
     if (reason === Reason.NONE) {
       if (mode !== Mode.OFF) out.outcome = out.undecided ? Outcome.UNDECIDED : Outcome.PASS;
     } else if (mode === Mode.ENABLED) {
-      out.dropFor(stage, reason);
+      out.dropFor(c.stage, reason);
       out.outcome = Outcome.DROP + reason;
-      c.dropped[reason]++;
+      n.dropped[reason]++;
       this.dropped++;
     } else {
-      out.note(stage, reason);
+      out.note(c.stage, reason);
       out.outcome = Outcome.FLAG + reason;
-      c.flagged[reason]++;
+      n.flagged[reason]++;
       this.flagged++;
     }
     if (out.outcome !== Outcome.NONE) this.outcomes.record(rec.frame, out.outcome);
@@ -207,7 +170,7 @@ export class AdvancedTcpProtection {
     const looked = this.step !== Step.INACTIVE;
     const tcp = looked && this.step !== Step.NOT_TCP;
     let stateAfter: number = State.NONE;
-    if (this.step === Step.SYN_COMPONENT || this.step === Step.OOS_COMPONENT) {
+    if (COMPONENT_STEPS.includes(this.step)) {
       this.table.setKey(rec, true);
       const slot = this.table.peek();
       if (slot >= 0) stateAfter = this.table.state(slot);
@@ -221,14 +184,14 @@ export class AdvancedTcpProtection {
       destination: tcp ? this.space.matchDst(rec) : null,
       allowlisted: tcp && this.space.allowsSrc(rec),
       stateAfter,
-      modes: [this.syn.modes, this.oos.modes],
+      modes: this.components.map((c) => c.modes),
     });
   }
 
   /** The summary so far; with labels (synthetic captures), also attack packets stopped and legitimate flows harmed. */
   report(labels?: AtpLabels): AtpReport {
     const end = this.clock.latest;
-    for (const m of [...this.syn.modes.meters, ...this.oos.modes.meters]) m.finish(end);
+    for (const c of this.components) for (const m of c.modes.meters) m.finish(end);
     const started = this.clock.started;
     return {
       status: this.status,
@@ -246,10 +209,7 @@ export class AdvancedTcpProtection {
         undecided: this.undecided,
       },
       connections: { created: this.table.created, peak: this.table.peak, live: this.table.count, untracked: this.table.untracked },
-      components: {
-        syn_protection: this.counters[SYN].report(this.syn.modes),
-        tcp_flow_protection: this.counters[OOS].report(this.oos.modes),
-      },
+      components: Object.fromEntries(this.components.map((c) => [STAGES[c.stage], c.counters.report(c.modes)])) as AtpReport['components'],
       labels: labels === undefined ? null : this.outcomes.score(labels),
       model: this.options,
     };

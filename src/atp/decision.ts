@@ -1,7 +1,7 @@
 // What ATP decided for one packet. The pipeline owns one AtpDecision and passes it to every
 // inspect() call, which resets it first; the `monitor` notes are shared constant objects (one per
 // component and reason), so deciding a packet allocates nothing.
-import type { ModeSource } from './component-modes.js';
+import type { ModeSource } from './component-rules.js';
 import { MODE_NAMES, REASONS, STAGES, reasonName, type AtpMode, type AtpStage, type MitigationReason } from './vocabulary.js';
 
 /** What a monitoring-mode component would have done with the packet. */

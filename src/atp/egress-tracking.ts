@@ -7,11 +7,14 @@
 // with the tracking step shared with ingress (connection-tracking.ts).
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
+import type { RecordField } from './atp-component.js';
 import { adoptConnection, advanceConnection } from './connection-tracking.js';
 import { Flag, Side, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
 
 export class EgressTracking {
+  /** the record's fields it reads beyond ENGINE_READS (as AtpComponent.reads) */
+  readonly reads: readonly RecordField[] = ['tcpFlags', 'tcpSeq', 'payloadLen'];
   packets = 0;
 
   constructor(

@@ -7,7 +7,8 @@
 // hot path keeps just two small integers for it (how far the packet got, and its connection's
 // state before), and everything else is read back here without changing any state.
 import type { PacketRecord } from '../capture/record.js';
-import type { ComponentModes, ModeSource } from './component-modes.js';
+import type { ComponentModes } from './component-modes.js';
+import type { ModeSource } from './component-rules.js';
 import type { AtpDecision, MonitorNote } from './decision.js';
 import type { PrefixMatch } from './protected-space.js';
 import { MODE_NAMES, STAGES, type AtpMode, type AtpStage, type MitigationReason } from './vocabulary.js';
@@ -101,7 +102,8 @@ export interface ExplainParts {
   allowlisted: boolean;
   /** the packet's connection state now (State code) */
   stateAfter: number;
-  modes: readonly [ComponentModes, ComponentModes];
+  /** each component's modes, by its code (the order of STAGES) */
+  modes: readonly ComponentModes[];
 }
 
 function round(v: number): number {
@@ -151,9 +153,6 @@ export function explainPacket(rec: PacketRecord, out: AtpDecision, p: ExplainPar
     reason: out.reason,
     monitor: out.monitor,
     undecided: out.undecided,
-    components: {
-      syn_protection: component(p.modes[0], rec, t, stage === 0),
-      tcp_flow_protection: component(p.modes[1], rec, t, stage === 1),
-    },
+    components: Object.fromEntries(p.modes.map((modes, k) => [STAGES[k], component(modes, rec, t, stage === k)])) as AtpExplanation['components'],
   };
 }

@@ -5,7 +5,7 @@
 // the same field binding as the firewall, so a filter reads packets exactly as a rule does.
 import { compileRecordExpression } from '../fields/compile.js';
 import { FilterError } from '../lang/index.js';
-import type { FilterPredicate } from './component-modes.js';
+import type { FilterPredicate } from './component-rules.js';
 import { ConfigItemError } from '../errors.js';
 
 /** Compiles one filter expression to a predicate over packet records; throws ConfigItemError naming `path`. */

@@ -9,12 +9,14 @@
 // entries, 48 contiguous bytes each (everything about an IPv4 connection sits together; an IPv6
 // key's last six words sit aside), packed densely and reused through a free list. The entries
 // never move when the index grows or shifts, so a probe walks 8-byte slots and growth rehashes
-// slots only. Past its first few thousand entries, room for `maxFlows` is taken at once, but the
-// system maps a page only when an entry first lands on it, so memory follows the connections
-// held: a 250,000-connection flood touches 12 MB of entries and 8 MB of index, where one 80-byte
-// entry per slot touched 80 MB, and 160 MB over its doublings (mapping fresh pages was most of
-// the old table's cost). A key is ten 32-bit words: ports, the IPv4 addresses or the first IPv6
-// words, the family, then the rest of the IPv6 words.
+// slots only. A table takes room when its first connection comes, then the entries' room doubles
+// with the connections held, so a run that tracks nothing costs a few empty arrays whatever
+// `maxFlows` (bench makes a run per pass). Past its first few thousand entries, room for
+// `maxFlows` is taken at once, but the system maps a page only when an entry first lands on it, so
+// memory follows the connections held: a 250,000-connection flood touches 12 MB of entries and
+// 8 MB of index, where one 80-byte entry per slot touched 80 MB, and 160 MB over its doublings
+// (mapping fresh pages was most of the old table's cost). A key is ten 32-bit words: ports, the
+// IPv4 addresses or the first IPv6 words, the family, then the rest of the IPv6 words.
 // Entries expire by idle time per state. An expired entry is removed when a lookup meets it, its
 // slot is reused when an insert's probe meets it (a flood's short-lived entries recycle each other's
 // slots in place), and a full sweep runs before the table would grow, so floods do not inflate it.
@@ -74,7 +76,10 @@ const SINCE = 5;
 const WIDE = KEY_WORDS - 4;
 const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
+const FIRST_ROOM = 16;
 const FIRST_ENTRIES = 4096;
+/** the index of a table that has held nothing yet: every slot empty, never written (insert gives a table its own) */
+const NO_SLOTS = new Uint32Array(MIN_SLOTS * 2);
 
 // The key's hash: each word mixed in turn, then the final mixing (murmur3's fmix32).
 const HASH_SEED = 0x9747b28c;
@@ -111,8 +116,8 @@ export class FlowTable {
   untracked = 0;
 
   /** per slot: [2i] the key's hash, [2i + 1] its entry's number + 1 (0: empty) */
-  private index = new Uint32Array(MIN_SLOTS * 2);
-  /** room for FIRST_ENTRIES entries, then for maxFlows (see allocate) */
+  private index = NO_SLOTS;
+  /** none, then room for FIRST_ROOM entries, doubled up to FIRST_ENTRIES, then for maxFlows (see allocate) */
   private u32: Uint32Array;
   private f64: Float64Array;
   private wide: Uint32Array;
@@ -132,12 +137,11 @@ export class FlowTable {
     private readonly timeouts: Float64Array,
   ) {
     this.maxSlots = nextPow2(maxFlows * 2);
-    const room = Math.min(maxFlows, FIRST_ENTRIES);
-    this.u32 = new Uint32Array(room * STRIDE);
-    this.f64 = new Float64Array(this.u32.buffer);
-    this.wide = new Uint32Array(room * WIDE);
-    this.free = new Int32Array(room);
-    this.doomed = new Uint8Array(room);
+    this.u32 = new Uint32Array(0);
+    this.f64 = new Float64Array(0);
+    this.wide = new Uint32Array(0);
+    this.free = new Int32Array(0);
+    this.doomed = new Uint8Array(0);
   }
 
   state(e: number): number {
@@ -348,6 +352,7 @@ export class FlowTable {
       this.sweep(now);
       if (this.count * 8 > this.slots * 3) this.grow();
     }
+    if (this.index === NO_SLOTS) this.index = new Uint32Array(MIN_SLOTS * 2);
     const index = this.index;
     const mask = this.mask;
     let i = this.hash & mask;
@@ -415,13 +420,14 @@ export class FlowTable {
   }
 
   // A free entry's number: a removed one (its state is NONE), else the next never used.
-  // A table that outgrows its first entries takes room for maxFlows at once: the system maps a page
-  // only when an entry first lands on it, so the room costs nothing until used, and the entries are
-  // copied once instead of at every doubling. A small table (a test case's few packets) stays small.
+  // The room doubles while the table is small (a test case's few packets, a bench pass over a tiny
+  // capture: each run makes a table), then a table that outgrows its first FIRST_ENTRIES takes room
+  // for maxFlows at once: the system maps a page only when an entry first lands on it, so the room
+  // costs nothing until used, and the entries are copied once instead of at every doubling.
   private allocate(): number {
     if (this.freeCount > 0) return this.free[--this.freeCount];
     if (this.used === this.free.length) {
-      const n = this.maxFlows;
+      const n = this.used < FIRST_ENTRIES ? Math.min(Math.max(FIRST_ROOM, this.used * 2), this.maxFlows) : this.maxFlows;
       const u32 = new Uint32Array(n * STRIDE);
       u32.set(this.u32);
       this.u32 = u32;

@@ -2,7 +2,7 @@
 // The model is documented in README.md beside this file.
 export { AdvancedTcpProtection } from './advanced-tcp-protection.js';
 export { AtpDecision, type MonitorNote } from './decision.js';
-export type { ModeSource } from './component-modes.js';
+export type { ModeSource } from './component-rules.js';
 export { ProtectedSpace } from './protected-space.js';
 export type { AtpExplanation, ComponentExplanation, ConnectionState } from './explanation.js';
 export { DEFAULT_ATP_OPTIONS, parseAtpOptions, type AtpOptions, type AtpOptionsInput, type RateOptions, type Sensitivity } from './options.js';

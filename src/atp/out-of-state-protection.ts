@@ -15,14 +15,18 @@
 // (connection-tracking.ts).
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
+import { evaluates, type AtpComponent, type RecordField } from './atp-component.js';
 import type { ComponentModes } from './component-modes.js';
 import { adoptConnection, advanceConnection } from './connection-tracking.js';
 import { Flag, Side, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
-import { Reason } from './vocabulary.js';
+import { ComponentCounters } from './report.js';
+import { OOS, Reason } from './vocabulary.js';
 
-export class OutOfStateProtection {
-  /** after inspect(): the packet belonged to no connection during the learning window */
+export class OutOfStateProtection implements AtpComponent {
+  readonly stage = OOS;
+  readonly reads: readonly RecordField[] = ['tcpFlags', 'tcpSeq', 'tcpAck', 'payloadLen'];
+  readonly counters = new ComponentCounters();
   undecided = false;
   private readonly tolerance: number;
 
@@ -39,8 +43,14 @@ export class OutOfStateProtection {
     return d <= this.tolerance && d >= -this.tolerance;
   }
 
+  /** every TCP packet the SYN component did not take */
+  takes(): boolean {
+    return true;
+  }
+
   /** Decides an ingress non-SYN TCP packet of the connection in `slot` (-1: none); returns a reason code (0: pass). */
-  inspect(rec: PacketRecord, t: number, slot: number, evaluating: boolean): number {
+  inspect(rec: PacketRecord, t: number, slot: number, mode: number): number {
+    const evaluating = evaluates(mode);
     this.undecided = false;
     let reason: number;
     if (slot < 0) {

@@ -54,7 +54,8 @@ const DROPPED = 8;
 
 /** Outcome codes by frame, and their score against labels. */
 export class Outcomes {
-  private byFrame = new Uint8Array(4096);
+  /** grown by doubling as frames come: a run over a few packets (a test case, a bench pass) stays small */
+  private byFrame = new Uint8Array(64);
   private maxFrame = 0;
   private unrecorded = 0;
 

@@ -16,26 +16,48 @@
 // A SYN-ACK cannot be answered with a cookie, so a challenged SYN-ACK always needs a retransmission.
 //
 // Monitoring mode goes through exactly the same states (the "would" world), so its notes name the
-// same packets that enabled mode drops.
+// same packets that enabled mode drops. A challenged connection's packets are the SYN component's
+// while it evaluates them; in a mode that does not, the challenge is dropped with its entry and the
+// packet goes on to out-of-state protection.
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
+import { evaluates, PASSED_ON, type AtpComponent, type RecordField } from './atp-component.js';
 import type { ComponentModes } from './component-modes.js';
 import { Flag, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
-import { Reason } from './vocabulary.js';
+import { ComponentCounters } from './report.js';
+import { Reason, SYN } from './vocabulary.js';
 
 const INVALID_WITH_SYN = TcpFlag.RST | TcpFlag.FIN;
 const ANSWER_MASK = TcpFlag.SYN | TcpFlag.ACK | TcpFlag.RST | TcpFlag.FIN;
 
-export class SynProtection {
+export class SynProtection implements AtpComponent {
+  readonly stage = SYN;
+  readonly reads: readonly RecordField[] = ['tcpFlags', 'tcpSeq', 'tcpAck', 'payloadLen'];
+  readonly counters = new ComponentCounters();
+  readonly undecided = false;
+
   constructor(
     readonly modes: ComponentModes,
     private readonly table: FlowTable,
     private readonly options: AtpOptions,
   ) {}
 
-  /** Decides an ingress SYN or SYN-ACK of the connection in `slot` (-1: none); returns a reason code (0: pass). */
-  inspect(rec: PacketRecord, t: number, slot: number, evaluating: boolean): number {
+  /** SYNs and SYN-ACKs, and any packet of a Challenged connection */
+  takes(rec: PacketRecord, slot: number): boolean {
+    return (rec.tcpFlags & TcpFlag.SYN) !== 0 || (slot >= 0 && this.table.state(slot) === State.CHALLENGED);
+  }
+
+  inspect(rec: PacketRecord, t: number, slot: number, mode: number): number {
+    const evaluating = evaluates(mode);
+    if ((rec.tcpFlags & TcpFlag.SYN) !== 0) return this.initiation(rec, t, slot, evaluating);
+    if (evaluating) return this.answer(rec, t, slot);
+    this.table.remove(slot);
+    return PASSED_ON;
+  }
+
+  // Decides an ingress SYN or SYN-ACK of the connection in `slot` (-1: none); returns a reason code (0: pass).
+  private initiation(rec: PacketRecord, t: number, slot: number, evaluating: boolean): number {
     const tb = this.table;
     const flags = rec.tcpFlags;
     const seq = rec.tcpSeq;
@@ -85,11 +107,9 @@ export class SynProtection {
     tb.setRemoteSeq(slot, seq, (seq + 1) >>> 0);
   }
 
-  /**
-   * Decides a non-SYN packet of a Challenged connection: the client's answer (CHALLENGE_PASSED, the
-   * connection is validated and Open) or anything else (CHALLENGE_NEEDED: its SYN never got through).
-   */
-  answer(rec: PacketRecord, t: number, slot: number): number {
+  // Decides a non-SYN packet of a Challenged connection: the client's answer (CHALLENGE_PASSED, the
+  // connection is validated and Open) or anything else (CHALLENGE_NEEDED: its SYN never got through).
+  private answer(rec: PacketRecord, t: number, slot: number): number {
     const tb = this.table;
     const o = this.options;
     const window = this.modes.retransmit ? (o.retransmit.acceptHandshakeAck ? o.retransmit.maxGapSeconds : -1) : o.challenge.answerWindowSeconds;

@@ -12,11 +12,11 @@
 // known from enough samples however fast one is.
 //
 // A pass that needs a state of its own (a fresh protection state, say) gets it from `prepare`, made
-// before the clock starts; the states of a sample are all alive at once. Such a state is sized by the
-// configuration (a flow table, compiled filters: hundreds of KB) and costs as much to make, so a
-// sample holds at most MAX_PREPARED_PASSES of them whatever the capture's size: memory and set-up
-// time are bounded by the configuration, never by the inverse of the packet count (a 1-packet
-// capture would otherwise prepare 200,000 states per sample). A sample of such passes over a tiny
+// before the clock starts; the states of a sample are all alive at once. Such a state may take
+// memory and time to make (a fresh protection state takes a few KB: its connection table takes room
+// as connections come), so a sample holds at most MAX_PREPARED_PASSES of them whatever the
+// capture's size: memory and set-up time are bounded by the configuration, never by the inverse of
+// the packet count (a 1-packet capture would otherwise prepare 200,000 states per sample). A sample of such passes over a tiny
 // capture is shorter, still long against the clock (64 passes of a 1-packet capture: about 2 ms).
 
 export interface Throughput {

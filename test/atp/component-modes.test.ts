@@ -4,7 +4,8 @@
 // medium, retransmit mitigation for SYN rules only, and the configuration errors of an item that is
 // not an object.
 import { describe, expect, it } from 'vitest';
-import { ComponentModes, DEFAULT_SOURCE, type FilterCompiler } from '../../src/atp/component-modes.js';
+import { ComponentModes } from '../../src/atp/component-modes.js';
+import { ComponentRules, DEFAULT_SOURCE, type FilterCompiler } from '../../src/atp/component-rules.js';
 import { parseAtpOptions } from '../../src/atp/index.js';
 import { Mode, OOS, SYN } from '../../src/atp/vocabulary.js';
 import type { ProtectionComponent } from '../../src/config/snapshot.js';
@@ -18,7 +19,7 @@ const options = parseAtpOptions({ syn_protection: { baselinePps: 1000 }, tcp_flo
 const byPort: FilterCompiler = (expression) => (rec) => rec.dstPort === Number(expression);
 
 function modes(component: ProtectionComponent, stage = SYN): ComponentModes {
-  return new ComponentModes(stage, component, options, byPort);
+  return new ComponentModes(new ComponentRules(stage, component, byPort), options);
 }
 
 const at = (colo?: string, region?: string, dport = 443) => record({ src: '192.0.2.1', dst: '203.0.113.10', dport, colo, region });
@@ -81,7 +82,7 @@ describe('ComponentModes', () => {
 
   it('picks data center over region over global, and the rule’s meter and source go with it', () => {
     const m = modes({ rules: [rule('disabled', { id: 'g' }), rule('enabled', { scope: 'region', name: 'WEUR' }), rule('monitoring', { scope: 'datacenter', name: 'ams01', id: 'dc' })] });
-    expect(m.scoped).toBe(true);
+    expect(m.rules.scoped).toBe(true);
     expect(m.resolve(at('ams01', 'WEUR'))).toBe(Mode.MONITORING);
     expect(m.source).toMatchObject({ kind: 'rule', ref: 'dc', id: 'dc', scope: 'datacenter', name: 'ams01' });
     expect(m.meter.name).toBe('ams01');
@@ -101,10 +102,10 @@ describe('ComponentModes', () => {
   });
 
   it('is scoped when a region or a data center rule exists, not for a global rule', () => {
-    expect(modes({ rules: [rule('enabled')] }).scoped).toBe(false);
-    expect(modes({ rules: [rule('enabled', { scope: 'region', name: 'WEUR' })] }).scoped).toBe(true);
-    expect(modes({ rules: [rule('enabled', { scope: 'datacenter', name: 'ams01' })] }).scoped).toBe(true);
-    expect(modes({}).scoped).toBe(false);
+    expect(modes({ rules: [rule('enabled')] }).rules.scoped).toBe(false);
+    expect(modes({ rules: [rule('enabled', { scope: 'region', name: 'WEUR' })] }).rules.scoped).toBe(true);
+    expect(modes({ rules: [rule('enabled', { scope: 'datacenter', name: 'ams01' })] }).rules.scoped).toBe(true);
+    expect(modes({}).rules.scoped).toBe(false);
   });
 
   it('a matching filter sets the mode, the applicable rule (or the default) still gives the meter and thresholds', () => {
@@ -124,18 +125,18 @@ describe('ComponentModes', () => {
   });
 
   it('acts when a rule or a filter can enable or monitor, not when all are disabled', () => {
-    expect(modes({}).acting).toBe(false);
-    const none = new ComponentModes(SYN, undefined, options, byPort);
-    expect([none.acting, none.scoped, none.resolve(at('ams01', 'WEUR', 80)), none.meters.length]).toEqual([false, false, Mode.OFF, 1]);
-    expect(modes({ rules: [rule('disabled')], filters: [{ expression: '80', mode: 'disabled' }] }).acting).toBe(false);
-    expect(modes({ filters: [{ expression: '80', mode: 'monitoring' }] }).acting).toBe(true);
+    expect(modes({}).rules.acting).toBe(false);
+    const none = new ComponentModes(new ComponentRules(SYN, undefined, byPort), options);
+    expect([none.rules.acting, none.rules.scoped, none.resolve(at('ams01', 'WEUR', 80)), none.meters.length]).toEqual([false, false, Mode.OFF, 1]);
+    expect(modes({ rules: [rule('disabled')], filters: [{ expression: '80', mode: 'disabled' }] }).rules.acting).toBe(false);
+    expect(modes({ filters: [{ expression: '80', mode: 'monitoring' }] }).rules.acting).toBe(true);
     const enabling = modes({ filters: [{ expression: '80', mode: 'enabled', id: 'e' }] });
-    expect(enabling.acting).toBe(true);
+    expect(enabling.rules.acting).toBe(true);
     expect(enabling.resolve(at(undefined, undefined, 80))).toBe(Mode.ENABLED);
     expect(enabling.source).toMatchObject({ kind: 'filter', ref: 'e', expression: '80' });
     expect(enabling.resolve(at(undefined, undefined, 81))).toBe(Mode.OFF);
     expect(enabling.source).toMatchObject({ kind: 'default', ref: null, scope: null });
-    expect(modes({ rules: [rule('monitoring')] }).acting).toBe(true);
+    expect(modes({ rules: [rule('monitoring')] }).rules.acting).toBe(true);
   });
 
   it('sensitivities default to medium; a SYN rule’s mitigation type says whether it is retransmit-based', () => {

@@ -1,7 +1,8 @@
 // withFreshState(): the same configuration with run state of its own, without compiling again. A
 // fresh state must decide every packet as a protection newly built from the snapshot does, and what
 // either sees must not reach the other (bench's passes, a library simulator's reset() and replay
-// start from it).
+// start from it). And a fresh state costs what its work needs: a bench pass over a 1-packet capture
+// makes one per pass.
 import { describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection } from '../../src/atp/index.js';
 import { ALWAYS_MITIGATING, SERVER, SERVER_NET, rule, snapshot } from './helpers/config.js';
@@ -43,5 +44,15 @@ describe('AdvancedTcpProtection.withFreshState', () => {
     const fresh = built.withFreshState();
     expect(fresh.report()).toEqual(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING).report());
     expect(run(fresh, traffic)).toEqual(run(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING), traffic));
+  });
+
+  it('takes memory by the connections it holds, not by the maxFlows of its options', () => {
+    const built = AdvancedTcpProtection.fromSnapshot(config);
+    const before = process.memoryUsage().arrayBuffers;
+    const states = Array.from({ length: 200 }, () => built.withFreshState());
+    const perState = (process.memoryUsage().arrayBuffers - before) / states.length;
+    // a table that holds nothing has no room yet; room for 4,096 connections up front was 320 KB
+    expect(perState).toBeLessThan(4096);
+    expect(built.options.maxFlows).toBe(500_000);
   });
 });

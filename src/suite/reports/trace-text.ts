@@ -2,7 +2,7 @@
 // order as a table (tried, matched, decided). `edgesim trace` prints it on a terminal; `edgesim test`
 // prints it under a failed expectation.
 import type { AtpExplanation } from '../../atp/index.js';
-import type { ModeSource } from '../../atp/component-modes.js';
+import type { ModeSource } from '../../atp/component-rules.js';
 import { printable } from '../../terminal-text.js';
 import type { PacketTrace, StageStep } from '../trace.js';
 

@@ -1,0 +1,46 @@
+// What every ATP component is to the engine. The engine offers each protected packet to its
+// components in the vendor's order — SYN-flood protection (SYNs and SYN-ACKs, and the packets of a
+// connection its challenge holds), then out-of-state protection (every other TCP packet) — and the
+// first that takes the packet decides it, in the mode its filters and rules give that packet. So the
+// engine names no component: it loops over them, and what a component reads of a packet, the modes
+// it resolves and what it counts are its own.
+import type { PacketRecord } from '../capture/record.js';
+import type { ComponentModes } from './component-modes.js';
+import type { ComponentCounters } from './report.js';
+import { Mode } from './vocabulary.js';
+
+/** A field of the packet record that a component reads to decide a packet. */
+export type RecordField = keyof PacketRecord;
+
+/** inspect()'s answer when the component lets the packet go on to the next component (it removed the connection's entry). */
+export const PASSED_ON = -1;
+
+export interface AtpComponent {
+  /** its code (SYN, OOS: the order of STAGES) in decisions and reports */
+  readonly stage: number;
+  /**
+   * the record's fields it reads to take and decide a packet, beyond what the engine reads for every
+   * packet (ENGINE_READS): the fast path reads these from the bytes when protection is on
+   */
+  readonly reads: readonly RecordField[];
+  readonly modes: ComponentModes;
+  /** packets by mode, drops and notes by reason */
+  readonly counters: ComponentCounters;
+  /** after inspect(): the packet belonged to no connection and could not be judged (the learning window) */
+  readonly undecided: boolean;
+  /** Whether the packet, of the connection in `slot` (-1: none), is this component's. */
+  takes(rec: PacketRecord, slot: number): boolean;
+  /** Decides the packet in `mode` (its modes resolved for it): a Reason code (NONE: pass), or PASSED_ON. */
+  inspect(rec: PacketRecord, t: number, slot: number, mode: number): number;
+}
+
+/**
+ * The fields the engine reads of every packet it inspects, before any component: the time, which
+ * headers are there, and the connection's key (addresses and ports).
+ */
+export const ENGINE_READS: readonly RecordField[] = ['tsSec', 'tsNsec', 'present', 'ipVersion', 'src4', 'dst4', 'src6', 'dst6', 'srcPort', 'dstPort', 'frame'];
+
+/** whether a component in `mode` evaluates packets (enabled or monitoring) */
+export function evaluates(mode: number): boolean {
+  return mode === Mode.ENABLED || mode === Mode.MONITORING;
+}
