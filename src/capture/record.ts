@@ -50,6 +50,16 @@ export const TcpFlag = {
 
 const EMPTY = new Uint8Array(0);
 
+/**
+ * What a field holding any unsigned 32-bit number (an address, a sequence number, an AS number)
+ * starts as, before the constructor's reset() makes it 0: a number V8 does not keep as a small
+ * integer, so the field is laid out for every such number from the start. A field laid out for small
+ * integers changed the record's hidden class when the first number above 2^31 came, mid-read (often
+ * at the first dropped packet, whose addresses the fast path reads), and threw away every function
+ * optimized for the record (test/capture/record-shape.test.ts).
+ */
+const UINT32_LAYOUT = -0;
+
 export class PacketRecord {
   /** 1-based frame number, as Wireshark numbers frames */
   frame = 0;
@@ -76,8 +86,8 @@ export class PacketRecord {
 
   /** 4 or 6 when Has.IP; 0 otherwise */
   ipVersion = 0;
-  src4 = 0;
-  dst4 = 0;
+  src4 = UINT32_LAYOUT;
+  dst4 = UINT32_LAYOUT;
   readonly src6 = new Uint32Array(4);
   readonly dst6 = new Uint32Array(4);
   /** IANA protocol number of the transport (after IPv6 extension headers); ip.proto is its keyword */
@@ -104,8 +114,8 @@ export class PacketRecord {
   dstPort = 0;
   /** tcp.flags: the flags byte (FIN..CWR); the NS bit is not part of it */
   tcpFlags = 0;
-  tcpSeq = 0;
-  tcpAck = 0;
+  tcpSeq = UINT32_LAYOUT;
+  tcpAck = UINT32_LAYOUT;
   tcpWindow = 0;
   /** transport payload length in bytes (from the headers, not the captured length) */
   payloadLen = 0;
@@ -116,8 +126,8 @@ export class PacketRecord {
   /** interned two-letter country codes (uppercase ASCII) */
   srcCountry: Uint8Array = EMPTY;
   dstCountry: Uint8Array = EMPTY;
-  srcAsn = 0;
-  dstAsn = 0;
+  srcAsn = UINT32_LAYOUT;
+  dstAsn = UINT32_LAYOUT;
   /** interned data-center name (e.g. "sfo06") and region (e.g. "WNAM") */
   coloName: Uint8Array = EMPTY;
   coloRegion: Uint8Array = EMPTY;
@@ -129,6 +139,10 @@ export class PacketRecord {
    * problem stay set.
    */
   note = '';
+
+  constructor() {
+    this.reset();
+  }
 
   /** Clears everything a packet sets, keeping the preallocated buffers. */
   reset(): void {

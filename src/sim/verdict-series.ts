@@ -15,6 +15,13 @@ export type SeriesColumn = (typeof SERIES_COLUMNS)[number];
 export const MAX_BUCKETS = 2000;
 const BASE_WIDTH = 0.001;
 const COLUMNS = SERIES_COLUMNS.length;
+/**
+ * The start's seconds before there is one: below 0, and not a whole number, so that V8 lays the
+ * field out as a double. The nanoseconds since the start are then computed in doubles from the
+ * first packet on; from whole numbers V8 took them for 32-bit integers, which overflow 2.1 s into
+ * a capture and threw away the optimized read loop mid-replay. (Doubles hold them exactly.)
+ */
+const NOT_STARTED = -0.5;
 
 export interface VerdictSeriesReport {
   /** epoch seconds where bucket 0 starts (the first packet's time); null: no packets */
@@ -40,7 +47,7 @@ export class VerdictSeries {
   /** buckets per nanosecond (1 / the width in ns): a multiplication per packet instead of divisions; halved with the width, exactly */
   private perNs = 1 / (BASE_WIDTH * 1e9);
   private used = 0;
-  private startSec = -1;
+  private startSec = NOT_STARTED;
   private startNsec = 0;
 
   constructor(private readonly maxBuckets = MAX_BUCKETS) {
