@@ -20,9 +20,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tests = process.env.EDGESIM_MUTATION_TESTS?.split(',').filter((t) => t !== '') ?? [];
 if (tests.length === 0) throw new Error('bench/vitest-mutation.config.ts: EDGESIM_MUTATION_TESTS names no test file (npm run mutation sets it)');
 
-// what test/global-setup.ts provides: the build's outputs, the oracle tools run by name, the browser,
-// GNU time (a false match only costs the build)
-const NEEDS_SETUP = /(?<![\w@.-])dist\/|bin\/edgesim|runTool\(|spawn(?:Sync)?\(\s*['"](?:tshark|tcpdump)|\/usr\/bin\/(?:time|chromium)\b/;
+// what test/global-setup.ts provides: the build's outputs, the oracle tools (tshark and the Wireshark
+// tools that come with it) run by name, the browser, GNU time (a false match only costs the build)
+const NEEDS_SETUP =
+  /(?<![\w@.-])dist\/|bin\/edgesim|runTool\(|(?:spawn|execFile)(?:Sync)?\(\s*['"](?:tshark|tcpdump|capinfos|mergecap|editcap|text2pcap)\b|\/usr\/bin\/(?:time|chromium)\b/;
 
 /** Whether `file` (relative to the root) or a file of test/ it imports needs the global setup. */
 export function needsGlobalSetup(file: string, seen = new Set<string>()): boolean {
