@@ -159,6 +159,10 @@ async function main(): Promise<void> {
       // the related tests are named to vitest (bench/vitest-mutation.config.ts), so that static mutants act
       vitest: { configFile: 'bench/vitest-mutation.config.ts', related: false },
       concurrency,
+      // a mutant's time limit is 1.5 times its tests' time in the initial run, plus this, plus that
+      // run's overhead (loading the modules): a mutant that loops costs seconds, not the 10 s more of
+      // stryker.config.mjs (the loop's own hits also stop it: Stryker's hit limit)
+      timeoutMS: 5_000,
       htmlReporter: { fileName: `${report}.html` },
       jsonReporter: { fileName: `${report}.json` },
     }).runMutationTest();

@@ -1,0 +1,42 @@
+// The project's global setup (test/global-setup.ts: dist/, the CLI bundle, the oracle tools) for
+// `npm run mutation`, run once per Stryker sandbox, when its test runner loads the vitest config
+// (bench/vitest-mutation.config.ts), instead of in vitest's global setup:
+// - Stryker starts a new test runner after every mutant that timed out, and the global setup built
+//   dist/ again each time (20 s idle, over a minute under load). A sandbox's sources never change
+//   during its run (every mutant is switched on at run time in the one instrumented copy), so what
+//   the first build made stays right.
+// - Stryker takes the initial test run's time beyond its tests' own as the overhead it adds to
+//   every mutant's timeout; a build in the global setup made that a minute, so every mutant that
+//   loops waited a minute more. Loading the config is not timed.
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import projectSetup from '../test/global-setup.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Whether this checkout is one of Stryker's sandboxes (tmp/stryker/sandbox-*, stryker.config.mjs's tempDirName). */
+export const inSandbox = /[\\/]tmp[\\/]stryker[\\/]sandbox-[^\\/]+$/.test(root);
+
+/** Runs the project's global setup in this sandbox unless it has run; with runners in parallel, one runs it and the others wait. */
+export function setupSandboxOnce(): void {
+  const done = path.join(root, '.mutation-setup-done');
+  if (existsSync(done)) return;
+  let mine = false;
+  try {
+    closeSync(openSync(path.join(root, '.mutation-setup-started'), 'wx'));
+    mine = true;
+  } catch {
+    // another runner of this sandbox is setting it up
+  }
+  if (mine) {
+    projectSetup();
+    writeFileSync(done, `${new Date().toISOString()}\n`);
+    return;
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; !existsSync(done); waited += 250) {
+    if (waited > 20 * 60_000) throw new Error(`bench/mutation-setup.ts: the sandbox's setup did not finish in 20 minutes (${done})`);
+    Atomics.wait(pause, 0, 0, 250);
+  }
+}
