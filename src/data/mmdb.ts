@@ -2,8 +2,9 @@
 // strings, which would mean formatting (allocating) a string per packet; but the tree itself is a
 // plain binary trie of fixed-size records, so we walk it here straight from PacketRecord's numbers
 // and get the record's data pointer. Decoding a record (a small map) stays with `maxmind`, once per
-// distinct pointer: the caller caches what it extracts per pointer, so a lookup is a tree walk of at
-// most 32/128 steps plus one Map hit.
+// distinct pointer: the caller caches what it extracts per pointer, so a lookup is a tree walk plus
+// one Map hit: of at most 128 steps for IPv6, of at most 16 for IPv4 (from the node its /16 reaches,
+// kept per /16).
 //
 // The walk mirrors mmdb-lib's findAddressInTree: IPv4 addresses in an IPv6 tree start at the node
 // reached by 96 zero bits; a record below nodeCount is a node, equal to it means "no data", above it
@@ -26,6 +27,12 @@ export class MmdbTree {
   private readonly recordSize: number;
   private readonly ipv4Start: number;
   private readonly v6: boolean;
+  /**
+   * Per /16 of IPv4, the node its 16 bits reach from ipv4Start, or the record they end at (-1: not
+   * yet walked): filled on first use, so a lookup walks at most the last 16 bits, and a capture
+   * pays only for the /16s it holds (512 KB, allocated at the first IPv4 lookup).
+   */
+  private top4: Float64Array | null = null;
 
   private constructor(
     /** the file, for error messages */
@@ -87,10 +94,19 @@ export class MmdbTree {
 
   /** Data pointer for an IPv4 address (unsigned 32-bit number), or NONE. */
   pointer4(v: number): number {
-    let node = this.ipv4Start;
+    const top = (this.top4 ??= new Float64Array(1 << 16).fill(-1));
+    const high = v >>> 16;
+    let node = top[high];
+    if (node < 0) node = top[high] = this.walk4(this.ipv4Start, v, 0, 16);
+    node = this.walk4(node, v, 16, 32);
+    return node > this.nodeCount ? node : NONE;
+  }
+
+  /** The node (or record) reached from `node` by bits [from, to) of v, counted from the top. */
+  private walk4(node: number, v: number, from: number, to: number): number {
     const n = this.nodeCount;
-    for (let i = 0; i < 32 && node < n; i++) node = this.child(node, (v >>> (31 - i)) & 1);
-    return node > n ? node : NONE;
+    for (let i = from; i < to && node < n; i++) node = this.child(node, (v >>> (31 - i)) & 1);
+    return node;
   }
 
   /** Data pointer for an IPv6 address (four words), or NONE. */

@@ -32,15 +32,15 @@ export async function enrichmentFor(fields: ReadonlySet<string>, readsIngress: b
   const uses = (names: readonly string[]) => names.some((f) => fields.has(f));
   const need = {
     // data centers are chosen from the source country; createEnrichment opens GeoIP for that itself
-    country: uses(COUNTRY_FIELDS),
-    asn: uses(ASN_FIELDS),
+    country: { src: fields.has('ip.src.country'), dst: fields.has('ip.dst.country') },
+    asn: { src: fields.has('ip.src.asnum'), dst: fields.has('ip.dst.asnum') },
     // a data center named on the command line is looked up (and validated) even when no rule reads it
     colo: uses(COLO_FIELDS) || readsIngress || opts.colo !== undefined || opts.region !== undefined,
   };
-  if (need.asn && opts.asnPath === undefined) {
+  if (uses(ASN_FIELDS) && opts.asnPath === undefined) {
     warnings.push('the expressions read ip.src.asnum / ip.dst.asnum but no ASN database was given (--asn FILE): those fields are absent');
-    need.asn = false;
+    need.asn = { src: false, dst: false };
   }
-  if (!need.country && !need.asn && !need.colo) return undefined;
+  if (!need.country.src && !need.country.dst && !need.asn.src && !need.asn.dst && !need.colo) return undefined;
   return createEnrichment({ geoipPath: opts.geoipPath, asnPath: opts.asnPath, colo: opts.colo, region: opts.region, need });
 }

@@ -49,7 +49,7 @@ writeFileSync(
 
 describe('createEnrichment', () => {
   it('sets countries of both ends and the ingress data center of the source country', async () => {
-    const e = await createEnrichment({ need: { country: true, colo: true } });
+    const e = await createEnrichment({ need: { country: { src: true, dst: true }, colo: true } });
     const rec = v4('1.1.1.1', '8.8.8.8');
     e.enrich(rec);
     expect([text(rec.srcCountry), text(rec.dstCountry), text(rec.coloName), text(rec.coloRegion)]).toEqual(['AU', 'US', 'syd01', 'OC']);
@@ -58,7 +58,7 @@ describe('createEnrichment', () => {
   });
 
   it('leaves the country of a private address absent, and such a source enters at the default data center', async () => {
-    const e = await createEnrichment({ need: { country: true, colo: true } });
+    const e = await createEnrichment({ need: { country: { src: true, dst: true }, colo: true } });
     const rec = v4('10.1.2.3', '8.8.8.8');
     e.enrich(rec);
     expect(rec.present & Has.SRC_COUNTRY).toBe(0);
@@ -67,7 +67,7 @@ describe('createEnrichment', () => {
   });
 
   it('handles IPv6, including v4-mapped addresses', async () => {
-    const e = await createEnrichment({ need: { country: true } });
+    const e = await createEnrichment({ need: { country: { src: true, dst: true } } });
     const rec = v6('2001:67c:2e8:22::c100:68b', '::ffff:8.8.8.8');
     e.enrich(rec);
     expect([text(rec.srcCountry), text(rec.dstCountry)]).toEqual(['NL', 'US']);
@@ -81,14 +81,14 @@ describe('createEnrichment', () => {
     expect(rec.present & ALL).toBe(Has.COLO_NAME | Has.COLO_REGION);
     expect(text(rec.coloName)).toBe('syd01');
 
-    const countryOnly = await createEnrichment({ need: { country: true } });
+    const countryOnly = await createEnrichment({ need: { country: { src: true, dst: true } } });
     const again = v4('1.1.1.1', '8.8.8.8');
     countryOnly.enrich(again);
     expect(again.present & ALL).toBe(Has.SRC_COUNTRY | Has.DST_COUNTRY);
   });
 
   it('sets ASNs from an ASN database, absent where it has none, and not at all without one', async () => {
-    const e = await createEnrichment({ asnPath, need: { asn: true } });
+    const e = await createEnrichment({ asnPath, need: { asn: { src: true, dst: true } } });
     const rec = v4('8.8.8.8', '10.0.0.1');
     e.enrich(rec);
     expect([rec.srcAsn, rec.present & Has.SRC_ASN, rec.present & Has.DST_ASN]).toEqual([15169, Has.SRC_ASN, 0]);
@@ -96,7 +96,7 @@ describe('createEnrichment', () => {
     e.enrich(six);
     expect([six.present & Has.SRC_ASN, six.dstAsn]).toEqual([0, 15169]);
 
-    const without = await createEnrichment({ need: { asn: true } });
+    const without = await createEnrichment({ need: { asn: { src: true, dst: true } } });
     const plain = v4('8.8.8.8', '1.1.1.1');
     without.enrich(plain);
     expect(plain.present & ALL).toBe(0);
@@ -115,8 +115,8 @@ describe('createEnrichment', () => {
   });
 
   it('fails with a DataError naming a bad database or override', async () => {
-    await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: true } })).rejects.toThrow(DataError);
-    await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: true } })).rejects.toThrow('/nonexistent.mmdb: cannot read the database (ENOENT)');
+    await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: { src: true, dst: true } } })).rejects.toThrow(DataError);
+    await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: { src: true, dst: true } } })).rejects.toThrow('/nonexistent.mmdb: cannot read the database (ENOENT)');
     await expect(createEnrichment({ colo: 'moon01', need: { colo: true } })).rejects.toThrow('unknown data center "moon01"');
   });
 });

@@ -145,6 +145,33 @@ describe('CountryDb and AsnDb on written fixtures, every record size and tree ki
     }
   });
 
+  // IPv4 walks start from where the address's /16 leads, kept per /16 on first use: addresses of the
+  // same /16 whose records lie above, at and below /16 must each find their own
+  for (const recordSize of [24, 28, 32] as const) {
+    for (const ipVersion of [4, 6] as const) {
+      it(`agrees with the maxmind reader on many addresses of the same /16s (record size ${recordSize}, IPv${ipVersion} tree)`, async () => {
+        const next = lcg(recordSize + ipVersion);
+        const sixteens = [0x0a00, 0x0a01, 0xc000, 0xc0a8, 0xffff, 0x0000];
+        const ranges: Array<[string, MmdbValue]> = [['10.0.0.0/9', { country_code: 'AA' }], ['192.0.0.0/16', { country_code: 'BB' }]];
+        for (let i = 0; i < 60; i++) {
+          const len = 17 + (next() % 16);
+          const a = ((sixteens[i % sixteens.length]! << 16) | (next() & 0xffff)) & ((0xffffffff << (32 - len)) >>> 0);
+          ranges.push([`${formatIPv4(a >>> 0)}/${len}`, { country_code: String.fromCharCode(67 + (i % 24), 65 + (i % 26)) }]);
+        }
+        const file = fixture(`sixteens-${recordSize}-${ipVersion}.mmdb`, { ipVersion, recordSize, databaseType: 'test', entries: ranges });
+        const db = await CountryDb.open(file);
+        const reader = new Reader<Response>(readFileSync(file));
+        fc.assert(
+          fc.property(fc.constantFrom(...sixteens), fc.integer({ min: 0, max: 0xffff }), (high, low) => {
+            const v = ((high << 16) | low) >>> 0;
+            return text(db.country4(v)) === code(reader.get(formatIPv4(v)));
+          }),
+          { numRuns: 3000 },
+        );
+      });
+    }
+  }
+
   it('reads autonomous_system_number from a GeoLite2-ASN style database', async () => {
     const file = fixture('asn.mmdb', {
       ipVersion: 6,

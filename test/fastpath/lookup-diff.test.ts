@@ -42,7 +42,7 @@ beforeAll(async () => {
   const entries: Array<[string, MmdbValue]> = Array.from({ length: 223 }, (_, i) => [`${i + 1}.0.0.0/8`, { autonomous_system_number: 64500 + (i % 7) }]);
   entries.push(['2000::/3', { autonomous_system_number: 64510 }]);
   writeFileSync(asnPath, writeMmdb({ ipVersion: 6, recordSize: 24, databaseType: 'GeoLite2-ASN', entries }));
-  enrichment = await createEnrichment({ asnPath, need: { country: true, asn: true, colo: true } });
+  enrichment = await createEnrichment({ asnPath, need: { country: { src: true, dst: true }, asn: { src: true, dst: true }, colo: true } });
 });
 
 async function differ(file: string, tag: string): Promise<{ differ: string[]; fast: number; packets: number; hits: number[] }> {

@@ -44,7 +44,7 @@ describe('packet path', () => {
   });
 
   it('looks up no fields for a frame without IP: it never reaches the network firewall', async () => {
-    const enrichment = await createEnrichment({ need: { country: true, colo: true } });
+    const enrichment = await createEnrichment({ need: { country: { src: true, dst: true }, colo: true } });
     const path = new PacketPath({ enrichment, firewall: firewall(), atp: AdvancedTcpProtection.fromSnapshot({}) });
     const arp = new PacketRecord();
     arp.reset();
