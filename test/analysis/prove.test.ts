@@ -4,6 +4,7 @@
 // decide otherwise — each witness replayed through the real firewall.
 import { describe, expect, it } from 'vitest';
 import { proveSpace, spaceExpression } from '../../src/analysis/index.js';
+import { proveInModel, spaceModel } from '../../src/analysis/prove.js';
 import { ConfigItemError } from '../../src/errors.js';
 import { replayer, snapshotOf } from './replay.js';
 
@@ -93,5 +94,23 @@ describe('proveSpace', () => {
     // a packet certainly decided otherwise (UDP port 53, dropped by r3 unless r1 or r2 matched,
     // which no UDP packet does) makes it fail even after an uncertain one
     expect(proveSpace(u, { 'ip.dst': '192.0.2.1' }, { verdict: 'pass' })).toMatchObject({ status: 'fails', verdict: 'drop', rule: 'r3' });
+  });
+
+  it('a witness lies in the space, a country the rules never name included', () => {
+    const c = snapshotOf([one('block', 'ip.src.country != "US"')]);
+    for (const country of ['DE', 'CN']) {
+      const proof = proveSpace(c, { 'ip.src.country': country, 'tcp.dstport': 22 }, { verdict: 'pass' });
+      expect(proof).toMatchObject({ status: 'fails', verdict: 'drop', rule: 'r1' });
+      if (proof.status === 'fails') expect(proof.witness).toMatchObject({ 'ip.src.country': country, 'tcp.dstport': 22 });
+    }
+    expect(proveSpace(c, { 'ip.src.country': 'US' }, { verdict: 'pass', rule: null })).toEqual({ status: 'holds' });
+  });
+
+  it('a space whose text the language refuses (a port past any integer) is a ConfigItemError at the space', () => {
+    const huge = { 'tcp.dstport': '99999999999999999999' };
+    expect(() => proveSpace(s, huge, { verdict: 'pass' })).toThrow(expect.objectContaining({ path: 'space' }));
+    const { hs, model } = spaceModel(s, {});
+    expect(() => proveInModel(model, hs, huge, { verdict: 'pass' })).toThrow(expect.objectContaining({ path: 'space' }));
+    expect(proveInModel(model, hs, { 'ip.src': '198.51.100.0/24', 'tcp.dstport': 22 }, { verdict: 'drop', rule: 'r2' })).toEqual({ status: 'holds' });
   });
 });
