@@ -36,6 +36,13 @@ describe('modelFirewalls', () => {
       { ref: 'rulesets[2]#1', ruleset: 'rulesets[2]', action: 'block', enabled: true, expression: 'tcp.flags.syn', path: 'rulesets[2].rules[0]' },
     ]);
     expect(modelFirewalls([{ snapshot: {} }]).firewalls[0]!.rules).toEqual([]);
+    // a ruleset without a rules list has no rules
+    const bare: Snapshot = { rulesets: [{ name: 'empty', kind: 'root', phase: 'edge_transit' }, snapshotOf([one('block', 'sip')]).rulesets![0]!] };
+    expect(modelFirewalls([{ snapshot: bare }]).firewalls[0]!.rules.map((r) => [r.ref, r.path])).toEqual([['r1', 'rulesets[1].rules[0]']]);
+    // no snapshot: the header space of the extra expressions alone, no firewall
+    const none = modelFirewalls([], [parseAt('ip.src.country == "DE"', 'rule', 'x').expr]);
+    expect(none.firewalls).toEqual([]);
+    expect(none.space.universe.length).toBeGreaterThan(0);
   });
 
   it('refuses an expression the engine rejects, naming the rule', () => {
@@ -68,6 +75,22 @@ describe('modelFirewalls', () => {
     // $other resolves to different addresses in each snapshot: two meanings
     expect(y.rules[2]!.meaning).not.toBe(x.rules[2]!.meaning);
     expect(y.rules[2]!.meaning.must).not.toEqual(x.rules[2]!.meaning.must);
+  });
+
+  it('a rule text without lists is one meaning; with two lists, shared only where both resolve the same', () => {
+    const rules = [one('block', 'tcp.dstport == 22'), one('block', 'ip.src in $a and ip.dst in $b')];
+    const X = v4([1, 2]);
+    const { firewalls } = modelFirewalls([
+      { snapshot: snapshotOf(rules), options: { lists: (n) => (n === 'a' ? X : v4([5, 6])) } },
+      { snapshot: snapshotOf(rules), options: { lists: (n) => (n === 'a' ? X : v4([7, 8])) } },
+    ]);
+    const [x, y] = firewalls as [(typeof firewalls)[0], (typeof firewalls)[0]];
+    expect(y.rules[0]!.meaning).toBe(x.rules[0]!.meaning);
+    // $a the same addresses, $b not: the second snapshot's rule has its own meaning, with its own $b
+    expect(y.rules[1]!.meaning).not.toBe(x.rules[1]!.meaning);
+    const dst = y.rules[1]!.meaning.must.map((box) => box[1]);
+    expect(dst.length).toBeGreaterThan(0);
+    for (const set of dst) expect(set).toEqual([7n, 8n]);
   });
 
   it('a list of the same addresses is one ranges object, whichever set object holds it; different addresses are not', () => {
