@@ -31,6 +31,8 @@ describe('lint findings, whole', () => {
       },
     ]);
     for (const f of found) expect(replayer(s)(f.witness!).rule).toBe('r1');
+    const two = rules(['block', 'ip.src in {10.0.0.0/9}'], ['skip', 'ip.src in {10.128.0.0/9}'], ['block', 'ip.src in {10.0.0.0/8} and udp.dstport >= 0']);
+    expect(lint(two).map((f) => f.message)).toEqual(['r3 (block) is never reached: every packet it matches is decided earlier by r1, r2, with a different action']);
   });
 
   it('unmatchable, indeterminate and a warning, each with its message and no witness or blockers', () => {
