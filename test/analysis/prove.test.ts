@@ -96,6 +96,15 @@ describe('proveSpace', () => {
     expect(proveSpace(u, { 'ip.dst': '192.0.2.1' }, { verdict: 'pass' })).toMatchObject({ status: 'fails', verdict: 'drop', rule: 'r3' });
   });
 
+  it('a packet a later rule decides only if an earlier unmodelled rule misses it is possible, not certain', () => {
+    // r1 drops the TCP packets whose payload holds "x" (unmodelled); r2 passes port 22
+    const u = snapshotOf([one('block', 'tcp contains "x"'), one('skip', 'tcp.dstport == 22')]);
+    const proof = proveSpace(u, { 'tcp.dstport': 22 }, { verdict: 'drop' });
+    expect(proof).toMatchObject({ status: 'indeterminate', verdict: 'pass', rule: 'r2' });
+    if (proof.status === 'indeterminate') expect(replayer(u)(proof.witness)).toMatchObject({ verdict: 'pass', rule: 'r2' });
+    expect(proveSpace(u, { 'tcp.dstport': 22 }, { verdict: 'pass' })).toMatchObject({ status: 'indeterminate', verdict: 'drop', rule: 'r1' });
+  });
+
   it('a witness lies in the space, a country the rules never name included', () => {
     const c = snapshotOf([one('block', 'ip.src.country != "US"')]);
     for (const country of ['DE', 'CN']) {
