@@ -1,0 +1,74 @@
+// expressionMeaning (src/analysis/expression.ts) against the real firewall: for random expressions
+// (and, or, xor, not over a vocabulary dense in overlaps, unmodelled parts among them) every packet
+// sampled from `must` matches the expression and none sampled from outside `may` does; the two are
+// one object exactly when every part is modelled; a complement recorded for the search is exactly
+// the rest of the universe. And the note a `not` over a transport field leaves, once per transport.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { expressionMeaning, isExact } from '../../src/analysis/expression.js';
+import { modelFirewalls, parseAt } from '../../src/analysis/model.js';
+import type { Note } from '../../src/analysis/atoms.js';
+import { complementOf, firstOutside, regionsOverlap, subtractRegions } from '../../src/analysis/space.js';
+import { expression, randomSource, replayer, samples, snapshotOf } from './replay.js';
+
+const UNMODELLED = /contains|matches/;
+
+function meaningOf(text: string) {
+  const snapshot = snapshotOf([{ action: 'block', expression: text, enabled: true }]);
+  const { space, firewalls } = modelFirewalls([{ snapshot }]);
+  return { snapshot, space, meaning: firewalls[0]!.rules[0]!.meaning, ast: parseAt(text, 'rule', 'x') };
+}
+
+describe('expressionMeaning', () => {
+  it('must holds only matching packets, outside may none match; exact where every part is modelled', () => {
+    fc.assert(
+      fc.property(expression, fc.integer(), (text, seed) => {
+        const { snapshot, space, meaning } = meaningOf(text);
+        const replay = replayer(snapshot);
+        const rnd = randomSource(seed);
+        if (meaning.must.length > 0) for (const w of samples(meaning.must, space.names, rnd, 10)) expect(replay(w).matched, JSON.stringify(w)).toEqual(['r1']);
+        const outside = subtractRegions(space.universe, meaning.may);
+        if (outside.length > 0) for (const w of samples(outside, space.names, rnd, 10)) expect(replay(w).matched, JSON.stringify(w)).toEqual([]);
+        if (!UNMODELLED.test(text)) expect(isExact(meaning)).toBe(true);
+        // must within may
+        expect(firstOutside(meaning.must, [meaning.may])).toBeNull();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a complement recorded for the search is exactly the rest of the universe', () => {
+    let recorded = 0;
+    fc.assert(
+      fc.property(expression, (text) => {
+        const { space, meaning } = meaningOf(text);
+        for (const r of [meaning.must, meaning.may]) {
+          const co = complementOf(r);
+          if (co === undefined || r === space.universe) continue;
+          recorded++;
+          expect(regionsOverlap(r, co)).toBe(false);
+          expect(firstOutside(space.universe, [r, co])).toBeNull();
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(recorded).toBeGreaterThan(0);
+  });
+
+  it('`not` over transport fields notes, once per transport, that it also matches packets without that header', () => {
+    const notesOf = (text: string): Note[] => {
+      const { space, ast } = meaningOf(text);
+      const notes: Note[] = [];
+      expressionMeaning(ast.expr, { universe: space.universe, names: space.names, lists: () => undefined, notes });
+      return notes.filter((n) => n.kind === 'negated_protocol_field');
+    };
+    expect(notesOf('not (tcp.dstport == 22 and tcp.flags.syn) and not udp.srcport == 53 and not (icmp.type == 8)')).toEqual([
+      { kind: 'negated_protocol_field', transport: 0n, message: '`not` over tcp.dstport also matches every packet without a TCP header (other protocols, fragments)' },
+      { kind: 'negated_protocol_field', transport: 1n, message: '`not` over udp.srcport also matches every packet without a UDP header (other protocols, fragments)' },
+      { kind: 'negated_protocol_field', transport: 2n, message: '`not` over icmp.type also matches every packet without a ICMP header (other protocols, fragments)' },
+    ]);
+    expect(notesOf('not tcp contains "x"').map((n) => n.transport)).toEqual([0n]);
+    // fields of IP are no transport field
+    expect(notesOf('not (ip.ttl < 5) and not ip.src in {10.0.0.0/8}')).toEqual([]);
+  });
+});

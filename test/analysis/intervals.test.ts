@@ -1,0 +1,130 @@
+// The interval algebra (src/analysis/intervals.ts) against a brute-force model: a set of integers
+// over a small universe. Every result is compared, as an array, with the model's own normal form
+// (sorted, non-empty, non-adjacent ranges), so a stray or empty range fails even where membership
+// would not see it. Then the two promises the header-space search relies on for its speed: a set
+// that an operation leaves unchanged comes back as the same array (boxes keep sharing their sets,
+// which space.ts compares by identity first, and the memo below is keyed by identity), and the
+// results over large sets (a 10,000-entry list) are remembered, not recomputed, when the same two
+// sets meet again.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Intervals, NONE, equal, fromRanges, intersect, range, subtract, union } from '../../src/analysis/intervals.js';
+
+const U = 60;
+
+/** The model's set of an Intervals. */
+const members = (a: Intervals): Set<number> => {
+  const out = new Set<number>();
+  for (let i = 0; i < a.length; i += 2) for (let v = Number(a[i]); v <= Number(a[i + 1]); v++) out.add(v);
+  return out;
+};
+
+/** The normal form of a set of integers, built value by value. */
+const normalForm = (s: Set<number>): bigint[] => {
+  const out: bigint[] = [];
+  for (const v of [...s].sort((x, y) => x - y)) {
+    if (out.length > 0 && out[out.length - 1] === BigInt(v - 1)) out[out.length - 1] = BigInt(v);
+    else out.push(BigInt(v), BigInt(v));
+  }
+  return out;
+};
+
+/** Arbitrary ranges: any order, overlapping, touching, repeated, and empty ones (lo above hi). */
+const rawRanges = fc.array(
+  fc.tuple(fc.integer({ min: 0, max: U }), fc.integer({ min: 0, max: U })).map(([lo, hi]) => [BigInt(lo), BigInt(hi)] as const),
+  { maxLength: 8 },
+);
+const intervals = rawRanges.map(fromRanges);
+const nonEmpty = intervals.filter((a) => a.length > 0);
+// 32 ranges or more: the operations remember their results over such sets
+const large = fc
+  .array(fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 12 })), { minLength: 40, maxLength: 60 })
+  .map((xs) => fromRanges(xs.map(([lo, n]) => [BigInt(lo), BigInt(lo + n)] as const)))
+  .filter((a) => a.length >= 64);
+
+describe('intervals against a brute-force set model', () => {
+  it('fromRanges is the normal form of the ranges given; an empty range (lo above hi) holds nothing', () => {
+    fc.assert(
+      fc.property(rawRanges, (ranges) => {
+        const model = new Set<number>();
+        for (const [lo, hi] of ranges) for (let v = Number(lo); v <= Number(hi); v++) model.add(v);
+        expect(fromRanges(ranges)).toEqual(normalForm(model));
+      }),
+    );
+    expect(fromRanges([[5n, 3n]])).toEqual(NONE);
+    expect(fromRanges([[9n, 9n], [7n, 2n], [3n, 4n]])).toEqual([3n, 4n, 9n, 9n]);
+  });
+
+  it('intersect, subtract and union give exactly the normal form of the model set', () => {
+    fc.assert(
+      fc.property(fc.oneof(intervals, large), fc.oneof(intervals, large), (a, b) => {
+        const A = members(a);
+        const B = members(b);
+        expect(intersect(a, b)).toEqual(normalForm(new Set([...A].filter((v) => B.has(v)))));
+        expect(subtract(a, b)).toEqual(normalForm(new Set([...A].filter((v) => !B.has(v)))));
+        expect(union(a, b)).toEqual(normalForm(new Set([...A, ...B])));
+      }),
+    );
+  });
+
+  it('equal holds exactly for the same set, built apart or as a prefix of a larger one', () => {
+    fc.assert(
+      fc.property(intervals, intervals, (a, extra) => {
+        expect(equal(a, [...a])).toBe(true);
+        expect(equal(a, fromRanges(rangesOf(a)))).toBe(true);
+        const bigger = union(a, extra);
+        const same = [...members(extra)].every((v) => members(a).has(v));
+        expect(equal(a, bigger)).toBe(same);
+        expect(equal(bigger, a)).toBe(same);
+      }),
+    );
+    expect(equal([1n, 2n], [1n, 2n, 5n, 6n])).toBe(false);
+  });
+});
+
+const rangesOf = (a: Intervals): Array<readonly [bigint, bigint]> => {
+  const out: Array<readonly [bigint, bigint]> = [];
+  for (let i = 0; i < a.length; i += 2) out.push([a[i]!, a[i + 1]!]);
+  return out;
+};
+
+describe('a set an operation leaves unchanged is the same array (no copy)', () => {
+  // one range holding all of a set, its bounds at the set's own bounds or beyond (0 to 2 past)
+  const holding = (a: Intervals, below: number, above: number): Intervals => range(a[0]! - BigInt(below), a[a.length - 1]! + BigInt(above));
+
+  it('met with one range holding it, or with itself, a set is returned as it is', () => {
+    fc.assert(
+      fc.property(fc.oneof(nonEmpty, large), fc.nat(2), fc.nat(2), (a, below, above) => {
+        const whole = holding(a, below, above);
+        expect(intersect(a, whole)).toBe(a);
+        // the operand the other holds (the first when each holds the other: the same set)
+        expect(intersect(whole, a)).toBe(equal(whole, a) ? whole : a);
+        expect(intersect(a, a)).toBe(a);
+      }),
+    );
+  });
+
+  it('subtracting a set that meets none of it (below it, above it, or empty) returns it as it is', () => {
+    fc.assert(
+      fc.property(fc.oneof(nonEmpty, large), intervals, fc.boolean(), (a, b, below) => {
+        // b moved wholly below a's first value or above its last
+        const shift = below ? a[0]! - BigInt(U) - 2n : a[a.length - 1]! + 1n;
+        const apart = fromRanges(rangesOf(b).map(([lo, hi]) => [lo + shift, hi + shift] as const));
+        expect(subtract(a, apart)).toBe(a);
+        expect(subtract(a, NONE)).toBe(a);
+      }),
+    );
+  });
+
+  it('two large sets met again give the very result of their first meeting (remembered)', () => {
+    fc.assert(
+      fc.property(large, large, (a, b) => {
+        const cut = intersect(a, b);
+        const rest = subtract(a, b);
+        expect(intersect(a, b)).toBe(cut);
+        expect(subtract(a, b)).toBe(rest);
+        expect(subtract(b, a)).toBe(subtract(b, a));
+      }),
+    );
+  });
+});
