@@ -81,6 +81,10 @@ function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>):
 
   const expectAt = keys.get('expect');
   if (expectAt === undefined) return node.fail(`expect: missing: say what the case expects (${kind.expectKeys.join(', ')})`);
+  if (expectAt.type !== 'map') {
+    const verdict = typeof expectAt.value === 'string' && kind.expectKeys.includes('verdict') ? `, e.g. expect: { verdict: ${expectAt.value} }` : '';
+    expectAt.fail(`expected a map of what to check (${kind.expectKeys.join(', ')})${verdict}`);
+  }
   const expect = expectAt.checkKeys(kind.expectKeys, 'expect key');
   if (expect.size === 0) expectAt.fail(`nothing to check: give one of ${kind.expectKeys.join(', ')}`);
   const data = kind.parse(keys.get(kind.key)!, expect, keys, { ...ctx, caseName: name });

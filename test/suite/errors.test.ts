@@ -45,6 +45,8 @@ const TABLE: Array<[string, string, string]> = [
   ['a frame number that is not one', `  - name: a\n    capture: ${DEMO_PCAP}\n    expect:\n      frames: {first: drop}\n`, '6: cases[0].expect.frames.first: expected a frame number (1, 2, ...; frames are numbered as Wireshark numbers them)'],
   ['unknown scenario', '  - name: a\n    scenario: syn-fold\n    expect: {attack_dropped_min: 0.9}\n', '4: cases[0].scenario: unknown scenario "syn-fold"; expected one of handshakes, syn-flood, ack-flood, mixed, geo or a flow spec file (.json)'],
   ['a share above 1', '  - name: a\n    scenario: syn-flood\n    expect: {attack_dropped_min: 99}\n', '5: cases[0].expect.attack_dropped_min: expected a share from 0 to 1 (0.99 = 99%), got 99'],
+  ['a verdict where expect wants a map', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect: drop\n', '5: cases[0].expect: expected a map of what to check (verdict, rule, stage, reason, matched), e.g. expect: { verdict: drop }'],
+  ['a list where expect wants a map', '  - name: a\n    scenario: syn-flood\n    expect: [0.9]\n', '5: cases[0].expect: expected a map of what to check (attack_dropped_min, legit_flows_harmed_max, legit_dropped_max)'],
   ['nothing expected', '  - name: a\n    packet: {}\n    expect: {}\n', '5: cases[0].expect: nothing to check: give one of verdict, rule, stage, reason, matched'],
   ['a !!binary value', '  - name: a\n    packet:\n      tcp.dstport: !!binary aGVsbG8=\n    expect: {verdict: drop}\n', `5: cases[0].packet.tcp.dstport: ${NOT_JSON('!!binary')}`],
   ['a !!timestamp time', '  - name: a\n    packets:\n      - {tcp.dstport: 22, time: !!timestamp 2001-12-14t21:59:43.10-05:00}\n    expect: {verdict: drop}\n', `5: cases[0].packets[0].time: ${NOT_JSON('!!timestamp')}`],
