@@ -1,19 +1,14 @@
 // One table of (expression, packet, expected) run against BOTH the compiled predicate and the
 // reference interpreter: the evaluation vectors of reference/wirefilter.md §5c (scheme S) and the
-// firewall-scheme semantics edgesim adds (geoip either-country, bit_slice, v4/v6, lists, views).
+// firewall-scheme semantics edgesim adds (geoip either-country, bit_slice, v4/v6, lists, views;
+// firewall-rows.ts, which the fast path runs too).
 import { describe, expect, it } from 'vitest';
-import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { compile, FilterError, FIREWALL_SCHEME, interpret, parse, type Scheme } from '../../src/lang/index.js';
-import { ip, objectBinding, packet } from './packets.js';
+import { CONFORMANCE_LISTS, FIREWALL_ROWS, type Row } from './firewall-rows.js';
+import { objectBinding, packet } from './packets.js';
 import { S, UNIT, LOGICAL } from './schemes.js';
 
-type Row = [expr: string, values: Record<string, unknown>, expected: boolean];
-
-const lists = new Map([
-  ['blocked', new IpSetBuilder().build()],
-  ['bad', new IpSetBuilder().addPrefix4(ip('198.51.100.0').family === 4 ? (ip('198.51.100.0') as { v4: number }).v4 : 0, 24).addPrefix6((ip('2001:db8::') as { v6: Uint32Array }).v6, 32).build()],
-]);
-const opts = { lists: (name: string) => lists.get(name) };
+const opts = { lists: (name: string) => CONFORMANCE_LISTS.get(name) };
 
 function run(scheme: Scheme, rows: Row[]) {
   const binding = objectBinding(scheme);
@@ -117,48 +112,7 @@ table('vectors of Bool combine element-wise, truncated to the shortest', LOGICAL
   ['all(at xor af)', { at: [true, false], af: [false, true, true] }, true],
 ]);
 
-const rawTcp = new Uint8Array([0x01, 0xbb, 0xc3, 0x50, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x12, 0xff, 0xff]);
-table('firewall scheme', FIREWALL_SCHEME, [
-  ['ip.geoip.country == "BR"', { 'ip.src.country': 'US', 'ip.dst.country': 'BR' }, true],
-  ['ip.geoip.country == "BR"', { 'ip.src.country': 'BR' }, true],
-  ['ip.geoip.country == "BR"', { 'ip.src.country': 'US', 'ip.dst.country': 'DE' }, false],
-  ['ip.geoip.country != "BR"', { 'ip.src.country': 'US', 'ip.dst.country': 'BR' }, false],
-  ['ip.geoip.country != "BR"', { 'ip.src.country': 'US', 'ip.dst.country': 'DE' }, true],
-  ['ip.geoip.country != "BR"', {}, true],
-  ['ip.geoip.country in {"BR" "AR"}', { 'ip.dst.country': 'AR' }, true],
-  ['not ip.geoip.country == "BR"', { 'ip.dst.country': 'BR' }, false],
-  ['bit_slice(tcp, 0, 16) == 443', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 16, 32) == 50000', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 106, 112) == 0x12', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 100, 106) == 0', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 96, 100) == 5', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 112, 128) == 65535', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 112, 129) == 0', { tcp: rawTcp }, false],
-  ['bit_slice(tcp, 112, 129) != 0', { tcp: rawTcp }, true],
-  ['bit_slice(tcp, 0, 32) == 0x01bbc350', { tcp: rawTcp }, true],
-  ['bit_slice(udp, 0, 8) == 1', { tcp: rawTcp }, false],
-  ['tcp contains 50:12', { tcp: rawTcp }, true],
-  ['ip.src in $bad', { 'ip.src': '198.51.100.7' }, true],
-  ['ip.src in $bad', { 'ip.src': '2001:db8:1::1' }, true],
-  ['ip.src in $bad', { 'ip.src': '198.51.101.7' }, false],
-  ['not ip.src in $bad', {}, true],
-  ['ip.dst == 2001:db8::1', { 'ip.dst': '2001:db8::1' }, true],
-  ['ip.dst > 2001:db8::1', { 'ip.dst': '2001:db8::1:0' }, true],
-  ['ip.dst >= 10.0.0.0 and ip.dst < 10.0.1.0', { 'ip.dst': '10.0.0.200' }, true],
-  ['ip.dst in {10.0.0.0/8 2001:db8::/32}', { 'ip.dst': '2001:db8:ffff::' }, true],
-  ['tcp.flags & 0x12 and not tcp.flags.ack', { 'tcp.flags': 0x02, 'tcp.flags.ack': false }, true],
-  ['ip.src.asnum & 0x100000000', { 'ip.src.asnum': 2 ** 32 + 5 }, true],
-  ['ip.src.asnum & 0x100000000', { 'ip.src.asnum': 2 ** 32 - 1 }, false],
-  ['ip.src.asnum & -1', { 'ip.src.asnum': 2 ** 40 }, true],
-  ['cf.colo.region wildcard "w*m"', { 'cf.colo.region': 'WNAM' }, true],
-  ['cf.colo.name matches "^[a-z]{3}\\d+$"', { 'cf.colo.name': 'sfo06' }, true],
-  ['cf.colo.name matches "^[a-z]{3}\\\\d+$"', { 'cf.colo.name': 'sfo06' }, false],
-  ['cf.colo.name matches r"^[a-z]{3}\\\\d+$"', { 'cf.colo.name': 'sfo\\dd' }, true],
-  ['cf.colo.name ~ "."', { 'cf.colo.name': '\n' }, false],
-  ['ip.proto in {"tcp" "udp"} and sip', { 'ip.proto': 'udp', sip: true }, true],
-  ['ip.proto == "tcp" xor ip.proto == "udp" xor sip', { 'ip.proto': 'tcp', sip: true }, false],
-  ['icmp.type in {0 3 8 11}', { 'icmp.type': 8 }, true],
-]);
+table('firewall scheme', FIREWALL_SCHEME, FIREWALL_ROWS);
 
 describe('lists', () => {
   it('compile and interpret reject a list they cannot resolve, pointing at its name', () => {
