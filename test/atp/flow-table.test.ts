@@ -209,6 +209,53 @@ describe('FlowTable', () => {
       { numRuns: 40 },
     );
   });
+
+  it('keeps tables apart: what one holds another never finds, and inserts and removals in one leave the other as it was', () => {
+    // every run makes fresh tables (a bench pass, each replay): a fresh one must start empty whatever
+    // another table has held, and two tables in use at once must not share entries or slots
+    const op = fc.record({
+      t: fc.nat(1),
+      kind: fc.constantFrom('insert' as const, 'find' as const, 'remove' as const),
+      k: fc.nat(40),
+      fresh: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 20, maxLength: 300 }), (ops) => {
+        const tables = [new FlowTable(100, TIMEOUTS), new FlowTable(100, TIMEOUTS)];
+        const models = [new Map<number, number>(), new Map<number, number>()];
+        const rec = new PacketRecord();
+        for (const o of ops) {
+          if (o.fresh && o.kind === 'find') {
+            // a table made now holds nothing, whatever the others hold
+            tables[o.t] = new FlowTable(100, TIMEOUTS);
+            models[o.t].clear();
+          }
+          const table = tables[o.t];
+          const model = models[o.t];
+          table.setKey(keyed(rec, o.k), true);
+          const e = table.find(0);
+          expect(e >= 0).toBe(model.has(o.k));
+          if (e >= 0) expect(table.state(e)).toBe(model.get(o.k));
+          if (o.kind === 'insert' && e < 0) {
+            const state = 1 + (o.k % 5);
+            expect(table.insert(0, state)).toBeGreaterThanOrEqual(0);
+            model.set(o.k, state);
+          } else if (o.kind === 'remove' && e >= 0) {
+            table.remove(e);
+            model.delete(o.k);
+          }
+        }
+        for (const t of [0, 1]) {
+          expect(tables[t].count).toBe(models[t].size);
+          for (let k = 0; k <= 40; k++) {
+            tables[t].setKey(keyed(rec, k), true);
+            expect(tables[t].find(0) >= 0).toBe(models[t].has(k));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
 
 describe('FlowTable at its limits', () => {
