@@ -9,25 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Flag, FlowTable, State } from '../../src/atp/flow-table.js';
 import { PacketRecord } from '../../src/capture/record.js';
+import { connectionKey } from './helpers/connection-keys.js';
 import { SlotFlowTable } from './helpers/slot-flow-table.js';
 
 const TIMEOUTS = new Float64Array([0, 3, 30, 600, 30, 10, 10]);
-
-function keyed(rec: PacketRecord, k: number): PacketRecord {
-  rec.reset();
-  if (k % 7 === 3) {
-    rec.ipVersion = 6;
-    rec.src6.set([0x20010db8, 0, k >>> 8, k]);
-    rec.dst6.set([0x20010db8, 0xffff, 0, 1 + (k & 1)]);
-  } else {
-    rec.ipVersion = 4;
-    rec.src4 = (0xc6336400 + (k >> 3)) >>> 0;
-    rec.dst4 = 0xcb007100 + (k & 3);
-  }
-  rec.srcPort = 40000 + (k & 7);
-  rec.dstPort = 443;
-  return rec;
-}
 
 const op = fc.record({
   key: fc.noBias(fc.nat()),
@@ -59,7 +44,7 @@ describe('FlowTable against the slot table it replaced', () => {
         let t = 0;
         ops.forEach((o, n) => {
           t += o.dt;
-          keyed(rec, o.key % pool);
+          connectionKey(rec, o.key % pool);
           a.setKey(rec, o.ingress);
           b.setKey(rec, o.ingress);
           const where = `op ${n} at ${t}`;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Flag, FlowTable, Side, State } from '../../src/atp/flow-table.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { SlotFlowTable } from './helpers/slot-flow-table.js';
+import { connectionKey } from './helpers/connection-keys.js';
 
 const TIMEOUTS = new Float64Array([0, 3, 30, 600, 30, 10, 10]);
 
@@ -422,22 +423,6 @@ describe('FlowTable against the slot table it replaced, on small tables', () => 
   // accessor is used on every entry, not only the first.
   const LIMITS = new Float64Array([0, 3, 30, 600, 20, 10, 7]);
 
-  function key(rec: PacketRecord, k: number): PacketRecord {
-    rec.reset();
-    if (k % 5 === 2) {
-      rec.ipVersion = 6;
-      rec.src6.set([0x20010db8, 0x10000 + k, 0x20000 + (k >>> 4), 0x30000 + k]);
-      rec.dst6.set([0x20010db8, 0xffff, 0xfffe, 1 + (k & 1)]);
-    } else {
-      rec.ipVersion = 4;
-      rec.src4 = (0xc6336400 + (k >> 3)) >>> 0;
-      rec.dst4 = 0xcb007100 + (k & 3);
-    }
-    rec.srcPort = 40000 + (k & 7);
-    rec.dstPort = 443;
-    return rec;
-  }
-
   type Table = FlowTable | SlotFlowTable;
   const figures = (t: Table) => [t.count, t.peak, t.created, t.untracked, t.slots];
   const fields = (t: Table, e: number) =>
@@ -468,7 +453,7 @@ describe('FlowTable against the slot table it replaced, on small tables', () => 
         };
         ops.forEach((o, n) => {
           t += o.dt;
-          key(rec, o.key % pool);
+          connectionKey(rec, o.key % pool);
           a.setKey(rec, o.ingress);
           b.setKey(rec, o.ingress);
           const where = `op ${n} at ${t} (${maxFlows} flows)`;
