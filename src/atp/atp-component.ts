@@ -20,7 +20,9 @@ export interface AtpComponent {
   readonly stage: number;
   /**
    * the record's fields it reads to take and decide a packet, beyond what the engine reads for every
-   * packet (ENGINE_READS): the fast path reads these from the bytes when protection is on
+   * packet (ENGINE_READS); test/atp/component-reads.test.ts checks it against the reads themselves.
+   * Nothing derives from it yet: the fast path's protection decoding (fastpath/protection-decoding.ts)
+   * lists the fields it fills on its own
    */
   readonly reads: readonly RecordField[];
   readonly modes: ComponentModes;
