@@ -1,7 +1,8 @@
-// `npm run mutation [file...] [--concurrency N]`: mutation testing (StrykerJS, stryker.config.mjs) of
-// the core, one file at a time against the tests related to it only — those of the test folder that
-// mirrors its source folder (test/<folder>/ for src/<folder>/…) — so one file takes minutes. With no
-// file named it runs every core file. Each file's score is written into bench/results/mutation.json
+// `npm run mutation [file...] [--stale] [--concurrency N]`: mutation testing (StrykerJS,
+// stryker.config.mjs) of the core, one file at a time against the tests related to it only — those of
+// the test folder that mirrors its source folder (test/<folder>/ for src/<folder>/…) — so one file
+// takes minutes. With no file named it runs every core file; with --stale, the core files whose row is
+// missing or whose source changed since the commit the row names. Each file's score is written into bench/results/mutation.json
 // (the committed baseline; files not run keep their row) and its surviving mutants are printed.
 // Too slow for every CI run: `npm test` never runs it. Mutants judged equivalent: docs/mutation.md.
 import { execFileSync } from 'node:child_process';
@@ -115,6 +116,22 @@ function commit(): string {
   return changes === '' ? head : `${head}-dirty`;
 }
 
+/** Core files without a row, or changed (committed or not) since the commit their row names. */
+function staleFiles(baseline: Baseline): string[] {
+  return coreFiles().filter((file) => {
+    const row = baseline.files[file];
+    if (row === undefined) return true;
+    const since = row.commit.replace(/-dirty$/, '');
+    try {
+      execFileSync('git', ['diff', '--quiet', since, '--', file], { cwd: root });
+      return false;
+    } catch {
+      // exit 1: changed; any other failure (an unknown commit) also means the row cannot be trusted
+      return true;
+    }
+  });
+}
+
 function score(results: MutantResult[], tests: string, measured: string): FileScore {
   const count = (s: MutantResult['status']) => results.filter((r) => r.status === s).length;
   const killed = count('Killed');
@@ -141,12 +158,17 @@ function describeSurvivor(r: MutantResult): string {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string', default: '1' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false } },
+  });
   const concurrency = Number(values.concurrency);
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
-  const files = positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
-  const related = files.map(relatedTests);
+  if (values.stale && positionals.length > 0) throw new Error('--stale picks the files itself: name no file with it');
   const baseline: Baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
+  const files = values.stale ? staleFiles(baseline) : positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
+  if (values.stale) console.log(files.length === 0 ? 'every core file\'s row is up to date' : `stale or missing rows: ${files.join(', ')}`);
+  const related = files.map(relatedTests);
   baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
   linkShared();
   const measured = commit();
