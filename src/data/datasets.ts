@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DataError } from './errors.js';
+import { systemErrorText } from '../errors.js';
 
 /** Absolute path of a file under datasets/. */
 export function datasetPath(relative: string): string {
@@ -18,6 +19,6 @@ export function readDataset(relative: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new DataError(`${file}: cannot read edgesim's bundled dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); reinstall edgesim`);
+    throw new DataError(`${file}: cannot read edgesim's bundled dataset (${systemErrorText(err)}); reinstall edgesim`);
   }
 }

@@ -17,6 +17,7 @@ import { type IpSet, IpSetBuilder } from '../net/ip-set.js';
 import { MANAGED_LISTS as LANGUAGE_MANAGED_LISTS } from '../lang/index.js';
 import { datasetPath } from './datasets.js';
 import { DataError } from './errors.js';
+import { systemErrorText } from '../errors.js';
 
 /** The managed lists, as the Rules language names them after `$`. */
 export const MANAGED_LISTS: readonly string[] = LANGUAGE_MANAGED_LISTS.map((n) => `svc.${n}`);
@@ -92,7 +93,7 @@ class Lists implements ListRegistry {
       try {
         text = readFileSync(file, 'utf8');
       } catch (err) {
-        throw new DataError(`${file}: cannot read list $${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        throw new DataError(`${file}: cannot read list $${name} (${systemErrorText(err)})`);
       }
       set = parseListFile(text, file);
       this.managed.set(name, set);

@@ -17,6 +17,7 @@ import type { Reader, Response } from 'maxmind';
 import { formatIPv4 } from '../net/ipv4.js';
 import { formatIPv6 } from '../net/ipv6.js';
 import { DataError } from './errors.js';
+import { systemErrorText } from '../errors.js';
 
 /** A data pointer, or NONE when the database has nothing for the address. */
 export const NONE = 0;
@@ -57,7 +58,7 @@ export class MmdbTree {
     try {
       db = await readFile(path);
     } catch (err) {
-      throw new DataError(`${path}: cannot read the database (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new DataError(`${path}: cannot read the database (${systemErrorText(err)})`);
     }
     // loaded here, not at start-up: most rulesets read no looked-up field and never open a database
     const { Reader } = await import('maxmind');

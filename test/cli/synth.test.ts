@@ -120,6 +120,7 @@ describe('edgesim synth', () => {
     expectUserError(runCli(['synth', 'mixed', '--servers', '10.0.0.1/8', '--out', tmp('x.pcap')]), 2, '--servers: "10.0.0.1/8": host bits are set (did you mean 10.0.0.0/8?)');
     expectUserError(runCli(['synth', 'pcaps/demo-spec.json', '--servers', '10.0.0.0/8', '--out', tmp('x.pcap')]), 1, '--servers applies to built-in scenarios; put "servers" in the spec\'s parts instead');
     expectUserError(runCli(['synth', 'mixed', '--config', tmp('no-such.json'), '--out', tmp('x.pcap')]), 1, `${tmp('no-such.json')}: cannot read the configuration: no such file`);
+    expectUserError(runCli(['synth', tmp('no-such-spec.json'), '--out', tmp('x.pcap')]), 1, `cannot read ${tmp('no-such-spec.json')}: no such file`);
     expectUserError(runCli(['synth', 'sin-flood', '--out', tmp('x.pcap')]), 1, 'unknown scenario "sin-flood"; expected one of handshakes, syn-flood, ack-flood, mixed, geo or a flow spec file (.json)');
     expectUserError(runCli(['synth', 'mixed']), 2, '--out FILE is required (use --out - for stdout)');
     expectUserError(runCli(['synth', 'mixed', '--packets', '1e3', '--out', tmp('x.pcap')]), 2, '--packets: "1e3" is not a whole number from 1 to 100000000');

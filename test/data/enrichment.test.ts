@@ -116,7 +116,7 @@ describe('createEnrichment', () => {
 
   it('fails with a DataError naming a bad database or override', async () => {
     await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: { src: true, dst: true } } })).rejects.toThrow(DataError);
-    await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: { src: true, dst: true } } })).rejects.toThrow('/nonexistent.mmdb: cannot read the database (ENOENT)');
+    await expect(createEnrichment({ geoipPath: '/nonexistent.mmdb', need: { country: { src: true, dst: true } } })).rejects.toThrow('/nonexistent.mmdb: cannot read the database (no such file)');
     await expect(createEnrichment({ colo: 'moon01', need: { colo: true } })).rejects.toThrow('unknown data center "moon01"');
   });
 });

@@ -194,7 +194,7 @@ describe('errors', () => {
   it('names a missing file', async () => {
     const missing = path.join(dir, 'nope.mmdb');
     await expect(CountryDb.open(missing)).rejects.toThrow(DataError);
-    await expect(CountryDb.open(missing)).rejects.toThrow(`${missing}: cannot read the database (ENOENT)`);
+    await expect(CountryDb.open(missing)).rejects.toThrow(`${missing}: cannot read the database (no such file)`);
   });
 
   it('names a file that is not a MaxMind DB', async () => {

@@ -3,6 +3,7 @@
 // object into a validated FlowSpec, then streams the generator's frames into the pcap writer and
 // the label writer.
 import { readFileSync } from 'node:fs';
+import { systemErrorText } from '../../errors.js';
 import { PcapWriter } from '../pcap-writer.js';
 import { generate } from './frame-stream.js';
 import type { GenerateSummary } from './frame-stream.js';
@@ -50,7 +51,7 @@ export function resolveSpec(scenarioOrSpec: string | object, opts: GenerateOptio
   try {
     text = readFileSync(scenarioOrSpec, 'utf8');
   } catch (err) {
-    throw new SpecError(`cannot read ${scenarioOrSpec}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new SpecError(`cannot read ${scenarioOrSpec}: ${systemErrorText(err)}`);
   }
   let raw: unknown;
   try {

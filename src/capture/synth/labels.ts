@@ -10,7 +10,7 @@
 // other file is sorted by frame once and searched.
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { OutputError, UserError } from '../../errors.js';
+import { OutputError, systemErrorText, UserError } from '../../errors.js';
 import { counted, groupDigits } from '../../numbers.js';
 
 /** The label sidecar's path for a capture. */
@@ -219,7 +219,7 @@ export async function readLabels(capturePath: string): Promise<Labels | null> {
   const stream = createReadStream(path);
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
-    stream.once('error', (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? resolve(false) : reject(new LabelsError(`cannot read ${path}: ${err.code ?? err.message}`))));
+    stream.once('error', (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? resolve(false) : reject(new LabelsError(`cannot read ${path}: ${systemErrorText(err)}`))));
   });
   if (!opened) return null;
   const table = new LabelTable();
