@@ -55,6 +55,8 @@ const CASES: Array<[string, string[], RegExp, number]> = [
   ['diff --static: a missing snapshot exits 2', ['diff', '--static', SNAP, 'missing.json'], /^edgesim: missing\.json: cannot read the configuration: no such file$/, 2],
   ['lint: a missing snapshot exits 2, not the 1 of a finding', ['lint', 'missing.json'], /^edgesim: missing\.json: cannot read the configuration: no such file$/, 2],
   ['trace: nothing to trace', ['trace', '--config', SNAP], /^edgesim: nothing to trace: give FIELD=VALUE assignments, --packet FILE, or CAPTURE --frame N$/, 2],
+  ['trace: a capture without --frame', ['trace', DEMO, '--config', SNAP], /^edgesim: examples\/demo\.pcap: to trace a packet of a capture, name its frame: edgesim trace CAPTURE --frame N$/, 2],
+  ['trace: neither an assignment nor a file', ['trace', 'port22', '--config', SNAP], /^edgesim: "port22": expected field=value, e.g\. tcp\.dstport=22$/, 2],
   ['an unknown command', ['no-such'], /^edgesim: unknown command 'no-such'$/, 2],
   ['an unknown option', ['replay', DEMO, '--config', SNAP, '--bogus'], /^edgesim: unknown option '--bogus'$/, 2],
 ];

@@ -2,6 +2,7 @@
 // frame; it goes through the configuration's path and its trace is printed as a table (terminal) or
 // JSON. Arguments are read as the lines of a suite's packet map, so they are checked, typed and
 // completed exactly as in `edgesim test`.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { attachSource, InputError, UsageError } from '../../../errors.js';
 import { SuitePaths } from '../../../suite/case-path.js';
@@ -26,6 +27,7 @@ export interface TraceFlags extends ConfigFlags, DataFlags {
 function assignments(args: readonly string[]): Located {
   const lines = args.map((arg) => {
     const eq = arg.indexOf('=');
+    if (eq <= 0 && args.length === 1 && existsSync(arg)) throw new UsageError(`${arg}: to trace a packet of a capture, name its frame: edgesim trace CAPTURE --frame N`);
     if (eq <= 0) throw new UsageError(`${JSON.stringify(arg)}: expected field=value, e.g. tcp.dstport=22`);
     return `${JSON.stringify(arg.slice(0, eq))}: ${arg.slice(eq + 1)}`;
   });
