@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readConfiguration } from '../config/inputs/index.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { formatIssues, SnapshotError, validateSnapshot } from '../config/validate.js';
-import { systemErrorText, UserError } from '../errors.js';
+import { attachSource, systemErrorText, UserError } from '../errors.js';
 import { counted } from '../numbers.js';
 import type { PathOptions } from '../sim/build.js';
 import { SuitePaths } from './case-path.js';
@@ -96,7 +96,22 @@ function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>):
  * then `file` names it and paths in it are relative to the working folder); throws SuiteError
  * (exit 2) on the first problem.
  */
-export async function loadSuite(file: string, options: PathOptions = {}, text?: string): Promise<Suite> {
+/** A configuration given on the command line (--config, --api): every suite runs against it instead of the one it names. */
+export interface GivenConfiguration {
+  readonly snapshot: Snapshot;
+  /** where it came from (files, or the API's URL), for its errors */
+  readonly source: string | undefined;
+}
+
+async function openGiven(given: GivenConfiguration, options: PathOptions): Promise<{ paths: SuitePaths; notes: string[] }> {
+  try {
+    return { paths: await SuitePaths.open(given.snapshot, options), notes: [] };
+  } catch (err) {
+    throw attachSource(err, given.source);
+  }
+}
+
+export async function loadSuite(file: string, options: PathOptions = {}, text?: string, given?: GivenConfiguration): Promise<Suite> {
   const read = text === undefined;
   try {
     text ??= await readFile(file, 'utf8');
@@ -108,7 +123,7 @@ export async function loadSuite(file: string, options: PathOptions = {}, text?: 
   const root = top.checkKeys(['config', 'cases', 'description']);
   const dir = read ? path.dirname(path.resolve(file)) : process.cwd();
   const files: SuiteFiles = { reads: read ? [{ what: `the suite ${file}`, path: file, at: top }] : [], goldens: [] };
-  const { paths, notes } = await loadConfig(root, top, dir, options, files);
+  const { paths, notes } = given === undefined ? await loadConfig(root, top, dir, options, files) : await openGiven(given, options);
   const casesAt = root.get('cases');
   if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');
   const items = cases === null ? casesAt.items('a list of cases') : null;

@@ -1,7 +1,8 @@
 // `edgesim test`, run: load and check every suite first (an invalid suite is reported as one case in
 // error and the other suites still run; a golden file that is one of the files the run reads, or
 // another case's golden, makes its suite invalid at its line; --json, --junit and --summary may overwrite
-// none of them), run the cases, then report them in the --format asked for (text: one line each,
+// none of them, nor a --config file), against the configuration each suite names or the one --config
+// or --api gives, run the cases, then report them in the --format asked for (text: one line each,
 // the details of each failure and the totals), the --json / --junit reports and the job summary.
 // Exit 2 when a suite is invalid (its error is the last line), else 1 when a case failed or could not
 // run (or raised a warning, with --fail-on warning). With --coverage (or --min-coverage), the
@@ -19,16 +20,16 @@ import { junitReport } from '../../../suite/reports/junit.js';
 import { coverageTable } from '../../../suite/reports/coverage-text.js';
 import { percent, RunCoverage, type CoverageReport } from '../../../suite/coverage.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
-import { loadSuite } from '../../../suite/load.js';
+import { loadSuite, type GivenConfiguration } from '../../../suite/load.js';
 import { isInvalidSuite, runSuites, type InvalidSuite } from '../../../suite/run.js';
 import type { CaseResult, Suite } from '../../../suite/suite.js';
-import { dataOptions } from '../../configuration.js';
+import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { readStdinText } from '../../input.js';
-import type { DataFlags } from '../../options.js';
+import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
-import { distinctFiles, firstClash } from '../../paths.js';
+import { distinctFiles, firstClash, type NamedFile } from '../../paths.js';
 
-export interface TestFlags extends DataFlags {
+export interface TestFlags extends ConfigFlags, DataFlags {
   format: 'text' | 'json' | 'github';
   failOn: 'error' | 'warning';
   json?: string;
@@ -48,13 +49,13 @@ const loaded = (s: Suite | InvalidSuite): s is Suite => !('error' in s);
  * The suites, each one with a golden file that is a file the run reads or another case's golden
  * made invalid at that golden's line (the first such golden of the run, then again until none is).
  */
-function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>): Array<Suite | InvalidSuite> {
+function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>, configFiles: readonly NamedFile[]): Array<Suite | InvalidSuite> {
   let checked = [...suites];
   for (;;) {
     const valid = checked.filter(loaded);
     const goldens = valid.flatMap((suite) => suite.files.goldens.map((golden) => ({ suite, golden })));
     const clash = firstClash(
-      valid.flatMap((suite) => suite.files.reads).map((f) => [f.what, f.path]),
+      [...valid.flatMap((suite) => suite.files.reads).map((f): NamedFile => [f.what, f.path]), ...configFiles],
       goldens.map(({ golden }) => [golden.what, golden.path]),
     );
     if (clash === null) return checked;
@@ -64,10 +65,10 @@ function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>): Array<Suite 
   }
 }
 
-/** Refuses reports that would overwrite any file of the suites. */
-function checkReports(suites: readonly Suite[], flags: TestFlags): void {
+/** Refuses reports that would overwrite any file of the suites or the --config files. */
+function checkReports(suites: readonly Suite[], configFiles: readonly NamedFile[], flags: TestFlags): void {
   distinctFiles(
-    suites.flatMap((s) => [...s.files.reads, ...s.files.goldens]).map((f) => [f.what, f.path]),
+    [...suites.flatMap((s) => [...s.files.reads, ...s.files.goldens]).map((f): NamedFile => [f.what, f.path]), ...configFiles],
     [
       ['--json', flags.json],
       ['--junit', flags.junit],
@@ -77,12 +78,12 @@ function checkReports(suites: readonly Suite[], flags: TestFlags): void {
 }
 
 /** Each suite loaded, or the error that makes it invalid. */
-async function loadSuites(files: readonly string[], flags: TestFlags): Promise<Array<Suite | InvalidSuite>> {
+async function loadSuites(files: readonly string[], flags: TestFlags, given: GivenConfiguration | undefined): Promise<Array<Suite | InvalidSuite>> {
   const options = dataOptions(flags);
   const suites: Array<Suite | InvalidSuite> = [];
   for (const file of files) {
     try {
-      suites.push(file === '-' ? await loadSuite(STDIN_NAME, options, await readStdinText()) : await loadSuite(file, options));
+      suites.push(file === '-' ? await loadSuite(STDIN_NAME, options, await readStdinText(), given) : await loadSuite(file, options, undefined, given));
     } catch (err) {
       if (!(err instanceof UserError)) throw err;
       suites.push({ file, error: err });
@@ -118,9 +119,13 @@ function invalidSuitesError(invalid: readonly InvalidSuite[]): UserError {
 export async function run(files: string[], flags: TestFlags): Promise<void> {
   if (flags.force && !flags.update) throw new UsageError('--force goes with --update');
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
-  const suites = checkGoldens(await loadSuites(files, flags));
+  if (files.includes('-') && flags.config?.includes('-')) throw new UsageError('standard input (-) can be read once: give - as a suite or to --config, not both');
+  // --config / --api: every suite runs against it instead of the configuration it names
+  const given = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
+  const configFiles = (flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]);
+  const suites = checkGoldens(await loadSuites(files, flags, given), configFiles);
   const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
-  checkReports(suites.filter(loaded), flags);
+  checkReports(suites.filter(loaded), configFiles, flags);
   const coverage = flags.coverage === true || flags.minCoverage !== undefined ? new RunCoverage() : undefined;
   const results = await runSuites(suites, {
     update: flags.update,

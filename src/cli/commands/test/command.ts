@@ -1,7 +1,7 @@
 // `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
 // is in action.ts, loaded when the command runs.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { addAtpOptions, addDataOptions } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions } from '../../options.js';
 import type { TestFlags } from './action.js';
 
 function percentage(value: string): number {
@@ -25,13 +25,15 @@ export function register(program: Command): void {
     .option('--strict', 'warnings (truncated capture, undecodable frames, missing lists or ASN data, labels that do not fit) fail the case')
     .option('--coverage', "after the totals, a table of the firewall rules the cases matched and of their conditions (each operand of and/or/xor/not) seen true and false; in --json as coverage (disabled, unreachable and unmatchable rules are listed apart, not counted)")
     .option('--min-coverage <pct>', 'implies --coverage; exit 1, as a failed case does, when fewer than PCT percent (0-100) of the counted rules are matched by a case', percentage);
+  addConfigOptions(cmd);
   addDataOptions(cmd);
   addAtpOptions(cmd);
   cmd.addHelpText(
     'after',
     `
 A suite (every path relative to the suite's folder; the whole suite is checked before any case runs):
-  config: firewall.json                  # a snapshot file, or an inline snapshot object
+  config: firewall.json                  # a snapshot file, or an inline snapshot object;
+                                         # --config FILE or --api URL replaces it for every suite
   cases:
     - name: office SSH passes            # unique in the suite
       packet: {ip.src: 10.1.2.3, ip.dst: 203.0.113.5, tcp.dstport: 22, tcp.flags.syn: true}
