@@ -1,7 +1,8 @@
 // lint on hand-made rulesets: each finding kind, blocked_by minimality, what log and disabled rules
 // do, the packet-model contradictions, warnings, indeterminate parts and ATP filters.
 import { describe, expect, it } from 'vitest';
-import { explain, lint, type Finding } from '../../src/analysis/index.js';
+import { explain, lint, lintModel, type Finding } from '../../src/analysis/index.js';
+import { modelFirewalls } from '../../src/analysis/model.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { replayer, snapshotOf, type RuleSpec } from './replay.js';
 
@@ -24,16 +25,32 @@ describe('unreachable', () => {
     expect(lint(s)).toEqual([expect.objectContaining({ rule: 'r3', kind: 'unreachable', blocked_by: ['r1', 'r2'], different_action: true })]);
   });
 
+  // r6 is decided by r1..r3 (which the proof finds) and by r4, r5 alone (which only the search finds)
+  const minimumCover = rules(
+    ['block', 'tcp.dstport in {1 4}'],
+    ['block', 'tcp.dstport in {2 5}'],
+    ['block', 'tcp.dstport in {3 6}'],
+    ['block', 'tcp.dstport in {1..3}'],
+    ['block', 'tcp.dstport in {4..6}'],
+    ['block', 'tcp.dstport in {1..6}'],
+  );
+
   it('returns a minimum set where an inclusion-minimal one would be larger', () => {
-    const s = rules(
-      ['block', 'tcp.dstport in {1 4}'],
-      ['block', 'tcp.dstport in {2 5}'],
-      ['block', 'tcp.dstport in {3 6}'],
-      ['block', 'tcp.dstport in {1..3}'],
-      ['block', 'tcp.dstport in {4..6}'],
-      ['block', 'tcp.dstport in {1..6}'],
-    );
-    expect(lint(s).find((f) => f.rule === 'r6')).toMatchObject({ kind: 'unreachable', blocked_by: ['r4', 'r5'] });
+    expect(lint(minimumCover).find((f) => f.rule === 'r6')).toMatchObject({ kind: 'unreachable', blocked_by: ['r4', 'r5'] });
+  });
+
+  it('names the rules it has, and says so, when the work limit cut the search for fewer rules short', () => {
+    const { space, firewalls } = modelFirewalls([{ snapshot: minimumCover }]);
+    const r6 = (limit?: number) => lintModel(firewalls[0]!, space, limit).find((f) => f.rule === 'r6')!;
+    expect(r6().message).toBe('r6 (block) is never reached: every packet it matches is decided earlier by r4, r5');
+    // the smallest limit that proves r6 unreachable leaves no steps for the search for fewer rules
+    let limit = 1;
+    while (r6(limit).kind === 'indeterminate') limit++;
+    expect(r6(limit)).toMatchObject({
+      kind: 'unreachable',
+      blocked_by: ['r1', 'r2', 'r3'],
+      message: 'r6 (block) is never reached: every packet it matches is decided earlier by r1, r2, r3 (the work limit stopped the search for fewer rules)',
+    });
   });
 
   it('ignores log and disabled rules on both sides', () => {
