@@ -23,6 +23,8 @@ const CORE = [
   'src/net',
   'src/firewall',
   'src/fastpath/conditions.ts',
+  'src/atp/atp-component.ts',
+  'src/atp/atp-configuration.ts',
   'src/atp/syn-protection.ts',
   'src/atp/out-of-state-protection.ts',
   'src/atp/egress-tracking.ts',

@@ -70,7 +70,11 @@ describe('what ATP components read of a packet', () => {
   });
 
   it('each component reads exactly the fields it declares, the engine only its own', () => {
-    const atp = AdvancedTcpProtection.fromSnapshot(snapshot({ syn: [rule('enabled')], oos: [rule('monitoring')] }), { ...ALWAYS_MITIGATING, bidirectional: true });
+    const prefixes = [
+      { prefix: `${SERVER_NET}.0/24`, excluded: false },
+      { prefix: '2001:db8::/48', excluded: false },
+    ];
+    const atp = AdvancedTcpProtection.fromSnapshot(snapshot({ syn: [rule('enabled')], oos: [rule('monitoring')], prefixes }), { ...ALWAYS_MITIGATING, bidirectional: true });
     const traffic = capture(
       [
       flood({ start: 0, seconds: 1, pps: 50, dstNet: SERVER_NET, flags: SYN, seed: 1 }),
@@ -80,6 +84,8 @@ describe('what ATP components read of a packet', () => {
       connection({ t: 0.1, client: '198.51.100.7', server: SERVER, sport: 40000, segments: 3 }),
         // the protected side's own connection: its SYN-ACK is ingress, answering a SYN seen leaving
         connection({ t: 0.3, client: SERVER, server: '198.51.100.9', sport: 50000, dport: 443 }),
+        // IPv6, both ways: the engine reads the connection's key from the IPv6 addresses
+        connection({ t: 0.5, client: '2001:db8:ff::7', server: '2001:db8::10', sport: 40001, segments: 2 }),
       ],
       { egress: true },
     );

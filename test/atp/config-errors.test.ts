@@ -39,6 +39,17 @@ describe('configuration errors name the bad item', () => {
     expect(err.message).toMatch(message);
   });
 
+  it.each([
+    ['tcp_protection_status.enabled', 'null', { tcp_protection_status: null }, /true or false/],
+    ['snapshot', 'null', null, /expected a configuration object/],
+    // a configuration's text given where its parsed document belongs
+    ['snapshot', 'text', 'tcp_protection_status: {enabled: true}', /expected a configuration object/],
+  ])('%s when it is %s', (path, _, s, message) => {
+    const err = refusal(s as never);
+    expect(err.path).toBe(path);
+    expect(err.message).toMatch(message);
+  });
+
   it('a filter expression that does not parse is reported with the engine message under the filter path', () => {
     const err = refusal(snapshot({ synFilters: [{ expression: 'tcp.dstport == 80', mode: 'enabled' }, { expression: 'ip.src==34', mode: 'monitoring' }] }));
     expect(err.path).toBe('syn_protection.filters[1].expression');

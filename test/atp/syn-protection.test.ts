@@ -162,3 +162,19 @@ describe('challenge windows, for challenges starting at t = 100.25', () => {
     expect(both([c(100.25, SYN, 100), c(101.25, SYN, 100)])).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_NEEDED']);
   });
 });
+
+describe('a challenged connection met where SYN protection does not evaluate', () => {
+  // SYN protection enabled at one data center and disabled at another; out-of-state protection enabled
+  const syn = [rule('enabled', { scope: 'datacenter', name: 'AMS01' }), rule('disabled', { scope: 'datacenter', name: 'FRA02' })];
+  const decide = (packets: Pkt[]) => run(AdvancedTcpProtection.fromSnapshot(snapshot({ syn, oos: [rule('enabled')] }), ALWAYS_MITIGATING), packets).seen;
+
+  it('drops the challenge with its entry: the answer goes on to out-of-state protection, which knows no connection', () => {
+    const seen = decide([c(1, SYN, 100, { colo: 'ams01' }), c(1.1, ACK, 101, { ack: 5, colo: 'fra02' }), c(1.2, ACK, 101, { ack: 5, colo: 'ams01' })]);
+    expect(seen.map((x) => [x.verdict, x.stage, x.reason])).toEqual([
+      ['drop', 'syn_protection', 'CHALLENGE_NEEDED'],
+      ['drop', 'tcp_flow_protection', 'NOT_FOUND'],
+      // the challenge is gone: its answer through the data center that challenged it is no answer now
+      ['drop', 'tcp_flow_protection', 'NOT_FOUND'],
+    ]);
+  });
+});
