@@ -7,10 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareRulesets } from '../../src/analysis/index.js';
+import { isExact } from '../../src/analysis/expression.js';
+import { modelFirewalls } from '../../src/analysis/model.js';
 import { replayer, ruleSpecs, snapshotOf } from './replay.js';
-
-/** parts the analysis does not model: their bounds differ, so a pair of such rules is searched */
-const UNMODELLED = /contains|matches/;
 
 const block = (expression: string) => ({ action: 'block' as const, expression, enabled: true });
 
@@ -27,9 +26,11 @@ describe('jointPacket', () => {
   });
 
   it('an unchanged copy of a ruleset is proved equivalent at any work limit', () => {
+    // rules modelled exactly (an unmodelled part's two bounds differ, so such a rule's pairs are searched)
+    const exact = ruleSpecs.filter((specs) => modelFirewalls([{ snapshot: snapshotOf(specs) }]).firewalls[0]!.rules.every((r) => isExact(r.meaning)));
     fc.assert(
       fc.property(
-        ruleSpecs.filter((specs) => specs.every((r) => !UNMODELLED.test(r.expression))),
+        exact,
         fc.integer({ min: 1, max: 100 }),
         (specs, workLimit) => {
           const cmp = compareRulesets(snapshotOf(specs), snapshotOf(specs), { workLimit });
