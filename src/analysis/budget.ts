@@ -4,14 +4,14 @@
 // fields), so every such question spends from its own budget; when it runs out, the question's
 // answer is `indeterminate` with the reason, never a wrong claim and never minutes of work. Steps
 // are box comparisons and boxes built, so the bound means the same whatever part spends it.
-import { groupDigits } from '../numbers.js';
+import { counted } from '../numbers.js';
 
 /** Steps one question may take. */
 export const WORK_LIMIT = 10_000;
 
 export class WorkLimitReached extends Error {
   constructor(readonly limit: number) {
-    super(`the analysis reached its work limit (${groupDigits(limit)} steps)`);
+    super(`the analysis reached its work limit (${counted(limit, 'step')})`);
   }
 }
 

@@ -84,6 +84,7 @@ describe('Budget and withinBudget', () => {
     expect(withinBudget(() => 'done', (reason) => reason)).toBe('done');
     const b = new Budget(2);
     expect(withinBudget(() => (b.spend(3), 'done'), (reason) => reason)).toBe('the analysis reached its work limit (2 steps)');
+    expect(withinBudget(() => new Budget(1).spend(2), (reason) => reason)).toBe('the analysis reached its work limit (1 step)');
     expect(() => withinBudget(() => { throw new RangeError('other'); }, (reason) => reason)).toThrow(RangeError);
   });
 });
