@@ -10,7 +10,7 @@ import { modelFirewalls } from '../../src/analysis/model.js';
 import { ruleSpecs, snapshotOf } from './replay.js';
 
 const RUNS = 100;
-const LIMITED = /^the analysis reached its work limit \([\d,]+ steps\) before deciding/;
+const LIMITED = /^the analysis reached its work limit \([\d,]+ steps?\) before deciding/;
 
 describe('rule status under a work limit', () => {
   it('the default limit gives the unbounded answer on small rulesets', () => {
