@@ -145,6 +145,8 @@ function agree(expression: string, frames: readonly Uint8Array[]): number {
       const want = firewall.newResult();
       firewall.evaluate(rec, want);
       expect(got.matchedCount, `${expression} on ${hex(data)} (${index})`).toBe(want.matchedCount);
+      // the fast path writes every comparison but those on a list it is not given: only those are read on the decoded frame
+      if (index === 'none') expect(fast.decodedRules(), `${expression} decoded`).toBe(expression.includes('$unread') ? 1 : 0);
     }
   }
   return decided;
@@ -164,5 +166,16 @@ describe('each condition the fast path writes vs the firewall predicate', () => 
     fc.assert(fc.property(leaf, fc.array(frame, { minLength: 8, maxLength: 24 }), (e, frames) => {
       agree(e, frames);
     }), { numRuns: 1000 });
+  });
+
+  it('reads a rule on a list on the decoded frame when compiled without the lists, and names the list', () => {
+    const firewall = Firewall.compile(rulesets([['few', 'log', 'ip.src in $few'], ['port', 'log', 'tcp.dstport == 80']]), { lists });
+    const fast = FastFirewall.compile(firewall);
+    const data = ethernet(0x0800, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: 6 }, tcp(1, 80, 2)));
+    const got = firewall.newResult();
+    expect(fast.decide(data, 0, data.length, data.length, ETHERNET, got)).toBe(4);
+    expect(Array.from(got.matched.subarray(0, got.matchedCount))).toEqual([0, 1]);
+    expect(fast.decodedRules()).toBe(1);
+    expect(fast.decodedReason(0)).toBe('rule few: field ip.src: list $few not compiled');
   });
 });
