@@ -5,6 +5,7 @@
 // engine counts name every rule read on the decoded frame, in order, for the frame just decided
 // only.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeFrameAt } from '../../src/capture/decode/link-up.js';
 import { decodeFrame } from '../../src/capture/reader.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { createEnrichment, type Enrichment } from '../../src/data/enrichment.js';
@@ -12,7 +13,7 @@ import { FastFirewall, FALLBACK } from '../../src/fastpath/fast-firewall.js';
 import { Firewall } from '../../src/firewall/firewall.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
-import { ethernet, ipv4, ipv6, tcp, udp } from '../capture/helpers/build.js';
+import { ascii, bytes, ethernet, ipv4, ipv6, tcp, udp } from '../capture/helpers/build.js';
 import { type Rule, rulesets } from './helpers.js';
 
 const ETHERNET = 1;
@@ -100,6 +101,33 @@ describe('the frame record: looked-up fields and decoded frames, on the first as
     expect(r.matched).toEqual(r.reference);
     // the SSH frame comes after frames that were decoded
     expect(r.decoded).toEqual([[reason('unread-dst')], [reason('unread-dst')], [reason('unread-dst')], []]);
+  });
+
+  it('looks up the addresses of each frame when only looked-up fields are read', () => {
+    const r = decideAll([['src-us', 'log', 'ip.src.country == "US"'], ['dst-au', 'log', 'ip.dst.country == "AU"']], true);
+    expect(r.matched).toEqual(r.reference);
+    expect(r.matched).toEqual([[0, 1], [], [], [0, 1]]);
+    // without lookups the fields are absent
+    const none = decideAll([['src-us', 'log', 'ip.src.country == "US"'], ['dst-au', 'log', 'ip.dst.country != "AU"']], false);
+    expect(none.matched).toEqual(none.reference);
+    expect(none.matched).toEqual(FRAMES.map(() => [1]));
+  });
+
+  it('decodes a frame read at an offset of a larger buffer, cut short, within its captured bytes only', () => {
+    const whole = ethernet(0x0800, ipv4({ src: '8.8.8.8', dst: '1.1.1.1', proto: 6 }, tcp(40000, 80, 0x02, ascii('hello SECRET'))));
+    // the bytes before the frame and its cut-off end, still in the buffer (as in the capture reader's chunk)
+    const buffer = bytes([1, 2, 3, 4, 5, 6], whole);
+    const [off, end] = [6, 6 + whole.length - 'SECRET'.length];
+    const firewall = Firewall.compile(rulesets([['cut', 'log', 'ip.src in $unread and tcp contains "SECRET"'], ['hello', 'log', 'ip.src in $unread and tcp contains "hello"']]), { lists });
+    const fast = FastFirewall.compile(firewall);
+    const got = firewall.newResult();
+    expect(fast.decide(buffer, off, end, whole.length, ETHERNET, got)).toBe(4);
+    expect(Array.from(got.matched.subarray(0, got.matchedCount))).toEqual([1]);
+    const rec = new PacketRecord();
+    decodeFrameAt(rec, ETHERNET, buffer, off, end - off, whole.length);
+    const want = firewall.newResult();
+    firewall.evaluate(rec, want);
+    expect(Array.from(want.matched.subarray(0, want.matchedCount))).toEqual([1]);
   });
 
   it('names every rule when every rule is read on the decoded frame', () => {
