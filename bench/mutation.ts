@@ -17,12 +17,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = path.join(root, 'bench/results/mutation.json');
 
 /** The core: the language's evaluators and sets, addresses and prefix sets, the firewall, the fast
- * path's conditions, each protection component, the analysis (a folder stands for its .ts files). */
+ * path's conditions and frame record, each protection component, the analysis (a folder stands for its .ts files). */
 const CORE = [
   'src/lang/eval',
   'src/net',
   'src/firewall',
   'src/fastpath/conditions.ts',
+  'src/fastpath/frame-record.ts',
   'src/atp/atp-component.ts',
   'src/atp/atp-configuration.ts',
   'src/atp/syn-protection.ts',
@@ -80,6 +81,10 @@ const BOTH_SIDES: Array<[RegExp, string]> = [
 const OWN_TESTS: Record<string, string[]> = {
   'src/atp/rate-meter.ts': ['test/atp/rate-meter.test.ts', 'test/atp/explanation.test.ts'],
   'src/atp/flow-table.ts': ['test/atp/flow-table.test.ts'],
+  // the conditions' own differential test (each comparison alone vs the firewall's predicate, in memory), the conformance rows, bit_slice, the reasons of rules not written, lookups (frame-record); the capture-file differentials (properties, corpus-, lookup-, replay-diff, diff-shared, edge-frames, classifier) compile the same comparisons at 6-30 s a run (2 h in all)
+  'src/fastpath/conditions.ts': ['test/fastpath/conditions.test.ts', 'test/fastpath/conformance.test.ts', 'test/fastpath/bit-slice.test.ts', 'test/fastpath/decoded-rules.test.ts', 'test/fastpath/frame-record.test.ts', 'test/fastpath/not-compiled.test.ts'],
+  // the frame's record in memory, and through capture files (decoded-rules); lookup-diff's lookups take 25 s a run
+  'src/fastpath/frame-record.ts': ['test/fastpath/frame-record.test.ts', 'test/fastpath/decoded-rules.test.ts'],
 };
 
 function testFilesUnder(folder: string): string[] {
