@@ -77,6 +77,7 @@ const BOTH_SIDES: Array<[RegExp, string]> = [
 const OWN_TESTS: Record<string, string[]> = {
   'src/atp/rate-meter.ts': ['test/atp/rate-meter.test.ts', 'test/atp/explanation.test.ts'],
   'src/atp/flow-table.ts': ['test/atp/flow-table.test.ts'],
+  'src/analysis/space.ts': ['test/analysis/space.test.ts', 'test/analysis/cover.test.ts'],
 };
 
 function testFilesUnder(folder: string): string[] {

@@ -2,8 +2,30 @@
 // interval operations, and box/region subtraction and the depth-first search for an uncovered box.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Budget, WorkLimitReached } from '../../src/analysis/budget.js';
 import { type Intervals, contains, covers, equal, first, fromRanges, intersect, isEmpty, overlaps, point, range, subtract, union } from '../../src/analysis/intervals.js';
-import { DIMS, type Box, type Region, firstOutside, intersectRegions, subtractRegions, withComplement } from '../../src/analysis/space.js';
+import {
+  ABSENT,
+  ASN_MAX,
+  DIMS,
+  Dim,
+  L4,
+  V6_BASE,
+  type Box,
+  type Region,
+  complementOf,
+  constrain,
+  firstOutside,
+  intersectRegions,
+  isEmptyRegion,
+  projection,
+  regionCovers,
+  regionsOverlap,
+  subtractRegions,
+  unionRegions,
+  universe,
+  withComplement,
+} from '../../src/analysis/space.js';
 
 const values = (a: Intervals): number[] => {
   const out: number[] = [];
@@ -133,6 +155,93 @@ describe('firstOutside with known complements', () => {
         expect(found !== null).toBe([...R].some((p) => !M.has(p)));
         if (found !== null) for (const p of points([found])) expect(R.has(p) && !M.has(p)).toBe(true);
         else expect([...R].every((p) => points([...used].flatMap((k) => minus[k]!)).has(p))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('the other region operations', () => {
+  const constraint = fc.array(fc.tuple(fc.constantFrom(0, 1), intervals), { maxLength: 2 }).map((xs) => new Map<number, Intervals>(xs));
+
+  it('constrain keeps exactly the packets whose constrained values are in their sets (an empty constraint keeps all)', () => {
+    fc.assert(
+      fc.property(region, constraint, (r, c) => {
+        const kept = [...points(r)].filter((p) => p.split(',').every((v, d) => !c.has(d) || values(c.get(d)!).includes(Number(v))));
+        expect(points(constrain(r, c))).toEqual(new Set(kept));
+      }),
+    );
+  });
+
+  it('union, overlap, cover, emptiness and projection agree with the sets of packets', () => {
+    fc.assert(
+      fc.property(region, region, (a, b) => {
+        const A = points(a);
+        const B = points(b);
+        expect(points(unionRegions(a, b))).toEqual(new Set([...A, ...B]));
+        expect(regionsOverlap(a, b)).toBe([...A].some((p) => B.has(p)));
+        expect(regionCovers(a, b)).toBe([...B].every((p) => A.has(p)));
+        expect(isEmptyRegion(a)).toBe(A.size === 0);
+        for (const d of [0, 1]) expect(values(projection(a, d))).toEqual([...new Set([...A].map((p) => Number(p.split(',')[d])))].sort((x, y) => x - y));
+      }),
+    );
+  });
+});
+
+describe('universe', () => {
+  const u = universe({ countries: 3, coloNames: 5, coloRegions: 2 });
+  const V4: Intervals = [0n, V6_BASE - 1n];
+  const V6: Intervals = [V6_BASE, V6_BASE + (1n << 128n) - 1n];
+
+  it('is the packets of each family and transport, apart, of which no packet is outside', () => {
+    const transports = [
+      [L4.tcp, [6n, 6n]],
+      [L4.udp, [17n, 17n]],
+      [L4.icmp, [1n, 1n, 58n, 58n]],
+      [L4.none, [0n, 255n]],
+    ] as const;
+    expect(u.map((b) => [b[Dim.src], b[Dim.dst], b[Dim.l4], b[Dim.proto]])).toEqual([V4, V6].flatMap((family) => transports.map(([l4, proto]) => [family, family, [l4, l4], proto])));
+    for (const [i, a] of u.entries()) for (const b of u.slice(i + 1)) expect(regionsOverlap([a], [b])).toBe(false);
+    expect(complementOf(u)).toEqual([]);
+  });
+
+  it("each field takes the values a packet can carry, -1 (absent) where a packet may lack it", () => {
+    for (const b of u) {
+      const v6 = b[Dim.src]![0]! >= V6_BASE;
+      expect(Object.fromEntries(Object.entries(Dim).filter(([name]) => !['src', 'dst', 'l4', 'proto'].includes(name)).map(([name, d]) => [name, b[d]]))).toEqual({
+        sport: [0n, 65535n],
+        dport: [0n, 65535n],
+        flags: [0n, 255n],
+        icmpType: [0n, 255n],
+        icmpCode: [0n, 255n],
+        ttl: [0n, 255n],
+        // IPv6: the payload length plus the 40 bytes of the header
+        len: v6 ? [0n, 65575n] : [0n, 65535n],
+        hdrLen: v6 ? [ABSENT, ABSENT] : [0n, 15n],
+        optType: v6 ? [ABSENT, ABSENT] : [ABSENT, 255n],
+        // the three countries named, and 3 for any other
+        srcCountry: [ABSENT, 3n],
+        dstCountry: [ABSENT, 3n],
+        srcAsn: [ABSENT, ASN_MAX],
+        dstAsn: [ABSENT, ASN_MAX],
+        coloName: [ABSENT, 4n],
+        coloRegion: [ABSENT, 1n],
+        sip: [0n, 1n],
+      });
+    }
+  });
+});
+
+describe('the work limit', () => {
+  it('stops each operation that compares boxes: intersection pays one step per pair of boxes', () => {
+    fc.assert(
+      fc.property(region, region, (a, b) => {
+        const pairs = a.length * b.length;
+        expect(() => intersectRegions(a, b, new Budget(pairs))).not.toThrow();
+        if (pairs === 0) return;
+        expect(() => intersectRegions(a, b, new Budget(pairs - 1))).toThrow(WorkLimitReached);
+        expect(() => subtractRegions(a, b, new Budget(0))).toThrow(WorkLimitReached);
+        expect(() => regionsOverlap(a, b, new Budget(0))).toThrow(WorkLimitReached);
+        expect(() => firstOutside(a, [b], new Budget(0))).toThrow(WorkLimitReached);
       }),
     );
   });
