@@ -81,6 +81,8 @@ describe('pinFirewall', () => {
     const [log, inexact, eight, ntp, skip] = pinning.rules;
     expect(log!.witness!['udp.dstport']).toBe(53);
     expect([log!.spaces, inexact!.spaces, eight!.spaces]).toEqual([[], [], []]);
+    // a log rule decides nothing: its packets' verdict is another rule's (here the default's)
+    expect(pinFirewall(snapshotOf([rule('log', 'udp.dstport == 53')])).rules[0]!.spaces).toEqual([]);
     // r3 decides some of r4's packets first, with the same verdict: the verdict holds, not the rule
     expect(ntp!.spaces).toEqual([
       { space: { 'udp.dstport': [123], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' }, verdict: 'drop' },
