@@ -5,8 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { Budget, WorkLimitReached } from '../../src/analysis/budget.js';
 import { type Intervals, contains, covers, equal, first, fromRanges, intersect, isEmpty, overlaps, point, range, subtract, union } from '../../src/analysis/intervals.js';
 import {
-  ABSENT,
-  ASN_MAX,
   DIMS,
   Dim,
   L4,
@@ -171,6 +169,15 @@ describe('firstOutside with known complements', () => {
       }),
     );
   });
+
+  it('branching skips the parts of a complement apart from the piece', () => {
+    const at = (x0: bigint, x1: bigint): Box => [[x0, x1], [0n, 10n], ...Array.from({ length: DIMS - 2 }, () => REST)];
+    // the complement's first box is apart from the piece searched; the rest of the piece lies in x 3..5
+    const notC = withComplement(subtractRegions(WHOLE, [at(100n, 110n), at(0n, 5n)]), [at(100n, 110n), at(0n, 5n)]);
+    const found = firstOutside([at(0n, 10n)], [notC, [at(0n, 2n)]]);
+    expect(found).not.toBeNull();
+    expect([...points([found!])].every((p) => [3, 4, 5].includes(Number(p.split(',')[0])))).toBe(true);
+  });
 });
 
 describe('the other region operations', () => {
@@ -196,6 +203,7 @@ describe('the other region operations', () => {
         expect(points(unionRegions(a, b))).toEqual(new Set([...A, ...B]));
         expect(regionsOverlap(a, b)).toBe([...A].some((p) => B.has(p)));
         expect(regionCovers(a, b)).toBe([...B].every((p) => A.has(p)));
+        expect(regionCovers(unionRegions(a, b), b)).toBe(true);
         expect(isEmptyRegion(a)).toBe(A.size === 0);
         for (const d of [0, 1]) expect(values(projection(a, d))).toEqual([...new Set([...A].map((p) => Number(p.split(',')[d])))].sort((x, y) => x - y));
       }),
@@ -232,15 +240,15 @@ describe('universe', () => {
         ttl: [0n, 255n],
         // IPv6: the payload length plus the 40 bytes of the header
         len: v6 ? [0n, 65575n] : [0n, 65535n],
-        hdrLen: v6 ? [ABSENT, ABSENT] : [0n, 15n],
-        optType: v6 ? [ABSENT, ABSENT] : [ABSENT, 255n],
+        hdrLen: v6 ? [-1n, -1n] : [0n, 15n],
+        optType: v6 ? [-1n, -1n] : [-1n, 255n],
         // the three countries named, and 3 for any other
-        srcCountry: [ABSENT, 3n],
-        dstCountry: [ABSENT, 3n],
-        srcAsn: [ABSENT, ASN_MAX],
-        dstAsn: [ABSENT, ASN_MAX],
-        coloName: [ABSENT, 4n],
-        coloRegion: [ABSENT, 1n],
+        srcCountry: [-1n, 3n],
+        dstCountry: [-1n, 3n],
+        srcAsn: [-1n, 2n ** 32n - 1n],
+        dstAsn: [-1n, 2n ** 32n - 1n],
+        coloName: [-1n, 4n],
+        coloRegion: [-1n, 1n],
         sip: [0n, 1n],
       });
     }
