@@ -67,6 +67,16 @@ describe('pinFirewall', () => {
     expect(high!.edges.map((e) => [e.field, e.witness[e.field]])).toEqual([['tcp.dstport', 1023]]);
   });
 
+  it('pins edges of ordered fields only (a protocol number, not a country), never "absent" as a value, in the first 32 boxes', () => {
+    const edgesOf = (expression: string) => pinFirewall(snapshotOf([rule('block', expression)])).rules[0]!.edges.map((e) => [e.field, e.witness[e.field]]);
+    expect(edgesOf('ip.src.country == "US"')).toEqual([]);
+    expect(edgesOf('ip.proto == "gre"').map(([field]) => field)).toEqual(['ip.proto', 'ip.proto']);
+    expect(edgesOf('ip.proto == "gre"').map(([, value]) => value)).not.toContain('gre');
+    expect(edgesOf('ip.opt.type == 0')).toEqual([['ip.opt.type', 1]]);
+    // five comparisons of 8 boxes each: the last one's edges (ip.ttl 7 and 9) are past the 32 boxes, but ip.ttl 7 is also the fourth's
+    expect(edgesOf('ip.ttl == 0 or ip.ttl == 2 or ip.ttl == 4 or ip.ttl == 6 or ip.ttl == 8').map(([, v]) => v)).toEqual([1, 3, 5, 7]);
+  });
+
   it('pins no space of a log rule, of a region it cannot say exactly, or of more than 8 boxes; the verdict alone where another rule decides first', () => {
     const many = Array.from({ length: 5 }, (_, i) => `ip.ttl == ${i}`).join(' or ');
     const pinning = pinFirewall(
@@ -80,6 +90,10 @@ describe('pinFirewall', () => {
     );
     const [log, inexact, eight, ntp, skip] = pinning.rules;
     expect(log!.witness!['udp.dstport']).toBe(53);
+    // certain for UDP, possible for TCP: not pinned though its certain part is
+    expect(pinFirewall(snapshotOf([rule('block', 'udp.dstport == 53 or tcp contains "abc"')])).rules[0]!.spaces).toEqual([]);
+    // 8 boxes, one per family and transport
+    expect(pinFirewall(snapshotOf([rule('block', 'ip.ttl < 10')])).rules[0]!.spaces).toHaveLength(8);
     expect([log!.spaces, inexact!.spaces, eight!.spaces]).toEqual([[], [], []]);
     // a log rule decides nothing: its packets' verdict is another rule's (here the default's)
     expect(pinFirewall(snapshotOf([rule('log', 'udp.dstport == 53')])).rules[0]!.spaces).toEqual([]);
@@ -218,6 +232,14 @@ describe('pinProtection', () => {
     expect(pinned[1]!.witness).not.toHaveProperty('cf.colo.region');
     expect(pinned[2]!.witness!['cf.colo.region']).toBe('WEUR');
     expect(pinned[2]!.witness).not.toHaveProperty('cf.colo.name');
+  });
+
+  it('a configuration of one component; a filter that does not parse is named by its place', () => {
+    const one = pinProtection(protectedSnapshot({ syn_protection: { rules: [{ scope: 'global', name: '', mode: 'enabled' }] } }));
+    expect(one.map((p) => p.ref)).toEqual(['syn_protection.rules[0]']);
+    expect(() => pinProtection(protectedSnapshot({ tcp_flow_protection: { filters: [{ expression: 'tcp.dstport ==', mode: 'enabled' }] } }))).toThrow(
+      expect.objectContaining({ path: 'tcp_flow_protection.filters[0].expression' }),
+    );
   });
 
   it('nothing without a protected prefix', () => {
