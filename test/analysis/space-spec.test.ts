@@ -78,6 +78,13 @@ describe('boxSpace', () => {
       'ip.proto': 'tcp',
     });
     expect(boxSpace(boxIn(hs, L4.udp, false, { [Dim.sip]: [0n, 0n] }), hs.universe, hs.names)).toEqual({ sip: false, 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' });
+    // a block is as large as its alignment allows; IPv6 from :: on
+    expect(boxSpace(boxIn(hs, L4.udp, false, { [Dim.dst]: [2n, 3n] }), hs.universe, hs.names)).toEqual({ 'ip.dst': ['0.0.0.2/31'], 'ip.proto': 'udp' });
+    expect(boxSpace(boxIn(hs, L4.udp, true, { [Dim.dst]: [V6_BASE, V6_BASE + 1n] }), hs.universe, hs.names)).toEqual({ 'ip.dst': ['::/127'], 'ip.proto': 'udp' });
+    const weur = BigInt(hs.names.coloRegion('WEUR')!);
+    expect(boxSpace(boxIn(hs, L4.udp, false, { [Dim.coloRegion]: [weur, weur] }), hs.universe, hs.names)).toEqual({ 'cf.colo.region': ['WEUR'], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' });
+    // no transport header: no protocol said (not even an empty one)
+    expect(boxSpace(boxIn(hs, L4.none, false, { [Dim.ttl]: [0n, 9n] }), hs.universe, hs.names)).toStrictEqual({ 'ip.ttl': ['0-9'], 'ip.src': ['0.0.0.0/0'] });
   });
 
   it('refuses a box the text cannot say: "absent" beside values, over 16 values or blocks, a country no expression names, more than one transport', () => {
