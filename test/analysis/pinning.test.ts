@@ -67,12 +67,16 @@ describe('pinFirewall', () => {
     expect(high!.edges.map((e) => [e.field, e.witness[e.field]])).toEqual([['tcp.dstport', 1023]]);
   });
 
-  it('pins edges of ordered fields only (a protocol number, not a country), never "absent" as a value, in the first 32 boxes', () => {
+  it('pins edges of ordered fields only (a protocol number, not a country or sip), never "absent" as a value, of the first 32 boxes and the first 32 ranges of a field', () => {
     const edgesOf = (expression: string) => pinFirewall(snapshotOf([rule('block', expression)])).rules[0]!.edges.map((e) => [e.field, e.witness[e.field]]);
     expect(edgesOf('ip.src.country == "US"')).toEqual([]);
     expect(edgesOf('ip.proto == "gre"').map(([field]) => field)).toEqual(['ip.proto', 'ip.proto']);
     expect(edgesOf('ip.proto == "gre"').map(([, value]) => value)).not.toContain('gre');
     expect(edgesOf('ip.opt.type == 0')).toEqual([['ip.opt.type', 1]]);
+    expect(edgesOf('sip')).toEqual([]);
+    // 40 addresses apart: the ends of the first 32 ranges only (10.0.0.0 to 10.0.0.64)
+    const apart = Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ');
+    expect(edgesOf(`ip.src in {${apart}}`).map(([, v]) => v)).toEqual(Array.from({ length: 33 }, (_, i) => `10.0.0.${2 * i}`));
     // five comparisons of 8 boxes each: the last one's edges (ip.ttl 7 and 9) are past the 32 boxes, but ip.ttl 7 is also the fourth's
     expect(edgesOf('ip.ttl == 0 or ip.ttl == 2 or ip.ttl == 4 or ip.ttl == 6 or ip.ttl == 8').map(([, v]) => v)).toEqual([1, 3, 5, 7]);
   });
