@@ -85,6 +85,8 @@ const OWN_TESTS: Record<string, string[]> = {
   'src/fastpath/conditions.ts': ['test/fastpath/conditions.test.ts', 'test/fastpath/conformance.test.ts', 'test/fastpath/bit-slice.test.ts', 'test/fastpath/decoded-rules.test.ts', 'test/fastpath/frame-record.test.ts', 'test/fastpath/not-compiled.test.ts'],
   // the frame's record in memory, and through capture files (decoded-rules); lookup-diff's lookups take 25 s a run
   'src/fastpath/frame-record.ts': ['test/fastpath/frame-record.test.ts', 'test/fastpath/decoded-rules.test.ts'],
+  // the space's own properties against point models, and the cover search over it; against all of test/analysis over an hour (its looping mutants each wait out the timeout)
+  'src/analysis/space.ts': ['test/analysis/space.test.ts', 'test/analysis/cover.test.ts'],
 };
 
 function testFilesUnder(folder: string): string[] {

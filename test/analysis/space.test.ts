@@ -2,8 +2,28 @@
 // interval operations, and box/region subtraction and the depth-first search for an uncovered box.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Budget, WorkLimitReached } from '../../src/analysis/budget.js';
 import { type Intervals, contains, covers, equal, first, fromRanges, intersect, isEmpty, overlaps, point, range, subtract, union } from '../../src/analysis/intervals.js';
-import { DIMS, type Box, type Region, firstOutside, intersectRegions, subtractRegions, withComplement } from '../../src/analysis/space.js';
+import {
+  DIMS,
+  Dim,
+  L4,
+  V6_BASE,
+  type Box,
+  type Region,
+  complementOf,
+  constrain,
+  firstOutside,
+  intersectRegions,
+  isEmptyRegion,
+  projection,
+  regionCovers,
+  regionsOverlap,
+  subtractRegions,
+  unionRegions,
+  universe,
+  withComplement,
+} from '../../src/analysis/space.js';
 
 const values = (a: Intervals): number[] => {
   const out: number[] = [];
@@ -92,11 +112,15 @@ describe('intervals', () => {
 
 // boxes over the first two dimensions only (the rest one shared value)
 const REST: Intervals = [0n, 0n];
-const box = fc.tuple(intervals, intervals).filter(([x, y]) => x.length > 0 && y.length > 0).map(([x, y]): Box => [x, y, ...Array.from({ length: DIMS - 2 }, () => REST)]);
+// first dimension: sets of many ranges (as a list's addresses), some of them far from the others
+const far = fc.tuple(intervals, fc.boolean()).map(([a, moved]) => (moved ? a.map((v) => v + 100n) : a));
+const box = fc.tuple(far, intervals).filter(([x, y]) => x.length > 0 && y.length > 0).map(([x, y]): Box => [x, y, ...Array.from({ length: DIMS - 2 }, () => REST)]);
 const region = fc.array(box, { maxLength: 4 });
 
+/** The packets of a region, each box checked to be one: a non-empty set on every dimension. */
 function points(r: Region): Set<string> {
   const out = new Set<string>();
+  for (const b of r) expect(b.length === DIMS && b.every((set) => Array.isArray(set) && set.length > 0), 'a box').toBe(true);
   for (const b of r) for (const x of values(b[0]!)) for (const y of values(b[1]!)) out.add(`${x},${y}`);
   return out;
 }
@@ -119,20 +143,129 @@ describe('regions', () => {
 });
 
 // every region of these tests lies in this box, so a complement within it is one within the universe
-const WHOLE: Region = [[[0n, 60n], [0n, 60n], ...Array.from({ length: DIMS - 2 }, () => REST)]];
+const WHOLE: Region = [[[0n, 160n], [0n, 60n], ...Array.from({ length: DIMS - 2 }, () => REST)]];
 
 describe('firstOutside with known complements', () => {
   it('branching on a complement finds an uncovered box exactly when one exists; the regions it used cover the rest', () => {
+    // a region alone, with its complement known, or known as the complement of a few boxes (`not (a and b)`)
+    const known = fc.oneof(
+      region,
+      region.map((m) => withComplement(m.slice(), subtractRegions(WHOLE, m))),
+      fc.array(box, { minLength: 1, maxLength: 2 }).map((c) => withComplement(subtractRegions(WHOLE, c), c)),
+    );
     fc.assert(
-      fc.property(region, fc.array(fc.tuple(region, fc.boolean()), { maxLength: 5 }), (r, parts) => {
-        const minus = parts.map(([m, known]) => (known ? withComplement(m.slice(), subtractRegions(WHOLE, m)) : m));
+      fc.property(region, fc.array(known, { maxLength: 5 }), (r, minus) => {
         const R = points(r);
         const M = points(minus.flat());
         const used = new Set<number>();
         const found = firstOutside(r, minus, undefined, used);
         expect(found !== null).toBe([...R].some((p) => !M.has(p)));
         if (found !== null) for (const p of points([found])) expect(R.has(p) && !M.has(p)).toBe(true);
-        else expect([...R].every((p) => points([...used].flatMap((k) => minus[k]!)).has(p))).toBe(true);
+        else {
+          const U = points([...used].flatMap((k) => minus[k]!));
+          expect([...R].every((p) => U.has(p))).toBe(true);
+        }
+        expect(firstOutside(r, minus) !== null).toBe(found !== null);
+      }),
+    );
+  });
+
+  it('branching skips the parts of a complement apart from the piece', () => {
+    const at = (x0: bigint, x1: bigint): Box => [[x0, x1], [0n, 10n], ...Array.from({ length: DIMS - 2 }, () => REST)];
+    // the complement's first box is apart from the piece searched; the rest of the piece lies in x 3..5
+    const notC = withComplement(subtractRegions(WHOLE, [at(100n, 110n), at(0n, 5n)]), [at(100n, 110n), at(0n, 5n)]);
+    const found = firstOutside([at(0n, 10n)], [notC, [at(0n, 2n)]]);
+    expect(found).not.toBeNull();
+    expect([...points([found!])].every((p) => [3, 4, 5].includes(Number(p.split(',')[0])))).toBe(true);
+  });
+});
+
+describe('the other region operations', () => {
+  const constraint = fc.array(fc.tuple(fc.constantFrom(0, 1), intervals), { maxLength: 2 }).map((xs) => new Map<number, Intervals>(xs));
+
+  it('constrain keeps exactly the packets whose constrained values are in their sets (an empty constraint keeps all)', () => {
+    fc.assert(
+      fc.property(region, constraint, (r, c) => {
+        const kept = [...points(r)].filter((p) => p.split(',').every((v, d) => !c.has(d) || values(c.get(d)!).includes(Number(v))));
+        const before = structuredClone(r);
+        expect(points(constrain(r, c))).toEqual(new Set(kept));
+        // the region constrained is left as it was
+        expect(r).toEqual(before);
+      }),
+    );
+  });
+
+  it('union, overlap, cover, emptiness and projection agree with the sets of packets', () => {
+    fc.assert(
+      fc.property(region, region, (a, b) => {
+        const A = points(a);
+        const B = points(b);
+        expect(points(unionRegions(a, b))).toEqual(new Set([...A, ...B]));
+        expect(regionsOverlap(a, b)).toBe([...A].some((p) => B.has(p)));
+        expect(regionCovers(a, b)).toBe([...B].every((p) => A.has(p)));
+        expect(regionCovers(unionRegions(a, b), b)).toBe(true);
+        expect(isEmptyRegion(a)).toBe(A.size === 0);
+        for (const d of [0, 1]) expect(values(projection(a, d))).toEqual([...new Set([...A].map((p) => Number(p.split(',')[d])))].sort((x, y) => x - y));
+      }),
+    );
+  });
+});
+
+describe('universe', () => {
+  const u = universe({ countries: 3, coloNames: 5, coloRegions: 2 });
+  const V4: Intervals = [0n, V6_BASE - 1n];
+  const V6: Intervals = [V6_BASE, V6_BASE + (1n << 128n) - 1n];
+
+  it('is the packets of each family and transport, apart, of which no packet is outside', () => {
+    const transports = [
+      [L4.tcp, [6n, 6n]],
+      [L4.udp, [17n, 17n]],
+      [L4.icmp, [1n, 1n, 58n, 58n]],
+      [L4.none, [0n, 255n]],
+    ] as const;
+    expect(u.map((b) => [b[Dim.src], b[Dim.dst], b[Dim.l4], b[Dim.proto]])).toEqual([V4, V6].flatMap((family) => transports.map(([l4, proto]) => [family, family, [l4, l4], proto])));
+    for (const [i, a] of u.entries()) for (const b of u.slice(i + 1)) expect(regionsOverlap([a], [b])).toBe(false);
+    expect(complementOf(u)).toEqual([]);
+  });
+
+  it("each field takes the values a packet can carry, -1 (absent) where a packet may lack it", () => {
+    for (const b of u) {
+      const v6 = b[Dim.src]![0]! >= V6_BASE;
+      expect(Object.fromEntries(Object.entries(Dim).filter(([name]) => !['src', 'dst', 'l4', 'proto'].includes(name)).map(([name, d]) => [name, b[d]]))).toEqual({
+        sport: [0n, 65535n],
+        dport: [0n, 65535n],
+        flags: [0n, 255n],
+        icmpType: [0n, 255n],
+        icmpCode: [0n, 255n],
+        ttl: [0n, 255n],
+        // IPv6: the payload length plus the 40 bytes of the header
+        len: v6 ? [0n, 65575n] : [0n, 65535n],
+        hdrLen: v6 ? [-1n, -1n] : [0n, 15n],
+        optType: v6 ? [-1n, -1n] : [-1n, 255n],
+        // the three countries named, and 3 for any other
+        srcCountry: [-1n, 3n],
+        dstCountry: [-1n, 3n],
+        srcAsn: [-1n, 2n ** 32n - 1n],
+        dstAsn: [-1n, 2n ** 32n - 1n],
+        coloName: [-1n, 4n],
+        coloRegion: [-1n, 1n],
+        sip: [0n, 1n],
+      });
+    }
+  });
+});
+
+describe('the work limit', () => {
+  it('stops each operation that compares boxes: intersection pays one step per pair of boxes', () => {
+    fc.assert(
+      fc.property(region, region, (a, b) => {
+        const pairs = a.length * b.length;
+        expect(() => intersectRegions(a, b, new Budget(pairs))).not.toThrow();
+        if (pairs === 0) return;
+        expect(() => intersectRegions(a, b, new Budget(pairs - 1))).toThrow(WorkLimitReached);
+        expect(() => subtractRegions(a, b, new Budget(0))).toThrow(WorkLimitReached);
+        expect(() => regionsOverlap(a, b, new Budget(0))).toThrow(WorkLimitReached);
+        expect(() => firstOutside(a, [b], new Budget(0))).toThrow(WorkLimitReached);
       }),
     );
   });

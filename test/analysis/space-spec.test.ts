@@ -1,0 +1,114 @@
+// boxSpace (src/analysis/space-spec.ts), a box of the header space written as a suite's `space:`:
+// read back, the space holds the box's packets of the protocols it names and, of the box's
+// transport, no others (for the boxes of random expressions' regions; `ip.proto: tcp` also names
+// TCP packets without a TCP header, an ICMP box is written with its family's protocol, a box of no
+// transport header with no protocol); and the boxes the text cannot say are refused (null).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { expressionMeaning } from '../../src/analysis/expression.js';
+import { modelFirewalls, parseAt, type HeaderSpace } from '../../src/analysis/model.js';
+import { spaceExpression, type HeaderSpaceSpec } from '../../src/analysis/prove.js';
+import { ABSENT, type Box, Dim, L4, type Region, V6_BASE, constrain, projection, regionCovers } from '../../src/analysis/space.js';
+import { boxSpace } from '../../src/analysis/space-spec.js';
+import { expression, snapshotOf } from './replay.js';
+
+function spaceOf(texts: readonly string[]): HeaderSpace {
+  return modelFirewalls([{ snapshot: snapshotOf(texts.map((expression) => ({ action: 'block', expression, enabled: true }))) }]).space;
+}
+
+function regionOf(text: string, hs: HeaderSpace): Region {
+  return expressionMeaning(parseAt(text, 'rule', 'x').expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
+}
+
+/** the box of the universe's IPv4 (or IPv6) `l4` box with some dimensions set */
+function boxIn(hs: HeaderSpace, l4: bigint, v6: boolean, set: Readonly<Record<number, readonly bigint[]>>): Box {
+  const home = hs.universe.find((u) => u[Dim.l4]![0] === l4 && u[Dim.src]![0]! >= V6_BASE === v6)!;
+  return home.map((s, d) => set[d] ?? s);
+}
+
+const readBack = (spec: HeaderSpaceSpec, hs: HeaderSpace): Region => regionOf(spaceExpression(spec), hs);
+
+describe('boxSpace', () => {
+  it("a space written for a box holds the box's packets of the protocols it names, and of the box's transport only the box's", () => {
+    let written = 0;
+    fc.assert(
+      fc.property(expression, (text) => {
+        const hs = spaceOf([text]);
+        for (const box of regionOf(text, hs)) {
+          const spec = boxSpace(box, hs.universe, hs.names);
+          if (spec === null) continue;
+          written++;
+          const back = readBack(spec, hs);
+          expect(regionCovers(back, constrain([box], new Map([[Dim.proto, projection(back, Dim.proto)]]))), JSON.stringify(spec)).toBe(true);
+          expect(regionCovers([box], constrain(back, new Map([[Dim.l4, box[Dim.l4]!]]))), JSON.stringify(spec)).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(written).toBeGreaterThan(100);
+  });
+
+  it("says the box's family and transport when no field of theirs is constrained", () => {
+    const hs = spaceOf([]);
+    expect(boxSpace(boxIn(hs, L4.tcp, false, {}), hs.universe, hs.names)).toEqual({ 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
+    expect(boxSpace(boxIn(hs, L4.udp, true, {}), hs.universe, hs.names)).toEqual({ 'ip.src': ['::/0'], 'ip.proto': 'udp' });
+    expect(boxSpace(boxIn(hs, L4.icmp, false, { [Dim.proto]: [1n, 1n] }), hs.universe, hs.names)).toEqual({ 'ip.proto': ['icmp'], 'ip.src': ['0.0.0.0/0'] });
+    expect(boxSpace(boxIn(hs, L4.icmp, true, {}), hs.universe, hs.names)).toEqual({ 'ip.src': ['::/0'], 'ip.proto': 'ipv6-icmp' });
+    // an ICMP box of both protocol numbers: the family's
+    expect(boxSpace(boxIn(hs, L4.icmp, false, {}), hs.universe, hs.names)).toEqual({ 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'icmp' });
+    expect(boxSpace(boxIn(hs, L4.tcp, true, { [Dim.dst]: [V6_BASE + 1n, V6_BASE + 1n] }), hs.universe, hs.names)).toEqual({ 'ip.dst': ['::1/128'], 'ip.proto': 'tcp' });
+  });
+
+  it('writes addresses as CIDR blocks, numbers as values and ranges, names by their text, a Bool as true or false', () => {
+    const hs = spaceOf(['ip.src.country == "US"', 'cf.colo.name == "sfo06"']);
+    const us = hs.names.country('US')!;
+    const box = boxIn(hs, L4.tcp, false, {
+      [Dim.src]: [0x0a000000n, 0x0a0000ffn, 0x0a000101n, 0x0a000102n],
+      [Dim.dport]: [22n, 22n, 8000n, 8080n],
+      [Dim.srcCountry]: [BigInt(us), BigInt(us)],
+      [Dim.coloName]: [BigInt(hs.names.coloName('sfo06')!), BigInt(hs.names.coloName('sfo06')!)],
+      [Dim.sip]: [1n, 1n],
+    });
+    expect(boxSpace(box, hs.universe, hs.names)).toEqual({
+      'ip.src': ['10.0.0.0/24', '10.0.1.1/32', '10.0.1.2/32'],
+      'tcp.dstport': [22, '8000-8080'],
+      'ip.src.country': ['US'],
+      'cf.colo.name': ['sfo06'],
+      sip: true,
+      'ip.proto': 'tcp',
+    });
+    expect(boxSpace(boxIn(hs, L4.udp, false, { [Dim.sip]: [0n, 0n] }), hs.universe, hs.names)).toEqual({ sip: false, 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' });
+    // a block is as large as its alignment allows; IPv6 from :: on
+    expect(boxSpace(boxIn(hs, L4.udp, false, { [Dim.dst]: [2n, 3n] }), hs.universe, hs.names)).toEqual({ 'ip.dst': ['0.0.0.2/31'], 'ip.proto': 'udp' });
+    expect(boxSpace(boxIn(hs, L4.udp, true, { [Dim.dst]: [V6_BASE, V6_BASE + 1n] }), hs.universe, hs.names)).toEqual({ 'ip.dst': ['::/127'], 'ip.proto': 'udp' });
+    const weur = BigInt(hs.names.coloRegion('WEUR')!);
+    expect(boxSpace(boxIn(hs, L4.udp, false, { [Dim.coloRegion]: [weur, weur] }), hs.universe, hs.names)).toEqual({ 'cf.colo.region': ['WEUR'], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' });
+    // no transport header: no protocol said (not even an empty one)
+    expect(boxSpace(boxIn(hs, L4.none, false, { [Dim.ttl]: [0n, 9n] }), hs.universe, hs.names)).toStrictEqual({ 'ip.ttl': ['0-9'], 'ip.src': ['0.0.0.0/0'] });
+  });
+
+  it('refuses a box the text cannot say: "absent" beside values, over 16 values or blocks, a country no expression names, more than one transport', () => {
+    const hs = spaceOf(['ip.src.country == "US"']);
+    const us = BigInt(hs.names.country('US')!);
+    const other = BigInt(hs.names.domains.countries);
+    const refused = (l4: bigint, set: Readonly<Record<number, readonly bigint[]>>): HeaderSpaceSpec | null => boxSpace(boxIn(hs, l4, false, set), hs.universe, hs.names);
+    expect(refused(L4.tcp, { [Dim.srcCountry]: [ABSENT, us] })).toBeNull();
+    expect(refused(L4.tcp, { [Dim.srcAsn]: [ABSENT, 13335n] })).toBeNull();
+    expect(refused(L4.tcp, { [Dim.srcCountry]: [other, other] })).toBeNull();
+    const ports = (n: number): bigint[] => Array.from({ length: n }, (_, i) => [BigInt(2 * i), BigInt(2 * i)]).flat();
+    expect(refused(L4.tcp, { [Dim.dport]: ports(16) })).toEqual({ 'tcp.dstport': Array.from({ length: 16 }, (_, i) => 2 * i), 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
+    expect(refused(L4.tcp, { [Dim.dport]: ports(17) })).toBeNull();
+    // 16 addresses apart, and 17; a range of 5 blocks, and one of 17
+    expect(refused(L4.tcp, { [Dim.src]: ports(16) })).not.toBeNull();
+    expect(refused(L4.tcp, { [Dim.src]: ports(17) })).toBeNull();
+    expect(refused(L4.tcp, { [Dim.src]: [1n, 17n] })).not.toBeNull();
+    expect(refused(L4.tcp, { [Dim.src]: [1n, 0x1ffffn] })).toBeNull();
+    // 16 protocols by name, and 17
+    const protocols = (n: number): bigint[] => Array.from({ length: n }, (_, i) => [BigInt(100 + 2 * i), BigInt(100 + 2 * i)]).flat();
+    expect(refused(L4.none, { [Dim.proto]: protocols(16) })).not.toBeNull();
+    expect(refused(L4.none, { [Dim.proto]: [100n, 115n] })).not.toBeNull();
+    expect(refused(L4.none, { [Dim.proto]: [100n, 116n] })).toBeNull();
+    expect(refused(L4.none, { [Dim.proto]: protocols(17) })).toBeNull();
+    expect(boxSpace(boxIn(hs, L4.tcp, false, { [Dim.l4]: [L4.tcp, L4.udp] }), hs.universe, hs.names)).toBeNull();
+  });
+});
