@@ -125,6 +125,17 @@ function commit(): string {
   return changes === '' ? head : `${head}-dirty`;
 }
 
+function readBaseline(): Baseline {
+  return existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
+}
+
+/** The file's row written into the baseline as it is now (a run takes minutes: another may have written rows since this one began). */
+function writeRow(file: string, row: FileScore, stryker: string): void {
+  const baseline = readBaseline();
+  const files = Object.fromEntries(Object.entries({ ...baseline.files, [file]: row }).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(baselineFile, `${JSON.stringify({ stryker, files }, null, 2)}\n`);
+}
+
 /** Core files without a row, or changed (committed or not) since the commit their row names. */
 function staleFiles(baseline: Baseline): string[] {
   return coreFiles().filter((file) => {
@@ -174,11 +185,10 @@ async function main(): Promise<void> {
   const concurrency = Number(values.concurrency);
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
   if (values.stale && positionals.length > 0) throw new Error('--stale picks the files itself: name no file with it');
-  const baseline: Baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { stryker: '', files: {} };
-  const files = values.stale ? staleFiles(baseline) : positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
+  const files = values.stale ? staleFiles(readBaseline()) : positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
   if (values.stale) console.log(files.length === 0 ? 'every core file\'s row is up to date' : `stale or missing rows: ${files.join(', ')}`);
   const related = files.map(relatedTests);
-  baseline.stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
+  const stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
   linkShared();
   const measured = commit();
   for (const [i, file] of files.entries()) {
@@ -198,12 +208,10 @@ async function main(): Promise<void> {
       jsonReporter: { fileName: `${report}.json` },
     }).runMutationTest();
     const s = score(results, tests.description, measured);
-    baseline.files[file] = s;
     const left = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
     console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
     for (const r of left) console.log(describeSurvivor(r));
-    const sorted = Object.fromEntries(Object.entries(baseline.files).sort(([a], [b]) => a.localeCompare(b)));
-    writeFileSync(baselineFile, `${JSON.stringify({ ...baseline, files: sorted }, null, 2)}\n`);
+    writeRow(file, s, stryker);
   }
 }
 
