@@ -61,7 +61,8 @@ function coreFiles(): string[] {
     p.endsWith('.ts')
       ? [p]
       : readdirSync(path.join(root, p))
-          .filter((f) => f.endsWith('.ts'))
+          // a folder's index.ts only re-exports: nothing to mutate
+          .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
           .map((f) => `${p}/${f}`),
   );
 }
