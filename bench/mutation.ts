@@ -88,7 +88,7 @@ const OWN_TESTS: Record<string, string[]> = {
   // the space's own properties against point models, and the cover search over it; against all of test/analysis over an hour (its looping mutants each wait out the timeout)
   'src/analysis/space.ts': ['test/analysis/space.test.ts', 'test/analysis/cover.test.ts'],
   // each comparison's region: against the real firewall (expression, properties), the models built from them, lint's findings
-  'src/analysis/atoms.ts': ['test/analysis/expression.test.ts', 'test/analysis/properties.test.ts', 'test/analysis/model.test.ts', 'test/analysis/lint.test.ts', 'test/analysis/lint-findings.test.ts'],
+  'src/analysis/atoms.ts': ['test/analysis/atoms.test.ts', 'test/analysis/expression.test.ts', 'test/analysis/properties.test.ts', 'test/analysis/model.test.ts', 'test/analysis/lint.test.ts', 'test/analysis/lint-findings.test.ts'],
 };
 
 function testFilesUnder(folder: string): string[] {
