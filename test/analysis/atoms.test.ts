@@ -2,11 +2,12 @@
 // operator admits on the field's dimension, IPv6 addresses and prefixes on the address axis, the
 // packets an indeterminate comparison may match, and the notes' wording.
 import { describe, expect, it } from 'vitest';
-import { type Meaning, type Note, comparisonMeaning } from '../../src/analysis/atoms.js';
+import { type Meaning, type Note, comparisonMeaning, ipSetRanges } from '../../src/analysis/atoms.js';
 import { type Intervals, fromRanges, point, range } from '../../src/analysis/intervals.js';
 import { NameTables } from '../../src/analysis/names.js';
-import { ABSENT, Dim, L4, V6_BASE, type Region, projection, universe } from '../../src/analysis/space.js';
+import { ABSENT, ASN_MAX, Dim, L4, V6_BASE, type Region, projection, universe } from '../../src/analysis/space.js';
 import { type ComparisonExpr, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
+import { IpSetBuilder } from '../../src/net/ip-set.js';
 
 function meaningOf(text: string, lists: Readonly<Record<string, Intervals>> = {}): Meaning & { readonly U: Region; readonly notes: string[] } {
   const expr = parse(text, FIREWALL_SCHEME).expr as ComparisonExpr;
@@ -35,6 +36,12 @@ describe('comparisonMeaning on an integer field', () => {
     expect(values('tcp.dstport >= 10', Dim.dport)).toEqual(range(10n, 65535n));
     expect(values('tcp.dstport == 0', Dim.dport)).toEqual(point(0n));
     expect(values('tcp.dstport == 65535', Dim.dport)).toEqual(point(65535n));
+  });
+
+  it('admits the values with a masked bit on a field of at most 16 bits', () => {
+    const odd = values('tcp.dstport & 1', Dim.dport);
+    expect(odd.length).toBe(2 * 32768);
+    expect([odd[0], odd[1], odd.at(-2), odd.at(-1)]).toEqual([1n, 1n, 65535n, 65535n]);
   });
 
   it('notes a value outside the field, saying whether == is never or != always true, and an ordering no value holds', () => {
@@ -67,7 +74,14 @@ describe('comparisonMeaning on an address field', () => {
     const empty = meaningOf('ip.src in $empty', { empty: [] });
     expect(empty.notes).toEqual(['list $empty is empty: `in $empty` never matches']);
     expect(empty.must).toEqual([]);
-    expect(projection(meaningOf('ip.src in $few', { few: fromRanges([[5n, 9n]]) }).must, Dim.src)).toEqual(range(5n, 9n));
+    const few = meaningOf('ip.src in $few', { few: fromRanges([[5n, 9n]]) });
+    expect(projection(few.must, Dim.src)).toEqual(range(5n, 9n));
+    expect(few.notes).toEqual([]);
+  });
+
+  it('reads a list of both families onto the address axis', () => {
+    const set = new IpSetBuilder().addRange4(0x0a000000, 0x0affffff).addRange6(Uint32Array.of(0x20010db8, 0, 0, 0), Uint32Array.of(0x20010db8, 0, 0, 0xff)).build();
+    expect(ipSetRanges(set)).toEqual(fromRanges([[0x0a000000n, 0x0affffffn], [v6(0n), v6(0xffn)]]));
   });
 });
 
@@ -79,6 +93,15 @@ describe('comparisonMeaning of what the model does not cover', () => {
     const ne = meaningOf('tcp != "abc"');
     expect(ne.must).toEqual([]);
     expect(ne.may).toBe(ne.U);
+    const asn = meaningOf('ip.src.asnum & 1');
+    expect(asn.must).toEqual([]);
+    expect(projection(asn.may, Dim.srcAsn)).toEqual(range(0n, ASN_MAX));
+    const call = meaningOf('bit_slice(tcp, 104, 112) == 2');
+    expect(call.must).toEqual([]);
+    expect(call.may).toBe(call.U);
+    const text = meaningOf('cf.colo.name > "sfo06"');
+    expect(text.must).toEqual([]);
+    expect(projection(text.may, Dim.coloName)).toEqual(projection(meaningOf('cf.colo.name matches "s"').may, Dim.coloName));
     expect(projection(meaningOf('ip.src.country matches "^U"').may, Dim.srcCountry)).toEqual(point(0n)); // no country mentioned: 0 is "other", ABSENT left out
     expect(projection(meaningOf('ip.geoip.country matches "^U"').may, Dim.srcCountry)).toEqual(range(ABSENT, 0n));
   });
@@ -88,6 +111,7 @@ describe('comparisonMeaning notes', () => {
   it('names the transport a negated protocol field leaves out', () => {
     expect(meaningOf('tcp.dstport != 22').notes).toEqual(['`tcp.dstport != …` also matches every packet without a TCP header']);
     expect(meaningOf('udp.dstport != 53').notes).toEqual(['`udp.dstport != …` also matches every packet without a UDP header']);
+    expect(meaningOf('ip.src != 10.0.0.1').notes).toEqual([]);
     expect(meaningOf('icmp.type != 8').notes).toEqual(['`icmp.type != …` also matches every packet without a ICMP header']);
   });
 
