@@ -34,6 +34,8 @@ describe('comparisonMeaning on an integer field', () => {
     expect(values('tcp.dstport <= 10', Dim.dport)).toEqual(range(0n, 10n));
     expect(values('tcp.dstport > 10', Dim.dport)).toEqual(range(11n, 65535n));
     expect(values('tcp.dstport >= 10', Dim.dport)).toEqual(range(10n, 65535n));
+    expect(values('tcp.dstport < 65534', Dim.dport)).toEqual(range(0n, 65533n));
+    expect(values('tcp.dstport > 1', Dim.dport)).toEqual(range(2n, 65535n));
     expect(values('tcp.dstport == 0', Dim.dport)).toEqual(point(0n));
     expect(values('tcp.dstport == 65535', Dim.dport)).toEqual(point(65535n));
   });
