@@ -175,6 +175,13 @@ function orderingSet(op: string, v: bigint, lo: bigint, hi: bigint): Intervals {
 }
 
 /** The meaning of one comparison; notes go to ctx.notes. */
+const TRANSPORT_HEADERS = ['a TCP', 'a UDP', 'an ICMP'];
+
+/** "without a TCP header": the packets a negated comparison on a field of that transport also matches. */
+export function withoutHeader(transport: bigint): string {
+  return `without ${TRANSPORT_HEADERS[Number(transport)]!} header`;
+}
+
 export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning {
   const U = ctx.universe;
   const op = c.op;
@@ -186,7 +193,7 @@ export function comparisonMeaning(c: ComparisonExpr, ctx: ModelContext): Meaning
     ctx.notes.push({
       kind: 'negated_protocol_field',
       transport,
-      message: `\`${fieldName} != …\` also matches every packet without a ${['TCP', 'UDP', 'ICMP'][Number(transport)]} header`,
+      message: `\`${fieldName} != …\` also matches every packet ${withoutHeader(transport)}`,
     });
   }
   /** the packets that have the field (an unmodelled comparison is false on the others) */

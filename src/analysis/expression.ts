@@ -4,7 +4,7 @@
 // connectives carry both bounds soundly (`not` swaps them), so a claim proved from the bounds is
 // never wrong — it can only be missing, which the analysis then reports as indeterminate.
 import type { Expr } from '../lang/index.js';
-import { type Meaning, type ModelContext, comparisonMeaning } from './atoms.js';
+import { type Meaning, type ModelContext, comparisonMeaning, withoutHeader } from './atoms.js';
 import type { Budget } from './budget.js';
 import { walkComparisons } from './names.js';
 import { type Region, complementOf, intersectRegions, subtractRegions, unionRegions, withComplement } from './space.js';
@@ -86,10 +86,10 @@ export function expressionMeaning(e: Expr, ctx: ModelContext): Meaning {
   }
 }
 
-const TRANSPORT_PREFIXES: ReadonlyArray<[string, bigint, string]> = [
-  ['tcp', 0n, 'TCP'],
-  ['udp', 1n, 'UDP'],
-  ['icmp', 2n, 'ICMP'],
+const TRANSPORT_PREFIXES: ReadonlyArray<[string, bigint]> = [
+  ['tcp', 0n],
+  ['udp', 1n],
+  ['icmp', 2n],
 ];
 
 /** `not` over a comparison on a transport field also matches every packet without that transport. */
@@ -98,13 +98,13 @@ function noteNegatedTransport(arg: Expr, ctx: ModelContext): void {
   walkComparisons(arg, (c) => {
     if (c.lhs.base.kind !== 'field') return;
     const name = c.lhs.base.name;
-    for (const [prefix, transport, label] of TRANSPORT_PREFIXES) {
+    for (const [prefix, transport] of TRANSPORT_PREFIXES) {
       if ((name === prefix || name.startsWith(`${prefix}.`)) && !seen.has(transport)) {
         seen.add(transport);
         ctx.notes.push({
           kind: 'negated_protocol_field',
           transport,
-          message: `\`not\` over ${name} also matches every packet without a ${label} header (other protocols, fragments)`,
+          message: `\`not\` over ${name} also matches every packet ${withoutHeader(transport)} (other protocols, fragments)`,
         });
       }
     }

@@ -114,7 +114,7 @@ describe('comparisonMeaning notes', () => {
     expect(meaningOf('tcp.dstport != 22').notes).toEqual(['`tcp.dstport != …` also matches every packet without a TCP header']);
     expect(meaningOf('udp.dstport != 53').notes).toEqual(['`udp.dstport != …` also matches every packet without a UDP header']);
     expect(meaningOf('ip.src != 10.0.0.1').notes).toEqual([]);
-    expect(meaningOf('icmp.type != 8').notes).toEqual(['`icmp.type != …` also matches every packet without a ICMP header']);
+    expect(meaningOf('icmp.type != 8').notes).toEqual(['`icmp.type != …` also matches every packet without an ICMP header']);
   });
 
   it('names a data center or region no packet carries', () => {

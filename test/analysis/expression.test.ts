@@ -73,7 +73,7 @@ describe('expressionMeaning', () => {
     expect(notesOf('not (tcp.dstport == 22 and tcp.flags.syn) and not udp.srcport == 53 and not (icmp.type == 8)')).toEqual([
       { kind: 'negated_protocol_field', transport: 0n, message: '`not` over tcp.dstport also matches every packet without a TCP header (other protocols, fragments)' },
       { kind: 'negated_protocol_field', transport: 1n, message: '`not` over udp.srcport also matches every packet without a UDP header (other protocols, fragments)' },
-      { kind: 'negated_protocol_field', transport: 2n, message: '`not` over icmp.type also matches every packet without a ICMP header (other protocols, fragments)' },
+      { kind: 'negated_protocol_field', transport: 2n, message: '`not` over icmp.type also matches every packet without an ICMP header (other protocols, fragments)' },
     ]);
     expect(notesOf('not tcp contains "x"').map((n) => n.transport)).toEqual([0n]);
     // fields of IP are no transport field
