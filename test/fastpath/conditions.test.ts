@@ -17,7 +17,7 @@ import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
 import { ascii, ethernet, icmp, ipv4, ipv6, tcp, udp } from '../capture/helpers/build.js';
-import { rulesets } from './helpers.js';
+import { expressionOf, rulesets } from './helpers.js';
 
 const ETHERNET = 1;
 const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
@@ -116,14 +116,7 @@ const otherLeaf = pick(['ip.proto == "tcp"', 'ip.proto != "udp"', 'ip.proto in {
   'tcp.flags.ack', 'tcp.flags.cwr', 'tcp.flags.ecn', 'tcp.flags.fin', 'tcp.flags.push', 'tcp.flags.reset', 'tcp.flags.syn', 'tcp.flags.urg',
   'ip.src.country != "US"', 'ip.dst.asnum == 5']);
 const leaf = fc.oneof(intLeaf, addressLeaf, rawLeaf, sliceLeaf, otherLeaf);
-const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
-  e: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.tuple(tie('e'), pick(['and', 'or', 'xor']), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`),
-    tie('e').map((e) => `not ${e}`),
-  ),
-})).e;
+const expr = expressionOf(leaf);
 
 /**
  * Whether the fast path and the firewall's predicate agree on `expr` for each frame the fast path

@@ -2,6 +2,7 @@
 // fast path (generated per-frame function, falling back to the reference path per packet, reading
 // the rules it does not write on the decoded frame), and returns each run's per-packet NDJSON (the
 // replay's own sink) and rule counters.
+import fc from 'fast-check';
 import { readCapture } from '../../src/capture/reader.js';
 import type { Ruleset } from '../../src/config/snapshot.js';
 import type { Enrichment } from '../../src/data/enrichment.js';
@@ -14,6 +15,18 @@ import { parseIPv6 } from '../../src/net/ipv6.js';
 import { NdjsonSink } from '../../src/sim/outputs/packet-sinks.js';
 import type { TextSink } from '../../src/sim/outputs/text-sink.js';
 import { PacketPath } from '../../src/sim/packet-path.js';
+
+/** Rule expressions built from `leaf` comparisons with and, or, xor (parenthesised) and not, small depth first. */
+export function expressionOf(leaf: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.letrec<{ e: string }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.tuple(tie('e'), fc.constantFrom('and', 'or', 'xor'), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+      tie('e').map((e) => `not ${e}`),
+    ),
+  })).e;
+}
 
 export type Rule = readonly [ref: string, action: 'block' | 'skip' | 'log', expression: string, enabled?: boolean];
 

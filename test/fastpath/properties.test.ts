@@ -16,7 +16,7 @@ import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
 import { ascii, authHeader, bytes, ethernet, extension, fragmentHeader, icmp, ipv4, ipv6, pcapFile, tcp, udp } from '../capture/helpers/build.js';
-import { type Rule, run } from './helpers.js';
+import { expressionOf, type Rule, run } from './helpers.js';
 
 const V4 = ['10.0.0.1', '10.1.2.3', '192.168.1.1', '203.0.113.10', '198.51.100.7', '10.66.4.4'];
 const V6 = ['2001:db8::1', 'fe80::1', '::1', '2001:db8:ffff::9'];
@@ -96,14 +96,7 @@ const leaf = fc.oneof(
     'tcp.flags.syn', 'tcp.flags & 0x12', 'tcp.flags == 2', 'icmp.type == 8', 'icmp.code != 0', 'sip', 'tcp contains "SIP"', 'udp contains 13:c4', 'tcp matches "SIP/2\\.0"', 'udp matches "^..\\x13"',
     'bit_slice(ip, 0, 4) == 6', 'bit_slice(tcp, 104, 112) > 16', 'ip.src.country == "US"', 'ip.geoip.country != "DE"']),
 );
-const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
-  e: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.tuple(tie('e'), pick(['and', 'or', 'xor']), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`),
-    tie('e').map((e) => `not ${e}`),
-  ),
-})).e;
+const expr = expressionOf(leaf);
 
 const ruleExpr = fc.oneof(expr, indexable, fc.tuple(indexable, expr).map(([a, b]) => `${a} and ${b}`));
 const ruleset = fc.array(fc.tuple(pick(['block', 'skip', 'log', 'log', 'log'] as const), ruleExpr, fc.constantFrom(true, true, true, false)), { maxLength: 80 })
