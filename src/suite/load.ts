@@ -96,22 +96,20 @@ function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>):
  * then `file` names it and paths in it are relative to the working folder); throws SuiteError
  * (exit 2) on the first problem.
  */
-/** A configuration given on the command line (--config, --api): every suite runs against it instead of the one it names. */
-export interface GivenConfiguration {
-  readonly snapshot: Snapshot;
-  /** where it came from (files, or the API's URL), for its errors */
-  readonly source: string | undefined;
-}
-
-async function openGiven(given: GivenConfiguration, options: PathOptions): Promise<{ paths: SuitePaths; notes: string[] }> {
+/**
+ * The path of a configuration given on the command line (--config, --api), opened once for every
+ * suite of the run, which runs against it instead of the configuration it names.
+ */
+export async function openGivenConfiguration(snapshot: Snapshot, source: string | undefined, options: PathOptions): Promise<SuitePaths> {
   try {
-    return { paths: await SuitePaths.open(given.snapshot, options), notes: [] };
+    return await SuitePaths.open(snapshot, options);
   } catch (err) {
-    throw attachSource(err, given.source);
+    throw attachSource(err, source);
   }
 }
 
-export async function loadSuite(file: string, options: PathOptions = {}, text?: string, given?: GivenConfiguration): Promise<Suite> {
+/** `given`: the path of a --config configuration (openGivenConfiguration), used instead of the suite's `config:`. */
+export async function loadSuite(file: string, options: PathOptions = {}, text?: string, given?: SuitePaths): Promise<Suite> {
   const read = text === undefined;
   try {
     text ??= await readFile(file, 'utf8');
@@ -123,7 +121,7 @@ export async function loadSuite(file: string, options: PathOptions = {}, text?: 
   const root = top.checkKeys(['config', 'cases', 'description']);
   const dir = read ? path.dirname(path.resolve(file)) : process.cwd();
   const files: SuiteFiles = { reads: read ? [{ what: `the suite ${file}`, path: file, at: top }] : [], goldens: [] };
-  const { paths, notes } = given === undefined ? await loadConfig(root, top, dir, options, files) : await openGiven(given, options);
+  const { paths, notes } = given === undefined ? await loadConfig(root, top, dir, options, files) : { paths: given, notes: [] };
   const casesAt = root.get('cases');
   if (casesAt === undefined) return top.fail('cases: missing: a suite needs a list of cases');
   const items = cases === null ? casesAt.items('a list of cases') : null;

@@ -20,7 +20,8 @@ import { junitReport } from '../../../suite/reports/junit.js';
 import { coverageTable } from '../../../suite/reports/coverage-text.js';
 import { percent, RunCoverage, type CoverageReport } from '../../../suite/coverage.js';
 import { caseLine, totalsLine } from '../../../suite/reports/text.js';
-import { loadSuite, type GivenConfiguration } from '../../../suite/load.js';
+import { loadSuite, openGivenConfiguration } from '../../../suite/load.js';
+import type { SuitePaths } from '../../../suite/case-path.js';
 import { isInvalidSuite, runSuites, type InvalidSuite } from '../../../suite/run.js';
 import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
@@ -78,7 +79,7 @@ function checkReports(suites: readonly Suite[], configFiles: readonly NamedFile[
 }
 
 /** Each suite loaded, or the error that makes it invalid. */
-async function loadSuites(files: readonly string[], flags: TestFlags, given: GivenConfiguration | undefined): Promise<Array<Suite | InvalidSuite>> {
+async function loadSuites(files: readonly string[], flags: TestFlags, given: SuitePaths | undefined): Promise<Array<Suite | InvalidSuite>> {
   const options = dataOptions(flags);
   const suites: Array<Suite | InvalidSuite> = [];
   for (const file of files) {
@@ -121,7 +122,8 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
   if (files.includes('-') && flags.config?.includes('-')) throw new UsageError('standard input (-) can be read once: give - as a suite or to --config, not both');
   // --config / --api: every suite runs against it instead of the configuration it names
-  const given = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
+  const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
+  const given = config === undefined ? undefined : await openGivenConfiguration(config.snapshot, config.source, dataOptions(flags));
   const configFiles = (flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]);
   const suites = checkGoldens(await loadSuites(files, flags, given), configFiles);
   const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
