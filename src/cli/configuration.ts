@@ -70,7 +70,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
 }
 
 /** Whether `file` starts as a capture does (pcap, pcapng, gzip): given to --config by mistake. */
-async function isCapture(file: string): Promise<boolean> {
+export async function isCapture(file: string): Promise<boolean> {
   const [{ isPcapMagic }, { SHB }] = await Promise.all([import('../capture/pcap.js'), import('../capture/pcapng.js')]);
   const head = Buffer.alloc(4);
   try {

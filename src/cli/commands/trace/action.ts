@@ -2,7 +2,6 @@
 // frame; it goes through the configuration's path and its trace is printed as a table (terminal) or
 // JSON. Arguments are read as the lines of a suite's packet map, so they are checked, typed and
 // completed exactly as in `edgesim test`.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { attachSource, InputError, UsageError } from '../../../errors.js';
 import { SuitePaths } from '../../../suite/case-path.js';
@@ -12,7 +11,7 @@ import { formatTrace } from '../../../suite/reports/trace-text.js';
 import { parseSuiteText, SuiteError, type Located } from '../../../suite/source.js';
 import type { PacketTrace } from '../../../suite/trace.js';
 import { traceFrame } from '../../../suite/trace-frame.js';
-import { dataOptions, loadConfiguration } from '../../configuration.js';
+import { dataOptions, isCapture, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 
@@ -27,7 +26,6 @@ export interface TraceFlags extends ConfigFlags, DataFlags {
 function assignments(args: readonly string[]): Located {
   const lines = args.map((arg) => {
     const eq = arg.indexOf('=');
-    if (eq <= 0 && args.length === 1 && existsSync(arg)) throw new UsageError(`${arg}: to trace a packet of a capture, name its frame: edgesim trace CAPTURE --frame N`);
     if (eq <= 0) throw new UsageError(`${JSON.stringify(arg)}: expected field=value, e.g. tcp.dstport=22`);
     return `${JSON.stringify(arg.slice(0, eq))}: ${arg.slice(eq + 1)}`;
   });
@@ -69,6 +67,7 @@ export async function run(input: string[], flags: TraceFlags): Promise<void> {
     });
   } else {
     if (input.length === 0 && flags.packet === undefined) throw new UsageError('nothing to trace: give FIELD=VALUE assignments, --packet FILE, or CAPTURE --frame N');
+    if (input.length === 1 && !input[0]!.includes('=') && (await isCapture(input[0]!))) throw new UsageError(`${input[0]}: to trace a packet of a capture, name its frame: edgesim trace CAPTURE --frame N`);
     let packets;
     try {
       packets = (await packetsFrom(input, flags.packet)).map(parsePacket);
