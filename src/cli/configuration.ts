@@ -30,6 +30,8 @@ export interface LoadOptions extends SnapshotOptions {
   required?: boolean;
   /** the side of --plan's changes the command reads (default: after) */
   side?: 'before' | 'after';
+  /** the command reports where rules are written: Terraform JSON's rules are placed in their .tf files (--tf-dir) */
+  places?: boolean;
 }
 
 const noted = new Set<string>();
@@ -50,7 +52,8 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       ...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' } as const]),
       ...files.map((file) => (file === '-' ? { file: STDIN_NAME, text: stdin } : { file })),
     ];
-    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare }).catch(async (err: unknown) => {
+    const terraformSources = options.places === true ? { dir: flags.tfDir } : undefined;
+    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, terraformSources }).catch(async (err: unknown) => {
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });

@@ -19,7 +19,9 @@ export function annotationLines(findings: readonly ReviewFinding[]): string[] {
         title: `edgesim ${finding.kind}`,
         file: location.file,
         line: location.line,
+        endLine: location.endLine,
         col: location.column,
+        endColumn: location.endColumn,
         message: location.address === undefined ? finding.message : `${location.address}: ${finding.message}`,
       }));
     return shownAnnotations(

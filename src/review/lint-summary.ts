@@ -6,8 +6,10 @@ import { markdownTable, markdownText } from './markdown.js';
 
 const ORDER = { error: 0, warning: 1, note: 2 } as const;
 
-const placeOf = ({ location }: ReviewFinding): string =>
-  location.address ?? (location.line === undefined ? location.file : `${location.file}:${location.line}${location.column === undefined ? '' : `:${location.column}`}`);
+const placeOf = ({ location }: ReviewFinding): string => {
+  if (location.line === undefined) return location.address === undefined ? location.file : `${location.file} ${location.address}`;
+  return `${location.file}:${location.line}${location.column === undefined ? '' : `:${location.column}`}${location.address === undefined ? '' : ` (${location.address})`}`;
+};
 
 /** The Markdown summary of lint's findings on `file`. */
 export function lintSummary(file: string, findings: readonly ReviewFinding[]): string {

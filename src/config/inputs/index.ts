@@ -11,7 +11,7 @@ import type { JsonPath } from '../schema.js';
 import type { Snapshot } from '../snapshot.js';
 import { SnapshotError, validateSnapshot, type SnapshotOptions } from '../validate.js';
 import { detectFormat } from './detect.js';
-import type { ConfigFormat, ConfigurationDocument, PlanSide } from './document.js';
+import { isObject, type ConfigFormat, type ConfigurationDocument, type PlanSide } from './document.js';
 import { mergeParts, type ConfigurationPart } from './merge.js';
 
 export { CONFIG_FORMATS, type ConfigFormat } from './document.js';
@@ -38,6 +38,11 @@ export interface ConfigurationInput {
 export interface ReadOptions extends SnapshotOptions {
   /** the format of every file, instead of detecting it */
   format?: ConfigFormat;
+  /**
+   * Place Terraform JSON's rules in their .tf files (for reports that point at rules), found in
+   * `dir` or else beside the JSON file; without this, its rules are named by resource address only.
+   */
+  terraformSources?: { dir?: string };
 }
 
 /** A checked configuration read from files. */
@@ -63,11 +68,26 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
   }
   const format = input.plan !== undefined ? 'terraform' : (options.format ?? (await detectFormat(text)));
   const read = (await READERS[format]())(text, input.file, input.plan ?? 'planned');
+  if (format === 'terraform' && options.terraformSources !== undefined && (input.text === undefined || options.terraformSources.dir !== undefined)) {
+    await placeInTerraformSources(read, { file: input.file, text, side: input.plan ?? 'planned' }, options.terraformSources.dir);
+  }
   try {
     return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read };
   } catch (err) {
     throw inFileTerms(err, read.origin, input.file);
   }
+}
+
+/** Replaces the locator of Terraform JSON by one that points at its .tf files (terraform-source/), adding its notes. */
+async function placeInTerraformSources(read: ConfigurationDocument, json: { file: string; text: string; side: PlanSide }, dir: string | undefined): Promise<void> {
+  const { terraformSourceLocator } = await import('../terraform-source/index.js');
+  const rulesets = (isObject(read.document) && Array.isArray(read.document.rulesets) ? read.document.rulesets : []).map((ruleset: unknown, i: number) => ({
+    address: read.locate(i)?.address ?? '',
+    expressions: (isObject(ruleset) && Array.isArray(ruleset.rules) ? ruleset.rules : []).map((rule: unknown) => (isObject(rule) && typeof rule.expression === 'string' ? rule.expression : undefined)),
+  }));
+  const places = await terraformSourceLocator({ ...json, rulesets }, dir);
+  read.locate = places.locate;
+  read.notes.push(...places.notes);
 }
 
 /** Reads, converts, validates and merges configuration files; throws a UserError naming the file and the place. */

@@ -12,6 +12,7 @@ import { failsAt, findingJson, lintFindings, type ReviewFinding } from '../../..
 import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
+import { STDIN_NAME } from '../../../capture/source.js';
 import { VERSION } from '../../about.js';
 import { loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
@@ -20,7 +21,7 @@ import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
-export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'> {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir'> {
   format?: Format;
   json?: boolean;
   out?: string;
@@ -34,8 +35,8 @@ export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'config
 const packet = (w: object): string => printable(JSON.stringify(w));
 
 function placeText({ location }: ReviewFinding): string {
-  if (location.address !== undefined) return `${location.file}: ${location.address}`;
-  return location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
+  if (location.line === undefined) return location.address === undefined ? location.file : `${location.file}: ${location.address}`;
+  return `${location.file}:${location.line}:${location.column ?? 1}${location.address === undefined ? '' : ` (${location.address})`}`;
 }
 
 function formatFindings(findings: readonly ReviewFinding[]): string {
@@ -66,7 +67,7 @@ function formatOf(flags: LintFlags): Format {
 
 function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   if (format === 'json') return `${JSON.stringify({ findings: findings.map(findingJson) }, null, 2)}\n`;
-  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }), null, 2)}\n`;
+  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }, { notFiles: [STDIN_NAME] }), null, 2)}\n`;
   if (format === 'github') return annotationLines(findings).map((line) => `${line}\n`).join('');
   return formatFindings(findings);
 }
@@ -96,7 +97,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
     if (deploy === undefined || holdsRulesets(value)) [deploy, document] = [checked, value];
     return checked.document;
   };
-  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare });
+  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare, places: true });
   const where = locate(0)?.file ?? read[0]!;
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
@@ -108,7 +109,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
     }
     const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
     writeOutput(flags.out, rendered(format, findings));
-    appendJobSummary(lintSummary(where, findings), summary);
+    appendJobSummary(lintSummary(read.join(', '), findings), summary);
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
   } catch (err) {
     throw attachSource(err, source);
