@@ -157,7 +157,7 @@ describe('validate, lint, diff', () => {
     expect(placeless).toEqual(findings.map(({ location: _, ...f }) => f));
     const after = await loadConfig(JSON.parse(readFileSync(DEMO, 'utf8').replace('tcp.dstport in { 23 2323 }', 'tcp.dstport in { 23 }')));
     const d = await diff(config, after);
-    expect(d.equivalent).toBe(false);
+    expect(d.same_verdicts).toBe(false);
     expect(d.differences[0]!.before.rule).toBe('block-telnet');
   });
 });

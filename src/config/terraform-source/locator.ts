@@ -119,7 +119,8 @@ export async function terraformSourceLocator(json: TerraformJson, dir = path.dir
       let source = configuredSource(doc, modules.slice(0, k + 1));
       if (source === undefined) {
         const files = await filesOf(folder);
-        source = typeof files === 'string' ? undefined : files.flatMap((f) => f.contents.modules).find((m) => m.name === name)?.source;
+        if (typeof files === 'string') return { reason: files };
+        source = files.flatMap((f) => f.contents.modules).find((m) => m.name === name)?.source;
       }
       if (source === undefined) return { reason: `the source of module.${modules.slice(0, k + 1).join('.module.')} is not in the plan's configuration nor in a module block of ${folder}` };
       if (!LOCAL_SOURCE.test(source)) return { reason: `module.${modules.slice(0, k + 1).join('.module.')} comes from ${JSON.stringify(source)}, not a folder of this repository` };

@@ -16,7 +16,7 @@ import { STDIN_NAME } from '../../../capture/source.js';
 import { VERSION } from '../../about.js';
 import { loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
-import { writeOutput } from '../../output.js';
+import { warnIf, writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
@@ -109,7 +109,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
     }
     const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
     writeOutput(flags.out, rendered(format, findings));
-    appendJobSummary(lintSummary(read.join(', '), findings), summary);
+    warnIf(appendJobSummary(lintSummary(read.join(', '), findings), summary));
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
   } catch (err) {
     throw attachSource(err, source);

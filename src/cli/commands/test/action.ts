@@ -27,7 +27,7 @@ import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { readStdinText } from '../../input.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
-import { printWarnings, writeOutput } from '../../output.js';
+import { printWarnings, warnIf, writeOutput } from '../../output.js';
 import { distinctFiles, firstClash, type NamedFile } from '../../paths.js';
 
 export interface TestFlags extends ConfigFlags, DataFlags {
@@ -147,7 +147,7 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   }
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results, covered), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
-  appendJobSummary(testSummary(results), summaryFile(flags.summary));
+  warnIf(appendJobSummary(testSummary(results), summaryFile(flags.summary)));
   if (invalid.length > 0) throw invalidSuitesError(invalid);
   const below = covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage;
   if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
