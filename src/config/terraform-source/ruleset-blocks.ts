@@ -153,11 +153,28 @@ function rulesetOf(block: HclNode, type: string, name: string, text: string): Ru
   return { type, name, range: rangeOf(block), repeated, rules };
 }
 
+/**
+ * The top-level blocks of a tree: those of the file's body and, inside a block the parser could
+ * not read whole, the blocks its error recovery nested there (a missing `}` makes the next
+ * resource a child of the broken one).
+ */
+function topBlocks(root: HclNode): HclNode[] {
+  const blocks: HclNode[] = [];
+  const visit = (items: HclNode[]): void => {
+    for (const b of items.filter((c) => c.type === 'block')) {
+      blocks.push(b);
+      if (b.hasError) visit(bodyItems(b));
+    }
+  };
+  visit(bodyItems(root));
+  return blocks;
+}
+
 /** The rulesets and module calls of a .tf file's tree. */
 export function terraformFileContents(root: HclNode, text: string): TerraformFileContents {
   const resources: RulesetResource[] = [];
   const modules: ModuleCall[] = [];
-  for (const block of bodyItems(root).filter((b) => b.type === 'block')) {
+  for (const block of topBlocks(root)) {
     const kind = identifier(block);
     const [first, second] = labels(block);
     if (kind === 'resource' && first !== undefined && second !== undefined && RULESET_TYPES.includes(first)) resources.push(rulesetOf(block, first, second, text));

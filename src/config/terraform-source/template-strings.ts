@@ -111,7 +111,8 @@ export function templateString(expression: HclNode, text: string): TemplateStrin
         width = 2;
       }
     }
-    for (let k = 0; k < decoded.length; k++) offsets.push(i);
+    // each decoded character at the source character it stands for (`$${`: `$` at the first, `{` at the last)
+    for (let k = 0; k < decoded.length; k++) offsets.push(width === 3 && k === 1 ? i + 2 : i);
     literal += decoded;
     i += width;
   }
