@@ -1,8 +1,8 @@
 // A report meant as a pull-request comment: GitHub holds 65,536 characters in one. A report is a
 // head and blocks in order of importance; whole blocks are cut from the end to stay under
 // PR_COMMENT_LIMIT, and a note says what was cut. A head that does not fit by itself (thousands of
-// warnings, a file name of 70,000 characters) is cut at a line end too, with a note of its own, so
-// that the report is always under the limit.
+// warnings, a file name of 70,000 characters) is cut at a line end to half the room, with a note of
+// its own, so that the report is always under the limit and its first blocks are still there.
 
 /** Characters a report may take: under GitHub's 65,536 for a comment, with room to spare. */
 export const PR_COMMENT_LIMIT = 65_000;
@@ -38,7 +38,8 @@ export function fitComment<B extends { text: string }>(head: string, blocks: rea
   const whole = head + blocks.map((b) => b.text).join('');
   if (whole.length <= limit) return whole;
   const room = limit - (blocks.length === 0 ? 0 : cutNote(blocks).length);
-  let text = fitHead(head, room);
+  // a head that does not fit alone takes half the room at most: the blocks are what the report is for
+  let text = head.length <= room ? head : fitHead(head, blocks.length === 0 ? room : Math.floor(room / 2));
   let kept = 0;
   while (kept < blocks.length && text.length + blocks[kept]!.text.length <= room) text += blocks[kept++]!.text;
   return kept === blocks.length ? text : text + cutNote(blocks.slice(kept));

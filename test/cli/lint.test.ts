@@ -137,7 +137,7 @@ describe('edgesim lint: formats and deploy-time checks', () => {
     expect(text[tooMany.location.line!]).toContain('"name": "fw"');
   });
 
-  it('--format sarif passes Microsoft\'s validator on the demo and on every kind of finding', () => {
+  it('--format sarif passes Microsoft\'s validator, with its default rules and with GitHub\'s, on the demo and on every kind of finding', () => {
     for (const [name, args] of [
       ['demo', [BEFORE]],
       ['every-kind', [everyKindFile, '--max-rules', '5']],
@@ -151,6 +151,8 @@ describe('edgesim lint: formats and deploy-time checks', () => {
       expect(errors, name).toEqual([]);
       // the one finding without a line (an ATP filter) has no region, which the validator only warns about
       expect(warnings.map((w) => /SARIF\d+/.exec(w)?.[0]), name).toEqual(name === 'every-kind' ? ['SARIF2017'] : []);
+      // GitHub's rules: a full description and help for every rule (GH2012), relative locations, ...
+      expect(sarifProblems(out, 'Gh'), name).toEqual({ errors: [], warnings: [] });
     }
     const log = JSON.parse(readFileSync(path.join(tmp, 'every-kind.sarif'), 'utf8')) as Log;
     const ids = log.runs[0]!.tool.driver.rules!.map((r) => r.id);

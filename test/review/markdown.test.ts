@@ -20,6 +20,17 @@ describe('markdownText', () => {
     );
   });
 
+  it('mentions no one and links nothing by itself: @team, #12, bare URLs and e-mail addresses are broken by a zero-width space (issue 34)', () => {
+    const md = markdownText('allow @org/security-team see https://evil.example/x www.example.com ops@example.com fw#12 (#3)');
+    // as GitHub reads it: the entity is an invisible character between the marks
+    const shown = md.replace(/&#8203;/g, '\u200b');
+    expect(shown).not.toMatch(/@\w/);
+    expect(shown).not.toMatch(/:\/\//);
+    expect(shown).not.toMatch(/www\./i);
+    expect(shown).not.toMatch(/#\d/);
+    expect(unescape(md)).toBe('allow @org/security-team see https://evil.example/x www.example.com ops@example.com fw#12 (#3)');
+  });
+
   it('makes a table with a header, its rule and a row per row', () => {
     expect(markdownTable(['A', 'B'], [[markdownText('x|y'), '1']])).toEqual(['| A | B |', '| --- | --- |', '| x\\|y | 1 |']);
   });

@@ -16,7 +16,7 @@ import { STDIN_NAME } from '../../../capture/source.js';
 import { VERSION } from '../../about.js';
 import { loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
-import { warnIf, writeOutput } from '../../output.js';
+import { warn, warnIf, writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
@@ -108,6 +108,9 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
       return;
     }
     const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
+    if (format === 'sarif' && findings.some((r) => r.location.file === STDIN_NAME)) {
+      warn('--format sarif: the configuration came from standard input, which is no file: its findings have no place in the repository for code scanning to show them at');
+    }
     writeOutput(flags.out, rendered(format, findings));
     warnIf(appendJobSummary(lintSummary(read.join(', '), findings), summary));
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
