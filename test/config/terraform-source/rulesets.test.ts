@@ -1,5 +1,5 @@
 // The rulesets of .tf files as the provider's schemas let them be written, on files written from
-// the provider's own examples and acceptance tests (fixtures/, see fixtures/README.md): v4 `rules`
+// the provider's own examples and acceptance tests (fixtures/, how they were made: docs/terraform-source.md): v4 `rules`
 // blocks and `dynamic "rules"`, v5 `rules = [{…}]`, the legacy resource; each rule's `expression`
 // string with its exact range, as a language server reads them (ruleExpressions); resource
 // addresses; and the rules of a plan assigned to the items they come from.
