@@ -24,6 +24,12 @@ export interface SourceLocation {
   address?: string;
 }
 
+/** A place as one line of text: `file:line:column` (and Terraform's address), or `file address` where the format has no lines. */
+export function placeText(at: SourceLocation): string {
+  if (at.line === undefined) return at.address === undefined ? at.file : `${at.file} ${at.address}`;
+  return `${at.file}:${at.line}${at.column === undefined ? '' : `:${at.column}`}${at.address === undefined ? '' : ` (${at.address})`}`;
+}
+
 /** What of a rule to point at: the rule itself, or its `expression` (where the format places it apart: .tf files). */
 export type RulePart = 'rule' | 'expression';
 

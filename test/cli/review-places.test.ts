@@ -155,3 +155,24 @@ describe('SARIF names files as they are', () => {
     expect(log.runs[0]!.results![0]!.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: '..x.json', uriBaseId: '%SRCROOT%' });
   });
 });
+
+describe('a failing case says where its deciding rule is written (JUnit and text)', () => {
+  it('a suite over a Terraform plan: the rule at its .tf line, in the JUnit failure and in the text report', () => {
+    const repo = repository(`${TF}/v5-module`);
+    writeFileSync(
+      path.join(repo, 'suite.yaml'),
+      'config: plan.json\ncases:\n  - name: high UDP ports pass\n    packet: {ip.src: 198.51.100.7, ip.dst: 203.0.113.10, udp.dstport: 40000}\n    expect: {verdict: pass}\n',
+    );
+    const r = runCli(['test', 'suite.yaml', '--junit', 'junit.xml'], { cwd: repo });
+    expect(r.status).toBe(1);
+    const place = /deciding rule .+ is written at (\S+modules\/firewall\/main\.tf):(\d+):(\d+) \(module\.firewall\["prod"\]\.cloudflare_ruleset\.magic_transit rules\[1\]\)/;
+    expect(r.stdout).toMatch(place);
+    const junit = readFileSync(path.join(repo, 'junit.xml'), 'utf8');
+    const m = place.exec(junit.replace(/&quot;/g, '"'))!;
+    expect(m).not.toBeNull();
+    expect(from(m[1]!, Number(m[2]), Number(m[3]))).toMatch(/^\{\n\s+action\s+= "block"\n\s+expression\s+= "udp\.dstport in \{ 32768\.\.65535 \}"/);
+    // --config given on the command line: the same place, relative to the working folder
+    const given = runCli(['test', 'suite.yaml', '--config', 'plan.json'], { cwd: repo });
+    expect(given.stdout).toMatch(/deciding rule .+ is written at modules\/firewall\/main\.tf:\d+:\d+ /);
+  });
+});

@@ -4,6 +4,7 @@
 // one rule's overlaps (--explain).
 import { explain, type Explanation } from '../../../analysis/index.js';
 import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
+import { placeText } from '../../../config/location.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
@@ -34,17 +35,12 @@ export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'config
 
 const packet = (w: object): string => printable(JSON.stringify(w));
 
-function placeText({ location }: ReviewFinding): string {
-  if (location.line === undefined) return location.address === undefined ? location.file : `${location.file}: ${location.address}`;
-  return `${location.file}:${location.line}:${location.column ?? 1}${location.address === undefined ? '' : ` (${location.address})`}`;
-}
-
 function formatFindings(findings: readonly ReviewFinding[]): string {
   if (findings.length === 0) return 'no findings\n';
   const lines = findings.map((r) => {
     const { finding: f } = r;
     const subject = f.rule === null ? f.ruleset : `${f.ruleset} ${f.rule}`;
-    const head = printable(`${placeText(r)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
+    const head = printable(`${placeText(r.location)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
     return f.witness === null ? head : `${head}\n  packet: ${packet(f.witness)}`;
   });
   return `${lines.join('\n')}\n`;
