@@ -72,7 +72,11 @@ export function templateString(expression: HclNode, text: string): TemplateStrin
   if (span === undefined) return undefined;
   const [start, end] = span;
   const heredoc = node.type === 'heredoc_template';
-  const holes = node.children.filter((c) => HOLES.has(c.type)).map((c): [number, number] => [c.startIndex, c.endIndex]);
+  // tree-sitter-hcl 1.2.0 reads `$$${x}` as `$` and an interpolation; Terraform reads `$` then the
+  // escape `$${` (the literal `$${x}`): a hole right after a `$` (a `%`, for a directive) is literal text
+  const holes = node.children
+    .filter((c) => HOLES.has(c.type) && text[c.startIndex - 1] !== text[c.startIndex])
+    .map((c): [number, number] => [c.startIndex, c.endIndex]);
   const strip = heredoc && node.children[0]!.text === '<<-' ? commonIndent(text, start, end) : 0;
   const literals: string[] = [];
   const offsets: number[] = [];

@@ -53,8 +53,10 @@ describe('HCL strings', () => {
   });
 
   it('a quoted string reads back as the text written into it, each character placed at its source', async () => {
+    // (not `%%{`, which the grammar cannot read once written `%%%{`: see the next test)
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\\', '"', '\n', '\t', '$', '%', '{', '}', 'é', '😀', ' '), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 40 }).filter((v) => !v.includes('%%{'));
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.oneof(fc.constantFrom('\\', '"', '\n', '\t', '$', '%', '{', '}', 'é', '😀', ' '), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 40 }), async (value) => {
+      fc.asyncProperty(text, async (value) => {
         const source = `x = "${quoted(value)}"\n`;
         const s = await attributeString(source);
         expect(s).toBeDefined();
@@ -87,6 +89,12 @@ describe('HCL strings', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("where tree-sitter's grammar and Terraform part: `$$${x}` is read as Terraform reads it, `%%%{` is not read (and so not guessed)", async () => {
+    // terraform 1.11.4: "$$${x}" is the text `$${x}`, "%%%{" is `%%{`
+    expect((await attributeString('x = "$$${x}"\n'))?.value).toBe('$${x}');
+    expect(await attributeString('x = "%%%{"\n')).toBeUndefined();
   });
 
   it('an interpolation or a directive makes a string interpolated; its literal parts are kept', async () => {
