@@ -135,6 +135,9 @@ describe('Terraform findings in the other formats', () => {
     const given = runCli(['lint', '--plan', 'plan.json', '--tf-dir', path.join(TF, 'v4-dynamic'), '--format', 'github'], { cwd: repo });
     expect(given.stderr).toBe('');
     expect(given.stdout).toContain(`file=${path.join(TF, 'v4-dynamic', 'main.tf')}`);
+    // --tf-dir that is no folder, or beside no Terraform JSON
+    expect(runCli(['lint', '--plan', 'plan.json', '--tf-dir', 'nowhere'], { cwd: repo })).toMatchObject({ status: 2, stderr: 'edgesim: --tf-dir nowhere: no such folder (give the folder of the .tf files)\n' });
+    expect(runCli(['lint', 'examples/demo-snapshot.json', '--tf-dir', 'examples']).stderr).toBe('edgesim: warning: --tf-dir: no configuration file is Terraform JSON, so no .tf file was read\n');
   });
 });
 

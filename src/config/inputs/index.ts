@@ -59,7 +59,7 @@ function inFileTerms(err: unknown, origin: (path: JsonPath) => JsonPath, file: s
   return err instanceof SnapshotError ? new SnapshotError(err.issues.map((i) => ({ ...i, path: origin(i.path) })), file, err.omitted) : err;
 }
 
-async function readPart(input: ConfigurationInput, options: ReadOptions): Promise<ConfigurationPart & { read: ConfigurationDocument }> {
+async function readPart(input: ConfigurationInput, options: ReadOptions): Promise<ConfigurationPart & { read: ConfigurationDocument; format: ConfigFormat }> {
   let text: string;
   try {
     text = (input.text ?? (await readFile(input.file, 'utf8'))).replace(/^\uFEFF/, '');
@@ -72,7 +72,7 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
     await placeInTerraformSources(read, { file: input.file, text, side: input.plan ?? 'planned' }, options.terraformSources.dir);
   }
   try {
-    return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read };
+    return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read, format };
   } catch (err) {
     throw inFileTerms(err, read.origin, input.file);
   }
@@ -96,6 +96,8 @@ export async function readConfiguration(inputs: readonly ConfigurationInput[], o
   const parts = [];
   for (const input of inputs) parts.push(await readPart(input, several ? { ...options, unknownLists: 'allow' } : options));
   const { snapshot, locate, rulesetsFile } = mergeParts(parts);
+  const terraform = parts.some((p) => p.format === 'terraform');
+  if (options.terraformSources?.dir !== undefined && !terraform) parts[0]?.read.notes.push('--tf-dir: no configuration file is Terraform JSON, so no .tf file was read');
   if (several && options.unknownLists !== 'allow') {
     const issues = snapshotListIssues(snapshot);
     const origin = parts.find((p) => p.file === rulesetsFile)?.read.origin ?? ((path: JsonPath) => path);
