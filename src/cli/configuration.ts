@@ -30,8 +30,8 @@ export interface LoadOptions extends SnapshotOptions {
   required?: boolean;
   /** the side of --plan's changes the command reads (default: after) */
   side?: 'before' | 'after';
-  /** the command reports where rules are written: Terraform JSON's rules are placed in their .tf files (--tf-dir) */
-  places?: boolean;
+  /** the command reports where rules are written: Terraform JSON's rules are placed in their .tf files (--tf-dir); 'quiet': without saying what could not be placed */
+  places?: boolean | 'quiet';
 }
 
 const noted = new Set<string>();
@@ -53,7 +53,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       ...files.map((file) => (file === '-' ? { file: STDIN_NAME, text: stdin } : { file })),
     ];
     if (flags.tfDir !== undefined && !isFolder(flags.tfDir)) throw new UsageError(`--tf-dir ${flags.tfDir}: no such folder (give the folder of the .tf files)`);
-    const terraformSources = options.places === true ? { dir: flags.tfDir } : undefined;
+    const terraformSources = options.places === undefined || options.places === false ? undefined : { dir: flags.tfDir, quiet: options.places === 'quiet' };
     const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, terraformSources }).catch(async (err: unknown) => {
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;

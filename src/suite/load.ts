@@ -54,7 +54,7 @@ async function loadConfig(root: Map<string, Located>, top: Located, dir: string,
       const inputs = named.map((item) => ({ file: existingFile(item, dir, 'a configuration file') }));
       for (const [i, { file }] of inputs.entries()) files.reads.push({ what: `the configuration of ${top.file}`, path: file, at: named[i]! });
       // a failing case's report says where its deciding rule is written (a Terraform rule: in its .tf file)
-      ({ snapshot, notes, locate } = await readConfiguration(inputs, { terraformSources: {} }));
+      ({ snapshot, notes, locate } = await readConfiguration(inputs, { terraformSources: { quiet: true } }));
     }
   } catch (err) {
     return configProblem(at, err);

@@ -42,7 +42,7 @@ export interface ReadOptions extends SnapshotOptions {
    * Place Terraform JSON's rules in their .tf files (for reports that point at rules), found in
    * `dir` or else beside the JSON file; without this, its rules are named by resource address only.
    */
-  terraformSources?: { dir?: string };
+  terraformSources?: { dir?: string; /** keep the notes of what could not be placed to itself (a suite's places matter only if a case fails) */ quiet?: boolean };
 }
 
 /** A checked configuration read from files. */
@@ -69,7 +69,7 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
   const format = input.plan !== undefined ? 'terraform' : (options.format ?? (await detectFormat(text)));
   const read = (await READERS[format]())(text, input.file, input.plan ?? 'planned');
   if (format === 'terraform' && options.terraformSources !== undefined && (input.text === undefined || options.terraformSources.dir !== undefined)) {
-    await placeInTerraformSources(read, { file: input.file, text, side: input.plan ?? 'planned' }, options.terraformSources.dir);
+    await placeInTerraformSources(read, { file: input.file, text, side: input.plan ?? 'planned' }, options.terraformSources);
   }
   try {
     return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read, format };
@@ -79,15 +79,15 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
 }
 
 /** Replaces the locator of Terraform JSON by one that points at its .tf files (terraform-source/), adding its notes. */
-async function placeInTerraformSources(read: ConfigurationDocument, json: { file: string; text: string; side: PlanSide }, dir: string | undefined): Promise<void> {
+async function placeInTerraformSources(read: ConfigurationDocument, json: { file: string; text: string; side: PlanSide }, sources: NonNullable<ReadOptions['terraformSources']>): Promise<void> {
   const { terraformSourceLocator } = await import('../terraform-source/index.js');
   const rulesets = (isObject(read.document) && Array.isArray(read.document.rulesets) ? read.document.rulesets : []).map((ruleset: unknown, i: number) => ({
     address: read.locate(i)?.address ?? '',
     expressions: (isObject(ruleset) && Array.isArray(ruleset.rules) ? ruleset.rules : []).map((rule: unknown) => (isObject(rule) && typeof rule.expression === 'string' ? rule.expression : undefined)),
   }));
-  const places = await terraformSourceLocator({ ...json, rulesets }, dir);
+  const places = await terraformSourceLocator({ ...json, rulesets }, sources.dir);
   read.locate = places.locate;
-  read.notes.push(...places.notes);
+  if (sources.quiet !== true) read.notes.push(...places.notes);
 }
 
 /** Reads, converts, validates and merges configuration files; throws a UserError naming the file and the place. */

@@ -122,7 +122,7 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
   if (files.includes('-') && flags.config?.includes('-')) throw new UsageError('standard input (-) can be read once: give - as a suite or to --config, not both');
   // --config / --api: every suite runs against it instead of the configuration it names
-  const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags, { places: true }) : undefined;
+  const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags, { places: 'quiet' }) : undefined;
   const given = config === undefined ? undefined : await openGivenConfiguration(config.snapshot, config.source, dataOptions(flags), config.locate);
   const configFiles = (flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]);
   const suites = checkGoldens(await loadSuites(files, flags, given), configFiles);
