@@ -167,12 +167,19 @@ describe('--dry-run', () => {
     const file = path.join(tempDir('edgesim-import-'), 'plan.json');
     writeFileSync(file, JSON.stringify({ lists: [{ name: 'labs', kind: 'ip', items: [{ ip: '192.0.2.1' }] }] }));
     const r = await runCliAsync(['import', file, '--api', server.url, '--account', acct, '--token', TOKEN, '--dry-run']);
-    expect(r).toMatchObject({ status: 0, stderr: '', stdout: '  + list "labs" (1 item)\n\nPlan: 1 to add, 0 to change, 0 to destroy.\n' });
+    expect(r).toMatchObject({
+      status: 0,
+      stderr: '',
+      stdout: '  + list "labs" (1 item)\n\nPlan: 1 to add, 0 to change, 0 to destroy.\n\nChecked by the API with dry_run=true: list "labs" (not its items, as the list does not exist until it is created).\n',
+    });
     expect(await exportSnapshot(target(acct))).toEqual(before);
   });
 });
 
-/** Forwards to `upstream`, answering the `fail`-th request that is not a GET (and every later one, with `andAfter`) with a 500 instead. */
+/** A write: a request that is not a GET, nor a dry run (`?dry_run=true`, which the server checks and does not carry out). */
+const isWrite = (method: string | undefined, url: string | undefined): boolean => method !== 'GET' && !/[?&]dry_run=true(&|$)/.test(url ?? '');
+
+/** Forwards to `upstream`, answering the `fail`-th write (and every later one, with `andAfter`) with a 500 instead. */
 async function failingProxy(upstream: string, fail: number, andAfter = false): Promise<{ url: string; writes: () => number; close: () => Promise<void> }> {
   let writes = 0;
   const origin = new URL(upstream).origin;
@@ -180,7 +187,7 @@ async function failingProxy(upstream: string, fail: number, andAfter = false): P
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'GET' && (++writes === fail || (andAfter && fail > 0 && writes > fail))) {
+      if (isWrite(req.method, req.url) && (++writes === fail || (andAfter && fail > 0 && writes > fail))) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 1501, message: 'injected failure' }], messages: [] }));
         return;
@@ -218,17 +225,27 @@ describe('a write refused part-way', () => {
       await proxy.close();
       expect(err, `write ${fail} of ${total}`).toBeInstanceOf(UserError);
       expect((err as Error).message, `write ${fail} of ${total}`)
-        .toMatch(new RegExp(`^import into account ${acct} stopped at .+: [A-Z]+ http\\S+: HTTP 500: injected failure; put back .+: the account is as it was before the import$`));
+        .toMatch(new RegExp(`^import into account ${acct} stopped at .+: [A-Z]+ http\\S+: HTTP 500: injected failure; (put back .+: )?the account is as it was before the import$`));
       expect(withoutServerFields(await exportSnapshot(target(acct))), `write ${fail} of ${total}`).toEqual(withoutServerFields(before));
     }
   });
 
-  it('when putting back fails too, the error says what could not be put back', async () => {
+  it('when putting back fails too, the error says what could not be put back, and what the refused write left as it was', async () => {
     const acct = account();
     await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    // write 2 (the protection status) is answered, write 3 (emptying the prefixes) and every later one (the putting back) fail
     const proxy = await failingProxy(server.url, 3, true);
     const err = await importSnapshot(FILE, target(acct, proxy.url)).catch((e: Error) => e);
     await proxy.close();
-    expect((err as Error).message).toMatch(new RegExp(`^import into account ${acct} stopped at the prefixes: .*injected failure; could not put back the prefixes \\(.*\\), the protection status \\(.*\\): they are part-way between the account's and the file's \\(see edgesim export\\); everything else is as it was before the import$`));
+    expect((err as Error).message).toBe(
+      `import into account ${acct} stopped at the prefixes: DELETE ${cfg(proxy.url, acct, 'magic')}/prefixes: HTTP 500: injected failure; `
+      + `could not put back the protection status (PATCH ${cfg(proxy.url, acct, 'magic')}/tcp_protection_status: HTTP 500: injected failure): `
+      + "it is part-way between the account's and the file's (see edgesim export); everything else is as it was before the import",
+    );
+    const after = await exportSnapshot(target(acct));
+    expect(after.tcp_protection_status).toEqual({ enabled: false }); // as the file has it
+    expect({ ...after, tcp_protection_status: undefined }).toEqual({ ...before, tcp_protection_status: undefined });
   });
+
 });
