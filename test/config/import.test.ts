@@ -2,7 +2,6 @@
 // check (lists used, logging, the server's rule limit) before the first write, a plan that writes
 // nothing, and, when the server refuses a write part-way, the account put back as it was.
 import { writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCredentials } from '../../src/api/credentials.js';
@@ -12,6 +11,7 @@ import { describePlan, importSnapshot, planImport } from '../../src/config/impor
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { ConfigItemError, UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
+import { apiProxy } from '../helpers/api-proxy.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { withoutServerFields } from './helpers.js';
 
@@ -176,34 +176,10 @@ describe('--dry-run', () => {
   });
 });
 
-/** A write: a request that is not a GET, nor a dry run (`?dry_run=true`, which the server checks and does not carry out). */
-const isWrite = (method: string | undefined, url: string | undefined): boolean => method !== 'GET' && !/[?&]dry_run=true(&|$)/.test(url ?? '');
-
 /** Forwards to `upstream`, answering the `fail`-th write (and every later one, with `andAfter`) with a 500 instead. */
 async function failingProxy(upstream: string, fail: number, andAfter = false): Promise<{ url: string; writes: () => number; close: () => Promise<void> }> {
-  let writes = 0;
-  const origin = new URL(upstream).origin;
-  const proxy: Server = createHttpServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (isWrite(req.method, req.url) && (++writes === fail || (andAfter && fail > 0 && writes > fail))) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 1501, message: 'injected failure' }], messages: [] }));
-        return;
-      }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      fetch(`${origin}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined })
-        .then(async (r) => {
-          res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
-          res.end(Buffer.from(await r.arrayBuffer()));
-        })
-        .catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const { port } = proxy.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}${new URL(upstream).pathname}`, writes: () => writes, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+  const proxy = await apiProxy(upstream, ({ write }) => (write !== undefined && (write === fail || (andAfter && fail > 0 && write > fail)) ? 'fail' : 'forward'));
+  return { url: proxy.url, writes: () => proxy.seen.filter((r) => r.write !== undefined).length, close: proxy.close };
 }
 
 describe('a write refused part-way', () => {
