@@ -178,8 +178,9 @@ export class ImportRun {
     return `interrupted by ${cause.signal} ${touched === current ? 'while writing' : 'after writing'} ${touched.part.label}`;
   }
 
+  /** The entries at these stages, last first (the order they are put back in). */
   private stage(...stages: Stage[]): Entry[] {
-    return this.entries.filter((e) => stages.includes(e.stage));
+    return this.entries.filter((e) => stages.includes(e.stage)).reverse();
   }
 
   /** What the account holds once everything that could be put back was. */

@@ -11,7 +11,7 @@ import { describePlan, importSnapshot, planImport } from '../../src/config/impor
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { ConfigItemError, UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
-import { apiProxy } from '../helpers/api-proxy.js';
+import { apiProxy, type Decision, type SeenRequest } from '../helpers/api-proxy.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { withoutServerFields } from './helpers.js';
 
@@ -224,4 +224,173 @@ describe('a write refused part-way', () => {
     expect({ ...after, tcp_protection_status: undefined }).toEqual({ ...before, tcp_protection_status: undefined });
   });
 
+});
+
+/** Resolves when `proxy` has been asked for write number `n`, with a gate that holds it until opened. */
+function holdWrite(n: number): { decide: (r: SeenRequest) => Promise<Decision>; reached: Promise<void>; release: (d: Decision) => void } {
+  let reach!: () => void;
+  let release!: (d: Decision) => void;
+  const reached = new Promise<void>((resolve) => { reach = resolve; });
+  const released = new Promise<Decision>((resolve) => { release = resolve; });
+  return {
+    reached,
+    release,
+    decide: async (r) => {
+      if (r.write !== n) return 'forward';
+      reach();
+      return released;
+    },
+  };
+}
+
+/** The number of the write that `pattern` (method and path) matches, in a reference import of `file` into a fresh seeded account. */
+async function writeNumber(file: Snapshot, pattern: RegExp): Promise<number> {
+  const acct = account();
+  await seed(acct);
+  const proxy = await apiProxy(server.url);
+  await importSnapshot(file, target(acct, proxy.url));
+  await proxy.close();
+  const found = proxy.seen.find((r) => r.write !== undefined && pattern.test(`${r.method} ${r.url}`));
+  if (found?.write === undefined) throw new Error(`no write matches ${pattern}`);
+  return found.write;
+}
+
+describe('concurrent imports', () => {
+  it('a refused import puts back only what still holds what it wrote, and names what someone else changed meanwhile', async () => {
+    const acct = account();
+    await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    const last = await writeNumber(FILE, /^PUT \S+\/rulesets\/[0-9a-f]{32}$/);
+    const gate = holdWrite(last);
+    const proxy = await apiProxy(server.url, gate.decide);
+    const a = importSnapshot(FILE, target(acct, proxy.url)).catch((e: Error) => e);
+    await gate.reached; // A has written everything but the ruleset, whose write is in flight
+    // meanwhile, B imports other prefixes and items of "office" (acknowledged), and a third client re-creates
+    // the SYN flood rules exactly as A wrote them (the same content, new ids)
+    const b: Snapshot = { prefixes: [{ prefix: '198.18.0.0/15', comment: 'from B' }], lists: [{ name: 'office', kind: 'ip', description: 'office ranges', items: [{ ip: '172.16.0.77' }] }] };
+    const bSummary = await importSnapshot(b, target(acct));
+    const syn = `${cfg(server.url, acct)}/syn_protection/rules`;
+    await call('DELETE', syn);
+    await call('POST', syn, { scope: 'global', name: 'global', mode: 'enabled' });
+    const recreated = (await exportSnapshot(target(acct))).syn_protection?.rules;
+    gate.release('fail'); // A's ruleset write is refused
+    const err = await a;
+    await proxy.close();
+    expect((err as Error).message).toBe(
+      `import into account ${acct} stopped at the root ruleset: PUT ${proxy.url}/accounts/${acct}/rulesets/${before.rulesets?.[0].id}: HTTP 500: injected failure; `
+      + 'put back list "labs", the out-of-state TCP filters, the allowlist entries, the protection status; '
+      + 'left list "office", the SYN flood rules, the prefixes as they are: someone else changed them after this import wrote them; everything else is as it was before the import',
+    );
+    const after = await exportSnapshot(target(acct));
+    // what B and the third client wrote, and were told was written, is still there
+    expect(describePlan(await planImport(b, target(acct)))).toBe('No changes. The account already holds what the file names.\n');
+    expect(bSummary.replaced.map((r) => r.key)).toEqual(['prefixes', 'lists']);
+    expect(after.syn_protection?.rules).toEqual(recreated);
+    // everything else is as it was before A
+    const others = (s: Snapshot) => withoutServerFields({ ...s, prefixes: undefined, lists: s.lists?.filter((l) => l.name !== 'office'), syn_protection: { ...s.syn_protection, rules: undefined } });
+    expect(others(after)).toEqual(others(before));
+  });
+
+  it('an import whose resource someone else rewrites before it reads it back says so, even when they wrote the same rules (a new version)', async () => {
+    const acct = account();
+    await seed(acct);
+    const file: Snapshot = { prefixes: [{ prefix: '192.0.2.0/24' }], rulesets: FILE.rulesets?.map((rs) => ({ ...rs, rules: [{ action: 'block', expression: 'ip.src in $partners' }] })) };
+    const last = await writeNumber(file, /^PUT \S+\/rulesets\/[0-9a-f]{32}$/);
+    let reach!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => { reach = resolve; });
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    let lastSeen = false;
+    // hold the first read after the last write: the import's reading back
+    const proxy = await apiProxy(server.url, async (r): Promise<Decision> => {
+      if (r.write === last) lastSeen = true;
+      else if (lastSeen && r.method === 'GET') {
+        lastSeen = false;
+        reach();
+        await released;
+      }
+      return 'forward';
+    });
+    const a = importSnapshot(file, target(acct, proxy.url)).catch((e: Error) => e);
+    await reached;
+    const rs = (await exportSnapshot(target(acct))).rulesets?.[0];
+    await call('PUT', `${server.url}/accounts/${acct}/rulesets/${rs?.id}`, { rules: [{ action: 'block', expression: 'ip.src in $partners' }] });
+    release();
+    const err = await a;
+    await proxy.close();
+    expect((err as Error).message).toBe(
+      `import into account ${acct} wrote everything the file names, but the root ruleset was changed by someone else during the import and holds what they wrote (see edgesim export); everything else holds the file's content`,
+    );
+  });
+});
+
+describe('a dry run sends no write', () => {
+  it('only reads, and dry_run=true writes the server checks: each list and the ruleset, which the plan says', async () => {
+    const acct = account();
+    await seed(acct);
+    const before = await exportSnapshot(target(acct));
+    const proxy = await apiProxy(server.url);
+    const file = path.join(tempDir('edgesim-import-'), 'f.json');
+    const rulesets = [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $office' }] }];
+    writeFileSync(file, JSON.stringify({ ...FILE, rulesets }));
+    const r = await runCliAsync(['import', file, '--api', proxy.url, '--account', acct, '--token', TOKEN, '--dry-run']);
+    await proxy.close();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}~ protection status: on -> off\n[^]*\nPlan: 3 to add, 5 to change, 3 to destroy\.\n\n/);
+    expect(r.stdout.split('Plan: ')[1]).toBe('3 to add, 5 to change, 3 to destroy.\n\n'
+      + 'Checked by the API with dry_run=true: list "office", list "labs" (not its items, as the list does not exist until it is created), the root ruleset.\n'
+      + 'Checked here only (the API has no dry run for them, or cannot check them before the other writes): the protection status, the prefixes, the allowlist entries, the SYN flood rules, the out-of-state TCP filters.\n');
+    expect(proxy.seen.filter((s) => s.method !== 'GET').map((s) => `${s.method} ${s.url.replace(/^.*\/accounts\/[^/]+/, '').replace(/[0-9a-f]{32}/, 'ID')}`)).toEqual([
+      'PUT /rules/lists/ID/items?dry_run=true',
+      'POST /rules/lists?dry_run=true',
+      'PUT /rulesets/phases/magic_transit/entrypoint?dry_run=true',
+    ]);
+    expect(await exportSnapshot(target(acct))).toEqual(before);
+  });
+
+  it('against a server that does not take dry_run, sends nothing but reads, and says what was not checked', async () => {
+    const acct = account();
+    await seed(acct);
+    // a server that ignores dry_run: the proxy drops it from reads, and fails the test on any write
+    const proxy = await apiProxy(server.url, (r) => (r.method === 'GET' ? { url: r.url.replace(/[?&]dry_run=[^&]*/, '') } : 'fail'));
+    const file = path.join(tempDir('edgesim-import-'), 'f.json');
+    writeFileSync(file, JSON.stringify(FILE));
+    const r = await runCliAsync(['import', file, '--api', proxy.url, '--account', acct, '--token', TOKEN, '--dry-run']);
+    await proxy.close();
+    expect(proxy.seen.filter((s) => s.method !== 'GET')).toEqual([]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('Plan: ')[1]).toBe('3 to add, 5 to change, 3 to destroy.\n\n'
+      + `Checked here only, as the API at ${proxy.url} does not take dry_run=true, so nothing was sent to it (neither its rule limit nor what these credentials may write was checked): `
+      + 'the protection status, the prefixes, the allowlist entries, the SYN flood rules, the out-of-state TCP filters, list "office", list "labs", the root ruleset.\n');
+  });
+
+  it('with credentials that may only read, prints the plan, says the API would not check it, and exits 0', async () => {
+    const guarded = await start({ credentials: parseCredentials({ tokens: [{ token: 'w', accounts: { '*': 'write' } }, { token: 'r', accounts: { '*': 'read' } }] }, 'test') });
+    try {
+      await call('POST', `${guarded.url}/accounts/ro/rules/lists`, { name: 'office', kind: 'ip' }, { authorization: 'Bearer w' });
+      const file = path.join(tempDir('edgesim-import-'), 'f.json');
+      writeFileSync(file, JSON.stringify({ lists: [{ name: 'office', kind: 'ip', items: [{ ip: '10.0.0.1' }] }] }));
+      const r = await runCliAsync(['import', file, '--api', guarded.url, '--account', 'ro', '--token', 'r', '--dry-run']);
+      expect(r).toMatchObject({ status: 0, stderr: '' });
+      expect(r.stdout).toMatch(/^ {2}~ list "office": 0 items -> 1 item\n\nPlan: 0 to add, 1 to change, 0 to destroy\.\n\nChecked here only, as the API refused to check the writes with these credentials: PUT http:\/\/\S+\/accounts\/ro\/rules\/lists\/[0-9a-f]{32}\/items\?dry_run=true: HTTP 403: these credentials may not write account "ro": list "office"\.\n$/);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('more rules than the server takes is the dry run\'s error, found with dry_run=true', async () => {
+    const small = await start({ maxRules: 2 });
+    try {
+      const acct = account();
+      const proxy = await apiProxy(small.url);
+      const file = path.join(tempDir('edgesim-import-'), 'f.json');
+      writeFileSync(file, JSON.stringify(FILE_WITH_RULES(3)));
+      const r = await runCliAsync(['import', file, '--api', proxy.url, '--account', acct, '--token', TOKEN, '--dry-run']);
+      await proxy.close();
+      expect(r).toMatchObject({ status: 1, stdout: '', stderr: `edgesim: ${file}: rulesets[0].rules: the API at ${proxy.url} takes fewer rules per ruleset (must have at most 2 items (got 3))\n` });
+      expect(proxy.seen.filter((s) => s.write !== undefined)).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
 });

@@ -4,8 +4,8 @@
 // It logs every request it saw, in order.
 import { createServer, type IncomingMessage } from 'node:http';
 
-/** What the proxy does with one request. */
-export type Decision = 'forward' | 'fail';
+/** What the proxy does with one request: forward it (as it is, or to another path and query), or answer a 500. */
+export type Decision = 'forward' | 'fail' | { url: string };
 
 export interface SeenRequest {
   method: string;
@@ -43,13 +43,14 @@ export async function apiProxy(upstream: string, decide: (req: SeenRequest) => D
       const request: SeenRequest = { method: req.method ?? 'GET', url: req.url ?? '/' };
       if (isWrite(req.method, req.url)) request.write = ++writes;
       seen.push(request);
-      if ((await decide(request)) === 'fail') {
+      const decision = await decide(request);
+      if (decision === 'fail') {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 1501, message: 'injected failure' }], messages: [] }));
         return;
       }
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      const r = await fetch(`${origin}${req.url}`, { method: req.method, headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
+      const r = await fetch(`${origin}${typeof decision === 'object' ? decision.url : req.url}`, { method: req.method, headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
       res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
       res.end(Buffer.from(await r.arrayBuffer()));
     })().catch(() => res.destroy());
