@@ -11,9 +11,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSnapshot, type ApiTarget } from '../../src/config/api-client.js';
 import { describePlan, planImport } from '../../src/config/import.js';
-import type { Snapshot } from '../../src/config/snapshot.js';
-import { call, cfg, TOKEN } from '../api/helpers.js';
-import { withoutServerFields } from '../config/helpers.js';
+import { TOKEN } from '../api/helpers.js';
+import { IMPORT_FILE, seedAccount, withoutServerFields } from '../config/helpers.js';
 import { apiProxy, type Decision, type SeenRequest } from '../helpers/api-proxy.js';
 import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -36,35 +35,8 @@ afterAll(async () => {
   await exited;
 });
 
-/** Every kind of resource, each changed: a status, collections, a list replaced and one created, the ruleset. */
-const FILE: Snapshot = {
-  tcp_protection_status: { enabled: false },
-  prefixes: [{ prefix: '10.0.0.0/16', comment: 'changed' }, { prefix: '192.0.2.0/24' }],
-  allowlist: [],
-  syn_protection: { rules: [{ scope: 'global', name: 'global', mode: 'enabled' }] },
-  tcp_flow_protection: { filters: [{ expression: 'ip.dst in { 198.51.100.0/24 }', mode: 'enabled' }] },
-  lists: [{ name: 'office', kind: 'ip', description: 'office ranges', items: [{ ip: '172.16.0.9' }] }, { name: 'labs', kind: 'ip', items: [{ ip: '192.0.2.1' }] }],
-  rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $labs' }, { action: 'block', expression: 'ip.src in $partners' }] }],
-};
-
-/** An account holding something of every resource the file names; the id of its list "office". */
-async function seed(acct: string): Promise<string> {
-  const base = cfg(url, acct);
-  await call('PATCH', `${base}/tcp_protection_status`, { enabled: true });
-  await call('POST', `${base}/prefixes/bulk`, [{ prefix: '10.0.0.0/16', comment: 'a' }, { prefix: '10.1.0.0/16' }]);
-  await call('POST', `${base}/allowlist`, { prefix: '203.0.113.0/26', comment: 'Partner range', enabled: true });
-  await call('POST', `${base}/syn_protection/rules`, { scope: 'global', name: 'global', mode: 'monitoring' });
-  await call('POST', `${base}/tcp_flow_protection/filters`, { expression: 'ip.dst in { 203.0.113.0/24 }', mode: 'disabled' });
-  const lists = `${url}/accounts/${acct}/rules/lists`;
-  let office = '';
-  for (const [name, ips] of [['office', ['172.16.0.1', '172.16.0.2']], ['partners', ['198.51.100.7']]] as const) {
-    const list = (await call('POST', lists, { name, kind: 'ip', description: `${name} ranges` })).body.result;
-    await call('POST', `${lists}/${list.id}/items`, ips.map((ip) => ({ ip })));
-    if (name === 'office') office = list.id;
-  }
-  await call('POST', `${url}/accounts/${acct}/rulesets`, { name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $office' }] });
-  return office;
-}
+const FILE = IMPORT_FILE;
+const seed = (acct: string): Promise<string> => seedAccount(url, acct);
 
 interface Ended {
   status: number | null;

@@ -13,7 +13,7 @@ import { ConfigItemError, UserError } from '../../src/errors.js';
 import { call, cfg, start, tempDir, TOKEN } from '../api/helpers.js';
 import { apiProxy, type Decision, type SeenRequest } from '../helpers/api-proxy.js';
 import { runCliAsync } from '../helpers/cli.js';
-import { withoutServerFields } from './helpers.js';
+import { IMPORT_FILE, seedAccount, withoutServerFields } from './helpers.js';
 
 let server: RunningServer;
 let n = 0;
@@ -27,38 +27,12 @@ afterAll(() => server.close());
 
 
 /** A small account using every kind of resource, two lists and a ruleset that uses one of them. */
-async function seed(acct: string, url = server.url): Promise<void> {
-  const base = cfg(url, acct);
-  await call('PATCH', `${base}/tcp_protection_status`, { enabled: true });
-  await call('POST', `${base}/prefixes/bulk`, [{ prefix: '10.0.0.0/16', comment: 'a' }, { prefix: '10.1.0.0/16' }]);
-  await call('POST', `${base}/allowlist`, { prefix: '203.0.113.0/26', comment: 'Partner range', enabled: true });
-  await call('POST', `${base}/syn_protection/rules`, { scope: 'global', name: 'global', mode: 'monitoring' });
-  await call('POST', `${base}/tcp_flow_protection/filters`, { expression: 'ip.dst in { 203.0.113.0/24 }', mode: 'disabled' });
-  const lists = `${url}/accounts/${acct}/rules/lists`;
-  for (const [name, ips] of [['office', ['172.16.0.1', '172.16.0.2']], ['partners', ['198.51.100.7']]] as const) {
-    const list = (await call('POST', lists, { name, kind: 'ip', description: `${name} ranges` })).body.result;
-    await call('POST', `${lists}/${list.id}/items`, ips.map((ip) => ({ ip })));
-  }
-  await call('POST', `${url}/accounts/${acct}/rulesets`, {
-    name: 'fw', kind: 'root', phase: 'magic_transit',
-    rules: [
-      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.src in $office', ref: 'office' },
-      { action: 'block', expression: 'ip.src in $partners and tcp.dstport == 22', description: 'no ssh' },
-      { action: 'block', expression: 'tcp.dstport in { 1..1024 }' },
-    ],
-  });
-}
+const seed = async (acct: string, url = server.url): Promise<void> => {
+  await seedAccount(url, acct);
+};
 
 /** A file touching every resource the seed has, changing each. */
-const FILE: Snapshot = {
-  tcp_protection_status: { enabled: false },
-  prefixes: [{ prefix: '10.0.0.0/16', comment: 'changed' }, { prefix: '192.0.2.0/24' }],
-  allowlist: [],
-  syn_protection: { rules: [{ scope: 'global', name: 'global', mode: 'enabled' }] },
-  tcp_flow_protection: { filters: [{ expression: 'ip.dst in { 198.51.100.0/24 }', mode: 'enabled' }] },
-  lists: [{ name: 'office', kind: 'ip', description: 'office ranges', items: [{ ip: '172.16.0.9' }] }, { name: 'labs', kind: 'ip', items: [{ ip: '192.0.2.1' }] }],
-  rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'ip.src in $labs' }, { action: 'block', expression: 'ip.src in $partners' }] }],
-};
+const FILE = IMPORT_FILE;
 
 describe('import touches only what the file names', () => {
   it('a file naming one list replaces that list and leaves the account\'s other lists', async () => {
