@@ -3,12 +3,14 @@
 // its plan lines, what it holds (read from the API, in a form that compares), how it is made as the
 // file has it and put back as it was, one request at a time, each request's answer saying what
 // it then holds; and the requests a server that takes `?dry_run=true` can check before any write.
+import { counted } from '../numbers.js';
 import { Api, body, chunks, ITEMS_PER_REQUEST, stored, type Obj } from './api-client.js';
+import { CONFLICTS } from './checks.js';
 import type { Held, Part, PlannedChange, Writes } from './import-run.js';
 import { listsReferenced } from './references.js';
-import { ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource } from './resources.js';
-import { CONFLICTS } from './checks.js';
-import { counted } from '../numbers.js';
+import {
+  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
+} from './resources.js';
 import type { AccountList, Ruleset, RulesetRule, Snapshot } from './snapshot.js';
 
 /** A resource of an account that an import replaces as a whole, named by its snapshot key. */
