@@ -85,7 +85,14 @@ async function placeInTerraformSources(read: ConfigurationDocument, json: { file
     address: read.locate(i)?.address ?? '',
     expressions: (isObject(ruleset) && Array.isArray(ruleset.rules) ? ruleset.rules : []).map((rule: unknown) => (isObject(rule) && typeof rule.expression === 'string' ? rule.expression : undefined)),
   }));
-  const places = await terraformSourceLocator({ ...json, rulesets }, sources.dir);
+  let places;
+  try {
+    places = await terraformSourceLocator({ ...json, rulesets }, sources.dir);
+  } catch (err) {
+    // the HCL parser could not start (a damaged installation): the rules keep their addresses
+    if (sources.quiet !== true) read.notes.push(`the .tf files could not be read (${(err as Error).message}); rules are named by their Terraform addresses`);
+    return;
+  }
   read.locate = places.locate;
   if (sources.quiet !== true) read.notes.push(...places.notes);
 }
