@@ -151,6 +151,11 @@ describe('SARIF names files as they are', () => {
     expect(r.stderr).toBe('edgesim: warning: --format sarif: the configuration came from standard input, which is no file: its findings have no place in the repository for code scanning to show them at\n');
   });
 
+  it('--format github: a finding in a configuration from standard input is annotated without a file', () => {
+    const r = runCli(['lint', '--config', '-', '--format', 'github'], { input: readFileSync(path.join(ROOT, 'examples/demo-snapshot.json')) });
+    expect(r.stdout).toMatch(/^::warning title=edgesim negated_protocol_field::`not` over tcp\.dstport /);
+  });
+
   it('a file named ..x.json in the working folder is relative to it, not a file: URI', () => {
     const repo = tempDir('edgesim-dots-');
     cpSync(path.join(ROOT, 'examples/demo-snapshot.json'), path.join(repo, '..x.json'));

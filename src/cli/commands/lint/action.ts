@@ -64,7 +64,7 @@ function formatOf(flags: LintFlags): Format {
 function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   if (format === 'json') return `${JSON.stringify({ findings: findings.map(findingJson) }, null, 2)}\n`;
   if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }, { notFiles: [STDIN_NAME] }), null, 2)}\n`;
-  if (format === 'github') return annotationLines(findings).map((line) => `${line}\n`).join('');
+  if (format === 'github') return annotationLines(findings, [STDIN_NAME]).map((line) => `${line}\n`).join('');
   return formatFindings(findings);
 }
 
