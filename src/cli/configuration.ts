@@ -50,7 +50,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       ...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' } as const]),
       ...files.map((file) => (file === '-' ? { file: STDIN_NAME, text: stdin } : { file })),
     ];
-    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare }).catch(async (err: unknown) => {
+    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, account: flags.account }).catch(async (err: unknown) => {
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });
