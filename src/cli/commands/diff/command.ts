@@ -2,7 +2,7 @@
 // possible packet. Options and help only; the work is in action.ts (which picks capture.ts or static.ts),
 // loaded when the command runs.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addDataOptions, configFormatOption, configOption, errorsExitWith, planOption, readOption } from '../../options.js';
+import { accountOption, addAtpOptions, addDataOptions, configFormatOption, configOption, errorsExitWith, planOption, readOption } from '../../options.js';
 import type { DiffFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -15,6 +15,7 @@ export function register(program: Command): void {
     .addOption(configOption('--against <after.json>', 'the configuration after the change (repeat to merge files)'))
     .addOption(planOption("compare its changes' before and after sides, instead of --config and --against"))
     .addOption(configFormatOption())
+    .addOption(accountOption())
     .option('--static', 'compare the two snapshots\' firewalls over every possible packet, without a capture')
     .addOption(new Option('-f, --format <format>', 'output format: text (table is the same), json, ndjson, or markdown (a pull-request comment, under 65,000 characters)').choices(['text', 'table', 'json', 'ndjson', 'markdown']).default('text'))
     .option('-o, --out <file>', 'write the output here instead of stdout')

@@ -4,7 +4,7 @@ import type { LoadOptions } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 
 /** The flags that name diff's configurations, --against aside. */
-export type SideFlags = Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'>;
+export type SideFlags = Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'account'>;
 
 /** One side of the comparison: the configuration flags to load, how, and its name in reports. */
 export interface DiffSide {
@@ -15,7 +15,7 @@ export interface DiffSide {
 
 export function planSides(flags: SideFlags): [DiffSide, DiffSide] {
   const side = (which: 'before' | 'after'): DiffSide => ({
-    flags: { plan: flags.plan, config: flags.config, configFormat: flags.configFormat },
+    flags: { plan: flags.plan, config: flags.config, configFormat: flags.configFormat, account: flags.account },
     options: { side: which },
     name: `${flags.plan!} (${which})`,
   });
@@ -23,5 +23,5 @@ export function planSides(flags: SideFlags): [DiffSide, DiffSide] {
 }
 
 export function filesSide(files: string[], flags: SideFlags): DiffSide {
-  return { flags: { config: files, configFormat: flags.configFormat }, options: {}, name: files.join(', ') };
+  return { flags: { config: files, configFormat: flags.configFormat, account: flags.account }, options: {}, name: files.join(', ') };
 }

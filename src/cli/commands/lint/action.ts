@@ -20,7 +20,7 @@ import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
-export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'> {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'account'> {
   format?: Format;
   json?: boolean;
   out?: string;

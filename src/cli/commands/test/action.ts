@@ -121,10 +121,10 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   if (flags.force && !flags.update) throw new UsageError('--force goes with --update');
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
   if (files.includes('-') && flags.config?.includes('-')) throw new UsageError('standard input (-) can be read once: give - as a suite or to --config, not both');
-  // --config / --api: every suite runs against it instead of the configuration it names
-  const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
+  // --config / --plan / --api: every suite runs against it instead of the configuration it names
+  const config = flags.config !== undefined || flags.api !== undefined || flags.plan !== undefined ? await loadConfiguration(flags) : undefined;
   const given = config === undefined ? undefined : await openGivenConfiguration(config.snapshot, config.source, dataOptions(flags));
-  const configFiles = (flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]);
+  const configFiles = [...(flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]), ...(flags.plan === undefined ? [] : [['--plan', flags.plan] as NamedFile])];
   const suites = checkGoldens(await loadSuites(files, flags, given), configFiles);
   const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
   checkReports(suites.filter(loaded), configFiles, flags);

@@ -1,7 +1,7 @@
 // `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
 // is in action.ts, loaded when the command runs.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, planOption } from '../../options.js';
 import type { TestFlags } from './action.js';
 
 function percentage(value: string): number {
@@ -26,6 +26,7 @@ export function register(program: Command): void {
     .option('--coverage', "after the totals, a table of the firewall rules the cases matched and of their conditions (each operand of and/or/xor/not) seen true and false; in --json as coverage (disabled, unreachable and unmatchable rules are listed apart, not counted)")
     .option('--min-coverage <pct>', 'implies --coverage; exit 1, as a failed case does, when fewer than PCT percent (0-100) of the counted rules are matched by a case', percentage);
   addConfigOptions(cmd);
+  cmd.addOption(planOption("run every suite against the configuration after its changes (a suite pinned from the state runs against the plan; rules without ref are matched across the plan by content)"));
   addDataOptions(cmd);
   addAtpOptions(cmd);
   cmd.addHelpText(
