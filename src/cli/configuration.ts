@@ -22,6 +22,8 @@ export interface LoadedConfiguration {
   source: string | undefined;
   /** where each rule is written in the user's files */
   locate: RuleLocator;
+  /** what reading the files found worth saying (said on standard error once a run; reports that stand alone, such as a pull-request comment, say it again) */
+  notes?: readonly string[];
 }
 
 /** How a command reads its configuration. */
@@ -58,7 +60,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       if (!noted.has(note)) warn(note);
       noted.add(note);
     }
-    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate };
+    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate, notes: read.notes };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');

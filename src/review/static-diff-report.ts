@@ -27,11 +27,12 @@ function cutNote(cut: readonly unknown[]): string {
   return `\n_${counted(cut.length, 'more class', 'more classes')} cut to keep this report under ${groupDigits(PR_COMMENT_LIMIT)} characters; \`--format json\` lists them all._\n`;
 }
 
-export function staticDiffMarkdown(c: Comparison, sides: DiffSides): string {
+/** `notes`: what reading the configurations said, each a line of the report's head. */
+export function staticDiffMarkdown(c: Comparison, sides: DiffSides, notes: readonly string[] = []): string {
   const changes = c.differences.length + c.indeterminate.length;
   const head = `### edgesim diff --static: ${changes === 0 ? 'equivalent' : counted(changes, 'change')}\n\n${markdownText(sides.before.name)} → ${markdownText(sides.after.name)}${
     changes === 0 ? ': every packet is decided the same way, by the same rules.' : ', over every possible packet (firewall stage).'
-  }\n`;
+  }\n${notes.map((n) => `- note: ${markdownText(n)}\n`).join('')}`;
   const witness = (d: Difference): string => `${change(d, sides)}${d.certain ? '' : ' (possibly: unmodelled parts decide)'}: packet ${markdownText(JSON.stringify(d.witness))}`;
   const blocks = [
     ...section('Verdict changes', c.differences.filter((d) => d.verdict_changed), witness),

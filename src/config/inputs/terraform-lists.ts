@@ -67,10 +67,11 @@ function inlineItems(list: Resource, file: string): unknown[] {
 /** Where an item without an address was found, for the note that leaves it out. */
 type Skipped = string[];
 
-function ipItems(values: readonly unknown[], where: string, skipped: Skipped): Array<Record<string, unknown>> {
+/** The items that hold an address; `where(i)` names item i for the note about the others. */
+function ipItems(values: readonly unknown[], where: (i: number) => string, skipped: Skipped): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   values.forEach((v, i) => {
-    if (itemIp(v) === undefined) skipped.push(`${where}[${i}]`);
+    if (itemIp(v) === undefined) skipped.push(where(i));
     else out.push(listItemOf(v));
   });
   return out;
@@ -85,13 +86,13 @@ export function readLists(resources: readonly Resource[], doc: Record<string, un
     for (const key of ['name', 'kind']) if (unknownAt(r.unknown, key) === true) refuseUnknown(r, `its ${key} is`, file);
     const inline = inlineItems(r, file);
     if (r.values.kind !== 'ip') otherKinds.push(`${r.address} (${String(r.values.kind)})`);
-    lists.push({ resource: r, items: r.values.kind === 'ip' ? ipItems(inline, `${r.address} items`, skipped) : [] });
+    lists.push({ resource: r, items: r.values.kind === 'ip' ? ipItems(inline, (i) => `${r.address} items[${i}]`, skipped) : [] });
   }
   for (const item of resources.filter((x) => x.type === 'cloudflare_list_item')) {
     const list = listOfItem(item, lists, doc, file);
     if (list.resource.values.kind !== 'ip') continue;
     if (unknownAt(item.unknown, 'ip') === true) refuseUnknown(item, 'its ip is', file);
-    list.items.push(...ipItems([item.values], item.address, skipped));
+    list.items.push(...ipItems([item.values], () => item.address, skipped));
   }
   if (otherKinds.length > 0) notes.push(`${otherKinds.join(', ')}: not IP lists, left out with their items (the network firewall matches IP lists)`);
   if (skipped.length > 0) notes.push(`${skipped.join(', ')}: an item of an IP list without an ip (the API refuses it), left out`);

@@ -50,7 +50,7 @@ function checkKnown(r: Resource, file: string): void {
   u.forEach((rule, j) => {
     if (rule === true) refuse(` rules[${j}]: the rule is`);
     for (const key of ['expression', 'action', 'enabled', 'action_parameters']) {
-      if (anyUnknown(unknownAt(rule, key))) refuse(` rules[${j}]: ${key === 'expression' ? 'the expression is' : `its ${key} ${key === 'action_parameters' ? 'are' : 'is'}`}`);
+      if (anyUnknown(unknownAt(rule, key))) refuse(` rules[${j}]: ${key === 'expression' ? 'the expression' : key} ${key === 'action_parameters' ? 'are' : 'is'}`);
     }
   });
 }

@@ -29,12 +29,12 @@ export interface CaptureDiffFlags extends DataFlags {
 }
 
 /** One side of the diff: its packet path, and where its rules are written. */
-async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
+async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator; notes: readonly string[] }> {
   const config = await loadConfiguration(side.flags, side.options);
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
-  return { built, locate: refLocator(config.snapshot, config.locate) };
+  return { built, locate: refLocator(config.snapshot, config.locate), notes: config.notes ?? [] };
 }
 
 export async function runCaptureDiff(capture: string, before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
@@ -65,7 +65,9 @@ export async function runCaptureDiff(capture: string, before: DiffSide, after: D
   }
   const warnings = [...a.warnings, ...b.warnings.filter((w) => !a.warnings.includes(w)), ...(pcap?.warnings() ?? [])];
   const sides = { before: { name: before.name, locate: sideA.locate }, after: { name: after.name, locate: sideB.locate } };
-  const markdown = (): string => diffMarkdown(result, sides, [...warnings, ...result.info.warnings]);
+  // the pull-request comment stands alone: it says what reading the configurations said on standard error
+  const notes = [...new Set([...sideA.notes, ...sideB.notes])];
+  const markdown = (): string => diffMarkdown(result, sides, [...notes, ...warnings, ...result.info.warnings]);
   if (flags.format === 'text') writeOutput(flags.out, formatDiff(result, [...warnings, ...result.info.warnings]));
   else if (flags.format === 'json') writeOutput(flags.out, diffJson(result, warnings));
   else if (flags.format === 'markdown') writeOutput(flags.out, markdown());

@@ -50,12 +50,12 @@ function formatComparison(c: Comparison, before: string, after: string): string 
   return `${[...lines, ...formatUnsettled(c)].join('\n')}\n`;
 }
 
-async function load(side: DiffSide, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions; locate: RefLocator }> {
-  const { snapshot, source, locate } = await loadConfiguration(side.flags, side.options);
+async function load(side: DiffSide, lists: string | undefined): Promise<{ snapshot: Snapshot; options: ModelOptions; locate: RefLocator; notes: readonly string[] }> {
+  const { snapshot, source, locate, notes } = await loadConfiguration(side.flags, side.options);
   try {
     checkExpressions(snapshot);
     const registry = createListRegistry({ dir: lists, accountLists: snapshot.lists });
-    return { snapshot, options: { lists: (n) => registry.resolve(n) }, locate: refLocator(snapshot, locate) };
+    return { snapshot, options: { lists: (n) => registry.resolve(n) }, locate: refLocator(snapshot, locate), notes: notes ?? [] };
   } catch (err) {
     throw attachSource(err, source);
   }
@@ -65,7 +65,8 @@ export async function runStaticDiff(before: DiffSide, after: DiffSide, flags: St
   const a = await load(before, flags.lists);
   const b = await load(after, flags.lists);
   const c = compareRulesets(a.snapshot, b.snapshot, { a: a.options, b: b.options });
-  const markdown = (): string => staticDiffMarkdown(c, { before: { name: before.name, locate: a.locate }, after: { name: after.name, locate: b.locate } });
+  const notes = [...new Set([...a.notes, ...b.notes])];
+  const markdown = (): string => staticDiffMarkdown(c, { before: { name: before.name, locate: a.locate }, after: { name: after.name, locate: b.locate } }, notes);
   if (flags.format === 'markdown') writeOutput(flags.out, markdown());
   else if (flags.format === 'json') writeOutput(flags.out, `${JSON.stringify(c, null, 2)}\n`);
   else if (flags.format === 'ndjson') writeOutput(flags.out, [...c.differences, ...c.indeterminate].map((d) => `${JSON.stringify(d)}\n`).join(''));

@@ -149,8 +149,11 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
   appendJobSummary(testSummary(results), summaryFile(flags.summary));
   if (invalid.length > 0) throw invalidSuitesError(invalid);
-  const below = covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage;
-  if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
+  // no rule to count (a configuration without firewall rules, such as a Terraform file of the wrong workspace) covers nothing
+  const nothing = covered !== undefined && flags.minCoverage !== undefined && covered.rules.total === 0;
+  const below = nothing || (covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage);
+  if (nothing) process.stdout.write(`FAIL coverage: nothing to cover: the configuration has no firewall rule a case could match (--min-coverage ${flags.minCoverage}%)\n`);
+  else if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
   const failing = results.some((r) => r.status !== 'passed' || (flags.failOn === 'warning' && r.warnings.length > 0));
   if (failing || below) process.exitCode = 1;
 }
