@@ -4,19 +4,18 @@
 // each with the rules' places in the files and a witness packet. Cut to fit a comment (pr-comment.ts).
 import type { Comparison, Difference, Unsettled } from '../analysis/index.js';
 import { counted, groupDigits } from '../numbers.js';
-import type { RefLocator } from '../sim/rule-places.js';
 import { place, type DiffSides } from './diff-report.js';
 import { markdownText } from './markdown.js';
 import { fitComment, PR_COMMENT_LIMIT } from './pr-comment.js';
 
-function sideText(s: Difference['before'], locate: RefLocator): string {
+function sideText(s: Difference['before'], side: DiffSides['before']): string {
   if (s.rule === null) return `${s.verdict}, no rule`;
-  const at = locate(s.rule);
-  return `${s.verdict} by ${markdownText(s.rule)}${at === undefined ? '' : ` (${markdownText(place(at))})`}`;
+  const at = side.locate(s.rule);
+  return `${s.verdict} by ${markdownText(side.label?.(s.rule) ?? s.rule)}${at === undefined ? '' : ` (${markdownText(place(at))})`}`;
 }
 
 function change(d: Difference | Unsettled, sides: DiffSides): string {
-  return `**${sideText(d.before, sides.before.locate)} → ${sideText(d.after, sides.after.locate)}**`;
+  return `**${sideText(d.before, sides.before)} → ${sideText(d.after, sides.after)}**`;
 }
 
 function section<T>(title: string, items: readonly T[], line: (item: T) => string): Array<{ text: string }> {
