@@ -11,6 +11,7 @@ import type { ConfigurationInput } from '../config/inputs/index.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import type { SnapshotOptions } from '../config/validate.js';
+import { sampleListNote } from '../data/lists.js';
 import { UsageError, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import type { ApiFlags, ConfigFlags, DataFlags } from './options.js';
@@ -36,6 +37,17 @@ export interface LoadOptions extends SnapshotOptions {
 
 const noted = new Set<string>();
 
+/** Says `note` on standard error, once a run. */
+function noteOnce(note: string): void {
+  if (!noted.has(note)) warn(note);
+  noted.add(note);
+}
+
+/** Says once a run that a rule reads a managed list from the bundled samples (pass to createListRegistry's onSample). */
+export function sampleListSaid(name: string): void {
+  noteOnce(sampleListNote(name));
+}
+
 /**
  * The configuration named by --config (one file or several, merged by resource) and --plan, or
  * fetched from --api; an empty configuration when none is given and none is required. Notes of
@@ -56,10 +68,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });
-    for (const note of read.notes) {
-      if (!noted.has(note)) warn(note);
-      noted.add(note);
-    }
+    for (const note of read.notes) noteOnce(note);
     return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate, notes: read.notes };
   }
   if (flags.api !== undefined) {
@@ -102,7 +111,7 @@ export function apiTarget(flags: ApiFlags): ApiTarget {
  * that file on error; --baseline-pps and --bidirectional override the file.
  */
 export function dataOptions(flags: DataFlags): PathOptions {
-  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
+  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags), onSampleList: sampleListSaid };
 }
 
 function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {

@@ -13,7 +13,7 @@ import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
 import { staticDiffMarkdown } from '../../../review/static-diff-report.js';
 import { refLocator, ruleLabels, type RefLocator, type RuleLabel } from '../../../sim/rule-places.js';
 import { printable } from '../../../terminal-text.js';
-import { loadConfiguration } from '../../configuration.js';
+import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import { writeOutput } from '../../output.js';
 import type { DiffSide } from './sides.js';
 
@@ -56,7 +56,7 @@ async function load(side: DiffSide, lists: string | undefined): Promise<{ snapsh
   const { snapshot, source, locate, notes } = await loadConfiguration(side.flags, side.options);
   try {
     checkExpressions(snapshot);
-    const registry = createListRegistry({ dir: lists, accountLists: snapshot.lists });
+    const registry = createListRegistry({ dir: lists, accountLists: snapshot.lists, onSample: sampleListSaid });
     return { snapshot, options: { lists: (n) => registry.resolve(n) }, locate: refLocator(snapshot, locate), label: ruleLabels(snapshot), notes: notes ?? [] };
   } catch (err) {
     throw attachSource(err, source);

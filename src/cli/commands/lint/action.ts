@@ -13,7 +13,7 @@ import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
 import { VERSION } from '../../about.js';
-import { loadConfiguration } from '../../configuration.js';
+import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
@@ -99,7 +99,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare });
   const where = locate(0)?.file ?? read[0]!;
   try {
-    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
+    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists, onSample: sampleListSaid });
     const options = { lists: (name: string) => registry.resolve(name) };
     if (flags.explain !== undefined) {
       const e = explain(snapshot, flags.explain, options);

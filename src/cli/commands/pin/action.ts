@@ -12,7 +12,7 @@ import { pinnedCases } from '../../../suite/pin/pin-suite.js';
 import { suiteText, type WrittenCase } from '../../../suite/pin/suite-text.js';
 import { runSuites } from '../../../suite/run.js';
 import { counted } from '../../../numbers.js';
-import { loadConfiguration } from '../../configuration.js';
+import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
@@ -50,7 +50,7 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
   let pinned;
   try {
     const paths = await SuitePaths.open(snapshot, {});
-    const registry = createListRegistry({ accountLists: snapshot.lists });
+    const registry = createListRegistry({ accountLists: snapshot.lists, onSample: sampleListSaid });
     pinned = pinnedCases(snapshot, paths, { lists: (name) => registry.resolve(name) });
   } catch (err) {
     throw attachSource(err, source);
