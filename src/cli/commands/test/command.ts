@@ -33,8 +33,8 @@ export function register(program: Command): void {
     'after',
     `
 A suite (every path relative to the suite's folder; the whole suite is checked before any case runs):
-  config: firewall.json                  # a snapshot file, or an inline snapshot object;
-                                         # --config FILE or --api URL replaces it for every suite
+  config: firewall.json                  # a file in any --config format (or a list), or an inline snapshot;
+                                         # --config FILE, --plan PLAN.json or --api URL replaces it for every suite
   cases:
     - name: office SSH passes            # unique in the suite
       packet: {ip.src: 10.1.2.3, ip.dst: 203.0.113.5, tcp.dstport: 22, tcp.flags.syn: true}
@@ -59,7 +59,8 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
       space: {ip.dst: [203.0.113.0/24], ip.src: [198.51.100.0/24], tcp.dstport: [22, 2222-2223]}
       expect: {verdict: drop}            # a failure shows a witness packet
 
-Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none),
+Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none; a ref
+no rule has fails the case, with the nearest one),
 stage (firewall|syn_protection|tcp_flow_protection|null), reason (ATP's reason), matched (refs of
 every matching rule, log rules included). A key that is absent is not checked.
 
