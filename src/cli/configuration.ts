@@ -25,6 +25,8 @@ export interface LoadedConfiguration {
   locate: RuleLocator;
   /** what reading the files found worth saying (said on standard error once a run; reports that stand alone, such as a pull-request comment, say it again) */
   notes?: readonly string[];
+  /** the refs the readers made for rules without one (a write to an API leaves them out) */
+  madeRefs?: ReadonlySet<string>;
 }
 
 /** How a command reads its configuration. */
@@ -69,7 +71,7 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       throw err;
     });
     for (const note of read.notes) noteOnce(note);
-    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate, notes: read.notes };
+    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate, notes: read.notes, madeRefs: read.madeRefs };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');

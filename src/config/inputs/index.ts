@@ -49,6 +49,15 @@ export interface ConfigurationFiles {
   locate: RuleLocator;
   /** what is worth saying that is not an error, each once */
   notes: string[];
+  /** the refs the readers made for rules without one (withoutMadeRefs leaves them out of a write) */
+  madeRefs: ReadonlySet<string>;
+}
+
+/** The snapshot with the refs a reader made taken out of its rules: what is written to an API is what the user wrote. */
+export function withoutMadeRefs(snapshot: Snapshot, made: ReadonlySet<string>): Snapshot {
+  if (made.size === 0 || snapshot.rulesets === undefined) return snapshot;
+  const rulesets = snapshot.rulesets.map((rs) => ({ ...rs, rules: rs.rules?.map(({ ref, ...rule }) => (ref !== undefined && made.has(ref) ? rule : { ref, ...rule })) }));
+  return { ...snapshot, rulesets };
 }
 
 /**
@@ -99,5 +108,5 @@ export async function readConfiguration(inputs: readonly ConfigurationInput[], o
     const origin = parts.find((p) => p.file === rulesetsFile)?.read.origin ?? ((path: JsonPath) => path);
     if (issues.length > 0) throw inFileTerms(new SnapshotError(issues), origin, rulesetsFile);
   }
-  return { snapshot, locate, notes: [...new Set(parts.flatMap((p) => p.read.notes))] };
+  return { snapshot, locate, notes: [...new Set(parts.flatMap((p) => p.read.notes))], madeRefs: new Set(parts.flatMap((p) => p.read.madeRefs ?? [])) };
 }

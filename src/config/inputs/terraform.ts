@@ -152,5 +152,6 @@ export function readTerraformDocument(text: string, file: string, side: PlanSide
     if (key === 'lists' && typeof i === 'number') return [lists[i]?.address ?? '', ...path.slice(2)];
     return path;
   };
-  return { document, origin, locate: (i, j) => (rulesets[i] === undefined ? undefined : { file, address: j === undefined ? rulesets[i]!.address : ruleAddress(i, j) }), notes };
+  const madeRefs = rulesets.flatMap((r) => (r.ruleset.rules as Array<Record<string, unknown>>).filter((_rule, j) => !r.userRef[j]).map((rule) => String(rule.ref)));
+  return { document, origin, locate: (i, j) => (rulesets[i] === undefined ? undefined : { file, address: j === undefined ? rulesets[i]!.address : ruleAddress(i, j) }), notes, madeRefs };
 }
