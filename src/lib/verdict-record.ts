@@ -8,8 +8,10 @@ import type { PacketVerdict } from '../sim/verdict.js';
 
 /** One packet's verdict, as one line of replay's NDJSON (README "Per-packet output"). */
 export interface VerdictRecord {
-  /** 1-based, as Wireshark numbers frames (decide: the packets since the last reset) */
+  /** 1-based, as Wireshark numbers frames (decide: the packets since the last reset; in its own file when several captures are replayed) */
   frame: number;
+  /** the capture the frame is in, present only when several captures are replayed merged by time */
+  file?: string;
   /** capture time, seconds since the epoch */
   time: number;
   verdict: 'pass' | 'drop';
