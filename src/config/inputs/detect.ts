@@ -5,6 +5,12 @@
 import { isObject, type ConfigFormat } from './document.js';
 import { isTerraformJson } from './terraform.js';
 
+/** The format of a configuration already parsed (JSON or YAML): an octorules account, else as its JSON would be read. */
+export async function detectValueFormat(value: unknown): Promise<ConfigFormat> {
+  const { isOctorulesAccount } = await import('./octorules.js');
+  return isOctorulesAccount(value) ? 'octorules' : jsonFormat(value);
+}
+
 function jsonFormat(value: unknown): ConfigFormat {
   if (Array.isArray(value)) return 'vendor';
   if (isTerraformJson(value)) return 'terraform';

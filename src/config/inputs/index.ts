@@ -70,6 +70,20 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
   }
 }
 
+/**
+ * A configuration given as a parsed object in `format` (a snapshot, Terraform JSON, a vendor API
+ * response, an octorules account: detectValueFormat), named `name` in errors.
+ */
+export async function readConfigurationValue(value: object, format: ConfigFormat, name: string): Promise<ConfigurationFiles> {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    throw new InputError(name, err, 'cannot read the configuration');
+  }
+  return readConfiguration([{ file: name, text }], { format });
+}
+
 /** Reads, converts, validates and merges configuration files; throws a UserError naming the file and the place. */
 export async function readConfiguration(inputs: readonly ConfigurationInput[], options: ReadOptions = {}): Promise<ConfigurationFiles> {
   const several = inputs.length > 1;

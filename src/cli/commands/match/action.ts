@@ -14,6 +14,7 @@ import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
+import { distinctPaths } from '../../paths.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
@@ -28,6 +29,7 @@ export async function run(captures: string[], expression: string, flags: MatchFl
     throw err;
   });
   printWarnings(undefined, built.warnings);
+  distinctPaths(captures, []);
   const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {
