@@ -10,7 +10,7 @@ import type { Snapshot } from '../config/snapshot.js';
 import type { PathOptions } from '../sim/build.js';
 import { replayFile } from '../sim/replay.js';
 import { toBpf } from '../translate/bpf.js';
-import { toDisplayFilter } from '../translate/display-filter.js';
+import { toDisplayFilter, TSHARK_FRAME_BY_FRAME } from '../translate/display-filter.js';
 import { Untranslatable } from '../translate/walk.js';
 import { median } from './throughput.js';
 
@@ -55,7 +55,7 @@ export function runPeers(captures: string | readonly string[], expressions: read
   const files = typeof captures === 'string' ? [captures] : captures;
   const peers: Array<{ tool: PeerResult['tool']; translate: (e: string) => string; args: (filter: string, capture: string) => string[]; join: string }> = [
     { tool: 'tcpdump', translate: toBpf, args: (f, capture) => ['-n', '-r', capture, '-w', '/dev/null', f], join: 'or' },
-    { tool: 'tshark', translate: toDisplayFilter, args: (f, capture) => ['-n', '-r', capture, '-Y', f, '-w', '/dev/null'], join: '||' },
+    { tool: 'tshark', translate: toDisplayFilter, args: (f, capture) => ['-n', ...TSHARK_FRAME_BY_FRAME, '-r', capture, '-Y', f, '-w', '/dev/null'], join: '||' },
   ];
   return peers.map(({ tool, translate, args, join }) => {
     if (!installed(tool)) return { tool, filter: null, packets_per_second: null, skipped: `${tool} is not installed` };
