@@ -12,7 +12,7 @@
 // file's FrameDelivery (frame numbers, time order and warnings per file, as one file's read has them).
 // A file's buffer is read again only once its queue is empty, so memory is two chunks per file
 // (MERGE_CHUNK each), bounded by the number of files, never by their size.
-import { FrameDelivery, type FormatParser, type FrameSink, type TimeOrder } from './frame-delivery.js';
+import { FrameDelivery, type FormatParser, type FrameSink } from './frame-delivery.js';
 import { openFormat, untilInterrupted, Window, type CaptureInfo, type ReadOptions } from './reader.js';
 import { PacketRecord } from './record.js';
 import { STDIN_NAME, type ByteSource } from './source.js';
@@ -26,19 +26,11 @@ export interface MergeInput {
   source: ByteSource;
 }
 
-/** One file's part of a merged read, as readCapture reports a file's read. */
-export interface FileInfo {
+/** One file's part of a merged read, as readCapture reports a file's read (its warnings and time order its own). */
+export type FileInfo = Pick<CaptureInfo, 'format' | 'compressed' | 'packets' | 'linkTypes' | 'warnings' | 'timeOrder'> & {
   /** the file as messages name it */
   name: string;
-  format: 'pcap' | 'pcapng';
-  compressed: boolean;
-  /** packets delivered from this file */
-  packets: number;
-  linkTypes: number[];
-  /** this file's problems and time order, as a read of it alone says them */
-  warnings: string[];
-  timeOrder: TimeOrder;
-}
+};
 
 /** What a read of one capture or of several merged says (format: with several, the files' formats joined by '+' when they differ). */
 export interface ReadInfo extends Omit<CaptureInfo, 'format'> {

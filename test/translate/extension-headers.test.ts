@@ -6,13 +6,9 @@
 // ICMPv6 errors quoting such packets, IPv6 and IPv4 tunnelled in IPv6). Every display filter selects
 // exactly the frames edgesim matches; a BPF filter either does too or is refused, and for the
 // refused fields the test shows what libpcap's own tests select instead.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCapture } from '../../src/capture/reader.js';
-import type { PacketRecord } from '../../src/capture/record.js';
 import { compileRecordExpression } from '../../src/fields/compile.js';
 import { toBpf } from '../../src/translate/bpf.js';
 import { toDisplayFilter, TSHARK_FRAME_BY_FRAME } from '../../src/translate/display-filter.js';
@@ -20,6 +16,7 @@ import { Untranslatable } from '../../src/translate/walk.js';
 import { authHeader, bytes, ethernet, extension, fragmentHeader, ipv4, ipv6, pcapFile, tcp, udp } from '../capture/helpers/build.js';
 import { corpusPath } from '../capture/helpers/corpus.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { keysOf as selected, run } from './helpers.js';
 
 const CORPUS = [
   'OSPFv3_with_AH.pcap',
@@ -81,27 +78,6 @@ const EXPRESSIONS = [
 ];
 
 let captures: string[];
-
-function key(rec: PacketRecord): string {
-  return `${rec.timeText()} ${createHash('sha1').update(rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen)).digest('hex')}`;
-}
-
-async function selected(file: string, keep: (rec: PacketRecord) => boolean = () => true): Promise<{ keys: string[]; frames: number[] }> {
-  const keys: string[] = [];
-  const frames: number[] = [];
-  await readCapture(file, (rec) => {
-    if (!keep(rec)) return;
-    keys.push(key(rec));
-    frames.push(rec.frame);
-  });
-  return { keys: keys.sort(), frames };
-}
-
-function run(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
 
 function tsharkFrames(file: string, filter: string): number[] {
   return run('tshark', ['-n', ...TSHARK_FRAME_BY_FRAME, '-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number']).split('\n').filter(Boolean).map(Number);

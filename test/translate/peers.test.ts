@@ -5,19 +5,16 @@
 // bytes; tshark's by frame number. Expressions that have no exact equivalent are refused with the
 // reason, checked here too (BPF refuses what edgesim reads after IPv6 extension headers:
 // extension-headers.test.ts shows why, on captures that have them).
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCapture } from '../../src/capture/reader.js';
-import type { PacketRecord } from '../../src/capture/record.js';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import { compileRecordExpression } from '../../src/fields/compile.js';
 import { toBpf } from '../../src/translate/bpf.js';
 import { toDisplayFilter, TSHARK_FRAME_BY_FRAME } from '../../src/translate/display-filter.js';
 import { Untranslatable } from '../../src/translate/walk.js';
+import { keysOf, run } from './helpers.js';
 
 const EXPRESSIONS = [
   'tcp.dstport == 80',
@@ -37,28 +34,6 @@ const EXPRESSIONS = [
 
 let dir: string;
 const captures: string[] = [];
-
-function key(rec: PacketRecord): string {
-  const bytes = rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen);
-  return `${rec.timeText()} ${createHash('sha1').update(bytes).digest('hex')}`;
-}
-
-async function keysOf(file: string, keep: (rec: PacketRecord) => boolean = () => true): Promise<{ keys: string[]; frames: number[] }> {
-  const keys: string[] = [];
-  const frames: number[] = [];
-  await readCapture(file, (rec) => {
-    if (!keep(rec)) return;
-    keys.push(key(rec));
-    frames.push(rec.frame);
-  });
-  return { keys: keys.sort(), frames };
-}
-
-function run(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'edgesim-peers-'));
