@@ -17,7 +17,7 @@ import type { PacketRecord } from '../../src/capture/record.js';
 import { openSource } from '../../src/capture/source.js';
 import { runTool } from '../helpers/tshark.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { ethernet, ipv4, pcapFile, udp, type PcapRecord } from './helpers/build.js';
+import { ethernet, ipv4, pcapFile, PcapngBuilder, udp, type PcapRecord } from './helpers/build.js';
 
 const DEMO = 'examples/demo.pcap';
 const ETHERTYPE_IPV4 = 0x0800;
@@ -206,6 +206,19 @@ describe('several captures merged by time', () => {
     expect(frames.map(withoutPlace)).toEqual((await readOne(merged)).map(withoutPlace));
     expect(info.warnings).toEqual([`${a}: timestamps out of order: 1 packet is stamped earlier than the packet before them (the first is frame 2)`]);
     expect(info.files[1]!.warnings).toEqual([]);
+  });
+
+  it("numbers a pcapng file's frames as Wireshark numbers them in that file, a custom block taking a number", async () => {
+    const dir = tempDir('edgesim-merge-');
+    const a = path.join(dir, 'a.pcapng');
+    const b = path.join(dir, 'b.pcap');
+    const packet = (i: number): Uint8Array => ethernet(ETHERTYPE_IPV4, ipv4({ proto: 17 }, udp(2000 + i, 53)));
+    // interface 0 in microseconds: a packet at 1 us, a custom block, a packet at 3 us
+    writeFileSync(a, new PcapngBuilder().section().iface(1).epb(0, 1n, packet(1)).other(0x00000bad, [0, 0, 0, 1, 0, 0, 0, 0]).epb(0, 3n, packet(3)).build());
+    writeFileSync(b, pcapFile({}, [{ sec: 0, frac: 2, data: packet(2) }]));
+    const { frames } = await readAll([a, b]);
+    expect(frames.map((f) => [f.file, f.frame])).toEqual([[0, 1], [1, 1], [0, 3]]);
+    expect(frames.map((f) => f.time)).toEqual(['0.000001000', '0.000002000', '0.000003000']);
   });
 
   it('reads every packet of the other files when one is cut short, and names that file in its warning', async () => {

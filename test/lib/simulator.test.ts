@@ -1,12 +1,14 @@
 // The library's simulator against the CLI: decide keeps a conversation and reset() ends it, a wrong
 // packet is a SuiteError naming the field, replay yields exactly the CLI's NDJSON records from a path,
 // bytes or chunks (however the bytes are cut), and validate gives the engine's exact text.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSimulator, loadConfig, validate, lint, diff, ConfigItemError, SuiteError, SnapshotError, type VerdictRecord } from '../../src/lib/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const DEMO = path.join(ROOT, 'examples/demo-snapshot.json');
 const CAPTURE = path.join(ROOT, 'examples/demo.pcap');
@@ -111,6 +113,21 @@ describe('createSimulator: replay', () => {
     // each replay starts from fresh protection state, whatever decide did before
     sim.decide({ 'ip.src': '198.51.100.7', ...SSH });
     expect(await all(sim.replay(new Uint8Array(readFileSync(CAPTURE))))).toEqual(cli);
+  });
+
+  it('replays several captures merged by time, as the CLI does, each record naming its file', async () => {
+    const dir = tempDir('edgesim-lib-merge-');
+    const parts = [path.join(dir, 'a.pcap'), path.join(dir, 'b.pcap')];
+    // every other run of 500 frames to b, the rest to a
+    const b = ['1-500', '1001-1500', '2001-2500', '3001-3500', '4001-4500'];
+    expect(spawnSync('editcap', ['-F', 'pcap', CAPTURE, parts[0]!, ...b]).status).toBe(0);
+    expect(spawnSync('editcap', ['-F', 'pcap', '-r', CAPTURE, parts[1]!, ...b]).status).toBe(0);
+    const sim = await createSimulator(await loadConfig(DEMO));
+    const records = await all(sim.replay(parts));
+    const cli = runCli(['replay', ...parts, '--config', DEMO, '--format', 'ndjson']);
+    expect(records).toEqual(cli.stdout.trim().split('\n').map((l) => JSON.parse(l) as VerdictRecord));
+    expect(records.slice(499, 501).map((r) => [r.file, r.frame])).toEqual([[parts[1], 500], [parts[0], 1]]);
+    expect(records.map(({ file: _f, frame: _n, ...r }) => r)).toEqual(cliRecords().map(({ frame: _n, ...r }) => r));
   });
 
   it('gives the same records however the bytes are cut into chunks', async () => {
