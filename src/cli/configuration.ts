@@ -2,7 +2,7 @@
 // and the data options of the packet path (lookups, ATP model options). Used by actions only. Each
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { STDIN_NAME } from '../capture/source.js';
 import { STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
@@ -30,6 +30,8 @@ export interface LoadOptions extends SnapshotOptions {
   required?: boolean;
   /** the side of --plan's changes the command reads (default: after) */
   side?: 'before' | 'after';
+  /** the command reports where rules are written: Terraform JSON's rules are placed in their .tf files (--tf-dir); 'quiet': without saying what could not be placed */
+  places?: boolean | 'quiet';
 }
 
 const noted = new Set<string>();
@@ -50,7 +52,9 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       ...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' } as const]),
       ...files.map((file) => (file === '-' ? { file: STDIN_NAME, text: stdin } : { file })),
     ];
-    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare }).catch(async (err: unknown) => {
+    if (flags.tfDir !== undefined && !isFolder(flags.tfDir)) throw new UsageError(`--tf-dir ${flags.tfDir}: no such folder (give the folder of the .tf files)`);
+    const terraformSources = options.places === undefined || options.places === false ? undefined : { dir: flags.tfDir, quiet: options.places === 'quiet' };
+    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, terraformSources }).catch(async (err: unknown) => {
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });
@@ -67,6 +71,14 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
   }
   if (options.required ?? true) throw new UsageError('no configuration: give --config FILE (a snapshot, Terraform JSON, a vendor API response or octorules YAML) or --api URL --account ID');
   return { snapshot: {}, source: undefined, locate: NOWHERE };
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `file` starts as a capture does (pcap, pcapng, gzip): given to --config by mistake. */

@@ -11,6 +11,8 @@ export interface ConfigFlags {
   configFormat?: ConfigFormat;
   /** a Terraform plan (terraform show -json PLANFILE), read on one side of its changes */
   plan?: string;
+  /** the folder of the root module's .tf files, where Terraform JSON's rules are placed (default: beside the JSON file) */
+  tfDir?: string;
   api?: string;
   account?: string;
   token?: string;
@@ -54,6 +56,11 @@ export function configFormatOption(): Option {
 /** `--plan PLAN.json`: a Terraform plan, `what` says which side of its changes the command reads. */
 export function planOption(what: string): Option {
   return new Option('--plan <plan.json>', `a Terraform plan (terraform show -json PLANFILE): ${what}`);
+}
+
+/** `--tf-dir DIR`: where the .tf files of Terraform JSON's root module are, for reports that point at rules. */
+export function tfDirOption(): Option {
+  return new Option('--tf-dir <dir>', "the folder of the root module's .tf files, where findings and reports place Terraform JSON's rules (default: the JSON file's folder)");
 }
 
 export function addConfigOptions(cmd: Command): Command {

@@ -11,7 +11,7 @@ import type { JsonPath } from '../schema.js';
 import type { Snapshot } from '../snapshot.js';
 import { SnapshotError, validateSnapshot, type SnapshotOptions } from '../validate.js';
 import { detectFormat } from './detect.js';
-import type { ConfigFormat, ConfigurationDocument, PlanSide } from './document.js';
+import { isObject, type ConfigFormat, type ConfigurationDocument, type PlanSide } from './document.js';
 import { mergeParts, type ConfigurationPart } from './merge.js';
 
 export { CONFIG_FORMATS, type ConfigFormat } from './document.js';
@@ -38,6 +38,11 @@ export interface ConfigurationInput {
 export interface ReadOptions extends SnapshotOptions {
   /** the format of every file, instead of detecting it */
   format?: ConfigFormat;
+  /**
+   * Place Terraform JSON's rules in their .tf files (for reports that point at rules), found in
+   * `dir` or else beside the JSON file; without this, its rules are named by resource address only.
+   */
+  terraformSources?: { dir?: string; /** keep the notes of what could not be placed to itself (a suite's places matter only if a case fails) */ quiet?: boolean };
 }
 
 /** A checked configuration read from files. */
@@ -54,7 +59,7 @@ function inFileTerms(err: unknown, origin: (path: JsonPath) => JsonPath, file: s
   return err instanceof SnapshotError ? new SnapshotError(err.issues.map((i) => ({ ...i, path: origin(i.path) })), file, err.omitted) : err;
 }
 
-async function readPart(input: ConfigurationInput, options: ReadOptions): Promise<ConfigurationPart & { read: ConfigurationDocument }> {
+async function readPart(input: ConfigurationInput, options: ReadOptions): Promise<ConfigurationPart & { read: ConfigurationDocument; format: ConfigFormat }> {
   let text: string;
   try {
     text = (input.text ?? (await readFile(input.file, 'utf8'))).replace(/^\uFEFF/, '');
@@ -63,8 +68,11 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
   }
   const format = input.plan !== undefined ? 'terraform' : (options.format ?? (await detectFormat(text)));
   const read = (await READERS[format]())(text, input.file, input.plan ?? 'planned');
+  if (format === 'terraform' && options.terraformSources !== undefined && (input.text === undefined || options.terraformSources.dir !== undefined)) {
+    await placeInTerraformSources(read, { file: input.file, text, side: input.plan ?? 'planned' }, options.terraformSources);
+  }
   try {
-    return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read };
+    return { file: input.file, snapshot: validateSnapshot(read.document, input.file, options), locate: read.locate, read, format };
   } catch (err) {
     throw inFileTerms(err, read.origin, input.file);
   }
@@ -84,12 +92,33 @@ export async function readConfigurationValue(value: object, format: ConfigFormat
   return readConfiguration([{ file: name, text }], { format });
 }
 
+/** Replaces the locator of Terraform JSON by one that points at its .tf files (terraform-source/), adding its notes. */
+async function placeInTerraformSources(read: ConfigurationDocument, json: { file: string; text: string; side: PlanSide }, sources: NonNullable<ReadOptions['terraformSources']>): Promise<void> {
+  const { terraformSourceLocator } = await import('../terraform-source/index.js');
+  const rulesets = (isObject(read.document) && Array.isArray(read.document.rulesets) ? read.document.rulesets : []).map((ruleset: unknown, i: number) => ({
+    address: read.locate(i)?.address ?? '',
+    expressions: (isObject(ruleset) && Array.isArray(ruleset.rules) ? ruleset.rules : []).map((rule: unknown) => (isObject(rule) && typeof rule.expression === 'string' ? rule.expression : undefined)),
+  }));
+  let places;
+  try {
+    places = await terraformSourceLocator({ ...json, rulesets }, sources.dir);
+  } catch (err) {
+    // the HCL parser could not start (a damaged installation): the rules keep their addresses
+    if (sources.quiet !== true) read.notes.push(`the .tf files could not be read (${(err as Error).message}); rules are named by their Terraform addresses`);
+    return;
+  }
+  read.locate = places.locate;
+  if (sources.quiet !== true) read.notes.push(...places.notes);
+}
+
 /** Reads, converts, validates and merges configuration files; throws a UserError naming the file and the place. */
 export async function readConfiguration(inputs: readonly ConfigurationInput[], options: ReadOptions = {}): Promise<ConfigurationFiles> {
   const several = inputs.length > 1;
   const parts = [];
   for (const input of inputs) parts.push(await readPart(input, several ? { ...options, unknownLists: 'allow' } : options));
   const { snapshot, locate, rulesetsFile } = mergeParts(parts);
+  const terraform = parts.some((p) => p.format === 'terraform');
+  if (options.terraformSources?.dir !== undefined && !terraform) parts[0]?.read.notes.push('--tf-dir: no configuration file is Terraform JSON, so no .tf file was read');
   if (several && options.unknownLists !== 'allow') {
     const issues = snapshotListIssues(snapshot);
     const origin = parts.find((p) => p.file === rulesetsFile)?.read.origin ?? ((path: JsonPath) => path);

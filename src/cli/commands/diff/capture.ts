@@ -1,7 +1,8 @@
 // `edgesim diff CAPTURE --config A --against B` (or --plan PLAN.json): the capture decided by both
 // configurations, the frames decided differently reported as a table, JSON, NDJSON or a
 // pull-request report (markdown, which also goes to the job summary), optionally written to a pcap.
-// Exit 0 when nothing changed, 1 when something did (as diff(1)); errors exit 1 or 2 through main.
+// Exit 0 when nothing changed, 1 when a packet is decided differently (as diff(1)) — with --fail-on
+// verdict, only when a verdict changes; errors exit 2 through main.
 import { attachSource, UsageError } from '../../../errors.js';
 import { diffMarkdown } from '../../../review/diff-report.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
@@ -14,13 +15,14 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import { refLocator, type RefLocator } from '../../../sim/rule-places.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
-import type { DiffSide } from './sides.js';
-import { printWarnings, writeOutput } from '../../output.js';
+import { failed, type DiffSide, type FailOn } from './sides.js';
+import { printWarnings, warnIf, writeOutput } from '../../output.js';
 import { distinctPaths } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
   format: 'text' | 'json' | 'ndjson' | 'markdown';
+  failOn: FailOn;
   out?: string;
   summary?: string;
   writeChanged?: string;
@@ -30,12 +32,15 @@ export interface CaptureDiffFlags extends DataFlags {
 
 /** One side of the diff: its packet path, and where its rules are written. */
 async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
-  const config = await loadConfiguration(side.flags, side.options);
+  const config = await loadConfiguration(side.flags, { ...side.options, places: side.options.places === true && reportsPlaces(flags) });
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
   return { built, locate: refLocator(config.snapshot, config.locate) };
 }
+
+/** Whether the output names rules' places (the markdown report, as output or job summary), so that they are worth reading .tf files for. */
+const reportsPlaces = (flags: CaptureDiffFlags): boolean => flags.format === 'markdown' || summaryFile(flags.summary) !== undefined;
 
 export async function runCaptureDiff(captures: string[], before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
   distinctPaths(captures, [
@@ -76,6 +81,6 @@ export async function runCaptureDiff(captures: string[], before: DiffSide, after
     process.stderr.write(`edgesim: ${groupDigits(result.changed)} of ${counted(result.packets, 'packet')} decided differently\n`);
   }
   const summary = summaryFile(flags.summary);
-  if (summary !== undefined) appendJobSummary(markdown(), summary);
-  process.exitCode = result.changed === 0 ? 0 : 1;
+  if (summary !== undefined) warnIf(appendJobSummary(markdown(), summary));
+  process.exitCode = failed(flags.failOn, { decision: result.changed > 0, verdict: result.groups.some((g) => g.before.verdict !== g.after.verdict) }) ? 1 : 0;
 }
