@@ -11,6 +11,7 @@ import type { ConfigurationInput } from '../config/inputs/index.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import type { SnapshotOptions } from '../config/validate.js';
+import { sampleListNote } from '../data/lists.js';
 import { UsageError, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import type { ApiFlags, ConfigFlags, DataFlags } from './options.js';
@@ -22,6 +23,10 @@ export interface LoadedConfiguration {
   source: string | undefined;
   /** where each rule is written in the user's files */
   locate: RuleLocator;
+  /** what reading the files found worth saying (said on standard error once a run; reports that stand alone, such as a pull-request comment, say it again) */
+  notes?: readonly string[];
+  /** the refs the readers made for rules without one (a write to an API leaves them out) */
+  madeRefs?: ReadonlySet<string>;
 }
 
 /** How a command reads its configuration. */
@@ -35,6 +40,17 @@ export interface LoadOptions extends SnapshotOptions {
 }
 
 const noted = new Set<string>();
+
+/** Says `note` on standard error, once a run. */
+function noteOnce(note: string): void {
+  if (!noted.has(note)) warn(note);
+  noted.add(note);
+}
+
+/** Says once a run that a rule reads a managed list from the bundled samples (pass to createListRegistry's onSample). */
+export function sampleListSaid(name: string): void {
+  noteOnce(sampleListNote(name));
+}
 
 /**
  * The configuration named by --config (one file or several, merged by resource) and --plan, or
@@ -54,15 +70,12 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
     ];
     if (flags.tfDir !== undefined && !isFolder(flags.tfDir)) throw new UsageError(`--tf-dir ${flags.tfDir}: no such folder (give the folder of the .tf files)`);
     const terraformSources = options.places === undefined || options.places === false ? undefined : { dir: flags.tfDir, quiet: options.places === 'quiet' };
-    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, terraformSources }).catch(async (err: unknown) => {
+    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, terraformSources, account: flags.account }).catch(async (err: unknown) => {
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });
-    for (const note of read.notes) {
-      if (!noted.has(note)) warn(note);
-      noted.add(note);
-    }
-    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate };
+    for (const note of read.notes) noteOnce(note);
+    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate, notes: read.notes, madeRefs: read.madeRefs };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');
@@ -112,7 +125,7 @@ export function apiTarget(flags: ApiFlags): ApiTarget {
  * that file on error; --baseline-pps and --bidirectional override the file.
  */
 export function dataOptions(flags: DataFlags): PathOptions {
-  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
+  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags), onSampleList: sampleListSaid };
 }
 
 function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {

@@ -12,7 +12,7 @@ import { diffJson, diffLine, fieldKeys, formatDiff } from '../../../sim/outputs/
 import { FramePcap } from '../../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
-import { refLocator, type RefLocator } from '../../../sim/rule-places.js';
+import { refLocator, ruleLabels, type RefLocator, type RuleLabel } from '../../../sim/rule-places.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { failed, type DiffSide, type FailOn } from './sides.js';
@@ -31,12 +31,12 @@ export interface CaptureDiffFlags extends DataFlags {
 }
 
 /** One side of the diff: its packet path, and where its rules are written. */
-async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
+async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator; label: RuleLabel; notes: readonly string[] }> {
   const config = await loadConfiguration(side.flags, { ...side.options, places: side.options.places === true && reportsPlaces(flags) });
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
-  return { built, locate: refLocator(config.snapshot, config.locate) };
+  return { built, locate: refLocator(config.snapshot, config.locate), label: ruleLabels(config.snapshot), notes: config.notes ?? [] };
 }
 
 /** Whether the output names rules' places (the markdown report, as output or job summary), so that they are worth reading .tf files for. */
@@ -70,9 +70,11 @@ export async function runCaptureDiff(captures: string[], before: DiffSide, after
     await pcap?.close();
   }
   const warnings = [...a.warnings, ...b.warnings.filter((w) => !a.warnings.includes(w)), ...(pcap?.warnings() ?? [])];
-  const sides = { before: { name: before.name, locate: sideA.locate }, after: { name: after.name, locate: sideB.locate } };
-  const markdown = (): string => diffMarkdown(result, sides, [...warnings, ...result.info.warnings]);
-  if (flags.format === 'text') writeOutput(flags.out, formatDiff(result, [...warnings, ...result.info.warnings]));
+  const sides = { before: { name: before.name, locate: sideA.locate, label: sideA.label }, after: { name: after.name, locate: sideB.locate, label: sideB.label } };
+  // the pull-request comment stands alone: it says what reading the configurations said on standard error
+  const notes = [...new Set([...sideA.notes, ...sideB.notes])];
+  const markdown = (): string => diffMarkdown(result, sides, [...notes, ...warnings, ...result.info.warnings]);
+  if (flags.format === 'text') writeOutput(flags.out, formatDiff(result, [...warnings, ...result.info.warnings], { before: sideA.label, after: sideB.label }));
   else if (flags.format === 'json') writeOutput(flags.out, diffJson(result, warnings));
   else if (flags.format === 'markdown') writeOutput(flags.out, markdown());
   else {

@@ -2,7 +2,7 @@
 // possible packet. Options and help only; the work is in action.ts (which picks capture.ts or static.ts),
 // loaded when the command runs.
 import { Option, type Command } from 'commander';
-import { addAtpOptions, addDataOptions, configFormatOption, configOption, errorsExitWith, planOption, readOption, tfDirOption } from '../../options.js';
+import { accountOption, addAtpOptions, addDataOptions, configFormatOption, configOption, errorsExitWith, planOption, readOption, tfDirOption } from '../../options.js';
 import type { DiffFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -16,6 +16,7 @@ export function register(program: Command): void {
     .addOption(planOption("compare its changes' before and after sides, instead of --config and --against"))
     .addOption(configFormatOption())
     .addOption(tfDirOption())
+    .addOption(accountOption())
     .option('--static', 'compare the two snapshots\' firewalls over every possible packet, without a capture')
     .addOption(new Option('-f, --format <format>', 'output format: text (table is the same), json, ndjson, or markdown (a pull-request comment, under 65,000 characters)').choices(['text', 'table', 'json', 'ndjson', 'markdown']).default('text'))
     .addOption(new Option('--fail-on <change>', 'what makes the exit status 1: decision (a packet decided differently: its verdict, or only its deciding rule or stage) or verdict (a verdict changes)').choices(['decision', 'verdict']).default('decision'))

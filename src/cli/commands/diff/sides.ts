@@ -4,7 +4,7 @@ import type { LoadOptions } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 
 /** The flags that name diff's configurations, --against aside. */
-export type SideFlags = Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir'>;
+export type SideFlags = Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir' | 'account'>;
 
 /** One side of the comparison: the configuration flags to load, how, and its name in reports. */
 export interface DiffSide {
@@ -19,7 +19,7 @@ export interface DiffSide {
  */
 export function planSides(flags: SideFlags): [DiffSide, DiffSide] {
   const side = (which: 'before' | 'after'): DiffSide => ({
-    flags: { plan: flags.plan, config: flags.config, configFormat: flags.configFormat, ...(which === 'after' ? { tfDir: flags.tfDir } : {}) },
+    flags: { plan: flags.plan, config: flags.config, configFormat: flags.configFormat, account: flags.account, ...(which === 'after' ? { tfDir: flags.tfDir } : {}) },
     options: { side: which, places: which === 'after' },
     name: `${flags.plan!} (${which})`,
   });
@@ -27,7 +27,7 @@ export function planSides(flags: SideFlags): [DiffSide, DiffSide] {
 }
 
 export function filesSide(files: string[], flags: SideFlags): DiffSide {
-  return { flags: { config: files, configFormat: flags.configFormat, tfDir: flags.tfDir }, options: { places: true }, name: files.join(', ') };
+  return { flags: { config: files, configFormat: flags.configFormat, tfDir: flags.tfDir, account: flags.account }, options: { places: true }, name: files.join(', ') };
 }
 
 /** What makes diff exit 1: any packet decided differently (verdict, deciding rule or stage), or a verdict change only. */

@@ -15,14 +15,14 @@ import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
 import { STDIN_NAME } from '../../../capture/source.js';
 import { VERSION } from '../../about.js';
-import { loadConfiguration } from '../../configuration.js';
+import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { warn, warnIf, writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
-export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir'> {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir' | 'account'> {
   format?: Format;
   json?: boolean;
   out?: string;
@@ -96,7 +96,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare, places: true });
   const where = locate(0)?.file ?? read[0]!;
   try {
-    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
+    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists, onSample: sampleListSaid });
     const options = { lists: (name: string) => registry.resolve(name) };
     if (flags.explain !== undefined) {
       const e = explain(snapshot, flags.explain, options);
