@@ -43,7 +43,13 @@ export function distinctFiles(inputs: readonly NamedFile[], outputs: readonly Na
   throw new UsageError(`${name} ${path!}: the same file as ${clash.other}; give each output its own file`);
 }
 
-/** Throws a UsageError when two of the named output paths, or an output and the input, are the same file. */
-export function distinctPaths(input: string | undefined, outputs: readonly NamedFile[]): void {
-  distinctFiles([['the capture', input]], outputs);
+/**
+ * Throws a UsageError when two of the named output paths, or an output and the input (a capture, or
+ * one of several), are the same file, or when one capture is given twice (its packets would be read twice).
+ */
+export function distinctPaths(input: string | readonly string[] | undefined, outputs: readonly NamedFile[]): void {
+  const captures = typeof input === 'string' || input === undefined ? [input] : input;
+  const twice = firstClash([], captures.map((path) => ['the capture', path] as const));
+  if (twice !== null) throw new UsageError(`${captures[twice.output]!}: the same capture is given twice; give each capture once`);
+  distinctFiles(captures.map((path) => ['the capture', path] as const), outputs);
 }

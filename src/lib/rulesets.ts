@@ -47,13 +47,22 @@ export interface LintOptions extends ListOptions {
   maxRules?: number;
 }
 
-/** `edgesim lint`'s findings for a configuration (unreachable and unmatchable rules, warnings, deploy-time checks), as its JSON gives them. */
-export async function lint(config: Config, options: LintOptions = {}): Promise<LintFinding[]> {
+/** What lint() gives: `edgesim lint --json`'s object. */
+export interface LintReport {
+  findings: LintFinding[];
+}
+
+/**
+ * `edgesim lint`'s findings for a configuration (unreachable and unmatchable rules, warnings,
+ * deploy-time checks), as its --json gives them: `{ findings }` (each finding without a location
+ * when the configuration is an object, which has no file to place it in).
+ */
+export async function lint(config: Config, options: LintOptions = {}): Promise<LintReport> {
   const model = modelOptions(config, options);
   try {
     const deploy = deployChecks(config.snapshot, options.maxRules);
     const findings = lintFindings({ snapshot: config.snapshot, model, deploy, document: config.snapshot, file: config.source ?? '', locate: config.locate });
-    return findings.map(({ finding, severity, location }) => ({ ...finding, severity, ...(config.source === undefined ? {} : { location }) }));
+    return { findings: findings.map(({ finding, severity, location }) => ({ ...finding, severity, ...(config.source === undefined ? {} : { location }) })) };
   } catch (err) {
     throw attachSource(err, config.source);
   }

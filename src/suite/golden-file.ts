@@ -91,13 +91,19 @@ export interface GoldenDifference {
   changed: number;
   /** actual lines */
   lines: number;
-  /** the first frame that differs, with both lines (null: no line) */
-  first: { frame: number; expected: string | null; actual: string | null } | null;
+  /** the first frame that differs (and its file, in the lines of merged captures), with both lines (null: no line) */
+  first: { frame: number; file: string | null; expected: string | null; actual: string | null } | null;
 }
 
 function frameOf(line: string | null): number | null {
   const m = /^\{"frame":(\d+)/.exec(line ?? '');
   return m === null ? null : Number(m[1]);
+}
+
+/** The file a line of merged captures names after its frame, or null. */
+function fileOf(line: string | null): string | null {
+  const m = /^\{"frame":\d+,"file":("(?:[^"\\]|\\.)*")/.exec(line ?? '');
+  return m === null ? null : (JSON.parse(m[1]!) as string);
 }
 
 /** A file's lines, and how to let go of the file whether or not they were all read. */
@@ -134,7 +140,7 @@ export async function compareGolden(actual: string, golden: string): Promise<Gol
       if (got !== null) diff.lines++;
       if (got === want) continue;
       diff.changed++;
-      diff.first ??= { frame: frameOf(got) ?? frameOf(want) ?? i, expected: want, actual: got };
+      diff.first ??= { frame: frameOf(got) ?? frameOf(want) ?? i, file: fileOf(got) ?? fileOf(want), expected: want, actual: got };
     }
   } catch (err) {
     throw new InputError(golden, err, 'cannot read the golden file');

@@ -6,6 +6,20 @@
 import { isObject, type ConfigFormat } from './document.js';
 import { isTerraformJson } from './terraform.js';
 
+/**
+ * The format of a configuration already parsed (JSON or YAML): an octorules account by its rules'
+ * keys (`lists:` alone is a snapshot's key too: such an object is read as a snapshot), else as its
+ * JSON would be read.
+ */
+export async function detectValueFormat(value: unknown): Promise<ConfigFormat> {
+  if (isObject(value)) {
+    const { isOctorulesFile } = await import('./octorules.js');
+    const { lists: _lists, ...rest } = value;
+    if (isOctorulesFile(rest)) return 'octorules';
+  }
+  return jsonFormat(value);
+}
+
 function jsonFormat(value: unknown): ConfigFormat {
   if (Array.isArray(value)) return 'vendor';
   if (isTerraformJson(value)) return 'terraform';
