@@ -87,8 +87,8 @@ export function dottedPath(path: JsonPath): string {
   return out === '' ? '(root)' : out;
 }
 
-/** A key written as it is in a path: no control character, no quote or bracket, not starting with `:` (terminal-text.ts). */
-const plainKey = (key: string): boolean => key !== '' && printable(key) === key && !/["[\]]|^[\s:]/.test(key);
+/** A key written as it is in a path: no control character, not empty, not starting with white space or `:` (terminal-text.ts). */
+const plainKey = (key: string): boolean => key !== '' && printable(key) === key && !/^[\s:]/.test(key);
 
 /** RFC 6901 JSON pointer: `/rulesets/0/rules/2/expression`. */
 export function jsonPointer(path: JsonPath): string {
