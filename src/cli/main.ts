@@ -26,8 +26,11 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(`edgesim: ${printable(text.replace(/^error: /, '').replace(/\n$/, ''))}\n`) })
     .exitOverride();
   for (const register of commands) register(program);
-  program.hook('preAction', (_program, command) => {
+  program.hook('preAction', async (_program, command) => {
     running = command;
+    // no output may replace an input or another output: checked before the action runs (paths.ts)
+    const { claimCommandFiles } = await import('./paths.js');
+    claimCommandFiles(command);
   });
   return program;
 }

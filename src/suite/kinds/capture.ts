@@ -2,6 +2,7 @@
 // `totals` (packets passed and dropped), `frames` (frame number -> verdict or expectation), `by_rule`
 // (rule ref -> packets it decided) and `golden` (every frame's verdict in the replay's NDJSON
 // format). `--update` rewrites golden files, and only those, from the current result (btest's -U).
+import { labelsPathFor } from '../../capture/synth/labels.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -161,6 +162,8 @@ export const captureKind: CaseKind<CaptureCase> = {
   parse(value, expect, _keys, ctx) {
     const capture = existingFile(value, ctx.dir, 'a capture');
     ctx.files.reads.push({ what: `the capture of case ${JSON.stringify(ctx.caseName)}`, path: capture, at: value });
+    // its label sidecar is read with it (when there is one): no golden may take that name
+    ctx.files.reads.push({ what: `the label sidecar of the capture of case ${JSON.stringify(ctx.caseName)}`, path: labelsPathFor(capture), at: value });
     const c: CaptureCase = { capture, suiteFile: ctx.file, suiteDir: ctx.dir, ...parseExpect(expect, ctx.paths.refs, ctx.dir) };
     if (c.golden !== null) ctx.files.goldens.push({ what: `the golden file of case ${JSON.stringify(ctx.caseName)}`, path: c.golden, at: expect.get('golden')! });
     return c;

@@ -16,7 +16,6 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import type { DiffSide } from './sides.js';
 import { printWarnings, writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
@@ -38,11 +37,6 @@ async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built
 }
 
 export async function runCaptureDiff(capture: string, before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
-  distinctPaths(capture, [
-    ['--out', flags.out],
-    ['--summary', flags.summary],
-    ['--write-changed', flags.writeChanged],
-  ]);
   const sideA = await sideFor(before, flags);
   const sideB = await sideFor(after, flags);
   const [a, b] = [sideA.built, sideB.built];

@@ -16,7 +16,7 @@ import { VERSION } from '../../about.js';
 import { loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
-import { distinctFiles } from '../../paths.js';
+import { writes } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
@@ -80,13 +80,8 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   const files = [...(file === undefined ? [] : [file]), ...(flags.config ?? [])];
   if (files.length === 0 && flags.plan === undefined) throw new UsageError('lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json');
   const read = [...files, ...(flags.plan === undefined ? [] : [flags.plan])];
-  distinctFiles(
-    read.map((f): [string, string] => ['a configuration', f]),
-    [
-      ['--out', flags.out],
-      ['--summary', summary],
-    ],
-  );
+  // --out and --summary are checked against the files read before the action (paths.ts); the job summary GitHub names, here
+  if (flags.summary === undefined) writes('$GITHUB_STEP_SUMMARY', summary);
   // the deploy-time checks look at the document as the file has it, before the schema (of several
   // files, the one that holds the rulesets)
   let deploy: DeployCheckResult | undefined;

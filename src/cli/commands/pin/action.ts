@@ -11,8 +11,9 @@ import { pinnedCases } from '../../../suite/pin/pin-suite.js';
 import { suiteText, type WrittenCase } from '../../../suite/pin/suite-text.js';
 import { runSuites } from '../../../suite/run.js';
 import { counted } from '../../../numbers.js';
+import { printable } from '../../../terminal-text.js';
 import { writeOutput } from '../../output.js';
-import { distinctFiles } from '../../paths.js';
+import { writes } from '../../paths.js';
 
 export interface PinFlags {
   config?: string;
@@ -37,16 +38,8 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
   const out = flags.out === '-' ? undefined : flags.out;
   if (flags.capture !== undefined && out === undefined) throw new UsageError('--capture needs --out FILE: its golden file is written beside the suite');
   const golden = flags.capture === undefined || out === undefined ? undefined : goldenOf(out);
-  distinctFiles(
-    [
-      ['the configuration', config],
-      ['the capture', flags.capture],
-    ],
-    [
-      ['--out', out],
-      ['the golden file', golden],
-    ],
-  );
+  // the configuration, the capture and --out are checked before the action (paths.ts); the golden file beside --out, here
+  writes('the golden file', golden);
   const snapshot = await loadSnapshotFile(config);
   const paths = await SuitePaths.open(snapshot, {});
   const registry = createListRegistry({ accountLists: snapshot.lists });
@@ -61,7 +54,7 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
     cases.push({ name: `the capture ${path.basename(flags.capture)}`, body: [['capture', fromSuite(out, flags.capture)]], expect: { golden: path.basename(golden) } });
   }
   const header = [
-    `Pinned by \`edgesim pin\` from ${path.basename(config)}: what the configuration does today.`,
+    `Pinned by \`edgesim pin\` from ${printable(path.basename(config))}: what the configuration does today.`,
     'Run it with `edgesim test` (it passes as written); a failing case after a change shows what changed.',
     'Fields a packet does not give take the defaults of a typical packet: see `edgesim test --help`.',
   ].join('\n');
