@@ -79,7 +79,7 @@ const FILE_OPTIONS: Readonly<Record<string, Role>> = {
   '--save': 'write',
 };
 
-/** Command arguments by their name in the command's usage. */
+/** Command arguments by their name in the command's usage (one of several, `<suite...>`, is named with its path). */
 const FILE_ARGUMENTS: Readonly<Record<string, { role: Role; name: string }>> = {
   capture: { role: 'capture', name: 'the capture' },
   suite: { role: 'read', name: 'the suite' },
@@ -156,7 +156,7 @@ export function claimCommandFiles(command: Command): void {
   });
   const args = command.registeredArguments.flatMap((argument, i) => {
     const file = FILE_ARGUMENTS[argument.name()];
-    return file === undefined ? [] : strings(command.processedArgs[i]).map((path) => ({ role: file.role, name: file.name, path }));
+    return file === undefined ? [] : strings(command.processedArgs[i]).map((path) => ({ role: file.role, name: argument.variadic ? `${file.name} ${path}` : file.name, path }));
   });
   for (const f of [...args, ...given]) if (f.role !== 'write') reads(f.name, f.path, f.role);
   for (const f of given) if (f.role === 'write') writes(f.name, f.path);
