@@ -4,6 +4,7 @@ import { readConfiguration } from '../config/inputs/index.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { validateSnapshot } from '../config/validate.js';
+import { stringArgument } from './arguments.js';
 
 /** A checked configuration snapshot and where it came from. */
 export interface Config {
@@ -23,7 +24,7 @@ export interface Config {
  */
 export async function loadConfig(input: string | readonly string[] | object): Promise<Config> {
   if (typeof input === 'string' || Array.isArray(input)) {
-    const files: readonly string[] = typeof input === 'string' ? [input] : (input as readonly string[]);
+    const files: readonly string[] = typeof input === 'string' ? [input] : (input as readonly unknown[]).map((file, i) => stringArgument('loadConfig', `file ${i + 1}`, file));
     const { snapshot, notes, locate } = await readConfiguration(files.map((file) => ({ file })));
     return { snapshot, source: files.join(', '), notes, locate };
   }
