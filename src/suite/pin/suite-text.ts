@@ -3,6 +3,8 @@
 // examples/demo-suite.yaml is written. Scalars are plain where YAML reads them back as the same
 // string, else double-quoted (JSON's quoting is YAML's).
 
+import { printable } from '../../terminal-text.js';
+
 export type FlowValue = string | number | boolean | null | readonly FlowValue[] | { readonly [key: string]: FlowValue };
 
 export interface WrittenCase {
@@ -29,8 +31,9 @@ export function flow(v: FlowValue): string {
   return scalar(v as string | number | boolean | null);
 }
 
+/** Comment lines, one per line of `text`; names in them printable (a CR would end a YAML comment: terminal-text.ts). */
 function commentLines(text: string, indent = ''): string {
-  return text.split('\n').map((l) => `${indent}#${l === '' ? '' : ` ${l}`}\n`).join('');
+  return text.split('\n').map((l) => `${indent}#${l === '' ? '' : ` ${printable(l)}`}\n`).join('');
 }
 
 /** The suite: a header comment, the configuration's path, the cases, and a closing comment. */
