@@ -31,6 +31,11 @@ export function printable(text: string): string {
   return text.replace(CONTROL, escaped).replace(/##\[/g, '##\\u005b');
 }
 
+/** JSON text (of JSON.stringify) with the characters JSON leaves raw — DEL, C1 controls, U+2028/9, bidirectional controls — escaped too: the same value. */
+export function plainJson(json: string): string {
+  return json.replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Whether a runner reading `line` would run it as a workflow command: after the white space .NET
  * trims (JavaScript's \s, and U+0085), it starts with `::`; or it holds `##[` anywhere. Lines are

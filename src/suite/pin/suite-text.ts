@@ -1,9 +1,9 @@
 // A pinned suite as YAML text written for people: a comment at the top, `config:`, and each case
 // on three or four lines with its packet, space and expectation as one-line flow maps, the way
 // examples/demo-suite.yaml is written. Scalars are plain where YAML reads them back as the same
-// string, else double-quoted (JSON's quoting is YAML's).
+// string, else double-quoted (JSON's quoting is YAML's, control characters escaped).
 
-import { printable } from '../../terminal-text.js';
+import { plainJson, printable } from '../../terminal-text.js';
 
 export type FlowValue = string | number | boolean | null | readonly FlowValue[] | { readonly [key: string]: FlowValue };
 
@@ -21,7 +21,7 @@ const READ_AS_OTHER = /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*)?\.?
 
 function scalar(v: string | number | boolean | null): string {
   if (typeof v !== 'string') return String(v);
-  return PLAIN.test(v) && !READ_AS_OTHER.test(v) ? v : JSON.stringify(v);
+  return PLAIN.test(v) && !READ_AS_OTHER.test(v) ? v : plainJson(JSON.stringify(v));
 }
 
 /** A value as one line of YAML flow style. */
