@@ -7,6 +7,7 @@ import { readConfiguration, readConfigurationValue } from '../config/inputs/inde
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { validateSnapshot } from '../config/validate.js';
+import { optionsArgument, stringArgument } from './arguments.js';
 
 /** A checked configuration snapshot and where it came from. */
 export interface Config {
@@ -31,7 +32,7 @@ const OBJECT_NAMES = { terraform: 'the Terraform JSON object', vendor: 'the API 
  */
 export async function loadConfig(input: string | readonly string[] | object): Promise<Config> {
   if (typeof input === 'string' || Array.isArray(input)) {
-    const files: readonly string[] = typeof input === 'string' ? [input] : (input as readonly string[]);
+    const files: readonly string[] = typeof input === 'string' ? [input] : (input as readonly unknown[]).map((file, i) => stringArgument('loadConfig', `file ${i + 1}`, file));
     const { snapshot, notes, locate } = await readConfiguration(files.map((file) => ({ file })));
     return { snapshot, source: files.join(', '), notes, locate };
   }
@@ -60,7 +61,10 @@ export interface Plan {
  * and order). Throws a UserError naming the file and the place.
  */
 export async function loadPlan(plan: string, options: PlanOptions = {}): Promise<Plan> {
-  const files: readonly string[] = options.config === undefined ? [] : typeof options.config === 'string' ? [options.config] : options.config;
+  stringArgument('loadPlan', 'the plan', plan);
+  options = optionsArgument('loadPlan', options);
+  const given: unknown = options.config;
+  const files: readonly string[] = given === undefined ? [] : typeof given === 'string' ? [given] : Array.isArray(given) ? given.map((file, i) => stringArgument('loadPlan', `config file ${i + 1}`, file)) : [stringArgument('loadPlan', 'config', given)];
   const side = async (which: 'before' | 'after'): Promise<Config> => {
     const { snapshot, notes, locate } = await readConfiguration([{ file: plan, plan: which }, ...files.map((file) => ({ file }))], { account: options.account });
     return { snapshot, source: [plan, ...files].join(', '), notes, locate };

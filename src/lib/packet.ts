@@ -2,6 +2,7 @@
 // checked by the suites' own rules: an error is a SuiteError naming the field.
 import { parsePacket, type PacketSpec, type PacketValues } from '../suite/packet-spec.js';
 import { parseSuiteText, SuiteError } from '../suite/source.js';
+import { packetValues } from './arguments.js';
 
 /**
  * Field names as the Rules language writes them (and tcp.seq, tcp.ack, tcp.window, time, payload),
@@ -16,6 +17,7 @@ const NAME = 'packet';
 
 export function packetSpec(packet: Packet): PacketSpec {
   try {
+    packetValues(packet);
     return parsePacket(parseSuiteText(NAME, JSON.stringify(packet) ?? 'null'));
   } catch (err) {
     if (err instanceof SuiteError) err.locate(NAME);

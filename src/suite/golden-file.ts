@@ -41,6 +41,7 @@ function placeProblem(file: string, dir: string): string | null {
 export function goldenPath(at: Located, dir: string): string {
   if (at.type !== 'string' || at.value === '') at.fail(`expected the path of a golden NDJSON file (a string), got ${at.type}`);
   const name = at.value as string;
+  if (name.includes('\0')) at.fail(`${JSON.stringify(name)}: a path cannot hold a NUL character`);
   if (path.isAbsolute(name)) at.fail(`${JSON.stringify(name)}: a golden file lives under the suite's folder: give its path relative to the suite`);
   const file = path.resolve(dir, name);
   const problem = placeProblem(file, dir);

@@ -40,6 +40,12 @@ export async function detectFormat(text: string): Promise<ConfigFormat> {
   try {
     return isOctorulesFile(parse(text)) ? 'octorules' : 'snapshot';
   } catch {
-    return 'snapshot';
+    // YAML that does not parse: its reader names the YAML error at its place, not a JSON error at line 1
+    return looksLikeYaml(text) ? 'octorules' : 'snapshot';
   }
+}
+
+/** Text that is YAML by its look: a line starting with a key and a colon, or a document marker. */
+function looksLikeYaml(text: string): boolean {
+  return /^(?:---|[ \t]*(?:- )?[\w.$"'-]+[ \t]*:(?:[ \t]|$))/m.test(text);
 }

@@ -4,6 +4,7 @@
 // packets it decided) and `golden` (every frame's verdict in the replay's NDJSON format, with the
 // file of each frame of a list as the suite names it). `--update` rewrites golden files, and only
 // those, from the current result (btest's -U).
+import { labelsPathFor } from '../../capture/synth/labels.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -193,7 +194,11 @@ export const captureKind: CaseKind<CaptureCase> = {
     const list = value.type === 'list' ? value.items('a list of captures') : [value];
     if (list.length === 0) value.fail('expected a capture, or a list of captures to replay merged by time, got an empty list');
     const captures = list.map((at) => existingFile(at, ctx.dir, 'a capture'));
-    for (const [i, capture] of captures.entries()) ctx.files.reads.push({ what: `the capture of case ${JSON.stringify(ctx.caseName)}`, path: capture, at: list[i]! });
+    for (const [i, capture] of captures.entries()) {
+      ctx.files.reads.push({ what: `the capture of case ${JSON.stringify(ctx.caseName)}`, path: capture, at: list[i]! });
+      // its label sidecar is read with it (when there is one): no golden may take that name
+      ctx.files.reads.push({ what: `the label sidecar of the capture of case ${JSON.stringify(ctx.caseName)}`, path: labelsPathFor(capture), at: list[i]! });
+    }
     const names = value.type === 'list' ? list.map((at) => at.value as string) : null;
     if (names !== null && new Set(names).size < names.length) value.fail('a capture is listed twice');
     const c: CaptureCase = { captures, names, suiteFile: ctx.file, suiteDir: ctx.dir, ...parseExpect(expect, ctx.paths.refs, ctx.dir, names) };

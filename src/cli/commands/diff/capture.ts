@@ -17,7 +17,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { failed, type DiffSide, type FailOn } from './sides.js';
 import { printWarnings, warnIf, writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctCaptures } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
@@ -43,11 +43,7 @@ async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built
 const reportsPlaces = (flags: CaptureDiffFlags): boolean => flags.format === 'markdown' || summaryFile(flags.summary) !== undefined;
 
 export async function runCaptureDiff(captures: string[], before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
-  distinctPaths(captures, [
-    ['--out', flags.out],
-    ['--summary', flags.summary],
-    ['--write-changed', flags.writeChanged],
-  ]);
+  distinctCaptures(captures);
   const sideA = await sideFor(before, flags);
   const sideB = await sideFor(after, flags);
   const [a, b] = [sideA.built, sideB.built];

@@ -9,7 +9,7 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface InspectFlags extends DataFlags {
   limit?: number;
@@ -32,7 +32,7 @@ export async function run(captures: string[], flags: InspectFlags): Promise<void
   const limit = flags.limit ?? Infinity;
   if (limit === 0) return;
   const built = await buildLookupPath(flags.lookups, dataOptions(flags));
-  distinctPaths(captures, []);
+  distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const files = input.fileNames;
   const out = new TextSink();

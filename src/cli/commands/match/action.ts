@@ -14,7 +14,7 @@ import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
@@ -29,7 +29,7 @@ export async function run(captures: string[], expression: string, flags: MatchFl
     throw err;
   });
   printWarnings(undefined, built.warnings);
-  distinctPaths(captures, []);
+  distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {
