@@ -5,7 +5,8 @@
 import { isObject, type ConfigFormat } from './document.js';
 import { isTerraformJson } from './terraform.js';
 
-function jsonFormat(value: unknown): ConfigFormat {
+/** The format of a JSON value: Terraform's output, the vendor API's answer, or else a snapshot. */
+export function jsonFormat(value: unknown): ConfigFormat {
   if (Array.isArray(value)) return 'vendor';
   if (isTerraformJson(value)) return 'terraform';
   if (isObject(value) && ('result' in value || 'success' in value || ('phase' in value && 'rules' in value))) return 'vendor';

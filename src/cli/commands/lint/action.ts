@@ -3,12 +3,11 @@
 // first, its witness packet below), as JSON, SARIF or GitHub annotations, with a job summary; or
 // one rule's overlaps (--explain).
 import { explain, type Explanation } from '../../../analysis/index.js';
-import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
-import { failsAt, findingJson, lintFindings, type ReviewFinding } from '../../../review/lint-findings.js';
+import { collectDeployChecks, failsAt, findingJson, lintFindings, type ReviewFinding } from '../../../review/lint-findings.js';
 import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
@@ -71,8 +70,6 @@ function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   return formatFindings(findings);
 }
 
-const holdsRulesets = (value: unknown): boolean => typeof value === 'object' && value !== null && 'rulesets' in value;
-
 export async function run(file: string | undefined, flags: LintFlags): Promise<void> {
   const format = formatOf(flags);
   const summary = summaryFile(flags.summary);
@@ -89,14 +86,8 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   );
   // the deploy-time checks look at the document as the file has it, before the schema (of several
   // files, the one that holds the rulesets)
-  let deploy: DeployCheckResult | undefined;
-  let document: unknown;
-  const prepare = (value: unknown): unknown => {
-    const checked = deployChecks(value, flags.maxRules);
-    if (deploy === undefined || holdsRulesets(value)) [deploy, document] = [checked, value];
-    return checked.document;
-  };
-  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare });
+  const checks = collectDeployChecks(flags.maxRules);
+  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare: checks.prepare });
   const where = locate(0)?.file ?? read[0]!;
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
@@ -106,7 +97,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
       writeOutput(flags.out, format === 'json' ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e));
       return;
     }
-    const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
+    const findings = lintFindings({ snapshot, model: options, deploy: checks.deploy!, document: checks.document, file: where, locate });
     writeOutput(flags.out, rendered(format, findings));
     appendJobSummary(lintSummary(where, findings), summary);
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;

@@ -1,0 +1,68 @@
+// The two documents the language server reads that are not a `--config` format: a suite whose
+// `config:` is written inline (checked as `edgesim test` checks it: a snapshot), and a `.rules`
+// file, one expression a line, read as one ruleset whose every line is a block rule named after its
+// line (`line-3`), so that lint says which lines can never match or are covered by earlier ones.
+// Each is made into the shape the readers of src/config/inputs make, with its way back to the text.
+import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
+import type { ConfigurationDocument } from '../../config/inputs/document.js';
+import type { JsonPath } from '../../config/schema.js';
+import { UserError } from '../../errors.js';
+import type { ExpressionKind } from '../../lang/index.js';
+
+/** A `.rules` line that holds an expression: not blank, not a `#` comment. */
+export function isExpressionLine(line: string): boolean {
+  const t = line.trim();
+  return t !== '' && !t.startsWith('#');
+}
+
+/** The lines of a text, each without its line break. */
+export function textLines(text: string): string[] {
+  return text.split('\n').map((l) => l.replace(/\r$/, ''));
+}
+
+/** A `.rules` file as one ruleset of block rules, one a line; paths in the file are `[line index]`. */
+export function rulesFileDocument(text: string, file: string, scheme: ExpressionKind): ConfigurationDocument {
+  const lines: number[] = [];
+  const rules: unknown[] = [];
+  if (scheme === 'rule') {
+    textLines(text).forEach((line, n) => {
+      if (!isExpressionLine(line)) return;
+      lines.push(n);
+      rules.push({ ref: `line-${n + 1}`, action: 'block', expression: line });
+    });
+  }
+  const origin = (path: JsonPath): JsonPath => {
+    const [key, , sub, j, ...rest] = path;
+    return key === 'rulesets' && sub === 'rules' && typeof j === 'number' ? [lines[j] ?? j, ...rest] : path;
+  };
+  return {
+    document: rules.length === 0 ? {} : { rulesets: [{ name: 'rules', kind: 'root', phase: 'magic_transit', rules }] },
+    origin,
+    locate: (_ruleset, rule) => (rule === undefined || lines[rule] === undefined ? { file, line: 1, column: 1 } : { file, line: lines[rule] + 1, column: 1 }),
+    notes: [],
+  };
+}
+
+/** A suite's inline configuration (`config:` written as a map); paths in the file start at `config`. */
+export function suiteConfigurationDocument(text: string, file: string): ConfigurationDocument {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const { line, col } = lines.linePos(e.pos[0]);
+    throw new UserError(`invalid YAML at line ${line}, column ${col}: ${e.message.split('\n')[0]!}`, { source: file });
+  }
+  const config = doc.get('config', true);
+  if (!isMap(config)) throw new UserError('the suite names its configuration in a file: its rules are checked in that file', { source: file });
+  return {
+    document: config.toJSON(),
+    origin: (path) => ['config', ...path],
+    locate: (ruleset, rule) => {
+      const node = doc.getIn(['config', 'rulesets', ruleset, ...(rule === undefined ? [] : ['rules', rule])], true) as Node | undefined;
+      if (node?.range == null) return undefined;
+      const { line, col } = lines.linePos(node.range[0]);
+      return { file, line, column: col };
+    },
+    notes: [],
+  };
+}
