@@ -20,7 +20,7 @@ import { ruleRef, rulesetName } from '../../firewall/firewall.js';
 import { validateExpression, type ExpressionKind } from '../../lang/index.js';
 import type { Witness } from '../../analysis/witness.js';
 import { collectDeployChecks, lintFindings } from '../../review/lint-findings.js';
-import { rulesFileDocument, suiteConfigurationDocument } from './documents.js';
+import { rulesFileDocument, suiteConfigurationDocument, terraformPaths } from './documents.js';
 
 /** What a document is, for the checks of its whole configuration. */
 export type ConfigurationKind = ConfigFormat | 'suite' | 'rules';
@@ -78,7 +78,11 @@ export interface LintOutcome {
 async function documentOf(input: ConfigurationText): Promise<ConfigurationDocument> {
   if (input.kind === 'suite') return suiteConfigurationDocument(input.text, input.file);
   if (input.kind === 'rules') return rulesFileDocument(input.text, input.file, input.scheme ?? 'rule');
-  return (await readerFor(input.kind))(input.text.replace(/^\uFEFF/, ''), input.file, 'planned');
+  const read = (await readerFor(input.kind))(input.text.replace(/^\uFEFF/, ''), input.file, 'planned');
+  if (input.kind !== 'terraform') return read;
+  // the reader names places by resource address; the editor needs them as paths of the JSON
+  const inJson = terraformPaths(input.text);
+  return { ...read, origin: (path) => inJson(read.origin(path)) };
 }
 
 type Obj = Record<string, unknown>;

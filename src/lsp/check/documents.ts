@@ -66,3 +66,34 @@ export function suiteConfigurationDocument(text: string, file: string): Configur
     notes: [],
   };
 }
+
+/**
+ * Terraform JSON's places, which its reader names by resource address (`module.fw.cloudflare_ruleset.mt
+ * rules[3] (ref ssh)`), as paths of the document: the resource's object (in the state's values, or a
+ * plan's planned values) and its `values.rules[3]`.
+ */
+export function terraformPaths(text: string): (path: JsonPath) => JsonPath {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return (p) => p;
+  }
+  const resources = new Map<string, JsonPath>();
+  const walk = (node: unknown, at: JsonPath): void => {
+    if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...at, i]));
+    else if (typeof node === 'object' && node !== null) {
+      const o = node as Record<string, unknown>;
+      if (typeof o.address === 'string' && typeof o.values === 'object' && o.values !== null && !resources.has(o.address)) resources.set(o.address, at);
+      // a resource's own values hold no resources
+      for (const [k, v] of Object.entries(o)) if (k !== 'values' || typeof o.address !== 'string') walk(v, [...at, k]);
+    }
+  };
+  walk(value, []);
+  return (p) => {
+    const m = typeof p[0] === 'string' ? /^(.+?)(?: rules\[(\d+)\])?(?: \(ref .*\))?$/.exec(p[0]) : null;
+    const at = m === null ? undefined : resources.get(m[1]!);
+    if (m === null || at === undefined) return p;
+    return [...at, 'values', ...(m[2] === undefined ? [] : ['rules', Number(m[2])]), ...p.slice(1)];
+  };
+}
