@@ -51,6 +51,18 @@ export class LspClient {
     await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
   }
 
+  /** Sends changes of ranges (a new version), as an editor does while typing. */
+  async change(uri: string, changes: Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }>): Promise<void> {
+    const version = (this.versions.get(uri) ?? 0) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+  }
+
+  async close(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
   async save(uri: string): Promise<void> {
     await this.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
   }
