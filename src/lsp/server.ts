@@ -40,6 +40,7 @@ import { actionsAt } from './features/code-actions.js';
 import { completionsAt, type ItemKind } from './features/completion.js';
 import { hoverAt } from './features/hover.js';
 import { definitionAt, semanticTokens, symbolsOf, TOKEN_TYPES } from './features/outline.js';
+import { patchDocument } from './patch.js';
 import { AnalysisWorker, Cancelled } from './worker-client.js';
 
 /** The settings a client may give (initializationOptions, or `edgesim` in workspace/didChangeConfiguration). */
@@ -137,7 +138,7 @@ export class EdgesimServer {
           title: a.title,
           kind: a.kind === 'quickfix' ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite,
           edit: { changes: { [textDocument.uri]: a.edits.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.text })) } },
-          ...(a.fixes === undefined ? {} : { diagnostics: [this.diagnostic(doc, a.fixes)], isPreferred: a.edits.length === 1 && (a.fixes.fixes?.length ?? 0) === 1 }),
+          ...(a.fixes === undefined ? {} : { diagnostics: [this.diagnostic(doc, a.fixes)], isPreferred: (a.fixes.fixes?.length ?? 0) + (a.fixes.removal === undefined ? 0 : 1) === 1 }),
         }),
       );
     });
@@ -215,7 +216,8 @@ export class EdgesimServer {
     if (doc === undefined) return undefined;
     const kept = this.models.get(uri);
     if (kept?.version === doc.version) return kept;
-    const model = readDocument(uri, doc.languageId, doc.version, doc.getText());
+    const text = doc.getText();
+    const model = (kept === undefined ? undefined : patchDocument(kept, text, doc.version)) ?? readDocument(uri, doc.languageId, doc.version, text);
     this.models.set(uri, model);
     return model;
   }

@@ -12,6 +12,7 @@ export class LspClient {
   private readonly versions = new Map<string, number>();
   readonly stderr: string[] = [];
   readonly notifications: Array<{ method: string; params: unknown }> = [];
+  private readonly publishWaiters: Array<{ uri: string; version: number; resolve(d: Diagnostic[]): void }> = [];
 
   private constructor(
     readonly child: ChildProcessWithoutNullStreams,
@@ -24,7 +25,13 @@ export class LspClient {
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
     child.stderr.on('data', (b: Buffer) => client.stderr.push(b.toString('utf8')));
-    connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => client.diagnostics.set(p.uri, { version: p.version, diagnostics: p.diagnostics }));
+    connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      client.diagnostics.set(p.uri, { version: p.version, diagnostics: p.diagnostics });
+      for (const w of client.publishWaiters.splice(0)) {
+        if (w.uri === p.uri && w.version === p.version) w.resolve(p.diagnostics);
+        else client.publishWaiters.push(w);
+      }
+    });
     connection.onNotification((method, params) => client.notifications.push({ method, params }));
     connection.onRequest(() => null);
     connection.listen();
@@ -73,6 +80,18 @@ export class LspClient {
     const published = this.diagnostics.get(uri);
     if (published?.version !== version) throw new Error(`diagnostics of version ${published?.version} published, ${version} settled`);
     return published.diagnostics;
+  }
+
+  /** The first diagnostics published for a version of a document (the engine's, before lint's findings may come). */
+  published(uri: string, version: number): Promise<Diagnostic[]> {
+    const now = this.diagnostics.get(uri);
+    if (now?.version === version) return Promise.resolve(now.diagnostics);
+    return new Promise((resolve) => this.publishWaiters.push({ uri, version, resolve }));
+  }
+
+  /** The document's current version as sent. */
+  version(uri: string): number {
+    return this.versions.get(uri) ?? 0;
   }
 
   request<T>(method: string, params: object): Promise<T> {

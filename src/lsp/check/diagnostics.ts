@@ -7,7 +7,6 @@
 // rule is typed.
 import type { JsonPath } from '../../config/schema.js';
 import type { DocumentModel, RuleSite } from '../document.js';
-import { removalEdits } from '../features/code-actions.js';
 import type { LintOutcome, PlacedFinding } from './configuration.js';
 import { expressionProblems } from './expressions.js';
 import type { Problem, ProblemSeverity } from './problems.js';
@@ -53,8 +52,8 @@ function findingProblem(model: DocumentModel, f: PlacedFinding, site: RuleSite |
     return b === undefined ? [] : [{ start: b.expression.start, end: b.expression.end, message: `${b.name} decides its packets first` }];
   });
   const dead = (f.kind === 'unreachable' || f.kind === 'unmatchable') && f.subject !== null;
-  const fixes = dead ? removalEdits(model, f.subject!).map((e) => ({ ...e, title: `Remove ${f.rule ?? 'the rule'} (${f.kind})` })) : [];
-  return { start: range[0], end: range[1], severity: SEVERITY[f.severity] ?? 'information', code: f.kind, message: f.message, ...(related.length > 0 ? { related } : {}), ...(fixes.length > 0 ? { fixes } : {}) };
+  const removal = dead ? { removal: { path: f.subject!, title: `Remove ${f.rule ?? 'the rule'} (${f.kind})` } } : {};
+  return { start: range[0], end: range[1], severity: SEVERITY[f.severity] ?? 'information', code: f.kind, message: f.message, ...(related.length > 0 ? { related } : {}), ...removal };
 }
 
 /** Where lint's line (`invalid JSON at line 3, column 5: …`) points, else the document's start. */

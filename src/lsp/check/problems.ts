@@ -22,4 +22,6 @@ export interface Problem {
   related?: Array<{ start: number; end: number; message: string }>;
   /** quick fixes */
   fixes?: FixEdit[];
+  /** a quick fix that removes the object at this path of the document (a dead rule), worked out when asked for */
+  removal?: { path: ReadonlyArray<string | number>; title: string };
 }

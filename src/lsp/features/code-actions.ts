@@ -102,6 +102,10 @@ export function actionsAt(model: DocumentModel, start: number, end: number, prob
   for (const p of problems) {
     if (p.end < start || p.start > end) continue;
     for (const fix of p.fixes ?? []) actions.push({ title: fix.title, kind: 'quickfix', edits: [fix], fixes: p });
+    if (p.removal !== undefined) {
+      const edits = removalEdits(model, p.removal.path);
+      if (edits.length > 0) actions.push({ title: p.removal.title, kind: 'quickfix', edits, fixes: p });
+    }
   }
   for (const e of model.expressions) {
     if (e.inexact !== null || e.uncheckable !== null || e.at(e.value.length) < start || e.at(0) > end) continue;
