@@ -244,3 +244,25 @@ export function readDocument(uri: string, languageId: string, version: number, t
 export function configurationKind(model: DocumentModel): ConfigurationKind | null {
   return model.kind === 'json' || model.kind === 'yaml' || model.kind === 'hcl' ? null : model.kind;
 }
+
+/**
+ * One expression as a document of its own (the playground's editor): the text is the expression, the
+ * rule holding it is a snapshot's first (`rulesets[0].rules[0]`), and `lists` are the lists it may name.
+ */
+export function expressionDocument(text: string, kind: ExpressionKind, lists: ReadonlyArray<{ name: string; kind: string; items: number }> = []): DocumentModel {
+  const owner = ['rulesets', 0, 'rules', 0];
+  const e = hosted({ value: text, kind, start: 0, end: text.length, uncheckable: null, owner }, Array.from({ length: text.length + 1 }, (_, i) => i));
+  return {
+    uri: 'expression',
+    file: 'expression',
+    version: 0,
+    text,
+    kind: 'json',
+    expressions: [e],
+    problems: [],
+    rules: [{ path: owner, name: 'expression', start: 0, end: text.length, expression: e }],
+    lists: lists.map((l) => ({ ...l, start: 0, end: 0, nameStart: 0, nameEnd: 0 })),
+    capture: null,
+    range: () => [0, text.length],
+  };
+}

@@ -45,12 +45,9 @@ export function wantAt(value: string, index: number): Want {
   }
   const trimmed = rest.trimEnd();
   if (trimmed === '' || /(\(|\band|\bor|\bxor|\bnot|&&|\|\||\^\^|!)$/.test(trimmed)) return { kind: 'start', from };
-  if (/[A-Za-z0-9_.]$/.test(trimmed) && rest !== trimmed) {
-    const field = /([A-Za-z_][A-Za-z0-9_.]*)$/.exec(trimmed)![1]!;
-    // a field just written asks for an operator; a value or a bare boolean field is complete
-    return { kind: 'operator', field, from };
-  }
-  return { kind: 'logical', from };
+  // a field just written asks for an operator; a value (a number, a word) or a bare boolean field is complete
+  const field = rest !== trimmed ? /(?:^|[\s(!])([A-Za-z_][A-Za-z0-9_.]*)$/.exec(trimmed)?.[1] : undefined;
+  return field === undefined ? { kind: 'logical', from } : { kind: 'operator', field, from };
 }
 
 /** The word (field, function, list name or literal) around index `index` of `value`, with its bounds. */
