@@ -19,9 +19,9 @@ export class LspClient {
     readonly connection: MessageConnection,
   ) {}
 
-  /** Starts the server and initializes it; `settings` are its initializationOptions. */
-  static async start(settings: object = {}, root = ROOT, args: string[] = []): Promise<LspClient> {
-    const child = spawn(process.execPath, [BIN, 'lsp', '--stdio', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  /** Starts the server (`bin`: the edgesim command) and initializes it; `settings` are its initializationOptions. */
+  static async start(settings: object = {}, root = ROOT, args: string[] = [], bin = BIN): Promise<LspClient> {
+    const child = spawn(process.execPath, [bin, 'lsp', '--stdio', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
     child.stderr.on('data', (b: Buffer) => client.stderr.push(b.toString('utf8')));
