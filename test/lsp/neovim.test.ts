@@ -1,6 +1,7 @@
-// A real editor drives the server: Neovim (Debian's package, headless, no user configuration) starts
-// `edgesim lsp --stdio` through its built-in LSP client, opens a configuration, and a Lua script reads
-// back what Neovim received: the diagnostics it stores for the buffer, a completion list and a hover.
+// A real editor drives the server: Neovim (Debian's package, headless, no user configuration but the
+// README's, as a user copies it) starts `edgesim lsp --stdio` through its built-in LSP client when a
+// configuration is opened, and a Lua script reads back what Neovim received: the diagnostics it
+// stores for the buffer, a completion list and a hover.
 // The diagnostics' words are checked against `edgesim validate` and `edgesim lint` on the same file.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,19 +10,22 @@ import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
+/** The README's Neovim configuration, as a user copies it, with the command pointed at this checkout's build. */
+function readmeConfiguration(): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const block = /\*\*Neovim\*\*[\s\S]*?```lua\n([\s\S]*?)```/.exec(readme)![1]!;
+  const command = "{ 'npx', 'edgesim', 'lsp', '--stdio' }";
+  expect(block).toContain(command);
+  return block.replace(command, '{ vim.env.EDGESIM_NODE, vim.env.EDGESIM_BIN, \'lsp\', \'--stdio\' }');
+}
+
 const LUA = `
 local out = {}
-local file = vim.env.EDGESIM_FILE
-vim.cmd('edit ' .. vim.fn.fnameescape(file))
+vim.cmd('edit ' .. vim.fn.fnameescape(vim.env.EDGESIM_FILE))
 local buf = vim.api.nvim_get_current_buf()
-local id = vim.lsp.start_client({
-  name = 'edgesim',
-  cmd = { vim.env.EDGESIM_NODE, vim.env.EDGESIM_BIN, 'lsp', '--stdio' },
-  root_dir = vim.env.EDGESIM_ROOT,
-})
-vim.lsp.buf_attach_client(buf, id)
-local client = vim.lsp.get_client_by_id(id)
-vim.wait(20000, function() return client.initialized end, 50)
+local function client_of(b) for _, c in pairs(vim.lsp.buf_get_clients(b)) do if c.name == 'edgesim' then return c end end end
+vim.wait(20000, function() local c = client_of(buf); return c ~= nil and c.initialized end, 50)
+local client = client_of(buf)
 local uri = vim.uri_from_bufnr(buf)
 -- the server answers once the diagnostics it published for this version are final
 client.request_sync('edgesim/settle', { uri = uri }, 60000, buf)
@@ -44,7 +48,7 @@ for _, r in pairs(hover or {}) do if r.result then table.insert(out.hover, r.res
 local f = io.open(vim.env.EDGESIM_OUT, 'w')
 f:write(vim.fn.json_encode(out))
 f:close()
-vim.lsp.stop_client(id)
+vim.lsp.stop_client(client.id)
 vim.cmd('qa!')
 `;
 
@@ -70,7 +74,7 @@ describe('Neovim\'s built-in LSP client', () => {
     const text = `${JSON.stringify(demo, null, 2)}\n`;
     const file = path.join(dir, 'firewall.json');
     writeFileSync(file, text);
-    writeFileSync(path.join(dir, 'test.lua'), LUA);
+    writeFileSync(path.join(dir, 'test.lua'), `${readmeConfiguration()}\n${LUA}`);
     const [completeLine, completeCol] = position(text, 'and tcp.d"', 9);
     const [hoverLine, hoverCol] = position(text, 'tcp.dstport == 2323', 4);
     const out = path.join(dir, 'out.json');

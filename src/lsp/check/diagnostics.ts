@@ -42,13 +42,13 @@ function firstLine(model: DocumentModel, [start, end]: [number, number]): [numbe
   return [start, nl < 0 || nl > end ? end : nl];
 }
 
-function findingProblem(model: DocumentModel, f: PlacedFinding, site: RuleSite | undefined): Problem | null {
+function findingProblem(model: DocumentModel, f: PlacedFinding, site: RuleSite | undefined, sites: ReadonlyMap<string, RuleSite>): Problem | null {
   let range: [number, number];
   if (site !== undefined) range = [site.expression.start, site.expression.end];
   else if (f.subject !== null) range = firstLine(model, nearest(model, f.subject));
   else return null;
   const related = f.blockers.flatMap((p) => {
-    const b = model.rules.find((r) => key(r.path) === key(p));
+    const b = sites.get(key(p));
     return b === undefined ? [] : [{ start: b.expression.start, end: b.expression.end, message: `${b.name} decides its packets first` }];
   });
   const dead = (f.kind === 'unreachable' || f.kind === 'unmatchable') && f.subject !== null;
@@ -87,7 +87,7 @@ function lintProblems(model: DocumentModel, lint: Linted): Problem[] {
   for (const f of outcome.findings) {
     const site = siteOf(f.subject);
     if (site === null || (!current && site === undefined)) continue;
-    const p = findingProblem(model, f, site);
+    const p = findingProblem(model, f, site, sites);
     if (p !== null) out.push(p);
   }
   if (current) for (const note of outcome.notes) out.push({ start: 0, end: 0, severity: 'information', code: 'note', message: note });
