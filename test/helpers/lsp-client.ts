@@ -111,3 +111,11 @@ export class LspClient {
     return code;
   }
 }
+
+/** The offset in `text` of an LSP position (UTF-16 units, as JavaScript strings count). */
+export function offsetOf(text: string, pos: { line: number; character: number }): number {
+  const lines = text.split('\n');
+  let o = 0;
+  for (let i = 0; i < pos.line; i++) o += lines[i]!.length + 1;
+  return o + pos.character;
+}

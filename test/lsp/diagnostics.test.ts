@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
 import { FINDING_KINDS } from '../../src/analysis/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { LspClient } from '../helpers/lsp-client.js';
+import { LspClient, offsetOf } from '../helpers/lsp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let client: LspClient;
@@ -92,13 +92,6 @@ function rulesExpressions(text: string): Found[] {
     offset += line.length + 1;
   });
   return out;
-}
-
-function offsetOf(text: string, pos: { line: number; character: number }): number {
-  const lines = text.split('\n');
-  let o = 0;
-  for (let i = 0; i < pos.line; i++) o += lines[i]!.length + 1;
-  return o + pos.character;
 }
 
 const SEVERITY: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'note', 4: 'hint' };

@@ -11,7 +11,7 @@ import type { CodeAction, CodeLens, CompletionItem, Diagnostic, DocumentSymbol, 
 import { FIELD_REGISTRY } from '../../src/field-registry.js';
 import { validateExpression } from '../../src/lang/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { LspClient } from '../helpers/lsp-client.js';
+import { LspClient, offsetOf } from '../helpers/lsp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let client: LspClient;
@@ -32,13 +32,6 @@ function at(text: string, marker: string, shift = 0): { line: number; character:
   if (offset < shift) throw new Error(`no ${marker}`);
   const lines = text.slice(0, offset).split('\n');
   return { line: lines.length - 1, character: lines[lines.length - 1]!.length };
-}
-
-function offsetOf(text: string, pos: { line: number; character: number }): number {
-  const lines = text.split('\n');
-  let o = 0;
-  for (let i = 0; i < pos.line; i++) o += lines[i]!.length + 1;
-  return o + pos.character;
 }
 
 /** Applies text edits (as an editor does, from the last to the first). */

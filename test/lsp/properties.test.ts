@@ -16,7 +16,7 @@ import type { Diagnostic } from 'vscode-languageserver/node.js';
 import { FINDING_KINDS } from '../../src/analysis/index.js';
 import { hintFor, FIREWALL_SCHEME, validateExpression } from '../../src/lang/index.js';
 import { runCliAsync } from '../helpers/cli.js';
-import { LspClient } from '../helpers/lsp-client.js';
+import { LspClient, offsetOf } from '../helpers/lsp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let client: LspClient;
@@ -135,13 +135,6 @@ function ruleAt(text: string, offset: number): number {
   const root = parseTree(text)!;
   const rules = findNodeAtLocation(root, ['rulesets', 0, 'rules'])!.children ?? [];
   return rules.findIndex((r) => offset >= r.offset && offset <= r.offset + r.length);
-}
-
-function offsetOf(text: string, pos: { line: number; character: number }): number {
-  const lines = text.split('\n');
-  let o = 0;
-  for (let i = 0; i < pos.line; i++) o += lines[i]!.length + 1;
-  return o + pos.character;
 }
 
 const SEVERITY: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'note', 4: 'hint' };

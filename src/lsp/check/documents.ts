@@ -3,8 +3,9 @@
 // file, one expression a line, read as one ruleset whose every line is a block rule named after its
 // line (`line-3`), so that lint says which lines can never match or are covered by earlier ones.
 // Each is made into the shape the readers of src/config/inputs make, with its way back to the text.
-import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, type Node } from 'yaml';
 import type { ConfigurationDocument } from '../../config/inputs/document.js';
+import { readYamlDocument } from '../../config/inputs/octorules.js';
 import type { JsonPath } from '../../config/schema.js';
 import { UserError } from '../../errors.js';
 import type { ExpressionKind } from '../../lang/index.js';
@@ -45,13 +46,7 @@ export function rulesFileDocument(text: string, file: string, scheme: Expression
 
 /** A suite's inline configuration (`config:` written as a map); paths in the file start at `config`. */
 export function suiteConfigurationDocument(text: string, file: string): ConfigurationDocument {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    const { line, col } = lines.linePos(e.pos[0]);
-    throw new UserError(`invalid YAML at line ${line}, column ${col}: ${e.message.split('\n')[0]!}`, { source: file });
-  }
+  const { doc, lines } = readYamlDocument(text, file);
   const config = doc.get('config', true);
   if (!isMap(config)) throw new UserError('the suite names its configuration in a file: its rules are checked in that file', { source: file });
   return {

@@ -31,12 +31,8 @@ const DOUBLE_ESCAPES: Readonly<Record<string, string>> = {
 };
 const HEX_ESCAPES: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
 
-/**
- * A flow scalar's content [from, to) (inside the quotes for quoted ones): lines folded as YAML folds
- * them (a single line break between two lines is a space, each empty line a line feed, blanks around
- * breaks dropped), quotes' escapes decoded.
- */
-function foldFlow(text: string, from: number, to: number, style: 'plain' | 'single' | 'double'): Mapped {
+/** A value being rebuilt, each UTF-16 unit with the source offset that writes it. */
+function collector() {
   const value: string[] = [];
   const offsets: number[] = [];
   const put = (s: string, at: number): void => {
@@ -45,6 +41,16 @@ function foldFlow(text: string, from: number, to: number, style: 'plain' | 'sing
       offsets.push(at);
     }
   };
+  return { value, offsets, put };
+}
+
+/**
+ * A flow scalar's content [from, to) (inside the quotes for quoted ones): lines folded as YAML folds
+ * them (a single line break between two lines is a space, each empty line a line feed, blanks around
+ * breaks dropped), quotes' escapes decoded.
+ */
+function foldFlow(text: string, from: number, to: number, style: 'plain' | 'single' | 'double'): Mapped {
+  const { value, offsets, put } = collector();
   const lines = linesOf(text, from, to);
   let pendingBreak: number | null = null;
   let empties: number[] = [];
@@ -118,14 +124,7 @@ function blockScalar(text: string, from: number, to: number, header: string, par
   const explicit = /[1-9]/.exec(header);
   let indent = explicit === null ? 0 : parentIndent + Number(explicit[0]);
   if (explicit === null && first !== undefined) while (text[first[0] + indent] === ' ') indent++;
-  const value: string[] = [];
-  const offsets: number[] = [];
-  const put = (s: string, at: number): void => {
-    for (const unit of s.split('')) {
-      value.push(unit);
-      offsets.push(at);
-    }
-  };
+  const { value, offsets, put } = collector();
   /** offsets of the line breaks not yet written */
   let breaks: number[] = [];
   let prevKind: 'none' | 'text' | 'more' = 'none';
