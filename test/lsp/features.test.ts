@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAction, CodeLens, CompletionItem, Diagnostic, DocumentSymbol, Hover, InlayHint, Location, SemanticTokens, TextEdit } from 'vscode-languageserver/node.js';
 import { FIELD_REGISTRY } from '../../src/field-registry.js';
 import { validateExpression } from '../../src/lang/index.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { PARTNER_LISTS, realisticRuleset } from '../../bench/realistic-rulesets.js';
+import { ROOT, runCli, runCliAsync } from '../helpers/cli.js';
 import { LspClient, offsetOf } from '../helpers/lsp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -283,5 +284,76 @@ describe('traffic in the editor', () => {
     writeFileSync(config, JSON.stringify({ rulesets: [{ name: 'rules', kind: 'root', phase: 'magic_transit', rules: lines.map((expression, i) => ({ ref: `line-${i + 2}`, action: 'block', expression })) }] }));
     const replay = JSON.parse(runCli(['replay', 'examples/demo.pcap', '--config', config, '--format', 'json']).stdout) as { rules: Array<{ hits: number; decided: number }> };
     expect(lenses.map(figures)).toEqual(replay.rules.map((r) => [r.hits, r.decided]));
+  });
+});
+
+describe('a 1,000-rule file', () => {
+  const big = () =>
+    JSON.stringify(
+      {
+        lists: PARTNER_LISTS,
+        rulesets: [{ name: 'fw', kind: 'root', phase: 'magic_transit', rules: realisticRuleset(985).map(([ref, action, expression]) => ({ ref, action, expression, ...(action === 'skip' ? { action_parameters: { ruleset: 'current' } } : {}) })) }],
+      },
+      null,
+      2,
+    );
+
+  it('answers completion while lint runs, and after typing faster than lint, settles on a fresh lint of the last text', async () => {
+    let text = big();
+    const file = path.join(dir, 'big.json');
+    writeFileSync(file, text);
+    const uri = pathToFileURL(file).href;
+    await client.open(uri, text);
+    // lint of 1,000 rules takes a while on its thread; a completion asked meanwhile is answered first
+    const order: string[] = [];
+    const settled = client.settled(uri).then(() => order.push('settled'));
+    const completion = complete(uri, at(text, '"expression": "', 15)).then((items) => {
+      order.push('completion');
+      return items;
+    });
+    expect((await completion).length).toBeGreaterThan(20);
+    await settled;
+    expect(order).toEqual(['completion', 'settled']);
+    // edits sent one after another without waiting: each makes the running lint stale
+    const target = text.indexOf('"expression": "', text.indexOf('"ref": "customer-500"')) + 15;
+    for (const typed of ['tcp.dstport == 1 or ', 'tcp.dstport == 2 or ', 'ip.proto == tcp or ']) {
+      await client.change(uri, [{ range: { start: at(text, '', target), end: at(text, '', target) }, text: typed }]);
+      text = text.slice(0, target) + typed + text.slice(target);
+    }
+    const diagnostics = await client.settled(uri);
+    // the last text's rule customer-500 holds a bare protocol name: the server leaves it out of lint, as the reference does
+    const reference = JSON.parse(text);
+    reference.rulesets[0].rules = reference.rulesets[0].rules.filter((r: { ref: string }) => r.ref !== 'customer-500');
+    writeFileSync(file, JSON.stringify(reference, null, 2));
+    const lint = JSON.parse((await runCliAsync(['lint', file, '--json'])).stdout) as { findings: Array<{ kind: string; message: string }> };
+    const findings = diagnostics.filter((d) => typeof d.code === 'string' && lint.findings.some((f) => f.kind === d.code)).map((d) => `${String(d.code)}|${d.message}`);
+    // the deploy-time checks count the rules as the file has them (the refused one too); the analysis's findings are of the rest
+    const expected = lint.findings.map((f) => `${f.kind}|${f.message}`.replace('fw: 999 rules', 'fw: 1000 rules'));
+    expect(findings.sort()).toEqual(expected.sort());
+    expect(expected).toContain("too_many_rules|fw: 1000 rules, more than the account's limit of 200");
+    expect(diagnostics.filter((d) => d.severity === 1 && d.code === 'parse_int')).toHaveLength(1);
+  });
+});
+
+describe('a capture named by a suite', () => {
+  it('shows the traffic of a configuration a suite in its folder runs with a capture case', async () => {
+    const own = await LspClient.start({ debounceMs: 0 });
+    try {
+      const folder = tempDir('edgesim-lsp-suite-');
+      const config = path.join(folder, 'firewall.json');
+      const text = readFileSync(path.join(ROOT, 'examples/demo-snapshot.json'), 'utf8');
+      writeFileSync(config, text);
+      writeFileSync(path.join(folder, 'other.yaml'), 'network_firewall_rules: []\n');
+      writeFileSync(path.join(folder, 'suite.yaml'), `config: firewall.json\ncases:\n  - name: the capture\n    capture: ${path.join(ROOT, 'examples/demo.pcap')}\n    expect: {totals: {packets: 4526}}\n`);
+      const uri = pathToFileURL(config).href;
+      await own.open(uri, text);
+      await own.save(uri);
+      await measured(own, uri);
+      const lenses = await own.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+      expect(lenses.length).toBe(JSON.parse(text).rulesets[0].rules.length);
+      expect(lenses[0]!.command!.arguments![0]).toContain('on demo.pcap (4,526 packets)');
+    } finally {
+      await own.stop();
+    }
   });
 });
