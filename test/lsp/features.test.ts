@@ -357,3 +357,18 @@ describe('a capture named by a suite', () => {
     }
   });
 });
+
+describe('other JSON and YAML files', () => {
+  it('get no diagnostics when they hold no expression, broken or not; a file that holds one gets them', async () => {
+    const plain = pathToFileURL(path.join(dir, 'package.json')).href;
+    await client.open(plain, '{"name": "x", "version": 1,,}');
+    expect(await client.settled(plain)).toEqual([]);
+    const yaml = pathToFileURL(path.join(dir, 'compose.yaml')).href;
+    await client.open(yaml, 'services:\n  web: {image: nginx\n', 'yaml');
+    expect(await client.settled(yaml)).toEqual([]);
+    const holding = pathToFileURL(path.join(dir, 'alerts.json')).href;
+    await client.open(holding, '{"alerts": [{"expression": "tcp.dport == 22"}] "x": 1}');
+    const got = await client.settled(holding);
+    expect(got.map((d) => d.code)).toEqual(['syntax', 'unknown_identifier', 'hint']);
+  });
+});

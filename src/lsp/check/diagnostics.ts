@@ -99,10 +99,13 @@ const spanOf = ([start, end]: [number, number]) => ({ start, end });
 /**
  * Every problem of a document: syntax, expressions, and lint's (current or kept from an earlier
  * version). A configuration's syntax errors are lint's to report, in lint's words (its reader reads
- * the text strictly, where the editor's parser goes on past them).
+ * the text strictly, where the editor's parser goes on past them); other JSON and YAML files' only
+ * when they hold expressions (the editor's own JSON and YAML support reports the rest).
  */
 export function documentProblems(model: DocumentModel, lint: Linted | undefined, configuration: boolean): Problem[] {
-  const out: Problem[] = configuration ? [] : model.problems.map((p) => ({ ...p, severity: 'error' as const, code: 'syntax' }));
+  // a JSON or YAML file that is no configuration and holds no expression is not this server's to judge
+  const syntax = configuration || model.expressions.length === 0 ? [] : model.problems;
+  const out: Problem[] = syntax.map((p) => ({ ...p, severity: 'error' as const, code: 'syntax' }));
   for (const e of model.expressions) out.push(...expressionProblems(e));
   if (lint !== undefined) out.push(...lintProblems(model, lint));
   return out;
