@@ -56,7 +56,8 @@ describe('the playground in headless Chromium', () => {
     // a bare protocol name: the engine's message and its hint, as validate prints them, under the editor
     await editor.fill('');
     await editor.pressSequentially('ip.proto == tcp');
-    await page.locator('#problems li.error').waitFor();
+    // (the page checks as it is typed: wait for the check of the whole text)
+    await page.locator('#problems li.error', { hasText: /^ip\.proto == tcp$/m }).waitFor();
     const shown = await page.locator('#problems li').allTextContents();
     expect(`${shown.join('\n')}\n`).toBe(runCli(['validate', 'ip.proto == tcp']).stdout);
     expect(await page.locator('#status').textContent()).toBe('invalid');
