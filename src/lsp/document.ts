@@ -97,7 +97,13 @@ function jsonKind(root: Node | undefined): DocumentKind {
 }
 
 function yamlKind(doc: YamlDocument): DocumentKind {
-  const value: unknown = doc.doc.toJS({ maxAliasCount: 10_000 });
+  let value: unknown;
+  try {
+    value = doc.doc.toJS({ maxAliasCount: 10_000 });
+  } catch {
+    // aliases past the limit (an alias bomb) or a tag that makes no value: not a configuration read here
+    return 'yaml';
+  }
   if (isOctorulesAccount(value) || (isObject(value) && Array.isArray(value.lists) && Object.keys(value).every((k) => k === 'lists'))) return 'octorules';
   if (isObject(value) && ('cases' in value || 'config' in value)) return isMap(doc.doc.get('config', true)) ? 'suite' : 'yaml';
   return 'yaml';

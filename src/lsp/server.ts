@@ -236,6 +236,16 @@ export class EdgesimServer {
   /** Checks the document now: the engine's errors are published at once, lint's findings when it answers. */
   private check(uri: string): void {
     this.timers.delete(uri);
+    try {
+      this.checkNow(uri);
+    } catch (err) {
+      // a document this server cannot read must not end it: it says so and serves the others
+      this.connection.console.error(`edgesim: ${uri}: ${(err as Error).message}`);
+      this.markSettled(uri, this.documents.get(uri)?.version ?? -1);
+    }
+  }
+
+  private checkNow(uri: string): void {
     const model = this.modelOf(uri);
     if (model === undefined) return;
     this.publish(model);

@@ -182,3 +182,12 @@ describe('a change inside one expression', () => {
     expect(applied).toBeGreaterThan(500);
   });
 });
+
+describe('a document the server cannot read as a configuration', () => {
+  it('is plain YAML, not a failure: an alias bomb (its expressions are still checked)', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 6 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`), 'rules: [{expression: "tcp.dstport == 22"}]'].join('\n');
+    const m = readDocument('file:///bomb.yaml', 'yaml', 1, bomb);
+    expect(m.kind).toBe('yaml');
+    expect(m.expressions.map((e) => e.value)).toEqual(['tcp.dstport == 22']);
+  });
+});
