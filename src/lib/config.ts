@@ -1,5 +1,7 @@
 // The library's configuration: files in any format --config reads (several merged by resource), or
-// a snapshot object, checked as the CLI checks them, kept with the name errors give them.
+// a snapshot object, checked as the CLI checks them, kept with the name errors give them; and the
+// two sides of a Terraform plan, read as `diff --plan` reads them (rules without ref paired across
+// the sides by content, so `diff(before, after)` is `edgesim diff --static --plan`).
 import { readConfiguration } from '../config/inputs/index.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
@@ -28,4 +30,31 @@ export async function loadConfig(input: string | readonly string[] | object): Pr
     return { snapshot, source: files.join(', '), notes, locate };
   }
   return { snapshot: validateSnapshot(input), source: undefined, notes: [], locate: NOWHERE };
+}
+
+export interface PlanOptions {
+  /** files added to both sides (an ATP snapshot beside the Terraform rulesets), as `diff --plan --config` */
+  config?: string | readonly string[];
+  /** the account to read where the plan holds several (`--account`) */
+  account?: string;
+}
+
+/** The configurations before and after a Terraform plan (`terraform show -json PLANFILE`). */
+export interface Plan {
+  readonly before: Config;
+  readonly after: Config;
+}
+
+/**
+ * Reads both sides of a Terraform plan as `edgesim diff --plan` reads them: each rule keeps one name
+ * on both sides (its ref, else its address and description, the rules without ref paired by content
+ * and order). Throws a UserError naming the file and the place.
+ */
+export async function loadPlan(plan: string, options: PlanOptions = {}): Promise<Plan> {
+  const files: readonly string[] = options.config === undefined ? [] : typeof options.config === 'string' ? [options.config] : options.config;
+  const side = async (which: 'before' | 'after'): Promise<Config> => {
+    const { snapshot, notes, locate } = await readConfiguration([{ file: plan, plan: which }, ...files.map((file) => ({ file }))], { account: options.account });
+    return { snapshot, source: [plan, ...files].join(', '), notes, locate };
+  };
+  return { before: await side('before'), after: await side('after') };
 }

@@ -2,7 +2,7 @@
 // export is listed in the README's "Using edgesim as a library" section; test/lib/exports.test.ts fails when one is
 // added or removed without updating that list. Importing this loads no CLI code, prints nothing and
 // opens nothing.
-export { loadConfig, type Config } from './config.js';
+export { loadConfig, loadPlan, type Config, type Plan, type PlanOptions } from './config.js';
 export { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 export type { Packet } from './packet.js';
 export type { VerdictRecord } from './verdict-record.js';

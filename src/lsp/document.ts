@@ -9,7 +9,7 @@ import { getNodeValue, printParseErrorCode, type Node } from 'jsonc-parser';
 import { isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import { jsonFormat } from '../config/inputs/detect.js';
 import { isObject } from '../config/inputs/document.js';
-import { isOctorulesAccount } from '../config/inputs/octorules.js';
+import { isOctorulesFile } from '../config/inputs/octorules.js';
 import { SNAPSHOT_SCHEMA } from '../config/resources.js';
 import type { JsonPath } from '../config/schema.js';
 import type { ExpressionKind } from '../lang/index.js';
@@ -104,7 +104,7 @@ function yamlKind(doc: YamlDocument): DocumentKind {
     // aliases past the limit (an alias bomb) or a tag that makes no value: not a configuration read here
     return 'yaml';
   }
-  if (isOctorulesAccount(value) || (isObject(value) && Array.isArray(value.lists) && Object.keys(value).every((k) => k === 'lists'))) return 'octorules';
+  if (isOctorulesFile(value) && !(isObject(value) && ('cases' in value || 'config' in value))) return 'octorules';
   if (isObject(value) && ('cases' in value || 'config' in value)) return isMap(doc.doc.get('config', true)) ? 'suite' : 'yaml';
   return 'yaml';
 }

@@ -1,8 +1,8 @@
 // What a configuration change does to real traffic: every packet of one capture decided by two
 // packet paths side by side (each with its own protection state, as two replays would have), and
 // the frames whose verdict, deciding rule or deciding stage differ. Changes are grouped by
-// (before rule, after rule, verdict change) for people, with a count and the first frames of each
-// group with their 5-tuples (a frame the fast path decided from its bytes is decoded in full for
+// (before rule, after rule, verdict change) for people, verdict changes first, with a count and the
+// first frames of each group with their 5-tuples (a frame the fast path decided from its bytes is decoded in full for
 // that, at most FIRST_FRAMES times a group); every changed frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
 import type { CaptureInfo } from '../capture/reader.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
@@ -35,7 +35,7 @@ export interface DiffResult {
   capture: string;
   packets: number;
   changed: number;
-  /** largest groups first */
+  /** the groups whose verdict changes first, then those that keep it (another deciding rule or stage); largest first in each */
   groups: ChangeGroup[];
   info: CaptureInfo;
 }
@@ -92,6 +92,7 @@ export async function diffCapture(capture: OpenCapture, before: BuiltPath, after
     }
     opts.onChange?.(rec, da, db);
   }, { ...opts, decodeFrame: a.decodeFrame });
-  const sorted = [...groups.values()].sort((x, y) => y.packets - x.packets || x.frames[0]! - y.frames[0]!);
+  const keeps = (g: ChangeGroup): number => Number(g.before.verdict === g.after.verdict);
+  const sorted = [...groups.values()].sort((x, y) => keeps(x) - keeps(y) || y.packets - x.packets || x.frames[0]! - y.frames[0]!);
   return { capture: capture.name, packets, changed, groups: sorted, info };
 }

@@ -60,7 +60,7 @@ beforeAll(() => {
 describe('the packed package', () => {
   it('holds the built code, its types, the ATP option reference and the data, and no tests', () => {
     const files = packed.files.map((f) => f.path);
-    for (const wanted of ['bin/edgesim.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/vitest.d.ts', 'dist/bundle/main.js', 'src/atp/README.md', 'datasets/colos.json', 'README.md']) {
+    for (const wanted of ['bin/edgesim.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/vitest.d.ts', 'dist/bundle/main.js', 'src/atp/README.md', 'datasets/colos.json', 'datasets/hcl/tree-sitter-terraform.wasm', 'README.md']) {
       expect(files, wanted).toContain(wanted);
     }
     expect(files.filter((f) => /^test\/|\.test\.|\.map$/.test(f))).toEqual([]);
@@ -80,6 +80,14 @@ console.log(v.verdict, v.rule, drops, Object.keys(matchers).length);
     );
     expect(run(process.execPath, ['example.mjs'], app)).toBe('drop ssh-from-office 1378 3\n');
     expect(run(process.execPath, ['node_modules/.bin/edgesim', '--version'], app).trim()).toBe(pkg.version);
+  });
+
+  it("places a Terraform plan's findings in the .tf files beside it (the shipped HCL grammar, found from the bundle)", () => {
+    const fixture = path.join(ROOT, 'test/config/terraform-source/fixtures/v4-dynamic');
+    for (const f of ['main.tf', 'plan.json']) writeFileSync(path.join(app, f), readFileSync(path.join(fixture, f)));
+    const r = spawnSync(process.execPath, ['node_modules/.bin/edgesim', 'lint', '--plan', 'plan.json', '--format', 'github'], { cwd: app, encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([1, '']);
+    expect(r.stdout).toMatch(/^::error title=edgesim unreachable,file=main\.tf,line=\d+,/m);
   });
 
   it('type-checks a TypeScript consumer with --strict and nodenext against the shipped declarations', () => {

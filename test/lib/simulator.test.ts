@@ -157,7 +157,13 @@ describe('validate, lint, diff', () => {
     expect(placeless).toEqual(findings.map(({ location: _, ...f }) => f));
     const after = await loadConfig(JSON.parse(readFileSync(DEMO, 'utf8').replace('tcp.dstport in { 23 2323 }', 'tcp.dstport in { 23 }')));
     const d = await diff(config, after);
-    expect(d.equivalent).toBe(false);
+    expect(d.same_verdicts).toBe(false);
     expect(d.differences[0]!.before.rule).toBe('block-telnet');
+    // only the deciding rule changes: the same verdicts, not the same deciding rules (never "equivalent" beside differences)
+    const renamed = await loadConfig(JSON.parse(readFileSync(DEMO, 'utf8').replace('"block-telnet"', '"no-telnet"')));
+    const moved = await diff(config, renamed);
+    expect(moved).toMatchObject({ same_verdicts: true, same_deciding_rules: false });
+    expect(moved.differences.length).toBeGreaterThan(0);
+    expect('equivalent' in moved).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // Which format a configuration file is in, from its content alone: JSON that is Terraform's output,
-// the vendor API's answer (an envelope, a ruleset, or an array of them) or else a snapshot; YAML that
-// is an octorules account file. Anything else is read as a snapshot, whose reader says what is wrong.
+// the vendor API's answer (an envelope, a ruleset — with or without its rules, as the vendor SDK's
+// fixtures hold one — or an array of them) or else a snapshot; YAML that is an octorules account
+// file (its rules, or only its lists). Anything else is read as a snapshot, whose reader says what is wrong.
 // The YAML parser is loaded only for text that is not JSON (it costs a command tens of milliseconds).
 import { isObject, type ConfigFormat } from './document.js';
 import { isTerraformJson } from './terraform.js';
@@ -9,7 +10,8 @@ import { isTerraformJson } from './terraform.js';
 export function jsonFormat(value: unknown): ConfigFormat {
   if (Array.isArray(value)) return 'vendor';
   if (isTerraformJson(value)) return 'terraform';
-  if (isObject(value) && ('result' in value || 'success' in value || ('phase' in value && 'rules' in value))) return 'vendor';
+  // a snapshot has no top-level phase: a ruleset object does
+  if (isObject(value) && ('result' in value || 'success' in value || 'phase' in value)) return 'vendor';
   return 'snapshot';
 }
 
@@ -21,9 +23,9 @@ export async function detectFormat(text: string): Promise<ConfigFormat> {
       return 'snapshot';
     }
   }
-  const [{ parse }, { isOctorulesAccount }] = await Promise.all([import('yaml'), import('./octorules.js')]);
+  const [{ parse }, { isOctorulesFile }] = await Promise.all([import('yaml'), import('./octorules.js')]);
   try {
-    return isOctorulesAccount(parse(text)) ? 'octorules' : 'snapshot';
+    return isOctorulesFile(parse(text)) ? 'octorules' : 'snapshot';
   } catch {
     return 'snapshot';
   }

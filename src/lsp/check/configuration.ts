@@ -78,7 +78,7 @@ export interface LintOutcome {
 async function documentOf(input: ConfigurationText): Promise<ConfigurationDocument> {
   if (input.kind === 'suite') return suiteConfigurationDocument(input.text, input.file);
   if (input.kind === 'rules') return rulesFileDocument(input.text, input.file, input.scheme ?? 'rule');
-  const read = (await readerFor(input.kind))(input.text.replace(/^\uFEFF/, ''), input.file, 'planned');
+  const read = (await readerFor(input.kind))(input.text.replace(/^\uFEFF/, ''), input.file, 'planned', {});
   if (input.kind !== 'terraform') return read;
   // the reader names places by resource address; the editor needs them as paths of the JSON
   const inJson = terraformPaths(input.text);

@@ -20,7 +20,7 @@ import { existingFile, type Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
 import { tracePacket, verdictSummary, type PacketTrace } from '../trace.js';
 import { traceFrame } from '../trace-frame.js';
-import { compareVerdict, parseFrameExpectation, type KnownRefs, type VerdictExpectation } from '../verdict-expect.js';
+import { compareVerdict, missingRef, parseFrameExpectation, type KnownRefs, type VerdictExpectation } from '../verdict-expect.js';
 
 export interface CaptureCase {
   capture: string;
@@ -51,7 +51,7 @@ function parseExpect(expect: Map<string, Located>, refs: KnownRefs, dir: string)
     frames.set(Number(k), parseFrameExpectation(at, refs));
   }
   const byRule = new Map<string, number>();
-  for (const [ref, at] of expect.get('by_rule')?.checkKeys(refs.firewall, 'rule ref') ?? []) byRule.set(ref, count(at));
+  for (const [ref, at] of expect.get('by_rule')?.entries('a map of rule refs to packet counts') ?? []) byRule.set(ref, count(at));
   const g = expect.get('golden');
   const golden = g === undefined ? null : goldenPath(g, dir);
   return { totals, frames, byRule, golden, goldenName: g === undefined ? null : (g.value as string) };
@@ -113,8 +113,9 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
     out.failures.push(...f.failures);
     out.traces.push(...f.traces);
     for (const [ref, want] of c.byRule) {
-      const got = report.rules.find((r) => r.ref === ref)!.decided;
-      if (got !== want) out.failures.push(`by_rule.${ref}: expected ${counted(want, 'packet')} decided, got ${got}`);
+      const rule = report.rules.find((r) => r.ref === ref);
+      if (rule === undefined) out.failures.push(`by_rule.${ref}: ${missingRef(ref, report.rules.map((r) => r.ref))}`);
+      else if (rule.decided !== want) out.failures.push(`by_rule.${ref}: expected ${counted(want, 'packet')} decided, got ${rule.decided}`);
     }
     if (actualPath !== null) await checkGolden(c, actualPath, draft, report.packets, ctx, out);
   } finally {

@@ -33,9 +33,9 @@ function commentLines(text: string, indent = ''): string {
   return text.split('\n').map((l) => `${indent}#${l === '' ? '' : ` ${l}`}\n`).join('');
 }
 
-/** The suite: a header comment, the configuration's path, the cases, and a closing comment. */
-export function suiteText(header: string, config: string, cases: readonly WrittenCase[], footer: string): string {
-  let out = `${commentLines(header)}config: ${scalar(config)}\ncases:\n`;
+/** The suite: a header comment, the configuration's path (or paths), the cases, and a closing comment. */
+export function suiteText(header: string, config: string | readonly string[], cases: readonly WrittenCase[], footer: string): string {
+  let out = `${commentLines(header)}config: ${flow(config)}\ncases:\n`;
   for (const c of cases) {
     if (c.comment !== undefined) out += commentLines(c.comment, '  ');
     out += `  - name: ${scalar(c.name)}\n`;

@@ -3,6 +3,7 @@
 // first, its witness packet below), as JSON, SARIF or GitHub annotations, with a job summary; or
 // one rule's overlaps (--explain).
 import { explain, type Explanation } from '../../../analysis/index.js';
+import { placeText } from '../../../config/location.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
@@ -11,15 +12,16 @@ import { collectDeployChecks, failsAt, findingJson, lintFindings, type ReviewFin
 import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
+import { STDIN_NAME } from '../../../capture/source.js';
 import { VERSION } from '../../about.js';
-import { loadConfiguration } from '../../configuration.js';
+import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
-import { writeOutput } from '../../output.js';
+import { warn, warnIf, writeOutput } from '../../output.js';
 import { distinctFiles } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
-export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'> {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir' | 'account'> {
   format?: Format;
   json?: boolean;
   out?: string;
@@ -32,17 +34,12 @@ export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'config
 
 const packet = (w: object): string => printable(JSON.stringify(w));
 
-function placeText({ location }: ReviewFinding): string {
-  if (location.address !== undefined) return `${location.file}: ${location.address}`;
-  return location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
-}
-
 function formatFindings(findings: readonly ReviewFinding[]): string {
   if (findings.length === 0) return 'no findings\n';
   const lines = findings.map((r) => {
     const { finding: f } = r;
     const subject = f.rule === null ? f.ruleset : `${f.ruleset} ${f.rule}`;
-    const head = printable(`${placeText(r)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
+    const head = printable(`${placeText(r.location)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
     return f.witness === null ? head : `${head}\n  packet: ${packet(f.witness)}`;
   });
   return `${lines.join('\n')}\n`;
@@ -65,8 +62,8 @@ function formatOf(flags: LintFlags): Format {
 
 function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   if (format === 'json') return `${JSON.stringify({ findings: findings.map(findingJson) }, null, 2)}\n`;
-  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }), null, 2)}\n`;
-  if (format === 'github') return annotationLines(findings).map((line) => `${line}\n`).join('');
+  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }, { notFiles: [STDIN_NAME] }), null, 2)}\n`;
+  if (format === 'github') return annotationLines(findings, [STDIN_NAME]).map((line) => `${line}\n`).join('');
   return formatFindings(findings);
 }
 
@@ -87,10 +84,10 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   // the deploy-time checks look at the document as the file has it, before the schema (of several
   // files, the one that holds the rulesets)
   const checks = collectDeployChecks(flags.maxRules);
-  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare: checks.prepare });
+  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare: checks.prepare, places: true });
   const where = locate(0)?.file ?? read[0]!;
   try {
-    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
+    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists, onSample: sampleListSaid });
     const options = { lists: (name: string) => registry.resolve(name) };
     if (flags.explain !== undefined) {
       const e = explain(snapshot, flags.explain, options);
@@ -98,8 +95,11 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
       return;
     }
     const findings = lintFindings({ snapshot, model: options, deploy: checks.deploy!, document: checks.document, file: where, locate });
+    if (format === 'sarif' && findings.some((r) => r.location.file === STDIN_NAME)) {
+      warn('--format sarif: the configuration came from standard input, which is no file: its findings have no place in the repository for code scanning to show them at');
+    }
     writeOutput(flags.out, rendered(format, findings));
-    appendJobSummary(lintSummary(where, findings), summary);
+    warnIf(appendJobSummary(lintSummary(read.join(', '), findings), summary));
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
   } catch (err) {
     throw attachSource(err, source);
