@@ -18,6 +18,7 @@ import { isExpressionLine, textLines } from './check/documents.js';
 import { hosted, type HostedExpression } from './hosts/hosted.js';
 import { jsonRange, readJson, type JsonDocument } from './hosts/json.js';
 import { readYaml, yamlRange, type YamlDocument } from './hosts/yaml.js';
+import { readHclDocument } from './hosts/hcl.js';
 
 /** What a document is: a configuration lint reads, or JSON, YAML or HCL that only holds expressions. */
 export type DocumentKind = ConfigurationKind | 'json' | 'yaml' | 'hcl';
@@ -231,7 +232,24 @@ function rulesModel(base: Base, text: string): DocumentModel {
 
 type Base = Pick<DocumentModel, 'uri' | 'file' | 'version'>;
 
-/** Reads one version of a document. */
+/** Whether a document is a Terraform file, whose reading is asynchronous (readHcl). */
+export function isHcl(uri: string, languageId: string): boolean {
+  return textKind(uri, languageId) === 'hcl';
+}
+
+/** Reads one version of a Terraform (.tf) document: the rulesets' rule expressions. */
+export async function readHcl(uri: string, version: number, text: string): Promise<DocumentModel> {
+  const hcl = await readHclDocument(text);
+  const ranges = new Map(hcl.items.map((i) => [JSON.stringify(i.path), [i.start, i.end] as [number, number]]));
+  const rules = hcl.expressions.flatMap((e): RuleSite[] => {
+    const item = hcl.items.find((i) => JSON.stringify(i.path) === JSON.stringify(e.owner));
+    return item === undefined || e.uncheckable !== null ? [] : [{ path: e.owner, name: item.name, start: item.start, end: item.end, expression: e }];
+  });
+  const problems = hcl.syntaxError === undefined ? [] : [{ ...hcl.syntaxError, message: 'HCL: a syntax error (the rest of the file is still read)' }];
+  return { uri, file: filePath(uri), version, text, kind: 'hcl', expressions: hcl.expressions, problems, rules, lists: [], capture: directive(text, 'capture'), range: (p) => ranges.get(JSON.stringify(p)) };
+}
+
+/** Reads one version of a document (a Terraform file: readHcl). */
 export function readDocument(uri: string, languageId: string, version: number, text: string): DocumentModel {
   const base: Base = { uri, file: filePath(uri), version };
   switch (textKind(uri, languageId)) {

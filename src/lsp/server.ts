@@ -35,7 +35,7 @@ import type { ConfigurationText, LintOutcome, LintSettings } from './check/confi
 import { documentProblems, linted, type Linted } from './check/diagnostics.js';
 import type { Problem } from './check/problems.js';
 import type { TrafficOutcome } from './check/traffic.js';
-import { configurationKind, readDocument, rulesScheme, type DocumentModel } from './document.js';
+import { configurationKind, isHcl, readDocument, readHcl, rulesScheme, type DocumentModel } from './document.js';
 import { actionsAt } from './features/code-actions.js';
 import { completionsAt, type ItemKind } from './features/completion.js';
 import { hoverAt } from './features/hover.js';
@@ -85,6 +85,8 @@ export class EdgesimServer {
   private readonly lintWorker = new AnalysisWorker();
   private readonly queryWorker = new AnalysisWorker();
   private readonly lintQueue = new Map<string, DocumentModel>();
+  /** Terraform files being read, by version */
+  private readonly hclReads = new Map<string, { version: number; model: Promise<DocumentModel> }>();
   private linting: { uri: string; version: number } | undefined;
   private settings: ServerSettings = {};
   private root: string | undefined;
@@ -105,9 +107,9 @@ export class EdgesimServer {
     this.documents.onDidChangeContent(({ document }) => this.schedule(document.uri, this.settings.debounceMs ?? DEFAULT_DEBOUNCE_MS));
     this.documents.onDidSave(({ document }) => void this.measureTraffic(document.uri));
     this.documents.onDidClose(({ document }) => this.forget(document.uri));
-    connection.onCompletion(({ textDocument, position }) => {
+    connection.onCompletion(async ({ textDocument, position }) => {
       const doc = this.documents.get(textDocument.uri);
-      const model = this.modelOf(textDocument.uri);
+      const model = await this.currentModel(textDocument.uri);
       if (doc === undefined || model === undefined) return [];
       return completionsAt(model, doc.offsetAt(position)).map((c) => ({
         label: c.label,
@@ -120,7 +122,7 @@ export class EdgesimServer {
     });
     connection.onHover(async ({ textDocument, position }) => {
       const doc = this.documents.get(textDocument.uri);
-      const model = this.modelOf(textDocument.uri);
+      const model = await this.currentModel(textDocument.uri);
       if (doc === undefined || model === undefined) return null;
       const input = this.configurationOf(model);
       const hover = await hoverAt(model, doc.offsetAt(position), async (rule) =>
@@ -128,9 +130,9 @@ export class EdgesimServer {
       );
       return hover === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: hover.markdown }, range: { start: doc.positionAt(hover.start), end: doc.positionAt(hover.end) } };
     });
-    connection.onCodeAction(({ textDocument, range }) => {
+    connection.onCodeAction(async ({ textDocument, range }) => {
       const doc = this.documents.get(textDocument.uri);
-      const model = this.modelOf(textDocument.uri);
+      const model = await this.currentModel(textDocument.uri);
       if (doc === undefined || model === undefined) return [];
       const problems = this.problems.get(textDocument.uri) ?? [];
       return actionsAt(model, doc.offsetAt(range.start), doc.offsetAt(range.end), problems).map(
@@ -142,9 +144,9 @@ export class EdgesimServer {
         }),
       );
     });
-    connection.onDocumentSymbol(({ textDocument }) => {
+    connection.onDocumentSymbol(async ({ textDocument }) => {
       const doc = this.documents.get(textDocument.uri);
-      const model = this.modelOf(textDocument.uri);
+      const model = await this.currentModel(textDocument.uri);
       if (doc === undefined || model === undefined) return [];
       return symbolsOf(model).map((s) => ({
         name: s.name,
@@ -154,18 +156,18 @@ export class EdgesimServer {
         selectionRange: { start: doc.positionAt(s.selectionStart), end: doc.positionAt(s.selectionEnd) },
       }));
     });
-    connection.onDefinition(({ textDocument, position }) => {
+    connection.onDefinition(async ({ textDocument, position }) => {
       const doc = this.documents.get(textDocument.uri);
-      const model = this.modelOf(textDocument.uri);
+      const model = await this.currentModel(textDocument.uri);
       if (doc === undefined || model === undefined) return null;
       const at = definitionAt(model, doc.offsetAt(position));
       if (at === undefined) return null;
       if ('file' in at) return { uri: `file://${at.file}`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
       return { uri: textDocument.uri, range: { start: doc.positionAt(at.start), end: doc.positionAt(at.end) } };
     });
-    connection.languages.semanticTokens.on(({ textDocument }) => {
+    connection.languages.semanticTokens.on(async ({ textDocument }) => {
       const doc = this.documents.get(textDocument.uri);
-      const model = this.modelOf(textDocument.uri);
+      const model = await this.currentModel(textDocument.uri);
       const builder = new SemanticTokensBuilder();
       if (doc === undefined || model === undefined) return builder.build();
       for (const t of semanticTokens(model)) {
@@ -175,10 +177,10 @@ export class EdgesimServer {
       return builder.build();
     });
     // the lens's command shows its detail (the VS Code extension registers edgesim.traffic; other clients show the title)
-    connection.onCodeLens(({ textDocument }) =>
-      this.trafficLabels(textDocument.uri).map(({ line, label, detail }) => ({ ...CodeLens.create({ start: { line, character: 0 }, end: { line, character: 0 } }), command: { title: label, command: 'edgesim.traffic', arguments: [detail] } })),
+    connection.onCodeLens(async ({ textDocument }) =>
+      (await this.trafficLabels(textDocument.uri)).map(({ line, label, detail }) => ({ ...CodeLens.create({ start: { line, character: 0 }, end: { line, character: 0 } }), command: { title: label, command: 'edgesim.traffic', arguments: [detail] } })),
     );
-    connection.languages.inlayHint.on(({ textDocument }) => this.trafficLabels(textDocument.uri).map(({ end, label, detail }) => ({ ...InlayHint.create(end, ` ${label}`), tooltip: detail, paddingLeft: true })));
+    connection.languages.inlayHint.on(async ({ textDocument }) => (await this.trafficLabels(textDocument.uri)).map(({ end, label, detail }) => ({ ...InlayHint.create(end, ` ${label}`), tooltip: detail, paddingLeft: true })));
     connection.onRequest('edgesim/settle', ({ uri }: { uri: string }) => this.settled(uri));
     this.documents.listen(connection);
   }
@@ -210,7 +212,23 @@ export class EdgesimServer {
     return { maxRules: this.settings.maxRules ?? LIMITS.rulesPerRuleset, lists: this.settings.lists === undefined ? undefined : path.resolve(this.root ?? '.', this.settings.lists) };
   }
 
-  /** The document as read at its current version. */
+  /** The document as read at its current version; a Terraform file is read asynchronously (its parser is WebAssembly). */
+  private async currentModel(uri: string): Promise<DocumentModel | undefined> {
+    const doc = this.documents.get(uri);
+    if (doc === undefined || !isHcl(uri, doc.languageId)) return this.modelOf(uri);
+    const kept = this.models.get(uri);
+    if (kept?.version === doc.version) return kept;
+    let reading = this.hclReads.get(uri);
+    if (reading?.version !== doc.version) {
+      reading = { version: doc.version, model: readHcl(uri, doc.version, doc.getText()) };
+      this.hclReads.set(uri, reading);
+    }
+    const model = await reading.model;
+    if (this.documents.get(uri)?.version === model.version) this.models.set(uri, model);
+    return model;
+  }
+
+  /** The document as read at its current version (not a Terraform file: currentModel). */
   private modelOf(uri: string): DocumentModel | undefined {
     const doc = this.documents.get(uri);
     if (doc === undefined) return undefined;
@@ -236,17 +254,16 @@ export class EdgesimServer {
   /** Checks the document now: the engine's errors are published at once, lint's findings when it answers. */
   private check(uri: string): void {
     this.timers.delete(uri);
-    try {
-      this.checkNow(uri);
-    } catch (err) {
+    this.checkNow(uri).catch((err: unknown) => {
       // a document this server cannot read must not end it: it says so and serves the others
       this.connection.console.error(`edgesim: ${uri}: ${(err as Error).message}`);
       this.markSettled(uri, this.documents.get(uri)?.version ?? -1);
-    }
+    });
   }
 
-  private checkNow(uri: string): void {
-    const model = this.modelOf(uri);
+  private async checkNow(uri: string): Promise<void> {
+    const model = await this.currentModel(uri);
+    if (model !== undefined && model.version !== this.documents.get(uri)?.version) return;
     if (model === undefined) return;
     this.publish(model);
     if (this.configurationOf(model) === null) {
@@ -324,7 +341,7 @@ export class EdgesimServer {
   }
 
   private async measureTraffic(uri: string): Promise<void> {
-    const model = this.modelOf(uri);
+    const model = await this.currentModel(uri);
     const input = model === undefined ? null : this.configurationOf(model);
     if (model === undefined || input === null) return;
     const capture = captureFor(model, { capture: this.settings.capture, root: this.root });
@@ -346,9 +363,9 @@ export class EdgesimServer {
   }
 
   /** Each rule's traffic in words, where the rule is now. */
-  private trafficLabels(uri: string): Array<{ line: number; end: { line: number; character: number }; label: string; detail: string }> {
+  private async trafficLabels(uri: string): Promise<Array<{ line: number; end: { line: number; character: number }; label: string; detail: string }>> {
     const doc = this.documents.get(uri);
-    const model = this.modelOf(uri);
+    const model = await this.currentModel(uri);
     const outcome = this.traffic.get(uri);
     if (doc === undefined || model === undefined || outcome === undefined || outcome.failure !== null) return [];
     const sites = new Map(model.rules.map((r) => [JSON.stringify(r.path), r]));
@@ -364,7 +381,7 @@ export class EdgesimServer {
 
   private forget(uri: string): void {
     clearTimeout(this.timers.get(uri));
-    for (const map of [this.models, this.lints, this.problems, this.traffic, this.timers, this.settledVersions, this.lintQueue] as Array<Map<string, unknown>>) map.delete(uri);
+    for (const map of [this.models, this.lints, this.problems, this.traffic, this.timers, this.settledVersions, this.lintQueue, this.hclReads] as Array<Map<string, unknown>>) map.delete(uri);
     for (const w of this.waiters.get(uri) ?? []) w.resolve();
     this.waiters.delete(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: [] });

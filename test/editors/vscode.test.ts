@@ -66,6 +66,13 @@ describe('the .vsix', () => {
       const geo = lenses.find((l) => l.range.start.line === text.split('\n').findIndex((x) => x.includes('geo-block')))!;
       expect(geo.command!.title).toMatch(/^[\d,]+ hits · [\d,]+ dropped/);
       expect(lenses.length).toBe(JSON.parse(text).rulesets[0].rules.length);
+      // a .tf file: the HCL grammar's WebAssembly came with the server too
+      const tf = pathToFileURL(path.join(work, 'main.tf')).href;
+      await client.open(tf, 'resource "cloudflare_ruleset" "mt" {\n  rules {\n    expression = <<-EOT\n      tcp.dport == 22\n    EOT\n  }\n}\n', 'terraform');
+      expect((await client.settled(tf)).map((d) => [d.code, d.range.start])).toEqual([
+        ['unknown_identifier', { line: 3, character: 6 }],
+        ['hint', { line: 3, character: 6 }],
+      ]);
     } finally {
       expect(await client.stop()).toBe(0);
     }

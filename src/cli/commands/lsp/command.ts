@@ -16,8 +16,8 @@ export function register(program: Command): void {
       'after',
       `
 The server checks expressions wherever they are written: edgesim snapshots and the vendor API's JSON,
-Terraform's JSON, octorules YAML, suites (an inline config:), and .rules files (one expression a line;
-"# edgesim: scheme=filter" for ATP filters). Diagnostics are the engine's messages and lint's findings,
+Terraform's JSON and .tf files, octorules YAML, suites (an inline config:), and .rules files (one
+expression a line; "# edgesim: scheme=filter" for ATP filters). Diagnostics are the engine's messages and lint's findings,
 word for word. "# edgesim: capture=PATH" in a file (or the edgesim.capture setting, or a suite's capture
 case) shows each rule's traffic on that capture, recomputed on save. The editor starts the server; see
 the README's "The Rules language in your editor" for VS Code, Neovim and other clients.
