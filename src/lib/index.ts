@@ -8,7 +8,7 @@ export type { Packet } from './packet.js';
 export type { VerdictRecord } from './verdict-record.js';
 export type { CaptureInput } from './replay-records.js';
 export type { PacketTrace, RuleStep, StageStep } from '../suite/trace.js';
-export { validate, lint, diff, type Validation, type ValidateOptions, type ListOptions, type LintOptions, type LintFinding } from './rulesets.js';
+export { validate, lint, diff, type Validation, type ValidateOptions, type ListOptions, type LintOptions, type LintFinding, type LintReport } from './rulesets.js';
 export type { SourceLocation } from '../config/location.js';
 export type { Finding, Comparison, Difference, Unsettled } from '../analysis/index.js';
 export { synth, type SynthOptions, type SynthResult } from './synth.js';

@@ -6,7 +6,7 @@
 // packets were cut.
 import type { SourceLocation } from '../config/location.js';
 import { counted, groupDigits } from '../numbers.js';
-import type { ChangeGroup, Decision, DiffResult } from '../sim/diff.js';
+import { frameName, type ChangeGroup, type Decision, type DiffResult } from '../sim/diff.js';
 import { share } from '../sim/outputs/format.js';
 import type { RefLocator, RuleLabel } from '../sim/rule-places.js';
 import { markdownTable, markdownText } from './markdown.js';
@@ -32,9 +32,9 @@ function sideText(d: Decision, side: DiffSides['before']): string {
 const cell = (v: string | number | null): string => (v === null ? '-' : markdownText(String(v)));
 
 function groupLines(g: ChangeGroup, r: DiffResult, sides: DiffSides): string[] {
-  const rows = g.frames.map((frame, i) => {
+  const rows = g.frames.map((_frame, i) => {
     const f = g.flows[i]!;
-    return [String(frame), cell(f.src), cell(f.dst), cell(f.proto), cell(f.sport), cell(f.dport)];
+    return [cell(frameName(g, i)), cell(f.src), cell(f.dst), cell(f.proto), cell(f.sport), cell(f.dport)];
   });
   const more = g.packets - g.frames.length;
   return [

@@ -207,7 +207,7 @@ describe('edgesim lint: formats and deploy-time checks', () => {
     const copy = write('precious.json', readFileSync(BEFORE, 'utf8'));
     for (const flag of ['--out', '--summary']) {
       const r = runCli(['lint', copy, flag, copy]);
-      expect([r.status, r.stderr]).toEqual([2, `edgesim: ${flag} ${copy}: the same file as a configuration; give each output its own file\n`]);
+      expect([r.status, r.stderr]).toEqual([2, `edgesim: ${flag} ${copy}: the same file as the configuration; give each output its own file\n`]);
     }
     expect(readFileSync(copy, 'utf8')).toBe(readFileSync(BEFORE, 'utf8'));
   });

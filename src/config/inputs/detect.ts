@@ -6,6 +6,20 @@
 import { isObject, type ConfigFormat } from './document.js';
 import { isTerraformJson } from './terraform.js';
 
+/**
+ * The format of a configuration already parsed (JSON or YAML): an octorules account by its rules'
+ * keys (`lists:` alone is a snapshot's key too: such an object is read as a snapshot), else as its
+ * JSON would be read.
+ */
+export async function detectValueFormat(value: unknown): Promise<ConfigFormat> {
+  if (isObject(value)) {
+    const { isOctorulesFile } = await import('./octorules.js');
+    const { lists: _lists, ...rest } = value;
+    if (isOctorulesFile(rest)) return 'octorules';
+  }
+  return jsonFormat(value);
+}
+
 /** The format of a JSON value: Terraform's output, the vendor API's answer, or else a snapshot. */
 export function jsonFormat(value: unknown): ConfigFormat {
   if (Array.isArray(value)) return 'vendor';
@@ -27,6 +41,12 @@ export async function detectFormat(text: string): Promise<ConfigFormat> {
   try {
     return isOctorulesFile(parse(text)) ? 'octorules' : 'snapshot';
   } catch {
-    return 'snapshot';
+    // YAML that does not parse: its reader names the YAML error at its place, not a JSON error at line 1
+    return looksLikeYaml(text) ? 'octorules' : 'snapshot';
   }
+}
+
+/** Text that is YAML by its look: a line starting with a key and a colon, or a document marker. */
+function looksLikeYaml(text: string): boolean {
+  return /^(?:---|[ \t]*(?:- )?[\w.$"'-]+[ \t]*:(?:[ \t]|$))/m.test(text);
 }

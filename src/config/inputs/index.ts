@@ -111,6 +111,20 @@ async function readPart(input: ConfigurationInput, options: ReadOptions): Promis
   }
 }
 
+/**
+ * A configuration given as a parsed object in `format` (a snapshot, Terraform JSON, a vendor API
+ * response, an octorules account: detectValueFormat), named `name` in errors.
+ */
+export async function readConfigurationValue(value: object, format: ConfigFormat, name: string): Promise<ConfigurationFiles> {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    throw new InputError(name, err, 'cannot read the configuration');
+  }
+  return readConfiguration([{ file: name, text }], { format });
+}
+
 /** Replaces the locator of Terraform JSON by one that points at its .tf files (terraform-source/), adding its notes. */
 async function placeInTerraformSources(read: ConfigurationDocument, json: { file: string; text: string; side: PlanSide }, sources: NonNullable<ReadOptions['terraformSources']>): Promise<void> {
   const { terraformSourceLocator } = await import('../terraform-source/index.js');

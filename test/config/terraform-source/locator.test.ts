@@ -23,7 +23,8 @@ async function placesOf(file: string, options: { plan?: 'before' | 'after'; dir?
   });
   const rules = read.snapshot.rulesets![0]!.rules!;
   return {
-    notes: read.notes,
+    // the note that rules without a ref were paired with the state by content is plan-rule-identity's to test
+    notes: read.notes.filter((n) => !/ids? (?:is|are) known only after apply \(no ref\)/.test(n)),
     locate: read.locate,
     rules: rules.map((_, j) => read.locate(0, j)!),
     expressions: rules.map((_, j) => read.locate(0, j, 'expression')!),

@@ -17,7 +17,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { failed, type DiffSide, type FailOn } from './sides.js';
 import { printWarnings, warnIf, writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctCaptures } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
@@ -42,16 +42,13 @@ async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built
 /** Whether the output names rules' places (the markdown report, as output or job summary), so that they are worth reading .tf files for. */
 const reportsPlaces = (flags: CaptureDiffFlags): boolean => flags.format === 'markdown' || summaryFile(flags.summary) !== undefined;
 
-export async function runCaptureDiff(capture: string, before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
-  distinctPaths(capture, [
-    ['--out', flags.out],
-    ['--summary', flags.summary],
-    ['--write-changed', flags.writeChanged],
-  ]);
+export async function runCaptureDiff(captures: string[], before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
+  distinctCaptures(captures);
   const sideA = await sideFor(before, flags);
   const sideB = await sideFor(after, flags);
   const [a, b] = [sideA.built, sideB.built];
-  const input = await OpenCapture.open(capture);
+  const input = await OpenCapture.open(captures);
+  const files = input.fileNames;
   if (flags.fields !== undefined && flags.format !== 'ndjson') throw new UsageError('--fields goes with --format ndjson');
   const fields = flags.fields === undefined ? undefined : fieldKeys(flags.fields.split(',').map((name) => name.trim()));
   const lines = flags.format === 'ndjson' ? new TextSink(flags.out) : undefined;
@@ -60,7 +57,7 @@ export async function runCaptureDiff(capture: string, before: DiffSide, after: D
   try {
     result = await diffCapture(input, a, b, {
       onChange: (rec, x, y) => {
-        lines?.write(diffLine(rec, x, y, fields?.(rec)));
+        lines?.write(diffLine(rec, x, y, fields?.(rec), files));
         pcap?.write(rec);
       },
     });
@@ -78,7 +75,7 @@ export async function runCaptureDiff(capture: string, before: DiffSide, after: D
   else if (flags.format === 'markdown') writeOutput(flags.out, markdown());
   else {
     printWarnings(undefined, warnings);
-    printWarnings(input.name, result.info.warnings);
+    printWarnings(input.warningSource, result.info.warnings);
     process.stderr.write(`edgesim: ${groupDigits(result.changed)} of ${counted(result.packets, 'packet')} decided differently\n`);
   }
   const summary = summaryFile(flags.summary);

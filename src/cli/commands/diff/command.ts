@@ -9,7 +9,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('diff')
     .description('show the packets of a capture (or, with --static, the classes of all packets) that two configurations decide differently (exit 1 when any)')
-    .argument('[capture...]', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -); with --static: BEFORE.json AFTER.json')
+    .argument('[capture...]', 'the capture file ("-" reads standard input, e.g. from edgesim synth --out -), or several, merged by time (frames are then named FILE:FRAME, and ndjson lines have "file"); with --static: BEFORE.json AFTER.json')
     .addOption(readOption())
     .addOption(configOption('-c, --config <before.json>', 'the configuration before the change (any format --config reads elsewhere; repeat to merge files; with --plan: files added to both sides)'))
     .addOption(configOption('--against <after.json>', 'the configuration after the change (repeat to merge files)'))

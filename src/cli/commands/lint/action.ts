@@ -17,7 +17,7 @@ import { VERSION } from '../../about.js';
 import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { warn, warnIf, writeOutput } from '../../output.js';
-import { distinctFiles } from '../../paths.js';
+import { writes } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
@@ -46,7 +46,7 @@ function formatFindings(findings: readonly ReviewFinding[]): string {
 }
 
 function formatExplanation(e: Explanation): string {
-  const lines = [`${printable(`${e.ruleset} ${e.rule} (${e.action}): ${e.status}`)}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
+  const lines = [`${printable(`rule ${e.rule} of ${e.ruleset} (${e.action}): ${e.status}`)}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
   if (e.overlaps.length === 0) lines.push('no earlier enabled rule shares a packet with it');
   for (const o of e.overlaps) {
     lines.push(`overlaps ${printable(o.rule)} (${o.action})${o.covers ? ', which covers all of it' : ''}${o.certain ? '' : ' (possibly: unmodelled parts decide)'}\n  packet: ${packet(o.witness)}`);
@@ -74,13 +74,8 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   const files = [...(file === undefined ? [] : [file]), ...(flags.config ?? [])];
   if (files.length === 0 && flags.plan === undefined) throw new UsageError('lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json');
   const read = [...files, ...(flags.plan === undefined ? [] : [flags.plan])];
-  distinctFiles(
-    read.map((f): [string, string] => ['a configuration', f]),
-    [
-      ['--out', flags.out],
-      ['--summary', summary],
-    ],
-  );
+  // --out and --summary are checked against the files read before the action (paths.ts); the job summary GitHub names, here
+  if (flags.summary === undefined) writes('$GITHUB_STEP_SUMMARY', summary);
   // the deploy-time checks look at the document as the file has it, before the schema (of several
   // files, the one that holds the rulesets)
   const checks = collectDeployChecks(flags.maxRules);

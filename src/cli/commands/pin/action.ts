@@ -15,7 +15,7 @@ import { counted } from '../../../numbers.js';
 import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
 import { writeOutput } from '../../output.js';
-import { distinctFiles } from '../../paths.js';
+import { writes } from '../../paths.js';
 
 export interface PinFlags extends Pick<ConfigFlags, 'config' | 'configFormat' | 'account'> {
   out?: string;
@@ -39,13 +39,8 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
   const out = flags.out === '-' ? undefined : flags.out;
   if (flags.capture !== undefined && out === undefined) throw new UsageError('--capture needs --out FILE: its golden file is written beside the suite');
   const golden = flags.capture === undefined || out === undefined ? undefined : goldenOf(out);
-  distinctFiles(
-    [...configs.map((c): [string, string] => ['the configuration', c]), ['the capture', flags.capture]],
-    [
-      ['--out', out],
-      ['the golden file', golden],
-    ],
-  );
+  // the configuration, the capture and --out are checked before the action (paths.ts); the golden file beside --out, here
+  writes('the golden file', golden);
   const { snapshot, source } = await loadConfiguration({ config: configs, configFormat: flags.configFormat, account: flags.account });
   let pinned;
   try {

@@ -28,7 +28,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { readStdinText } from '../../input.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, warnIf, writeOutput } from '../../output.js';
-import { distinctFiles, firstClash, type NamedFile } from '../../paths.js';
+import { firstClash, reads, writes, type NamedFile } from '../../paths.js';
 
 export interface TestFlags extends ConfigFlags, DataFlags {
   format: 'text' | 'json' | 'github';
@@ -66,16 +66,14 @@ function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>, configFiles: 
   }
 }
 
-/** Refuses reports that would overwrite any file of the suites or the --config files. */
-function checkReports(suites: readonly Suite[], configFiles: readonly NamedFile[], flags: TestFlags): void {
-  distinctFiles(
-    [...suites.flatMap((s) => [...s.files.reads, ...s.files.goldens]).map((f): NamedFile => [f.what, f.path]), ...configFiles],
-    [
-      ['--json', flags.json],
-      ['--junit', flags.junit],
-      ['--summary', flags.summary],
-    ],
-  );
+/**
+ * The files of the suites are inputs of the run (paths.ts): --json, --junit and --summary, checked
+ * against the --config files before the action, may overwrite none of them; with --update, the
+ * golden files are outputs (without it, inputs too).
+ */
+function claimSuiteFiles(suites: readonly Suite[], flags: TestFlags): void {
+  for (const f of suites.flatMap((s) => s.files.reads)) reads(f.what, f.path);
+  for (const f of suites.flatMap((s) => s.files.goldens)) (flags.update === true ? writes : reads)(f.what, f.path);
 }
 
 /** Each suite loaded, or the error that makes it invalid. */
@@ -127,7 +125,7 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   const configFiles = [...(flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]), ...(flags.plan === undefined ? [] : [['--plan', flags.plan] as NamedFile])];
   const suites = checkGoldens(await loadSuites(files, flags, given), configFiles);
   const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
-  checkReports(suites.filter(loaded), configFiles, flags);
+  claimSuiteFiles(suites.filter(loaded), flags);
   const coverage = flags.coverage === true || flags.minCoverage !== undefined ? new RunCoverage() : undefined;
   const results = await runSuites(suites, {
     update: flags.update,

@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .command('test')
     .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 a suite is invalid (the other suites still run)')
     .argument('<suite...>', 'suite files (.yaml, .yml or .json); - reads one from standard input (its paths relative to the working folder)')
-    .addOption(new Option('-f, --format <format>', 'standard output: text (a line a case, then failures), json (the --json report) or github (an ::error annotation at the line of each case that did not pass, the first 10)').choices(['text', 'json', 'github']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'standard output: text (a line a case, then failures), json (the --json report) or github (an error annotation, a workflow command, at the line of each case that did not pass, the first 10)').choices(['text', 'json', 'github']).default('text'))
     .addOption(tfDirOption())
     .addOption(new Option('--fail-on <level>', 'exit 1 on cases of this level or worse: error (a case failed or could not run) or warning (also a case that raised a warning)').choices(['error', 'warning']).default('error'))
     .option('--summary <file>', 'append a Markdown summary (a table of the cases that did not pass) to this file (default: $GITHUB_STEP_SUMMARY when set)')
