@@ -2,7 +2,8 @@
 // (`# edgesim: capture=PATH`, relative to the document), the editor's setting (`edgesim.capture`,
 // relative to the workspace), or a suite's capture case: the suite itself, or a suite in the
 // document's folder whose `config:` names the document (paths relative to the suite, as
-// `edgesim test` reads them).
+// `edgesim test` reads them). A suite's case (`capture: [a.pcap, b.pcap]`) and the setting may name
+// several captures: they are read as one, merged by time, as `replay` and `test` read them.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -10,16 +11,27 @@ import { isObject } from '../config/inputs/document.js';
 import type { DocumentModel } from './document.js';
 
 export interface CaptureChoice {
-  file: string;
+  /** one capture, or several merged by time */
+  files: string[];
   /** where the choice comes from, for the lens's words */
   from: 'comment' | 'setting' | 'suite';
 }
 
-/** The first `capture:` case of a parsed suite, resolved against its folder. */
-function suiteCapture(suite: unknown, dir: string): string | undefined {
+/** A capture value (one path, or a list of paths) as a list; undefined for anything else. */
+function captureFiles(value: unknown): string[] | undefined {
+  if (typeof value === 'string' && value !== '') return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== '')) return value as string[];
+  return undefined;
+}
+
+/** The first `capture:` case of a parsed suite (its captures), resolved against its folder. */
+function suiteCapture(suite: unknown, dir: string): string[] | undefined {
   if (!isObject(suite) || !Array.isArray(suite.cases)) return undefined;
-  const c = suite.cases.find((x: unknown) => isObject(x) && typeof x.capture === 'string') as { capture: string } | undefined;
-  return c === undefined ? undefined : path.resolve(dir, c.capture);
+  for (const c of suite.cases) {
+    const files = isObject(c) ? captureFiles(c.capture) : undefined;
+    if (files !== undefined) return files.map((f) => path.resolve(dir, f));
+  }
+  return undefined;
 }
 
 /** Whether a suite's `config:` (a file or a list of files, relative to the suite) names `file`. */
@@ -32,7 +44,7 @@ function names(suite: Record<string, unknown>, dir: string, file: string): boole
 /** The most suites of a folder read to find one that names a configuration. */
 const MOST_SUITES = 50;
 
-function suiteNaming(file: string): string | undefined {
+function suiteNaming(file: string): string[] | undefined {
   const dir = path.dirname(file);
   let entries: string[];
   try {
@@ -55,10 +67,11 @@ function suiteNaming(file: string): string | undefined {
 }
 
 /** The capture a document's rules are shown against, if one is named. */
-export function captureFor(model: DocumentModel, setting: { capture?: string; root?: string }): CaptureChoice | undefined {
+export function captureFor(model: DocumentModel, setting: { capture?: string | string[]; root?: string }): CaptureChoice | undefined {
   const dir = path.dirname(model.file);
-  if (model.capture !== null) return { file: path.resolve(dir, model.capture.value), from: 'comment' };
-  if (setting.capture !== undefined && setting.capture !== '') return { file: path.resolve(setting.root ?? dir, setting.capture), from: 'setting' };
+  if (model.capture !== null) return { files: [path.resolve(dir, model.capture.value)], from: 'comment' };
+  const set = captureFiles(setting.capture);
+  if (set !== undefined) return { files: set.map((f) => path.resolve(setting.root ?? dir, f)), from: 'setting' };
   if (model.kind === 'suite') {
     let suite: unknown;
     try {
@@ -67,8 +80,8 @@ export function captureFor(model: DocumentModel, setting: { capture?: string; ro
       return undefined;
     }
     const capture = suiteCapture(suite, dir);
-    return capture === undefined ? undefined : { file: capture, from: 'suite' };
+    return capture === undefined ? undefined : { files: capture, from: 'suite' };
   }
   const named = suiteNaming(model.file);
-  return named === undefined ? undefined : { file: named, from: 'suite' };
+  return named === undefined ? undefined : { files: named, from: 'suite' };
 }

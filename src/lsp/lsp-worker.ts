@@ -14,7 +14,7 @@ async function answer(request: WorkerRequest): Promise<unknown> {
     case 'describe':
       return describeRule(request.input, request.settings, request.path);
     case 'traffic':
-      return trafficOf(request.input, request.settings, request.capture);
+      return trafficOf(request.input, request.settings, request.captures);
   }
 }
 

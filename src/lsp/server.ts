@@ -45,8 +45,8 @@ import { AnalysisWorker, Cancelled } from './worker-client.js';
 
 /** The settings a client may give (initializationOptions, or `edgesim` in workspace/didChangeConfiguration). */
 export interface ServerSettings {
-  /** a capture to show each rule's traffic against (relative to the workspace) */
-  capture?: string;
+  /** a capture to show each rule's traffic against (relative to the workspace), or several merged by time */
+  capture?: string | string[];
   /** rules per ruleset the account may hold (lint --max-rules) */
   maxRules?: number;
   /** managed-list feeds replacing the bundled samples (lint --lists) */
@@ -350,7 +350,7 @@ export class EdgesimServer {
       return;
     }
     try {
-      const outcome = await this.queryWorker.ask<TrafficOutcome>({ op: 'traffic', input, settings: this.lintSettings(), capture: capture.file });
+      const outcome = await this.queryWorker.ask<TrafficOutcome>({ op: 'traffic', input, settings: this.lintSettings(), captures: capture.files });
       this.traffic.set(uri, outcome);
       if (outcome.failure !== null) this.connection.console.warn(`edgesim: traffic of ${uri}: ${outcome.failure}`);
     } catch (err) {
@@ -374,7 +374,7 @@ export class EdgesimServer {
       if (site === undefined) return [];
       const ns = t.ns_per_evaluation < 10 ? t.ns_per_evaluation.toFixed(1) : groupDigits(Math.round(t.ns_per_evaluation));
       const label = `${groupDigits(t.hits)} hits · ${groupDigits(t.drops)} dropped · ${ns} ns/eval`;
-      const detail = `${t.ref} on ${path.basename(outcome.capture)} (${groupDigits(outcome.packets)} packets): evaluated ${groupDigits(t.evaluations)} times, matched ${groupDigits(t.hits)}, decided ${groupDigits(t.decided)}`;
+      const detail = `${t.ref} on ${outcome.captures.map((c) => path.basename(c)).join(' + ')} (${groupDigits(outcome.packets)} packets): evaluated ${groupDigits(t.evaluations)} times, matched ${groupDigits(t.hits)}, decided ${groupDigits(t.decided)}`;
       return [{ line: doc.positionAt(site.start).line, end: doc.positionAt(site.expression.end), label, detail }];
     });
   }

@@ -11,7 +11,7 @@ import type { ConfigurationText, LintSettings } from './check/configuration.js';
 export type WorkerRequest = { id: number; input: ConfigurationText; settings: LintSettings } & (
   | { op: 'lint' }
   | { op: 'describe'; path: JsonPath }
-  | { op: 'traffic'; capture: string }
+  | { op: 'traffic'; captures: string[] }
 );
 
 export type WorkerReply = { id: number; result?: unknown; error?: string };

@@ -3,7 +3,8 @@
 // list names), hover (the registry's words, a function's signature, a list's size, a rule's proved
 // region), quick fixes and rewrites (applied, they give the expression the hint names), symbols,
 // a list's definition, semantic tokens, and each rule's traffic on the capture a comment names.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -352,6 +353,34 @@ describe('a capture named by a suite', () => {
       const lenses = await own.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
       expect(lenses.length).toBe(JSON.parse(text).rulesets[0].rules.length);
       expect(lenses[0]!.command!.arguments![0]).toContain('on demo.pcap (4,526 packets)');
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('or of several captures a case names, merged by time as test reads them: the parts editcap cuts count as the whole', async () => {
+    const own = await LspClient.start({ debounceMs: 0 });
+    try {
+      const folder = tempDir('edgesim-lsp-parts-');
+      const config = path.join(folder, 'firewall.json');
+      const text = readFileSync(path.join(ROOT, 'examples/demo-snapshot.json'), 'utf8');
+      writeFileSync(config, text);
+      execFileSync('editcap', ['-c', '2000', path.join(ROOT, 'examples/demo.pcap'), path.join(folder, 'part.pcap')]);
+      const parts = readdirSync(folder).filter((f) => f.startsWith('part')).sort();
+      expect(parts.length).toBe(3);
+      writeFileSync(path.join(folder, 'suite.yaml'), `config: firewall.json\ncases:\n  - name: the parts\n    capture: [${parts.join(', ')}]\n    expect: {totals: {packets: 4526}}\n`);
+      const uri = pathToFileURL(config).href;
+      await own.open(uri, text);
+      await own.save(uri);
+      await measured(own, uri);
+      const lenses = await own.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+      const replay = JSON.parse(runCli(['replay', 'examples/demo.pcap', '--config', config, '--format', 'json']).stdout) as { rules: Array<{ ref: string; action: string; hits: number; decided: number }> };
+      expect(lenses.length).toBe(replay.rules.length);
+      for (const r of replay.rules) {
+        const lens = lenses.find((l) => l.range.start.line === at(text, `"ref": "${r.ref}"`).line)!;
+        expect(figures(lens), r.ref).toEqual([r.hits, r.action === 'block' ? r.decided : 0]);
+        expect(lens.command!.arguments![0]).toContain(`${r.ref} on ${parts.join(' + ')} (4,526 packets)`);
+      }
     } finally {
       await own.stop();
     }

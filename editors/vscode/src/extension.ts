@@ -11,7 +11,7 @@ let client: LanguageClient | undefined;
 
 function settings() {
   const c = workspace.getConfiguration('edgesim');
-  return { capture: c.get<string>('capture') || undefined, maxRules: c.get<number>('maxRules'), lists: c.get<string>('lists') || undefined, debounceMs: c.get<number>('debounceMs') };
+  return { capture: c.get<string | string[]>('capture') || undefined, maxRules: c.get<number>('maxRules'), lists: c.get<string>('lists') || undefined, debounceMs: c.get<number>('debounceMs') };
 }
 
 export async function activate(context: ExtensionContext): Promise<void> {

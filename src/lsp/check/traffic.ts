@@ -23,7 +23,8 @@ export interface RuleTraffic {
 }
 
 export interface TrafficOutcome {
-  capture: string;
+  /** the captures, merged by time when several */
+  captures: string[];
   packets: number;
   rules: RuleTraffic[];
   /** why there is no figure (the capture cannot be read, the configuration is invalid) */
@@ -31,18 +32,18 @@ export interface TrafficOutcome {
   warnings: string[];
 }
 
-/** Each rule's traffic on a capture (its first TRAFFIC_PACKETS packets). */
-export async function trafficOf(input: ConfigurationText, settings: LintSettings, capture: string): Promise<TrafficOutcome> {
-  const none = (failure: string): TrafficOutcome => ({ capture, packets: 0, rules: [], failure, warnings: [] });
+/** Each rule's traffic on a capture, or on several merged by time (the first TRAFFIC_PACKETS packets). */
+export async function trafficOf(input: ConfigurationText, settings: LintSettings, captures: string[]): Promise<TrafficOutcome> {
+  const none = (failure: string): TrafficOutcome => ({ captures, packets: 0, rules: [], failure, warnings: [] });
   const r = await readText(input, settings);
   if ('outcome' in r) return none(r.outcome.failure ?? 'the configuration has problems: fix them to see its traffic');
   try {
-    const store = await loadCapture(capture, TRAFFIC_PACKETS);
-    if (store.count === 0) return none(`${capture}: no packets`);
+    const store = await loadCapture(captures.length === 1 ? captures[0]! : captures, TRAFFIC_PACKETS);
+    if (store.count === 0) return none(`${captures.join(', ')}: no packets`);
     const { costs, actions, packets, warnings } = await ruleCosts(store, r.snapshot, { listsDir: settings.lists, minTimeMs: 1 });
     const paths = rulePaths(r.snapshot, r.read, r.deploy);
     return {
-      capture,
+      captures,
       packets,
       rules: costs.flatMap((c) => {
         const at = paths[c.position];
