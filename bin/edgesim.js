@@ -2,27 +2,33 @@
 ":" /*
 # This file is both a shell script and a JavaScript module (the shell runs the lines up to `exec`; to
 # JavaScript they are a string and a comment). As the installed command, the shell starts Node from
-# edgesim's start-up snapshot (dist/bundle/edgesim.blob: the commands' code loaded and compiled,
-# README "Speed", docs/start-up.md) when one was built for the `node` on PATH and this copy of edgesim:
-# edgesim.blob.id names both (this file, the Node executable's path, inode, size and time, the
-# snapshot's entry's), and a snapshot is used for nothing else, since Node refuses one made by another
-# version. Else, or with EDGESIM_NO_SNAPSHOT or NODE_OPTIONS set, or for a Node that is not a real
-# executable (a version manager's small shim, which may pick another Node in another folder), it runs
-# the JavaScript below, which asks for a snapshot to be built in the background for the next runs.
+# edgesim's start-up snapshot (dist/bundle/edgesim-INODE-SIZE.blob: the commands' code loaded and
+# compiled, README "Start-up snapshot", docs/start-up.md) when one was built for the `node` on PATH and
+# this copy of edgesim: the blob is named by that Node's executable (its inode and size), so each Node
+# has its own, and its .id line names what it was built from (this file, the Node executable's path,
+# inode, size and time, the snapshot entry's and the data centre table's); it is used for nothing else
+# (Node refuses a snapshot another version made). Else, or with EDGESIM_NO_SNAPSHOT or NODE_OPTIONS
+# set, or for a Node that is not a real executable (a version manager's small shim, which may pick
+# another Node in another folder), it runs the JavaScript below, which asks for a snapshot to be built
+# in the background for the next runs.
 nl='
 '
 node=$(command -v node) || { echo "edgesim: node is not on PATH" >&2; exit 127; }
 if [ -z "${EDGESIM_NO_SNAPSHOT-}${NODE_OPTIONS-}" ] && both=$(readlink -f -- "$0" "$node" 2>/dev/null); then
   self=${both%"$nl"*}
   real=${both#*"$nl"}
-  dir=${self%/bin/*}/dist/bundle
-  if stats=$(stat -L --printf='%i %s %Y ' -- "$real" "$dir/snapshot-entry.cjs" 2>/dev/null); then
+  root=${self%/bin/*}
+  dir=$root/dist/bundle
+  if stats=$(stat -L --printf='%i %s %Y ' -- "$real" "$dir/snapshot-entry.cjs" "$root/datasets/colos.json" 2>/dev/null); then
     stats=${stats% }
+    inode=${stats%% *}
     size=${stats#* }
-    if [ "${size%% *}" -gt 20000000 ]; then
+    size=${size%% *}
+    if [ "$size" -gt 20000000 ]; then
       id="$self $real $stats"
-      if [ -f "$dir/edgesim.blob.id" ] && read -r built <"$dir/edgesim.blob.id" && [ "$built" = "$id" ] && [ -f "$dir/edgesim.blob" ]; then
-        exec "$node" --snapshot-blob "$dir/edgesim.blob" "$self" "$@"
+      blob=$dir/edgesim-$inode-$size.blob
+      if [ -f "$blob.id" ] && read -r built <"$blob.id" && [ "$built" = "$id" ] && [ -f "$blob" ]; then
+        exec "$node" --snapshot-blob "$blob" "$self" "$@"
       fi
       EDGESIM_SNAPSHOT_ID=$id exec "$node" "$self" "$@"
     fi

@@ -28,6 +28,24 @@ function ensureTools(tools: string[], packages: string[], usedBy: string, presee
   if (r.status !== 0) console.warn(`could not install ${packages.join(' ')}; ${usedBy} will fail`);
 }
 
+/**
+ * EDGESIM_TEST_PROGRAM=1 (test/helpers/cli.ts): the tests run the installed program, so its start-up
+ * snapshot is built now, as the first run of a user's would in the background, and checked to be used.
+ */
+function buildStartupSnapshot(): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, EDGESIM_DEBUG: '1' };
+  delete env.NODE_OPTIONS;
+  const bin = path.join(root, 'bin/edgesim.js');
+  const started = () => spawnSync(bin, ['--version'], { env, encoding: 'utf8' }).stderr.includes('started from the start-up snapshot');
+  const id = path.join(root, 'dist/bundle/edgesim.blob.id');
+  if (started()) return;
+  for (const deadline = Date.now() + 300_000; !existsSync(id); ) {
+    if (Date.now() > deadline) throw new Error('EDGESIM_TEST_PROGRAM=1: the start-up snapshot was not built in 300 s');
+    spawnSync('sleep', ['0.5']);
+  }
+  if (!started()) throw new Error('EDGESIM_TEST_PROGRAM=1: the start-up snapshot was built but the program does not start from it');
+}
+
 export default function setup(): void {
   // the capture corpus is not the project's to copy (../shared/corpus/README.md): it is read beside the project's root
   const corpus = path.resolve(root, '../shared/corpus/tcpdump-tests');
@@ -42,7 +60,9 @@ export default function setup(): void {
   });
   // the command runs the bundle (bin/edgesim.js), built from the sources by the package's own script
   spawnSync('npm', ['run', '--silent', 'bundle'], { cwd: root, stdio: 'ignore' });
-  ensureTools(['tshark', 'tcpdump'], ['tshark', 'tcpdump'], 'the differential tests', [
+  if (process.env.EDGESIM_TEST_PROGRAM === '1') buildStartupSnapshot();
+  // editcap and mergecap (Debian's wireshark-common, which tshark depends on) cut and merge captures for the merge's differential tests
+  ensureTools(['tshark', 'tcpdump', 'editcap', 'mergecap'], ['tshark', 'tcpdump', 'wireshark-common'], 'the differential tests', [
     'echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections',
   ]);
   // memory tests measure a whole process's peak as GNU time reports it (test/helpers/measured-cli.ts)

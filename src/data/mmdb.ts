@@ -80,13 +80,20 @@ class PagedFile {
   private load(index: number): Uint8Array {
     const start = index << this.pageBits;
     const length = Math.max(0, Math.min((1 << this.pageBits) + PAGE_OVERLAP, this.size - start));
-    const page = new Uint8Array(length + PAGE_OVERLAP);
+    const page = this.read(start, length, PAGE_OVERLAP);
+    this.pages[index] = page;
+    return page;
+  }
+
+  /** `length` bytes from `start`, read from the file at once (not kept), and `spare` zeros after them */
+  read(start: number, length: number, spare = 0): Uint8Array {
+    const out = new Uint8Array(length + spare);
     let fd: number | undefined;
     try {
       fd = openSync(this.path, 'r');
       if (identity(fstatSync(fd)) !== this.identity) throw new DataError(`${this.path}: the database changed while it was being read; run again`);
       for (let at = 0; at < length; ) {
-        const n = readSync(fd, page, at, length - at, start + at);
+        const n = readSync(fd, out, at, length - at, start + at);
         if (n === 0) throw new Error('the file got shorter');
         at += n;
       }
@@ -96,8 +103,7 @@ class PagedFile {
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
-    this.pages[index] = page;
-    return page;
+    return out;
   }
 }
 
@@ -193,7 +199,7 @@ class Decoder {
 
 function metadataOf(file: PagedFile): { [key: string]: MmdbValue } {
   const from = Math.max(0, file.size - METADATA_SEARCH);
-  const tail = Buffer.from(file.bytes(from, file.size - from));
+  const tail = Buffer.from(file.read(from, file.size - from).buffer);
   const at = tail.lastIndexOf(METADATA_MARKER);
   if (at < 0) throw new Error('no metadata');
   const [meta] = new Decoder(file, from + at + METADATA_MARKER.length).decode(0);

@@ -2,17 +2,22 @@
 // first run, finding no snapshot for the `node` on PATH, runs from the bundle and has one built in the
 // background; the runs after it start from the snapshot and print what a run from the bundle prints,
 // byte for byte but for timings, for every kind of command (a replay in each format and on threads,
-// suites, lint, match, inspect, errors, an interrupted replay, the API server); a snapshot that is not
-// this Node's and this copy's is not used.
+// suites, lint, match, inspect, errors, an interrupted replay, the API server, Terraform sources); a
+// snapshot that is not this Node's and this copy's is not used, and each Node has its own.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 
 const BUNDLE = path.join(ROOT, 'dist/bundle');
-const SNAPSHOT = path.join(BUNDLE, 'edgesim.blob');
+/** the snapshot of a Node executable: named by its inode and size */
+function snapshotOf(node: string): string {
+  const s = statSync(realpathSync(node));
+  return path.join(BUNDLE, `edgesim-${s.ino}-${s.size}.blob`);
+}
+const SNAPSHOT = snapshotOf(process.execPath);
 const STARTED = 'edgesim: started from the start-up snapshot';
 
 /** the environment of a user whose `node` is the one running the tests */
@@ -34,7 +39,7 @@ function startedFromSnapshot(extra: NodeJS.ProcessEnv = {}): boolean {
 }
 
 function removeSnapshot(): void {
-  for (const suffix of ['', '.id', '.lock', '.failed']) rmSync(SNAPSHOT + suffix, { force: true });
+  for (const name of readdirSync(BUNDLE)) if (name.startsWith('edgesim-') && name.includes('.blob')) rmSync(path.join(BUNDLE, name), { force: true });
 }
 
 async function waitFor(file: string, seconds: number): Promise<void> {
@@ -91,6 +96,8 @@ describe('the start-up snapshot', () => {
     ['a missing capture', ['replay', 'missing.pcap', '--config', 'examples/demo-snapshot.json']],
     ['an unknown option', ['replay', '--frobnicate']],
     ['help', ['replay', '--help']],
+    // .tf files are read by web-tree-sitter, required from node_modules (inlined, it looked for its WebAssembly in dist/bundle/)
+    ['Terraform sources', ['lint', '--plan', 'test/config/terraform-source/fixtures/v4-dynamic/plan.json', '--tf-dir', 'test/config/terraform-source/fixtures/v4-dynamic', '--format', 'github']],
   ];
   it.each(commands)('%s: prints what a run from the bundle prints', (_name, args) => {
     const snapshot = asProgram(args);
@@ -159,6 +166,31 @@ describe('the start-up snapshot', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(startedFromSnapshot()).toBe(true);
+  }, 200_000);
+
+  it('is one per Node: another Node gets its own, and the two used in turn never rebuild or replace each other', async () => {
+    // another Node executable: a copy of this one (another inode), first on PATH
+    const other = path.join(dir, 'other-node', 'bin');
+    mkdirSync(other, { recursive: true });
+    copyFileSync(process.execPath, path.join(other, 'node'));
+    spawnSync('chmod', ['755', path.join(other, 'node')]);
+    const theirs = snapshotOf(path.join(other, 'node'));
+    const withOther = (extra: NodeJS.ProcessEnv = {}) => ({ ...extra, PATH: `${other}:${process.env.PATH ?? ''}` });
+    const ours = readFileSync(`${SNAPSHOT}.id`, 'utf8');
+    const builtAt = statSync(SNAPSHOT).mtimeMs;
+    try {
+      expect(asProgram(['--version'], withOther()).stdout).toBe(runCli(['--version']).stdout);
+      await waitFor(`${theirs}.id`, 180);
+      expect(readFileSync(`${theirs}.id`, 'utf8')).toContain(path.join(other, 'node'));
+      for (let turn = 0; turn < 2; turn++) {
+        expect(startedFromSnapshot(withOther())).toBe(true);
+        expect(startedFromSnapshot()).toBe(true);
+      }
+      expect(readFileSync(`${SNAPSHOT}.id`, 'utf8')).toBe(ours);
+      expect(statSync(SNAPSHOT).mtimeMs).toBe(builtAt);
+    } finally {
+      for (const suffix of ['', '.id', '.lock', '.failed']) rmSync(theirs + suffix, { force: true });
+    }
   }, 200_000);
 
   it('is not built again for an ID whose build failed', () => {

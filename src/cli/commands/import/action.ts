@@ -18,7 +18,10 @@ export interface ImportFlags extends ApiFlags {
 export async function run(file: string, flags: ImportFlags): Promise<void> {
   const target = apiTarget(flags);
   // rules may use lists the account already holds: the import checks them against the account
-  const { snapshot } = await loadConfiguration({ config: [file] }, { unknownLists: 'allow' });
+  const read = await loadConfiguration({ config: [file] }, { unknownLists: 'allow' });
+  // a rule's name made by a reader (Terraform rules without ref) is not written as its ref
+  const { withoutMadeRefs } = await import('../../../config/inputs/index.js');
+  const snapshot = withoutMadeRefs(read.snapshot, read.madeRefs ?? new Set());
   const writes = new ImportRun(target.account);
   const interrupts = new Interrupts((signal) => process.stderr.write(`edgesim: ${writes.describeAtOnce(signal)}\n`));
   try {
