@@ -193,6 +193,19 @@ describe('the start-up snapshot', () => {
     }
   }, 200_000);
 
+  it('is safe when two processes build it at once: the snapshot left is whole, named by its ID, and used', async () => {
+    const id = readFileSync(`${SNAPSHOT}.id`, 'utf8').trim();
+    rmSync(`${SNAPSHOT}.id`);
+    rmSync(SNAPSHOT);
+    // the lock lets one build start at a time; these two bypass it, as two builds racing would
+    const build = () => new Promise<number | null>((resolve) => spawn(process.execPath, [path.join(BUNDLE, 'snapshot-build.js'), id], { env: userEnv(), stdio: 'ignore' }).on('close', resolve));
+    expect(await Promise.all([build(), build()])).toEqual([0, 0]);
+    expect(readFileSync(`${SNAPSHOT}.id`, 'utf8')).toBe(`${id}\n`);
+    expect(existsSync(`${SNAPSHOT}.failed`)).toBe(false);
+    expect(readdirSync(BUNDLE).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(startedFromSnapshot()).toBe(true);
+  }, 300_000);
+
   it('is not built again for an ID whose build failed', () => {
     const id = readFileSync(`${SNAPSHOT}.id`, 'utf8').trim();
     rmSync(`${SNAPSHOT}.id`);
