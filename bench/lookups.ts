@@ -13,6 +13,7 @@ import type { Snapshot } from '../src/config/snapshot.js';
 import { formatIPv4 } from '../src/net/ipv4.js';
 import { replayFile } from '../src/sim/replay.js';
 import { writeMmdb, type MmdbValue } from '../test/data/helpers/mmdb-writer.js';
+import { cpuSeconds, median } from './cpu-time.js';
 import type { BenchRow, BenchSuite } from './types.js';
 
 const PACKETS = 1_000_000;
@@ -43,16 +44,6 @@ function asnDatabase(file: string, n: number): void {
   writeFileSync(file, writeMmdb({ ipVersion: 6, recordSize: 24, databaseType: 'GeoLite2-ASN', entries }));
 }
 
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-}
-
-async function cpuSeconds(run: () => Promise<unknown>): Promise<number> {
-  const c0 = process.cpuUsage();
-  await run();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1e6;
-}
 
 export const suite: BenchSuite = async () => {
   const capture = path.join(os.tmpdir(), `edgesim-bench-mixed-${PACKETS}.pcap`);
