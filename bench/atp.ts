@@ -26,6 +26,7 @@ import { Firewall } from '../src/firewall/firewall.js';
 import { replayFile } from '../src/sim/replay.js';
 import { SERVER, SERVER_NET, rule, snapshot } from '../test/atp/helpers/config.js';
 import { ACK, SYN, capture, clients, fill, flood, type Pkt } from '../test/atp/helpers/traffic.js';
+import { cpuSeconds as timed, median } from './cpu-time.js';
 import type { BenchRow, BenchSuite } from './types.js';
 
 /**
@@ -112,9 +113,6 @@ function seconds(run: () => void): number {
   return (c.user + c.system) / 1e6;
 }
 
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[xs.length >> 1];
-}
 
 function passThroughPps(tape: RecordTape): number {
   const rec = new PacketRecord();
@@ -309,13 +307,6 @@ async function replayRows(): Promise<BenchRow[]> {
   }
 }
 
-// CPU seconds (user + system) of this process: on a shared machine, wall time measures the neighbours too.
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const c0 = process.cpuUsage();
-  await run();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1e6;
-}
 
 export const suite: BenchSuite = async () => {
   // the replay first, while the heap is as small as in a real replay; protection's cost per protected packet next

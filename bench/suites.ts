@@ -7,6 +7,7 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['atp', () => import('./atp.js')],
   ['capture', () => import('./capture.js')],
   ['replay', () => import('./replay.js')],
+  ['lookups', () => import('./lookups.js')],
   ['report', () => import('./report.js')],
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],

@@ -38,11 +38,13 @@ export function buildProgram(): Command {
 /** the subcommand whose action runs */
 let running: Command | undefined;
 
-/** Runs the CLI with a full argv (node, script, ...args); resolves to the process exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs the CLI with a full argv (node, script, ...args); resolves to the process exit code. `program`:
+ * one buildProgram() made that has parsed nothing yet (the start-up snapshot's, made when it was built).
+ */
+export async function main(argv: string[], program: Command = buildProgram()): Promise<number> {
   guardStandardStreams();
   watchStandardStreams();
-  const program = buildProgram();
   try {
     await program.parseAsync(readAsArgument(program, argv));
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

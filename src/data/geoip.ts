@@ -4,13 +4,12 @@
 // `{country: {iso_code}}`) works too. ASN databases are GeoLite2-ASN style
 // (`{autonomous_system_number}`).
 //
-// Lookups take PacketRecord's numeric addresses and run per packet: the tree walk is allocation-free
-// (see mmdb.ts) and what a record means is decoded once per distinct record and kept by its pointer,
-// so repeated and nearby addresses cost one walk and one Map hit.
+// Lookups take PacketRecord's numeric addresses and run per packet: the tree's tables give a record
+// number without allocating (see mmdb.ts), and what a record means is decoded once per record number.
 
 import { createRequire } from 'node:module';
 import { interned } from './interned.js';
-import { MmdbTree, NONE } from './mmdb.js';
+import { MmdbTree } from './mmdb.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,15 +20,15 @@ export function defaultGeoipPath(): string {
 
 type Extract<T> = (record: Record<string, unknown> | null) => T;
 
-// Reads values of type T from a database. Values are cached per data pointer (unbounded, but a
-// database has only so many records), and the last answers per address in a small direct-mapped
-// table (bounded: SLOTS entries per family), so a replay's repeated addresses skip the walk.
+// Reads values of type T from a database: each record number's value is extracted once (a database
+// has only so many records) and kept in an array, so an IPv4 lookup is the tree's tables (mmdb.ts) and
+// one array read. IPv6 lookups also keep the last answers per address in a small direct-mapped table
+// (bounded: SLOTS entries), since the tree's IPv6 tables stop at /32.
 const SLOTS = 4096;
 
 class CachedLookup<T> {
-  private readonly byPointer = new Map<number, T>();
-  private readonly keys4 = new Float64Array(SLOTS).fill(-1);
-  private readonly values4: T[];
+  /** by record number (0: no data) */
+  private readonly values: T[];
   private readonly keys6 = new Uint32Array(SLOTS * 4);
   private readonly used6 = new Uint8Array(SLOTS);
   private readonly values6: T[];
@@ -39,26 +38,26 @@ class CachedLookup<T> {
     private readonly extract: Extract<T>,
     private readonly missing: T,
   ) {
-    this.values4 = new Array<T>(SLOTS).fill(missing);
+    this.values = [missing];
     this.values6 = new Array<T>(SLOTS).fill(missing);
   }
 
-  get4(v: number): T {
-    const slot = Math.imul(v, 0x9e3779b1) >>> 20;
-    if (this.keys4[slot] === v) return this.values4[slot];
-    const p = this.tree.pointer4(v);
-    let value = this.missing;
-    if (p !== NONE) {
-      const known = this.byPointer.get(p);
-      if (known !== undefined) value = known;
-      else {
-        value = this.extract(this.tree.record4(v) as Record<string, unknown> | null);
-        this.byPointer.set(p, value);
-      }
-    }
-    this.keys4[slot] = v;
-    this.values4[slot] = value;
+  /** the value of record number `id` (from id4 or id6) */
+  value(id: number): T {
+    const known = this.values[id];
+    return known !== undefined ? known : this.extracted(id);
+  }
+
+  private extracted(id: number): T {
+    const record = this.tree.record(id);
+    const value = this.extract(typeof record === 'object' && record !== null && !Array.isArray(record) && !(record instanceof Uint8Array) ? (record as Record<string, unknown>) : null);
+    while (this.values.length < id) this.values.push(undefined as T);
+    this.values[id] = value;
     return value;
+  }
+
+  get4(v: number): T {
+    return this.value(this.tree.id4(v));
   }
 
   get6(w: Uint32Array): T {
@@ -66,16 +65,7 @@ class CachedLookup<T> {
     const k = slot << 2;
     const keys = this.keys6;
     if (this.used6[slot] === 1 && keys[k] === w[0] && keys[k + 1] === w[1] && keys[k + 2] === w[2] && keys[k + 3] === w[3]) return this.values6[slot];
-    const p = this.tree.pointer6(w);
-    let value = this.missing;
-    if (p !== NONE) {
-      const known = this.byPointer.get(p);
-      if (known !== undefined) value = known;
-      else {
-        value = this.extract(this.tree.record6(w) as Record<string, unknown> | null);
-        this.byPointer.set(p, value);
-      }
-    }
+    const value = this.value(this.tree.id6(w));
     keys.set(w, k);
     this.used6[slot] = 1;
     this.values6[slot] = value;

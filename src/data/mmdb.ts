@@ -1,106 +1,309 @@
-// A MaxMind DB (mmdb) search tree walked with numeric addresses. The `maxmind` reader takes address
-// strings, which would mean formatting (allocating) a string per packet; but the tree itself is a
-// plain binary trie of fixed-size records, so we walk it here straight from PacketRecord's numbers
-// and get the record's data pointer. Decoding a record (a small map) stays with `maxmind`, once per
-// distinct pointer: the caller caches what it extracts per pointer, so a lookup is a tree walk plus
-// one Map hit: of at most 128 steps for IPv6, of at most 16 for IPv4 (from the node its /16 reaches,
-// kept per /16).
+// A MaxMind DB (mmdb) file read with numeric addresses (format: https://maxmind.github.io/MaxMind-DB/):
+// a binary search tree of fixed-size records, a data section of typed values, and the metadata. Three
+// things make a lookup cheap inside a replay and the file cheap to open:
+//
+// - The file is read in 64 KB pages when a walk or a record first needs them, not whole: a replay of a
+//   few packets reads a few pages of the bundled 7.8 MB database (README "Speed": reading it whole was
+//   a sixth of a small replay's time, and its memory set off a full garbage collection).
+// - What an address leads to is kept as a small record number (`id4`, `id6`; 0: no data): per /16 of
+//   IPv4, either the record the whole /16 has or a block of 256 entries, one per /24, each the record
+//   of the whole /24 or "walk the last 8 bits"; per /16 and per /32 of IPv6 likewise. Each is filled
+//   the first time an address there is looked up, so a lookup is one or two array reads, and a walk
+//   happens once per /24 (per /32 for IPv6, which then walks what is left). The /24 blocks of one
+//   database take at most MAX_BLOCKS KB; past that, addresses of other split /16s walk from their /16.
+// - A record (a small map) is decoded once per record number, by the caller, through `record(id)`.
 //
 // The walk mirrors mmdb-lib's findAddressInTree: IPv4 addresses in an IPv6 tree start at the node
 // reached by 96 zero bits; a record below nodeCount is a node, equal to it means "no data", above it
 // a data pointer. An IPv6 address cannot be asked of an IPv4-only tree (the walk would read its first
-// 32 bits and answer garbage), so v4-mapped addresses (::ffff:a.b.c.d) are looked up as IPv4 and
-// other IPv6 addresses find nothing there.
+// 32 bits and answer garbage), so v4-mapped addresses (::ffff:a.b.c.d) are looked up as IPv4 and other
+// IPv6 addresses find nothing there. The `maxmind` reader (a development dependency) checks all of it
+// in the tests.
 
-import { readFile } from 'node:fs/promises';
-import type { Reader, Response } from 'maxmind';
-import { formatIPv4 } from '../net/ipv4.js';
-import { formatIPv6 } from '../net/ipv6.js';
+import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { DataError } from './errors.js';
 import { systemErrorText } from '../errors.js';
 
-/** A data pointer, or NONE when the database has nothing for the address. */
-export const NONE = 0;
+const PAGE_BITS = 16;
+/** bytes a page holds beyond its 64 KB, so a tree node that starts in it is read from it whole */
+const PAGE_OVERLAP = 8;
+/** the metadata is in the last 128 KB (the format's rule) */
+const METADATA_SEARCH = 128 * 1024;
+const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
+/** at most this many /24 blocks (1 KB each) per database: 16 MB (the bundled database has 9,062 split /16s) */
+const MAX_BLOCKS = 16384;
+/** an entry of a /24 block: walk on from the /24's node */
+const WALK = -1;
+
+/** what a file is, for telling whether it changed: device, inode, size and modification time */
+function identity(s: Stats): string {
+  return `${s.dev} ${s.ino} ${s.size} ${s.mtimeMs}`;
+}
+
+/**
+ * A file read in pages on demand. A page is read only from the file that was opened: a file replaced
+ * or rewritten meanwhile (a database update during a replay) is refused, never read half old, half new.
+ */
+class PagedFile {
+  private readonly pages: Array<Uint8Array | undefined>;
+  /** the offset of a byte within its page: o & mask */
+  readonly mask: number;
+  readonly size: number;
+  private readonly identity: string;
+
+  constructor(
+    readonly path: string,
+    stats: Stats,
+    private readonly pageBits: number,
+  ) {
+    this.size = stats.size;
+    this.identity = identity(stats);
+    this.pages = new Array<Uint8Array | undefined>(Math.ceil(this.size / (1 << pageBits)) + 1);
+    this.mask = (1 << pageBits) - 1;
+  }
+
+  /** the page holding byte `o`: the file's bytes from o & ~mask, PAGE_OVERLAP more at its end (zeros past the file's end) */
+  page(o: number): Uint8Array {
+    return this.pages[o >>> this.pageBits] ?? this.load(o >>> this.pageBits);
+  }
+
+  byte(o: number): number {
+    return this.page(o)[o & this.mask];
+  }
+
+  bytes(o: number, length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    for (let i = 0; i < length; i++) out[i] = this.byte(o + i);
+    return out;
+  }
+
+  private load(index: number): Uint8Array {
+    const start = index << this.pageBits;
+    const length = Math.max(0, Math.min((1 << this.pageBits) + PAGE_OVERLAP, this.size - start));
+    const page = this.read(start, length, PAGE_OVERLAP);
+    this.pages[index] = page;
+    return page;
+  }
+
+  /** `length` bytes from `start`, read from the file at once (not kept), and `spare` zeros after them */
+  read(start: number, length: number, spare = 0): Uint8Array {
+    const out = new Uint8Array(length + spare);
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.path, 'r');
+      if (identity(fstatSync(fd)) !== this.identity) throw new DataError(`${this.path}: the database changed while it was being read; run again`);
+      for (let at = 0; at < length; ) {
+        const n = readSync(fd, out, at, length - at, start + at);
+        if (n === 0) throw new Error('the file got shorter');
+        at += n;
+      }
+    } catch (err) {
+      if (err instanceof DataError) throw err;
+      throw new DataError(`${this.path}: cannot read the database (${systemErrorText(err)})`);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    return out;
+  }
+}
+
+/** A value of the data section, as the format types it. */
+export type MmdbValue = string | number | bigint | boolean | Uint8Array | MmdbValue[] | { [key: string]: MmdbValue };
+
+const UTF8 = new TextDecoder();
+
+/** Decodes values of the data section (or of the metadata) at offsets from `base`. */
+class Decoder {
+  constructor(
+    private readonly file: PagedFile,
+    private readonly base: number,
+  ) {}
+
+  /** The value at `offset` (from base) and the offset after it. */
+  decode(offset: number): [MmdbValue, number] {
+    const f = this.file;
+    let o = this.base + offset;
+    const control = f.byte(o++);
+    let type = control >>> 5;
+    if (type === 1) {
+      const ss = (control >>> 3) & 3;
+      const v = control & 7;
+      let pointer: number;
+      if (ss === 0) pointer = (v << 8) | f.byte(o);
+      else if (ss === 1) pointer = ((v << 16) | (f.byte(o) << 8) | f.byte(o + 1)) + 2048;
+      else if (ss === 2) pointer = ((v << 24) | (f.byte(o) << 16) | (f.byte(o + 1) << 8) | f.byte(o + 2)) + 526336;
+      else pointer = ((f.byte(o) << 24) | (f.byte(o + 1) << 16) | (f.byte(o + 2) << 8) | f.byte(o + 3)) >>> 0;
+      return [this.decode(pointer)[0], o + ss + 1 - this.base];
+    }
+    if (type === 0) type = 7 + f.byte(o++);
+    let size = control & 31;
+    if (size === 29) size = 29 + f.byte(o++);
+    else if (size === 30) {
+      size = 285 + ((f.byte(o) << 8) | f.byte(o + 1));
+      o += 2;
+    } else if (size === 31) {
+      size = 65821 + ((f.byte(o) << 16) | (f.byte(o + 1) << 8) | f.byte(o + 2));
+      o += 3;
+    }
+    const next = (value: MmdbValue, length: number): [MmdbValue, number] => [value, o + length - this.base];
+    switch (type) {
+      case 2:
+        return next(UTF8.decode(f.bytes(o, size)), size);
+      case 3:
+        return next(Buffer.from(f.bytes(o, 8)).readDoubleBE(0), 8);
+      case 4:
+        return next(f.bytes(o, size), size);
+      case 5:
+      case 6:
+      case 9:
+      case 10: {
+        let v = 0n;
+        for (let i = 0; i < size; i++) v = (v << 8n) | BigInt(f.byte(o + i));
+        return next(v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v, size);
+      }
+      case 8: {
+        let v = 0;
+        for (let i = 0; i < size; i++) v = (v << 8) | f.byte(o + i);
+        return next(size === 4 ? v | 0 : v, size);
+      }
+      case 7: {
+        const map: { [key: string]: MmdbValue } = {};
+        let at = o - this.base;
+        for (let i = 0; i < size; i++) {
+          const [key, afterKey] = this.decode(at);
+          const [value, afterValue] = this.decode(afterKey);
+          map[String(key)] = value;
+          at = afterValue;
+        }
+        return [map, at];
+      }
+      case 11: {
+        const array: MmdbValue[] = [];
+        let at = o - this.base;
+        for (let i = 0; i < size; i++) {
+          const [value, after] = this.decode(at);
+          array.push(value);
+          at = after;
+        }
+        return [array, at];
+      }
+      case 14:
+        return next(size !== 0, 0);
+      case 15:
+        return next(Buffer.from(f.bytes(o, 4)).readFloatBE(0), 4);
+      default:
+        throw new Error(`unknown data type ${type} at byte ${o - 1}`);
+    }
+  }
+}
+
+function metadataOf(file: PagedFile): { [key: string]: MmdbValue } {
+  const from = Math.max(0, file.size - METADATA_SEARCH);
+  const tail = Buffer.from(file.read(from, file.size - from).buffer);
+  const at = tail.lastIndexOf(METADATA_MARKER);
+  if (at < 0) throw new Error('no metadata');
+  const [meta] = new Decoder(file, from + at + METADATA_MARKER.length).decode(0);
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || meta instanceof Uint8Array) throw new Error('the metadata is not a map');
+  return meta;
+}
 
 export class MmdbTree {
-  private readonly db: Buffer;
   private readonly nodeCount: number;
   private readonly recordSize: number;
   private readonly ipv4Start: number;
   private readonly v6: boolean;
+  private readonly data: Decoder;
+  /** data pointer of each record number (index 0: no data) */
+  private readonly pointers: number[] = [0];
+  private readonly ids = new Map<number, number>();
   /**
-   * Per /16 of IPv4, the node its 16 bits reach from ipv4Start, or the record they end at (-1: not
-   * yet walked): filled on first use, so a lookup walks at most the last 16 bits, and a capture
-   * pays only for the /16s it holds (512 KB, allocated at the first IPv4 lookup).
+   * Per IPv4 /16: 0 not looked up yet; id + 1 when the whole /16 leads to record `id`; -(block + 1)
+   * when it is split, its /24s in `blocks` from block * 256; WALK_FROM_16 when it is split and the
+   * blocks ran out (its node in `node16`).
    */
-  private top4: Float64Array | null = null;
+  private top4: Int32Array | null = null;
+  /** the node each split IPv4 /16 (by its block) reaches */
+  private node16: Int32Array | null = null;
+  /** per /24 of a split /16: 0 not looked up yet; id + 1; or WALK (its node in `node24`) */
+  private blocks = new Int32Array(0);
+  private readonly node24 = new Map<number, number>();
+  private blockCount = 0;
+  /** IPv6: the same per /16 (top6) and, in a map, per /32 of the split /16s */
+  private top6: Int32Array | null = null;
+  private readonly by32 = new Map<number, number>();
 
   private constructor(
-    /** the file, for error messages */
-    readonly path: string,
-    private readonly reader: Reader<Response>,
-    db: Buffer,
+    private readonly file: PagedFile,
+    meta: { [key: string]: MmdbValue },
   ) {
-    this.db = db;
-    const meta = reader.metadata;
-    this.nodeCount = meta.nodeCount;
-    this.recordSize = meta.recordSize;
-    this.v6 = meta.ipVersion === 6;
-    if (![24, 28, 32].includes(this.recordSize)) throw new DataError(`${path}: unsupported MaxMind DB record size ${this.recordSize}`);
+    const count = (name: string) => {
+      const v = meta[name];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new Error(`metadata ${name} missing or not a count`);
+      return v;
+    };
+    this.nodeCount = count('node_count');
+    this.recordSize = count('record_size');
+    const version = count('ip_version');
+    if (version !== 4 && version !== 6) throw new Error(`metadata ip_version ${version}`);
+    this.v6 = version === 6;
+    this.databaseType = typeof meta.database_type === 'string' ? meta.database_type : '';
+    if (![24, 28, 32].includes(this.recordSize)) throw new DataError(`${file.path}: unsupported MaxMind DB record size ${this.recordSize}`);
+    const treeSize = (this.nodeCount * this.recordSize) / 4;
+    if (treeSize + 16 > file.size) throw new Error('the search tree is longer than the file');
+    this.data = new Decoder(file, treeSize + 16);
     let node = 0;
     if (this.v6) for (let i = 0; i < 96 && node < this.nodeCount; i++) node = this.child(node, 0);
     this.ipv4Start = node;
   }
 
-  /** Reads and checks a MaxMind DB file; throws DataError naming the file. */
-  static async open(path: string): Promise<MmdbTree> {
-    let db: Buffer;
+  /** the database_type of the file's metadata (e.g. "GeoLite2-Country") */
+  readonly databaseType: string;
+
+  /** the file, for error messages */
+  get path(): string {
+    return this.file.path;
+  }
+
+  /** Opens a MaxMind DB file, reading its metadata; throws DataError naming the file. `pageBits`: log2 of the page size (tests). */
+  static async open(path: string, pageBits = PAGE_BITS): Promise<MmdbTree> {
+    let stats: Stats;
     try {
-      db = await readFile(path);
+      stats = statSync(path);
     } catch (err) {
       throw new DataError(`${path}: cannot read the database (${systemErrorText(err)})`);
     }
-    // loaded here, not at start-up: most rulesets read no looked-up field and never open a database
-    const { Reader } = await import('maxmind');
-    let reader: Reader<Response>;
+    const file = new PagedFile(path, stats, pageBits);
     try {
-      reader = new Reader<Response>(db);
+      return new MmdbTree(file, metadataOf(file));
     } catch (err) {
+      if (err instanceof DataError) throw err;
       throw new DataError(`${path}: not a MaxMind DB file (${(err as Error).message})`);
     }
-    return new MmdbTree(path, reader, db);
-  }
-
-  /** The database_type from the file's metadata (e.g. "GeoLite2-Country"). */
-  get databaseType(): string {
-    return this.reader.metadata.databaseType;
   }
 
   private child(node: number, bit: number): number {
-    const db = this.db;
+    const file = this.file;
     switch (this.recordSize) {
       case 24: {
         const o = node * 6 + bit * 3;
-        return (db[o] << 16) | (db[o + 1] << 8) | db[o + 2];
+        const p = file.page(o);
+        const i = o & file.mask;
+        return (p[i] << 16) | (p[i + 1] << 8) | p[i + 2];
       }
       case 28: {
         const o = node * 7;
-        if (bit === 0) return (((db[o + 3] & 0xf0) << 20) | (db[o] << 16) | (db[o + 1] << 8) | db[o + 2]) >>> 0;
-        return (((db[o + 3] & 0x0f) << 24) | (db[o + 4] << 16) | (db[o + 5] << 8) | db[o + 6]) >>> 0;
+        const p = file.page(o);
+        const i = o & file.mask;
+        if (bit === 0) return (((p[i + 3] & 0xf0) << 20) | (p[i] << 16) | (p[i + 1] << 8) | p[i + 2]) >>> 0;
+        return (((p[i + 3] & 0x0f) << 24) | (p[i + 4] << 16) | (p[i + 5] << 8) | p[i + 6]) >>> 0;
       }
-      default:
-        return db.readUInt32BE(node * 8 + bit * 4);
+      default: {
+        const o = node * 8 + bit * 4;
+        const p = file.page(o);
+        const i = o & file.mask;
+        return ((p[i] << 24) | (p[i + 1] << 16) | (p[i + 2] << 8) | p[i + 3]) >>> 0;
+      }
     }
-  }
-
-  /** Data pointer for an IPv4 address (unsigned 32-bit number), or NONE. */
-  pointer4(v: number): number {
-    const top = (this.top4 ??= new Float64Array(1 << 16).fill(-1));
-    const high = v >>> 16;
-    let node = top[high];
-    if (node < 0) node = top[high] = this.walk4(this.ipv4Start, v, 0, 16);
-    node = this.walk4(node, v, 16, 32);
-    return node > this.nodeCount ? node : NONE;
   }
 
   /** The node (or record) reached from `node` by bits [from, to) of v, counted from the top. */
@@ -110,24 +313,107 @@ export class MmdbTree {
     return node;
   }
 
-  /** Data pointer for an IPv6 address (four words), or NONE. */
-  pointer6(w: Uint32Array): number {
-    if (w[0] === 0 && w[1] === 0 && w[2] === 0xffff) return this.pointer4(w[3]);
-    if (!this.v6) return NONE;
-    let node = 0;
+  /** The record number of what the walk ended at (0: no data), or -1 when it ended at a node. */
+  private idOf(reached: number): number {
+    if (reached < this.nodeCount) return -1;
+    if (reached === this.nodeCount) return 0;
+    let id = this.ids.get(reached);
+    if (id === undefined) {
+      id = this.pointers.length;
+      this.pointers.push(reached);
+      this.ids.set(reached, id);
+    }
+    return id;
+  }
+
+  /** The record number of an IPv4 address (unsigned 32-bit number): 0 when the database has nothing. */
+  id4(v: number): number {
+    const top = (this.top4 ??= new Int32Array(1 << 16));
+    const high = v >>> 16;
+    const e = top[high];
+    if (e > 0) return e - 1;
+    if (e < 0) {
+      const b = ((-e - 1) << 8) | ((v >>> 8) & 255);
+      const f = this.blocks[b];
+      if (f > 0) return f - 1;
+      if (f === WALK) return this.idOf(this.walk4(this.node24.get(b)!, v, 24, 32));
+      return this.fill24(b, v);
+    }
+    return this.fill16(high, v);
+  }
+
+  private fill16(high: number, v: number): number {
+    const node = this.walk4(this.ipv4Start, v, 0, 16);
+    const id = this.idOf(node);
+    const top = this.top4!;
+    if (id >= 0) {
+      top[high] = id + 1;
+      return id;
+    }
+    if (this.blockCount === MAX_BLOCKS) {
+      // no more blocks: this /16 walks its last 16 bits every time
+      return this.idOf(this.walk4(node, v, 16, 32));
+    }
+    const block = this.blockCount++;
+    if (this.blocks.length < this.blockCount * 256) {
+      const blocks = new Int32Array(Math.min(MAX_BLOCKS, Math.max(16, block * 2)) * 256);
+      blocks.set(this.blocks);
+      this.blocks = blocks;
+    }
+    (this.node16 ??= new Int32Array(MAX_BLOCKS))[block] = node;
+    top[high] = -(block + 1);
+    return this.fill24((block << 8) | ((v >>> 8) & 255), v);
+  }
+
+  private fill24(b: number, v: number): number {
+    const node = this.walk4(this.node16![b >>> 8], v, 16, 24);
+    const id = this.idOf(node);
+    if (id >= 0) {
+      this.blocks[b] = id + 1;
+      return id;
+    }
+    this.blocks[b] = WALK;
+    this.node24.set(b, node);
+    return this.idOf(this.walk4(node, v, 24, 32));
+  }
+
+  /** The record number of an IPv6 address (four words): 0 when the database has nothing. */
+  id6(w: Uint32Array): number {
+    if (w[0] === 0 && w[1] === 0 && w[2] === 0xffff) return this.id4(w[3]);
+    if (!this.v6) return 0;
+    const top = (this.top6 ??= new Int32Array(1 << 16));
+    const high = w[0] >>> 16;
+    let e = top[high];
+    if (e === 0) {
+      const node = this.walk6(0, w, 0, 16);
+      const id = this.idOf(node);
+      e = top[high] = id >= 0 ? id + 1 : -(node + 1);
+    }
+    if (e > 0) return e - 1;
+    let at32 = this.by32.get(w[0]);
+    if (at32 === undefined) {
+      const node = this.walk6(-e - 1, w, 16, 32);
+      const id = this.idOf(node);
+      at32 = id >= 0 ? id + 1 : -(node + 1);
+      this.by32.set(w[0], at32);
+    }
+    if (at32 > 0) return at32 - 1;
+    return this.idOf(this.walk6(-at32 - 1, w, 32, 128));
+  }
+
+  private walk6(node: number, w: Uint32Array, from: number, to: number): number {
     const n = this.nodeCount;
-    for (let i = 0; i < 128 && node < n; i++) node = this.child(node, (w[i >> 5] >>> (31 - (i & 31))) & 1);
-    return node > n ? node : NONE;
+    for (let i = from; i < to && node < n; i++) node = this.child(node, (w[i >> 5] >>> (31 - (i & 31))) & 1);
+    return node;
   }
 
-  /** Decodes the record of an IPv4 address (slow: use once per distinct pointer). */
-  record4(v: number): Response | null {
-    return this.reader.get(formatIPv4(v));
-  }
-
-  /** Decodes the record of an IPv6 address that pointer6 found (slow: once per distinct pointer). */
-  record6(w: Uint32Array): Response | null {
-    if (w[0] === 0 && w[1] === 0 && w[2] === 0xffff) return this.record4(w[3]);
-    return this.reader.get(formatIPv6(w));
+  /** The record numbered `id` (> 0), decoded: slow, for once per record number. */
+  record(id: number): MmdbValue {
+    try {
+      return this.data.decode(this.pointers[id] - this.nodeCount - 16)[0];
+    } catch (err) {
+      if (err instanceof DataError) throw err;
+      throw new DataError(`${this.path}: a damaged record in the database (${(err as Error).message})`);
+    }
   }
 }

@@ -14,10 +14,10 @@ export const CLIENT_SCRIPT = String.raw`
   var charts = [];
 
   function rate(v) {
-    if (v == null) return '–';
+    if (v == null) return '\u2013';
     return (v >= 100 ? Math.round(v) : Math.round(v * 10) / 10).toLocaleString('en-US') + ' pps';
   }
-  function seconds(u, v) { return v == null ? '–' : (Math.round(v * 1000) / 1000) + ' s'; }
+  function seconds(u, v) { return v == null ? '\u2013' : (Math.round(v * 1000) / 1000) + ' s'; }
   function widthOf(el) { return Math.max(300, el.clientWidth || 800); }
   function axes(yLabel) {
     return [
@@ -48,7 +48,7 @@ export const CLIENT_SCRIPT = String.raw`
     stacked.forEach(function (s) {
       series.push({
         label: LABELS[s.name], stroke: COLORS[s.name], fill: COLORS[s.name], width: 1, paths: stepped, points: { show: false },
-        value: (function (raw) { return function (u, val, si, i) { return i == null ? '–' : rate(raw[i]); }; })(s.raw)
+        value: (function (raw) { return function (u, val, si, i) { return i == null ? '\u2013' : rate(raw[i]); }; })(s.raw)
       });
     });
     mount(el, {

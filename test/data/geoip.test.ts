@@ -204,3 +204,54 @@ describe('errors', () => {
     await expect(AsnDb.open(bad)).rejects.toThrow(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a MaxMind DB file`));
   });
 });
+
+// mmdb.ts reads the file in pages when a walk or a record first needs them: with pages of 64 bytes,
+// every tree node and record of a small database straddles or starts near a page's end somewhere
+describe('MmdbTree read in small pages', () => {
+  it('finds and decodes the same records as the maxmind reader, for IPv4 and IPv6, across page ends', async () => {
+    const { MmdbTree } = await import('../../src/data/mmdb.js');
+    const next = lcg(38);
+    const entries: Array<[string, MmdbValue]> = [];
+    for (let i = 0; i < 200; i++) {
+      const len = 8 + (next() % 25);
+      const a = (next() & ((0xffffffff << (32 - len)) >>> 0)) >>> 0;
+      entries.push([`${formatIPv4(a)}/${len}`, { country: { iso_code: `C${i % 10}`, names: { en: `land ${i} ${'x'.repeat(i % 70)}` } }, ids: [i, i * 1000, i * 1_000_000], ok: i % 2 === 0 }]);
+    }
+    for (let i = 0; i < 50; i++) entries.push([`2001:db8:${(i * 977).toString(16)}::/${48 + (i % 60)}`, { country: { iso_code: 'SIX' }, n: i }]);
+    for (const recordSize of [24, 28, 32] as const) {
+      const file = fixture(`paged-${recordSize}.mmdb`, { ipVersion: 6, recordSize, databaseType: 'paged', entries });
+      const tree = await MmdbTree.open(file, 6);
+      const reader = new Reader<Response>(readFileSync(file));
+      expect(tree.databaseType).toBe('paged');
+      const decoded = (id: number) => (id === 0 ? null : tree.record(id));
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 0xffffffff }), (v) => {
+          expect(decoded(tree.id4(v))).toEqual(reader.get(formatIPv4(v)));
+        }),
+        { numRuns: 2000 },
+      );
+      for (const [cidr] of entries) {
+        const base = cidr.split('/')[0]!;
+        if (base.includes(':')) expect(decoded(tree.id6(v6(base)))).toEqual(reader.get(base));
+        else expect(decoded(tree.id4(parseIPv4(base)))).toEqual(reader.get(base));
+      }
+    }
+  });
+
+  it('refuses to read on from a database replaced or rewritten after it was opened (never half old, half new)', async () => {
+    const { MmdbTree } = await import('../../src/data/mmdb.js');
+    // 3,000 /24s: a tree of ~400 KB, more than the metadata's 128 KB tail that opening reads
+    const next = lcg(5);
+    const entries: Array<[string, MmdbValue]> = Array.from({ length: 3000 }, (_, i) => [`${formatIPv4((next() & 0xffffff00) >>> 0)}/24`, { country_code: i % 2 ? 'AA' : 'BB' }]);
+    const spec = { ipVersion: 6, recordSize: 24, databaseType: 'x', entries } as const;
+    const file = fixture('rewritten.mmdb', spec);
+    const tree = await MmdbTree.open(file, 6);
+    const first = parseIPv4(entries[0]![0].split('/')[0]!);
+    expect(tree.record(tree.id4(first))).toEqual({ country_code: 'BB' });
+    writeFileSync(file, writeMmdb({ ...spec, entries: entries.slice(1) }));
+    expect(() => tree.id4(parseIPv4('1.2.3.4'))).toThrow(DataError);
+    expect(() => tree.id4(parseIPv4('1.2.3.4'))).toThrow(`${file}: the database changed while it was being read; run again`);
+    // what was read before the change still answers
+    expect(tree.record(tree.id4(first))).toEqual({ country_code: 'BB' });
+  });
+});

@@ -25,13 +25,30 @@ export function withoutSampleNotes(stderr: string): string {
   return stderr.replace(SAMPLE_NOTE, '');
 }
 
+/**
+ * How the tests start the command: `node bin/edgesim.js ARGS` (the bundle); with EDGESIM_TEST_PROGRAM=1,
+ * as the installed program (bin/edgesim.js through its `#!/bin/sh` line, this Node first on PATH), which
+ * starts from the start-up snapshot the global setup then builds (README "Speed", docs/start-up.md):
+ * `EDGESIM_TEST_PROGRAM=1 npx vitest run test/cli` runs the command tests against what users run.
+ */
+export const AS_PROGRAM = process.env.EDGESIM_TEST_PROGRAM === '1';
+
+function command(args: string[], env: NodeJS.ProcessEnv | undefined): { file: string; argv: string[]; env: NodeJS.ProcessEnv } {
+  const all = { ...process.env, ...env };
+  if (!AS_PROGRAM) return { file: process.execPath, argv: [BIN, ...args], env: all };
+  // the snapshot is not used under NODE_OPTIONS: only a test that gives it keeps it
+  if (env?.NODE_OPTIONS === undefined) delete all.NODE_OPTIONS;
+  return { file: BIN, argv: args, env: { ...all, PATH: `${path.dirname(process.execPath)}${path.delimiter}${all.PATH ?? ''}` } };
+}
+
 /** `stdout`: a file descriptor to give the command as its standard output (stdout is then '') */
 export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; stdout?: number; sampleNotes?: boolean } = {}): CliResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+  const run = command(args, opts.env);
+  const r = spawnSync(run.file, run.argv, {
     cwd: opts.cwd ?? ROOT,
     input: opts.input,
     stdio: ['pipe', opts.stdout ?? 'pipe', 'pipe'],
-    env: { ...process.env, ...opts.env },
+    env: run.env,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
@@ -41,7 +58,8 @@ export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: st
 /** Like runCli, but without blocking this process: for tests whose server runs in the test process. */
 export function runCliAsync(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = command(args, opts.env);
+    const child = spawn(run.file, run.argv, { cwd: opts.cwd ?? ROOT, env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

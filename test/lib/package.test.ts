@@ -6,7 +6,7 @@
 // shipped declarations, wrong uses of the types failing to compile. The tarball holds the built code,
 // its types, the ATP option reference and the data, and no tests; its size is the README's.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
@@ -56,7 +56,17 @@ function freshProject(tarball: string): string {
 beforeAll(() => {
   dir = tempDir('edgesim-pack-');
   // dist/ is built by the test run's global setup: prepack leaves the build out (EDGESIM_PREBUILT)
-  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, EDGESIM_PREBUILT: '1' } });
+  // a start-up snapshot as the first run of the command builds in dist/bundle/: never packed
+  const blob = path.join(ROOT, 'dist/bundle/edgesim-1-2.blob');
+  writeFileSync(blob, 'not a snapshot');
+  writeFileSync(`${blob}.id`, 'not an id');
+  let pack;
+  try {
+    pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, EDGESIM_PREBUILT: '1' } });
+  } finally {
+    rmSync(blob, { force: true });
+    rmSync(`${blob}.id`, { force: true });
+  }
   if (pack.status !== 0) throw new Error(`npm pack exited ${pack.status}:\n${pack.stderr}`);
   [packed] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Packed[];
   console.log(`edgesim tarball: ${packed!.filename}, ${packed!.size} bytes packed, ${packed!.unpackedSize} unpacked, ${packed!.files.length} files`);
@@ -73,6 +83,9 @@ describe('the packed package', () => {
       expect(files, wanted).toContain(wanted);
     }
     expect(files.filter((f) => /^test\/|\.test\.|\.map$/.test(f))).toEqual([]);
+    // the start-up snapshot is built for the Node of the machine that runs the command, there
+    expect(files.filter((f) => /\.blob/.test(f))).toEqual([]);
+    expect(files).toContain('dist/bundle/snapshot-entry.cjs');
   });
 
   it('installs without a word about scripts: the packed manifest has no build script, and the checkout keeps its own', () => {
