@@ -202,7 +202,7 @@ class ConditionWriter {
   private lookedUp(e: ComparisonExpr): string {
     const pred = compile({ ...this.ast, expr: e }, recordBinding, { lists: this.lists });
     this.use('d', 'l3', 'fam', 'lookup');
-    return `${this.k.add(pred)}(LOOKUP(d, l3, fam))`;
+    return `${this.k.add(pred)}(out.frame.lookup(d, l3, fam))`;
   }
 
   private ip(op: ComparisonOp, [v4, words, array]: readonly [string, readonly string[], string]): string {

@@ -1,11 +1,10 @@
 // The one loop every command that reads a capture runs (replay, match, inspect, and the test, trace,
 // diff and bench commands): open the capture first, so that a missing or unreadable capture fails
-// before any output file is created or truncated; then stream its packets, each decoded into one
-// reused PacketRecord, to the caller's visit function; report file-level warnings at the end.
-// `-` reads standard input, as `tcpdump -r -` does.
-import type { FrameDecoder } from '../capture/frame-delivery.js';
-import { readCapture, type CaptureInfo } from '../capture/reader.js';
-import type { PacketRecord } from '../capture/record.js';
+// before any output file is created or truncated; then stream its frames, each in one reused Frame,
+// to the caller's visit function (which decides it: decide-frame.ts); report file-level warnings at
+// the end. `-` reads standard input, as `tcpdump -r -` does.
+import type { Frame } from '../capture/frame.js';
+import { readFrames, type CaptureInfo } from '../capture/reader.js';
 import { openSource, STDIN_NAME, type ByteSource } from '../capture/source.js';
 import type { Readable } from 'node:stream';
 
@@ -15,8 +14,6 @@ export interface LoopOptions {
   signal?: AbortSignal;
   /** aborting ends the read early, as if the capture ended there (CaptureInfo.interrupted; capture/reader.ts) */
   interrupt?: AbortSignal;
-  /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
-  decodeFrame?: FrameDecoder;
   /** only the records of a classic pcap file that start in [from, to) (capture/reader.ts) */
   range?: { from: number; to: number };
 }
@@ -79,9 +76,9 @@ export class OpenCapture {
     return this.path === '-' ? STDIN_NAME : this.path;
   }
 
-  /** Streams every packet to `visit` synchronously, then closes the capture. */
-  forEachPacket(visit: (rec: PacketRecord) => void, opts: LoopOptions = {}): Promise<CaptureInfo> {
-    return readCapture(this.path, visit, { ...opts, source: this.source });
+  /** Streams every frame to `visit` synchronously, then closes the capture. */
+  forEachFrame(visit: (frame: Frame) => void, opts: LoopOptions = {}): Promise<CaptureInfo> {
+    return readFrames(this.path, visit, { ...opts, source: this.source });
   }
 
   /** Closes a capture that will not be read after all. */

@@ -9,6 +9,8 @@ import { loadSnapshotFile } from '../../src/config/load.js';
 import { SuitePaths } from '../../src/suite/case-path.js';
 import { tracePackets } from '../../src/suite/kinds/packet.js';
 import { PacketBuilder } from '../../src/suite/packet-builder.js';
+import { decodeInto } from '../../src/capture/decode/link-up.js';
+import { Frame } from '../../src/capture/frame.js';
 import { parsePacket, type PacketSpec } from '../../src/suite/packet-spec.js';
 import { parseSuiteText } from '../../src/suite/source.js';
 import { DEMO_CONFIG } from './helpers.js';
@@ -19,9 +21,11 @@ function spec(fields: Record<string, unknown>): PacketSpec {
 
 function decoded(...packets: Array<Record<string, unknown>>): Array<Record<string, string | number | boolean>> {
   const builder = new PacketBuilder();
+  const frame = new Frame();
   const rec = new PacketRecord();
   return packets.map((p) => {
-    builder.build(spec(p), rec);
+    builder.build(spec(p), frame);
+    decodeInto(rec, frame);
     expect(rec.note).toBe('');
     return { ...recordFields(rec), 'tcp.seq': rec.tcpSeq };
   });

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AtpExplanation } from '../../src/atp/index.js';
 import { loadSnapshotFile } from '../../src/config/load.js';
 import type { PacketTrace } from '../../src/suite/trace.js';
+import { compilePath } from '../../src/sim/build.js';
 import { traceFrames } from '../../src/suite/trace-frame.js';
 import { runCli } from '../helpers/cli.js';
 import { DEMO_CONFIG, DEMO_PCAP, tempDir } from './helpers.js';
@@ -38,7 +39,7 @@ function summary(t: PacketTrace): Line {
 describe('edgesim trace', () => {
   it('agrees with the replay on every frame of the demo capture, and its rule steps explain the verdict', async () => {
     const traces: PacketTrace[] = [];
-    await traceFrames(await loadSnapshotFile(DEMO_CONFIG), {}, DEMO_PCAP, () => true, Infinity, (t) => traces.push(t));
+    await traceFrames(await compilePath(await loadSnapshotFile(DEMO_CONFIG)), DEMO_PCAP, () => true, Infinity, (t) => traces.push(t));
     expect(traces.map(summary)).toEqual(replayed.map(({ frame, time, verdict, stage, rule, reason, matched }) => ({ frame, time, verdict, stage, rule, reason, matched })));
     const stages = new Set<string | null>();
     for (const t of traces) {

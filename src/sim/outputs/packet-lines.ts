@@ -3,13 +3,12 @@
 // that concatenates the line in the list's order, each field's value read by its own call, so a
 // packet costs what a hand-written line costs (a loop over the list, asking each field its kind,
 // took 40% more time) and allocates nothing but the line.
-import type { PacketRecord } from '../../capture/record.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
 import { isGroup, PACKET_FIELDS, PacketAt, Quoted, type PacketField, type PacketFieldGroup, type RuleList } from './packet-fields.js';
 
 /** Writes one packet's line, newline included. */
-export type PacketLine = (rec: PacketRecord, v: PacketVerdict) => string;
+export type PacketLine = (v: PacketVerdict) => string;
 
 /** What compiled code calls: each field's value function (V), and the spelling's helpers (H). */
 interface Compiled {
@@ -22,9 +21,9 @@ function valueAt(c: Compiled, read: (p: PacketAt) => unknown): string {
   return `V[${c.values.length - 1}](at)`;
 }
 
-function compile(c: Compiled, firewall: Firewall, lineCode: string): PacketLine {
-  const at = new PacketAt(firewall);
-  const line = new Function('V', 'H', 'at', `return (rec, v) => { at.rec = rec; at.v = v; let t; return ${lineCode}; };`);
+function compile(c: Compiled, lineCode: string): PacketLine {
+  const at = new PacketAt();
+  const line = new Function('V', 'H', 'at', `return (v) => { at.v = v; let t; return ${lineCode}; };`);
   return line(c.values, c.helpers, at) as PacketLine;
 }
 
@@ -62,7 +61,7 @@ export function ndjsonLine(firewall: Firewall, extra: readonly PacketField[] = [
         return `${key} + H.text(${value})`;
       })
       .join(' + ');
-  return compile(c, firewall, `"{" + ${object([...PACKET_FIELDS, ...extra])} + "}\\n"`);
+  return compile(c, `"{" + ${object([...PACKET_FIELDS, ...extra])} + "}\\n"`);
 }
 
 function csvField(s: string): string {
@@ -95,5 +94,5 @@ export function csvLine(firewall: Firewall, extra: readonly PacketField[] = []):
         return f.kind === 'rules' ? `H.rules(${value})` : `H.text(${value})`;
       })
       .join(' + "," + ');
-  return compile(c, firewall, `${cells([...PACKET_FIELDS, ...extra])} + "\\n"`);
+  return compile(c, `${cells([...PACKET_FIELDS, ...extra])} + "\\n"`);
 }

@@ -5,13 +5,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PacketRecord } from '../../capture/record.js';
 import { counted } from '../../numbers.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import { NdjsonSink, type PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
 import type { AdvancedTcpProtection } from '../../atp/index.js';
-import { buildPacketPath } from '../../sim/build.js';
 import { OpenCapture } from '../../sim/packet-loop.js';
 import { replay } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
@@ -72,14 +70,15 @@ class FrameCheck implements PacketSink {
     private readonly atp: AdvancedTcpProtection | null,
   ) {}
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
-    const want = this.frames.get(rec.frame);
+  packet(v: PacketVerdict): void {
+    const frame = v.record.frame;
+    const want = this.frames.get(frame);
     if (want === undefined) return;
-    this.seen.add(rec.frame);
-    const diffs = compareVerdict(want, verdictSummary(v, this.firewall));
+    this.seen.add(frame);
+    const diffs = compareVerdict(want, verdictSummary(v));
     if (diffs.length === 0) return;
-    this.failures.push(...diffs.map((d) => `frame ${rec.frame}: ${d}`));
-    if (this.traces.length < TRACED) this.traces.push(tracePacket(rec, v, this.firewall, this.atp));
+    this.failures.push(...diffs.map((d) => `frame ${frame}: ${d}`));
+    if (this.traces.length < TRACED) this.traces.push(tracePacket(v, this.firewall, this.atp));
   }
 
   async close(): Promise<void> {}
@@ -87,21 +86,20 @@ class FrameCheck implements PacketSink {
 
 async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome> {
   const out: CaseOutcome = { failures: [], traces: [], warnings: [], notes: [] };
-  const { snapshot, options } = ctx.paths;
   // under --update the actual verdicts are written beside the golden, to be renamed over it
   const draft = c.golden !== null && ctx.update ? new GoldenDraft(c.golden, c.suiteDir) : null;
   const tmp = c.golden === null || draft !== null ? null : mkdtempSync(path.join(tmpdir(), 'edgesim-golden-'));
   const actualPath = draft?.temp ?? (tmp === null ? null : path.join(tmp, 'verdicts.ndjson'));
   let check: FrameCheck | undefined;
   try {
-    const built = await buildPacketPath(snapshot, options);
-    const { report, warnings } = await replay(await OpenCapture.open(c.capture), built, {
-      sinks: (firewall) => {
-        check = new FrameCheck(c.frames, firewall, built.atp.active ? built.atp : null);
+    const { report, warnings } = await replay(await OpenCapture.open(c.capture), ctx.paths.path, {
+      sinks: (run) => {
+        const firewall = run.path.firewall;
+        check = new FrameCheck(c.frames, firewall, run.protection);
         const counting = ctx.coverage === undefined ? [] : [ctx.coverage.sink()];
         return actualPath === null ? [check, ...counting] : [check, ...counting, new NdjsonSink(draft?.writer() ?? new TextSink(actualPath), firewall)];
       },
-      // coverage reads every field of every packet: the fast path decides a frame without decoding it
+      // coverage reads every field of every packet: the compiled lane decides a frame without decoding it
       fastPath: ctx.coverage === undefined,
     });
     out.warnings.push(...warnings, ...report.capture.warnings);
@@ -151,7 +149,7 @@ async function checkGolden(c: CaptureCase, actualPath: string, draft: GoldenDraf
   const first = diff!.first;
   if (first === null) return;
   out.failures.push(`golden ${name}: ${counted(diff!.changed, 'frame')} differ${diff!.changed === 1 ? 's' : ''}; first, frame ${first.frame}: expected ${first.expected ?? '(no line)'}, got ${first.actual ?? '(no line)'}`);
-  if (first.actual !== null) out.traces.push(await traceFrame(ctx.paths.snapshot, ctx.paths.options, c.capture, first.frame));
+  if (first.actual !== null) out.traces.push(await traceFrame(ctx.paths.path, c.capture, first.frame));
 }
 
 export const captureKind: CaseKind<CaptureCase> = {

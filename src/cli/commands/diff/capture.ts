@@ -5,7 +5,8 @@
 import { attachSource, UsageError } from '../../../errors.js';
 import { diffMarkdown } from '../../../review/diff-report.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
-import { buildPacketPath, type BuiltPath } from '../../../sim/build.js';
+import { compilePath } from '../../../sim/build.js';
+import type { CompiledPath } from '../../../sim/compiled-path.js';
 import { diffCapture } from '../../../sim/diff.js';
 import { diffJson, diffLine, fieldKeys, formatDiff } from '../../../sim/outputs/diff-report.js';
 import { FramePcap } from '../../../sim/outputs/packet-sinks.js';
@@ -28,13 +29,13 @@ export interface CaptureDiffFlags extends DataFlags {
   fields?: string;
 }
 
-/** One side of the diff: its packet path, and where its rules are written. */
-async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator }> {
+/** One side of the diff: its compiled path, and where its rules are written. */
+async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ path: CompiledPath; locate: RefLocator }> {
   const config = await loadConfiguration(side.flags, side.options);
-  const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+  const path = await compilePath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
-  return { built, locate: refLocator(config.snapshot, config.locate) };
+  return { path, locate: refLocator(config.snapshot, config.locate) };
 }
 
 export async function runCaptureDiff(capture: string, before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
@@ -45,7 +46,7 @@ export async function runCaptureDiff(capture: string, before: DiffSide, after: D
   ]);
   const sideA = await sideFor(before, flags);
   const sideB = await sideFor(after, flags);
-  const [a, b] = [sideA.built, sideB.built];
+  const [a, b] = [sideA.path, sideB.path];
   const input = await OpenCapture.open(capture);
   if (flags.fields !== undefined && flags.format !== 'ndjson') throw new UsageError('--fields goes with --format ndjson');
   const fields = flags.fields === undefined ? undefined : fieldKeys(flags.fields.split(',').map((name) => name.trim()));
@@ -54,9 +55,9 @@ export async function runCaptureDiff(capture: string, before: DiffSide, after: D
   let result;
   try {
     result = await diffCapture(input, a, b, {
-      onChange: (rec, x, y) => {
-        lines?.write(diffLine(rec, x, y, fields?.(rec)));
-        pcap?.write(rec);
+      onChange: (v, x, y) => {
+        lines?.write(diffLine(v, x, y, fields?.(v)));
+        pcap?.write(v.record);
       },
     });
   } finally {

@@ -1,9 +1,11 @@
-// `edgesim inspect`, run: each packet through a path with lookups only, rendered as one JSON line:
-// `frame`, `time` (written as replay writes it), every field the packet has, and `note` when
-// decoding stopped early.
+// `edgesim inspect`, run: each frame decided on a path with lookups only (decoded, in a run that
+// reads every field), rendered as one JSON line: `frame`, `time` (written as replay writes it),
+// every field the packet has, and `note` when decoding stopped early.
 import type { PacketRecord } from '../../../capture/record.js';
 import { recordFields } from '../../../fields/render.js';
 import { buildLookupPath } from '../../../sim/build.js';
+import { decideFrame } from '../../../sim/decide-frame.js';
+import { Run } from '../../../sim/run.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions } from '../../configuration.js';
@@ -28,18 +30,17 @@ const LIMIT_REACHED = new Error('limit reached');
 export async function run(capture: string, flags: InspectFlags): Promise<void> {
   const limit = flags.limit ?? Infinity;
   if (limit === 0) return;
-  const built = await buildLookupPath(flags.lookups, dataOptions(flags));
+  const path = await buildLookupPath(flags.lookups, dataOptions(flags));
   const input = await OpenCapture.open(capture);
   const out = new TextSink();
   const stop = new AbortController();
-  const verdict = built.path.newVerdict();
+  const run = new Run(path, { record: true });
   let printed = 0;
   try {
-    const info = await input.forEachPacket(
-      (rec) => {
+    const info = await input.forEachFrame(
+      (frame) => {
         if (printed >= limit) return;
-        built.path.process(rec, verdict);
-        out.write(packetLine(rec));
+        out.write(packetLine(decideFrame(frame, path, run).record));
         if (++printed === limit) stop.abort(LIMIT_REACHED);
       },
       { signal: stop.signal },

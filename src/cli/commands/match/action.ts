@@ -4,12 +4,14 @@
 // `replay --jobs` replays it; on one thread, the frames are counted as they are matched.
 import { ConfigItemError, UserError } from '../../../errors.js';
 import type { CaptureInfo } from '../../../capture/reader.js';
-import { buildExpressionPath, type BuiltPath } from '../../../sim/build.js';
+import { buildExpressionPath } from '../../../sim/build.js';
+import type { CompiledPath } from '../../../sim/compiled-path.js';
+import { decideFrame } from '../../../sim/decide-frame.js';
 import { threadsWanted, type Jobs } from '../../../sim/jobs/threads.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
-import { PacketDecider } from '../../../sim/packet-decider.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { replay } from '../../../sim/replay.js';
+import { Run } from '../../../sim/run.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
@@ -21,20 +23,20 @@ export interface MatchFlags extends ConfigFlags, DataFlags {
 
 export async function run(capture: string, expression: string, flags: MatchFlags): Promise<void> {
   const config = await loadConfiguration(flags, { required: false });
-  const built = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+  const path = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     // the expression is the path's one rule: its compile error is the expression's
     if (err instanceof ConfigItemError) throw new UserError(`invalid expression:\n${err.problem}`);
     throw err;
   });
-  printWarnings(undefined, built.warnings);
+  printWarnings(undefined, path.warnings);
   const input = await OpenCapture.open(capture);
   const out = new TextSink();
   try {
     if (flags.count && threadsWanted(flags.jobs, input) > 1) {
-      const { report, warnings } = await replay(input, built, { useLabels: false, jobs: flags.jobs });
+      const { report, warnings } = await replay(input, path, { useLabels: false, jobs: flags.jobs });
       out.write(`${report.rules[0]!.hits}\n`);
       // the path's own warnings were printed before the read
-      printWarnings(undefined, warnings.slice(built.warnings.length));
+      printWarnings(undefined, warnings.slice(path.warnings.length));
       printWarnings(input.name, report.capture.warnings);
       return;
     }
@@ -42,7 +44,7 @@ export async function run(capture: string, expression: string, flags: MatchFlags
       printWarnings(undefined, [`--jobs ${flags.jobs}: the matched frames are printed in capture order, so it ran on one thread`]);
     }
     let count = 0;
-    const info = await eachMatch(input, built, (frame) => {
+    const info = await eachMatch(input, path, (frame) => {
       count++;
       if (!flags.count) out.write(`${frame}\n`);
     });
@@ -54,9 +56,9 @@ export async function run(capture: string, expression: string, flags: MatchFlags
 }
 
 /** Reads the capture on this thread, calling `matched` with each matched frame's number. */
-function eachMatch(input: OpenCapture, built: BuiltPath, matched: (frame: number) => void): Promise<CaptureInfo> {
-  const decider = PacketDecider.of(built);
-  return input.forEachPacket((rec) => {
-    if (decider.decide(rec).firewall.matchedCount !== 0) matched(rec.frame);
-  }, { decodeFrame: decider.decodeFrame });
+function eachMatch(input: OpenCapture, path: CompiledPath, matched: (frame: number) => void): Promise<CaptureInfo> {
+  const run = new Run(path);
+  return input.forEachFrame((frame) => {
+    if (decideFrame(frame, path, run).firewall.matchedCount !== 0) matched(frame.number);
+  });
 }
