@@ -2,7 +2,7 @@
 // reads every field), rendered as one JSON line: `frame`, `time` (written as replay writes it),
 // every field the packet has, and `note` when decoding stopped early.
 import type { PacketRecord } from '../../../capture/record.js';
-import { recordFields } from '../../../fields/render.js';
+import { inspectFields } from '../../../fields/render.js';
 import { buildLookupPath } from '../../../sim/build.js';
 import { decideFrame } from '../../../sim/decide-frame.js';
 import { Run } from '../../../sim/run.js';
@@ -18,9 +18,7 @@ export interface InspectFlags extends DataFlags {
 }
 
 function packetLine(rec: PacketRecord): string {
-  const obj: Record<string, string | number | boolean> = recordFields(rec);
-  if (rec.note !== '') obj.note = rec.note;
-  const fields = JSON.stringify(obj);
+  const fields = JSON.stringify(inspectFields(rec));
   return `{"frame":${rec.frame},"time":${rec.timeText()}${fields === '{}' ? '}' : `,${fields.slice(1)}`}\n`;
 }
 
