@@ -1,8 +1,8 @@
 // The generated per-frame function of a ruleset: the header prologue (headers.ts), then the rules
 // in order, split into group functions of a bounded size (V8 stops optimising a function past
 // ~60 KB of bytecode: one 1,000-rule function ran 100x slower). Each rule's condition is written by
-// conditions.ts; a match counts a hit and records the rule, a terminating match decides, exactly as
-// firewall/evaluator.ts does for decoded packets. A rule whose condition the fast path does not write
+// conditions.ts, its test by the firewall's one first-match loop (firewall/first-match.ts), as
+// firewall/evaluator.ts writes it for decoded packets. A rule whose condition the fast path does not write
 // is tested by the firewall's own predicate on the frame's decoded record (frame-record.ts), and the
 // rules after it are tested as any other.
 //
@@ -21,6 +21,7 @@ import { EXTENSION, jumboLength } from '../capture/decode/ip.js';
 import { ETHERTYPE } from '../capture/decode/link.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
+import { NO_DECISION_SOURCE, ruleTestSource } from '../firewall/first-match.js';
 import type { Condition } from './conditions.js';
 import { Constants } from './conditions.js';
 import { HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
@@ -66,8 +67,7 @@ const GROUP_RULES = 32;
 
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
-  const stop = r.terminating ? ` out.decided[${r.index}]++; out.decidingRule = ${r.index}; out.drop = ${r.drop}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
-  const test = `if (${r.condition.expr}) { out.hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
+  const test = ruleTestSource(r.index, r.condition.expr, r.terminating, r.drop, `return ${inline ? 'fam' : GROUP_DECIDED};`);
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
   return bit === null ? `  ${body}` : `  if ((mask & ${1 << bit}) !== 0) ${body}`;
 }
@@ -160,7 +160,7 @@ export function generateDecider(
     const byName = ruleIndex.alwaysGroups.map((g) => `gi === ${g} ? g${g}${args} : `).join('');
     src.push(`    m = ${byName}G[gi]${args}; if (m === ${GROUP_DECIDED}) return fam;`, '  }', '}');
   }
-  src.push('out.drop = false; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
+  src.push(`${NO_DECISION_SOURCE} return fam;`, '};');
 
   const helpers = helperValues({ K: k.values, ...(ruleIndex?.helpers ?? {}) });
   const names = Object.keys(helpers);
