@@ -6,8 +6,10 @@
 const EMPTY = new Uint8Array(0);
 
 export class Frame {
-  /** 1-based frame number, as Wireshark numbers frames */
+  /** 1-based frame number, as Wireshark numbers frames (in its own file, when several captures are merged) */
   number = 0;
+  /** which of several merged captures the frame came from, by its place in the list (0 for a single capture) */
+  file = 0;
   /** capture timestamp: whole seconds since the epoch, and nanoseconds within the second */
   tsSec = 0;
   tsNsec = 0;

@@ -3,12 +3,13 @@
 // lengths and timestamp in typed arrays (no object per frame). A pass points one reused Frame at each
 // frame here, as the reader does at its read buffer, and decides it. Synthetic traffic (a
 // scenario) is generated straight into the same store, with no file in between.
-import { readFrames, type CaptureInfo } from '../capture/reader.js';
+import type { ReadInfo } from '../capture/merge.js';
 import { decodeInto } from '../capture/decode/link-up.js';
 import type { Frame } from '../capture/frame.js';
 import { PacketRecord } from '../capture/record.js';
 import { counted } from '../numbers.js';
 import { generate, resolveSpec, type GenerateOptions } from '../capture/synth/index.js';
+import { OpenCapture } from '../sim/packet-loop.js';
 
 const ETHERNET = 1;
 
@@ -79,14 +80,13 @@ export class FrameStore {
   }
 }
 
-/** Reads a capture's frames into memory, at most `limit` of them. Rejects with CaptureError as readFrames does. */
-export async function loadCapture(file: string, limit = Infinity): Promise<FrameStore> {
+/** Reads a capture's frames (several captures: merged by time) into memory, at most `limit` of them. Rejects with CaptureError as readCapture does. */
+export async function loadCapture(file: string | readonly string[], limit = Infinity): Promise<FrameStore> {
   const store = new FrameStore();
   const stop = new AbortController();
-  let info: CaptureInfo | undefined;
+  let info: ReadInfo | undefined;
   try {
-    info = await readFrames(
-      file,
+    info = await (await OpenCapture.open(file)).forEachFrame(
       (frame) => {
         if (store.count >= limit) {
           if (!stop.signal.aborted) stop.abort(new LimitReached());

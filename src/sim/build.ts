@@ -14,7 +14,7 @@ export type { PathOptions, PathSetup } from './compiled-path.js';
 /** Compiles the snapshot into a path; a bad item throws a ConfigItemError naming its path in the snapshot. */
 export async function compilePath(snapshot: Snapshot, opts: PathOptions = {}): Promise<CompiledPath> {
   const warnings = vendorLimitWarnings(snapshot);
-  const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
+  const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists, onSample: opts.onSampleList });
   const resolve = (name: string) => lists.resolve(name);
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const atp = atpConfiguration(snapshot, opts.atp);
@@ -40,6 +40,8 @@ function pathOptionsOf(opts: PathOptions): PathOptions {
     colo: opts.colo,
     region: opts.region,
     atp: opts.atp,
+    // the thread that built the path first has said it
+    onSampleList: undefined,
   };
   return picked;
 }

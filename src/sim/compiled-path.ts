@@ -18,6 +18,8 @@ export interface PathOptions extends LookupOptions {
   /** a folder of managed-list feeds replacing the bundled samples */
   listsDir?: string;
   atp?: AtpOptionsInput;
+  /** hears each managed list a rule reads from the bundled samples (the CLI says so once a run) */
+  onSampleList?: (name: string) => void;
 }
 
 /** What a path is built from: another thread builds the same path from it (sim/jobs/). */

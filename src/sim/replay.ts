@@ -8,7 +8,7 @@ import { compilePath, type PathOptions } from './build.js';
 import type { CompiledPath } from './compiled-path.js';
 import { decideFrame } from './decide-frame.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
-import type { CaptureInfo } from '../capture/reader.js';
+import type { ReadInfo } from '../capture/merge.js';
 import type { RangeRunner } from './jobs/range-replay.js';
 import { threadsWanted, whyOneThread, type Jobs } from './jobs/threads.js';
 import { OpenCapture, type LoopOptions } from './packet-loop.js';
@@ -17,7 +17,7 @@ import { ReplaySummary, type ReplayReport } from './summary.js';
 import { counted } from '../numbers.js';
 
 export interface ReplayOptions extends LoopOptions {
-  /** per-packet outputs, made once the capture is open, for the replay's run (they name its path's rules) */
+  /** per-packet outputs, made once the capture is open, for the replay's run (they name its path's rules, and the files of merged captures: OpenCapture.fileNames) */
   sinks?: (run: Run) => PacketSink[];
   /** use the capture's label sidecar (synthetic scenarios) to score mitigation; default true */
   useLabels?: boolean;
@@ -46,7 +46,8 @@ export async function replay(capture: OpenCapture, path: CompiledPath, opts: Rep
   let labels: Labels | null;
   const runOptions = { record: opts.fastPath === false };
   let run = new Run(path, runOptions);
-  const labelFiles = opts.useLabels === false || capture.path === '-' ? null : await import('../capture/synth/labels.js');
+  // a label sidecar belongs to one synthetic capture: merged captures are replayed without labels
+  const labelFiles = opts.useLabels === false || capture.path === '-' || capture.merged ? null : await import('../capture/synth/labels.js');
   try {
     labels = labelFiles === null ? null : await labelFiles.readLabels(capture.path);
     sinks = opts.sinks ? opts.sinks(run) : [];
@@ -56,9 +57,10 @@ export async function replay(capture: OpenCapture, path: CompiledPath, opts: Rep
     throw err;
   }
   const warnings = [...path.warnings];
-  let summary = new ReplaySummary(labels);
+  const files = capture.fileNames?.length ?? 1;
+  let summary = new ReplaySummary(labels, undefined, files);
   const started = process.hrtime.bigint();
-  let info: CaptureInfo | undefined;
+  let info: ReadInfo | undefined;
   let threads = 1;
   try {
     threads = threadsFor(opts.jobs ?? 1, path, capture, sinks.length > 0, labels !== null, warnings);
@@ -76,7 +78,7 @@ export async function replay(capture: OpenCapture, path: CompiledPath, opts: Rep
         if (ranges.why !== null && (opts.jobs !== 'auto' || ranges.unexpected)) warnings.push(`--jobs ${opts.jobs}: ${ranges.why}, so it ran on one thread`);
         // what the ranges counted is let go: the one-thread replay counts in a run of its own
         run = new Run(path, runOptions);
-        summary = new ReplaySummary(labels);
+        summary = new ReplaySummary(labels, undefined, files);
         threads = 1;
       }
     }
@@ -127,8 +129,8 @@ function threadsFor(jobs: Jobs, path: CompiledPath, capture: OpenCapture, perPac
   return 1;
 }
 
-/** Compiles the path for `snapshot` and replays the capture file on it (for scripts, benches and tests). */
-export async function replayFile(capture: string, snapshot: Snapshot, opts: ReplayOptions & PathOptions = {}): Promise<ReplayResult> {
+/** Compiles the path for `snapshot` and replays the capture file (or several, merged by time) on it (for scripts, benches and tests). */
+export async function replayFile(capture: string | readonly string[], snapshot: Snapshot, opts: ReplayOptions & PathOptions = {}): Promise<ReplayResult> {
   const path = await compilePath(snapshot, opts);
   return replay(await OpenCapture.open(capture), path, opts);
 }

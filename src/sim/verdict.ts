@@ -22,16 +22,18 @@ const ATP_COLUMNS = STAGES.map((s) => SERIES_COLUMNS.indexOf(s));
 
 /** What a protection in monitoring mode would have done with the packet, and the filter or rule that set that mode. */
 export interface MonitorRecord {
-  stage: string;
-  verdict: string;
-  reason: string;
+  stage: AtpStage;
+  verdict: 'drop';
+  reason: MitigationReason;
   rule: string | null;
 }
 
 /** A verdict as plain data: the library's record of a packet (README "Using edgesim as a library"). */
 export interface VerdictRecord {
-  /** 1-based, as Wireshark numbers frames (decide: the packets since the last reset) */
+  /** 1-based, as Wireshark numbers frames (decide: the packets since the last reset; in its own file when several captures are replayed) */
   frame: number;
+  /** the capture the frame is in, present only when several captures are replayed merged by time */
+  file?: string;
   /** capture time, seconds since the epoch (a number: to the nearest it can hold; timeNs is exact) */
   time: number;
   /** capture time, nanoseconds since the epoch, exact */
@@ -115,12 +117,13 @@ export class PacketVerdict {
     return this.record.note === '' ? null : this.record.note;
   }
 
-  /** The verdict as plain data (the library's record). */
-  toRecord(): VerdictRecord {
+  /** The verdict as plain data (the library's record); `files`: the names of merged captures, by PacketRecord.file (OpenCapture.fileNames), null for one capture. */
+  toRecord(files: readonly string[] | null = null): VerdictRecord {
     const rec = this.record;
     const note = this.note;
     return {
       frame: rec.frame,
+      ...(files === null ? {} : { file: files[rec.file]! }),
       time: Number(rec.timeText()),
       timeNs: BigInt(rec.tsSec) * 1_000_000_000n + BigInt(rec.tsNsec),
       verdict: verdictName(this.drop),

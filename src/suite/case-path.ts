@@ -6,6 +6,7 @@
 // overrides), so the firewall and ATP see them exactly where they would see GeoIP's.
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { Frame } from '../capture/frame.js';
+import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { IngressColos } from '../data/colos.js';
 import type { Enrichment } from '../data/enrichment.js';
@@ -15,6 +16,7 @@ import { compilePath, type PathOptions } from '../sim/build.js';
 import type { CompiledPath } from '../sim/compiled-path.js';
 import { decideFrame } from '../sim/decide-frame.js';
 import { Run } from '../sim/run.js';
+import { refLocator, type RefLocator } from '../sim/rule-places.js';
 import type { PacketVerdict } from '../sim/verdict.js';
 import type { LookupOverrides } from './packet-spec.js';
 import type { KnownRefs } from './verdict-expect.js';
@@ -88,6 +90,8 @@ export class SuitePaths {
     private readonly ingress: IngressColos,
     /** the refs expectations may name */
     readonly refs: KnownRefs,
+    /** where a rule (by its ref) is written in the configuration's files, for failure reports */
+    readonly placeOf: RefLocator,
   ) {}
 
   get firewall(): Firewall {
@@ -98,13 +102,11 @@ export class SuitePaths {
     return this.path.warnings;
   }
 
-  /** Compiles the configuration; throws the compile errors of compilePath. */
-  static async open(snapshot: Snapshot, options: PathOptions): Promise<SuitePaths> {
+  /** Compiles the configuration; throws the compile errors of compilePath. `locate`: where its rules are written. */
+  static async open(snapshot: Snapshot, options: PathOptions, locate: RuleLocator = NOWHERE): Promise<SuitePaths> {
     const path = await compilePath(snapshot, options);
-    return new SuitePaths(snapshot, options, path, new IngressColos({ colo: options.colo, region: options.region }), {
-      deciding: [...path.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)],
-      firewall: path.firewall.rules.map((r) => r.ref),
-    });
+    const refs = { deciding: [...path.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)], firewall: path.firewall.rules.map((r) => r.ref) };
+    return new SuitePaths(snapshot, options, path, new IngressColos({ colo: options.colo, region: options.region }), refs, refLocator(snapshot, locate));
   }
 
   private spare: CasePath | null = null;

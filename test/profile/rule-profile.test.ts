@@ -211,7 +211,7 @@ describe('reordering advice', () => {
           expect(verdicts(firewallOf(order.map((i) => rs[i]!)), recs).drops).toEqual(verdicts(firewallOf(rs), recs).drops);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 500 },
     );
     expect(moves).toBeGreaterThanOrEqual(20);
   });

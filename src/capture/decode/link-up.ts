@@ -24,6 +24,7 @@ export function decodeFrameAt(rec: PacketRecord, linkType: number, data: Uint8Ar
 export function decodeInto(rec: PacketRecord, frame: Frame): void {
   decodeFrameAt(rec, frame.linkType, frame.data, frame.off, frame.capLen, frame.origLen);
   rec.frame = frame.number;
+  rec.file = frame.file;
   rec.tsSec = frame.tsSec;
   rec.tsNsec = frame.tsNsec;
 }

@@ -3,7 +3,8 @@
 // the one-rule path, whose rule's hits are the count, so a large capture is counted in ranges as
 // `replay --jobs` replays it; on one thread, the frames are counted as they are matched.
 import { ConfigItemError, UserError } from '../../../errors.js';
-import type { CaptureInfo } from '../../../capture/reader.js';
+import type { Frame } from '../../../capture/frame.js';
+import type { ReadInfo } from '../../../capture/merge.js';
 import { buildExpressionPath } from '../../../sim/build.js';
 import type { CompiledPath } from '../../../sim/compiled-path.js';
 import { decideFrame } from '../../../sim/decide-frame.js';
@@ -15,13 +16,14 @@ import { Run } from '../../../sim/run.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
   jobs: Jobs;
 }
 
-export async function run(capture: string, expression: string, flags: MatchFlags): Promise<void> {
+export async function run(captures: string[], expression: string, flags: MatchFlags): Promise<void> {
   const config = await loadConfiguration(flags, { required: false });
   const path = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     // the expression is the path's one rule: its compile error is the expression's
@@ -29,7 +31,8 @@ export async function run(capture: string, expression: string, flags: MatchFlags
     throw err;
   });
   printWarnings(undefined, path.warnings);
-  const input = await OpenCapture.open(capture);
+  distinctCaptures(captures);
+  const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {
     if (flags.count && threadsWanted(flags.jobs, input) > 1) {
@@ -37,28 +40,30 @@ export async function run(capture: string, expression: string, flags: MatchFlags
       out.write(`${report.rules[0]!.hits}\n`);
       // the path's own warnings were printed before the read
       printWarnings(undefined, warnings.slice(path.warnings.length));
-      printWarnings(input.name, report.capture.warnings);
+      printWarnings(input.warningSource, report.capture.warnings);
       return;
     }
     if (!flags.count && flags.jobs !== 'auto' && flags.jobs > 1) {
       printWarnings(undefined, [`--jobs ${flags.jobs}: the matched frames are printed in capture order, so it ran on one thread`]);
     }
     let count = 0;
+    // several captures: each frame after its file, as grep names a line of one of several files
+    const files = input.fileNames;
     const info = await eachMatch(input, path, (frame) => {
       count++;
-      if (!flags.count) out.write(`${frame}\n`);
+      if (!flags.count) out.write(files === null ? `${frame.number}\n` : `${files[frame.file]}:${frame.number}\n`);
     });
     if (flags.count) out.write(`${count}\n`);
-    printWarnings(input.name, info.warnings);
+    printWarnings(input.warningSource, info.warnings);
   } finally {
     out.close();
   }
 }
 
-/** Reads the capture on this thread, calling `matched` with each matched frame's number. */
-function eachMatch(input: OpenCapture, path: CompiledPath, matched: (frame: number) => void): Promise<CaptureInfo> {
+/** Reads the capture on this thread, calling `matched` with each matched frame. */
+function eachMatch(input: OpenCapture, path: CompiledPath, matched: (frame: Frame) => void): Promise<ReadInfo> {
   const run = new Run(path);
   return input.forEachFrame((frame) => {
-    if (decideFrame(frame, path, run).firewall.matchedCount !== 0) matched(frame.number);
+    if (decideFrame(frame, path, run).firewall.matchedCount !== 0) matched(frame);
   });
 }
