@@ -7,7 +7,7 @@
 // is inclusion-minimal but not proved minimum. Every step spends from the rule's budget; when it
 // runs out, the set found so far is returned (it covers the region) with `minimal: false`.
 import { Budget, withinBudget } from './budget.js';
-import { type Box, type Region, firstOutside, regionsOverlap } from './space.js';
+import { type Region, firstOutside, regionsOverlap } from './space.js';
 
 export const EXACT_LIMIT = 12;
 
@@ -27,15 +27,13 @@ function* combinations(n: number, k: number, start = 0, prefix: number[] = []): 
 }
 
 /** A smallest subset of `candidates` covering `target`; `proof`: indexes of candidates known to cover it together. */
-export function smallestCover(target: Region, candidates: readonly Region[], proof: readonly number[], budget = new Budget(Infinity), holds?: (box: Box) => boolean): Cover {
+export function smallestCover(target: Region, candidates: readonly Region[], proof: readonly number[], budget = new Budget(Infinity)): Cover {
   let chosen = [...proof].sort((x, y) => x - y);
   const coveredBy = (indexes: readonly number[]): boolean =>
     firstOutside(
       target,
       indexes.map((i) => candidates[i]!),
       budget,
-      undefined,
-      holds,
     ) === null;
   return withinBudget(
     (): Cover => {

@@ -9,7 +9,7 @@ import { verdictName } from '../verdict.js';
 import type { Meaning } from './atoms.js';
 import type { Budget } from './budget.js';
 import type { FirewallModel } from './model.js';
-import { type Box, type Region, feasible, firstOutside, intersectRegions } from './space.js';
+import { type Box, type Region, firstOutside, intersectRegions } from './space.js';
 
 export interface Decision {
   /** index of the deciding rule in model.rules, or -1 for "no rule matched" (pass) */
@@ -41,7 +41,7 @@ export function decisions(model: FirewallModel, universe: Region): Decision[] {
 /** A box of packets within `within` that `d` certainly (must) or possibly (may) decides, or null. */
 export function decidedPacket(d: Decision, within: Region, certainty: Certainty): Box | null {
   const r = intersectRegions(within, d.matches[certainty]);
-  return r.length === 0 ? null : firstOutside(r, certainty === 'must' ? d.earlierMay : d.earlierMust, undefined, undefined, feasible);
+  return r.length === 0 ? null : firstOutside(r, certainty === 'must' ? d.earlierMay : d.earlierMust);
 }
 
 /**
@@ -56,5 +56,5 @@ export function jointPacket(x: Decision, y: Decision, certainty: Certainty, budg
   if (before(x.matches[certainty]) || before(y.matches[certainty])) return null;
   const r = intersectRegions(x.matches[certainty], y.matches[certainty], budget);
   if (r.length === 0) return null;
-  return firstOutside(r, [...ex, ...ey], budget, undefined, feasible);
+  return firstOutside(r, [...ex, ...ey], budget);
 }

@@ -17,7 +17,7 @@ import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
 import { smallestCover } from './cover.js';
 import { atpFilterFindings } from './atp-filters.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, modelFirewalls } from './model.js';
-import { Dim, type Region, constrain, feasible, firstOutside, isEmptyRegion } from './space.js';
+import { Dim, type Region, constrain, firstOutside, isEmptyRegion } from './space.js';
 import { point, subtract } from './intervals.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -53,22 +53,21 @@ export function ruleStatus(model: FirewallModel, i: number, workLimit = WORK_LIM
   const rule = model.rules[i]!;
   if (!rule.enabled) return { kind: 'disabled' };
   const { must, may } = rule.meaning;
-  // a region whose every box pairs a header with a length too short for it holds no packet
-  if (isEmptyRegion(may) || firstOutside(may, [], undefined, undefined, feasible) === null) return { kind: 'unmatchable' };
+  if (isEmptyRegion(may)) return { kind: 'unmatchable' };
   const budget = new Budget(workLimit);
   return withinBudget(
     (): RuleStatus => {
       const earlier = earlierTerminating(model, i);
       const musts = earlier.map((k) => model.rules[k]!.meaning.must);
       const used = new Set<number>();
-      const outside = firstOutside(may, musts, budget, used, feasible);
+      const outside = firstOutside(may, musts, budget, used);
       if (outside === null) {
-        const cover = smallestCover(may, musts, [...used], budget, feasible);
+        const cover = smallestCover(may, musts, [...used], budget);
         return { kind: 'unreachable', blockedBy: cover.indexes.map((c) => earlier[c]!), minimal: cover.minimal, region: may };
       }
       const exact = must === may && earlier.every((k) => model.rules[k]!.meaning.must === model.rules[k]!.meaning.may);
       // exact: the box outside every earlier must is outside every earlier may, inside the rule's must
-      const witness = exact ? outside : firstOutside(must, earlier.map((k) => model.rules[k]!.meaning.may), budget, undefined, feasible);
+      const witness = exact ? outside : firstOutside(must, earlier.map((k) => model.rules[k]!.meaning.may), budget);
       return witness === null ? { kind: 'indeterminate', reason: rule.limit ?? unsettledBy(model, earlier) } : { kind: 'reachable', witnessRegion: [witness] };
     },
     (reason) => ({ kind: 'indeterminate', reason: `${reason} before deciding whether it is reached` }),

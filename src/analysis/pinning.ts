@@ -16,7 +16,7 @@ import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
 import { type HeaderSpaceSpec, proveInModel } from './prove.js';
-import { ABSENT, type Box, Dim, type Region, feasible, homeOf, intersectRegions, joinHeaders } from './space.js';
+import { ABSENT, type Box, Dim, type Region, intersectRegions } from './space.js';
 import { boxSpace } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -89,11 +89,10 @@ function sameRegion(a: Region, b: Region): boolean {
 
 function pinnedSpaces(model: FirewallModel, hs: HeaderSpace, rule: ModelledRule): PinnedSpace[] {
   const { must, may } = rule.meaning;
-  const boxes = joinHeaders(must, hs.universe);
-  if (!sameRegion(must, may) || boxes.length > MAX_BOXES || rule.action === 'log') return [];
+  if (!sameRegion(must, may) || must.length > MAX_BOXES || rule.action === 'log') return [];
   const verdict = verdictName(rule.action === 'block');
   const out: PinnedSpace[] = [];
-  for (const box of boxes) {
+  for (const box of must) {
     const space = boxSpace(box, hs.universe, hs.names);
     if (space === null) continue;
     if (proveInModel(model, hs, space, { verdict, rule: rule.ref }).status === 'holds') out.push({ space, verdict, rule: rule.ref });
@@ -105,8 +104,8 @@ function pinnedSpaces(model: FirewallModel, hs: HeaderSpace, rule: ModelledRule)
 function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
   const out: Array<{ field: string; witness: Witness }> = [];
   const seen = new Set<string>();
-  for (const box of joinHeaders(region, hs.universe).slice(0, MAX_EDGE_BOXES)) {
-    const home = homeOf(hs.universe, box)!;
+  for (const box of region.slice(0, MAX_EDGE_BOXES)) {
+    const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
     for (const d of EDGE_DIMENSIONS) {
       const set = box[d]!;
       if (set.length === home[d]!.length && set.every((v, k) => v === home[d]![k])) continue;
@@ -114,7 +113,6 @@ function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
         if (v === ABSENT || !contains(home[d]!, v)) continue;
         const moved = box.slice();
         moved[d] = [v, v];
-        if (!feasible(moved)) continue;
         const witness = arrivedAt(moved, hs);
         const name = fieldOf(d, String(witness['ip.proto']))?.name;
         if (name === undefined) continue;

@@ -7,7 +7,7 @@ import type { Snapshot } from '../config/snapshot.js';
 import { Budget, withinBudget } from './budget.js';
 import type { ModelOptions } from './model.js';
 import { type HeaderSpaceSpec, spaceModel } from './prove.js';
-import { type Region, feasible, firstOutside, intersectRegions } from './space.js';
+import { type Region, firstOutside, intersectRegions } from './space.js';
 
 export interface ReachedRule {
   readonly ref: string;
@@ -26,7 +26,7 @@ export function spaceReach(snapshot: Snapshot, space: HeaderSpaceSpec, options: 
     const reached = withinBudget(
       () => {
         const inside = intersectRegions(region, rule.meaning.must, budget);
-        return inside.length > 0 && firstOutside(inside, earlierMay, budget, undefined, feasible) !== null;
+        return inside.length > 0 && firstOutside(inside, earlierMay, budget) !== null;
       },
       () => false,
     );

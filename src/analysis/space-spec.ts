@@ -7,10 +7,10 @@
 import { protocolText } from '../capture/protocols.js';
 import type { FieldEntry } from '../field-registry.js';
 import { FIELD_DIMENSIONS, fieldOf } from './field-dimensions.js';
-import { type Intervals, equal, range } from './intervals.js';
+import { type Intervals, equal } from './intervals.js';
 import type { NameTables } from './names.js';
 import type { HeaderSpaceSpec, SpaceValue } from './prove.js';
-import { ABSENT, type Box, Dim, L4, type Region, V6_BASE, homeOf } from './space.js';
+import { ABSENT, type Box, Dim, L4, type Region, V6_BASE } from './space.js';
 import { addressText } from './witness.js';
 
 /** the most values one field of a written space lists */
@@ -61,17 +61,12 @@ function names(set: Intervals, text: (i: number) => string | undefined): SpaceVa
 
 const TRANSPORT_NAME: Readonly<Record<string, string>> = { [String(L4.tcp)]: 'tcp', [String(L4.udp)]: 'udp' };
 
-/**
- * The space of one box of `universe` (the boxes a region is built in; or of IPv4 with and without
- * options put together, space.ts joinHeaders), or null when the text cannot say it.
- */
+/** The space of one box of `universe` (the boxes a region is built in), or null when the text cannot say it. */
 export function boxSpace(box: Box, universe: Region, tables: NameTables): HeaderSpaceSpec | null {
   const l4 = box[Dim.l4]!;
   const family6 = box[Dim.src]![0]! >= V6_BASE;
-  const home = homeOf(universe, box);
-  // the family's packets of the transport, whatever their header: a header the box narrows is said
-  const family = homeOf(universe, box.map((set, d) => (d === Dim.hdrLen ? range(ABSENT, 15n) : set)));
-  if (l4.length !== 2 || l4[0] !== l4[1] || home === undefined || family === undefined) return null;
+  const home = universe.find((u) => equal(u[Dim.l4]!, l4) && u[Dim.src]![0]! >= V6_BASE === family6);
+  if (l4.length !== 2 || l4[0] !== l4[1] || home === undefined) return null;
   const spec: Record<string, SpaceValue | SpaceValue[]> = {};
   const transport = TRANSPORT_NAME[String(l4[0])];
   const countryText = (i: number): string | undefined => (i < tables.countries.length ? tables.countries[i] : undefined);
@@ -85,7 +80,7 @@ export function boxSpace(box: Box, universe: Region, tables: NameTables): Header
   const write = (f: FieldEntry, d: number, set: Intervals): SpaceValue[] | null =>
     f.kind === 'address' ? addresses(set) : f.kind === 'int' ? numbers(set) : f.kind === 'name' && nameText[d] !== undefined ? names(set, nameText[d]!) : null;
   for (const d of FIELD_DIMENSIONS) {
-    if (equal(box[d]!, (d === Dim.hdrLen ? family : home)[d]!)) continue;
+    if (equal(box[d]!, home[d]!)) continue;
     const field = fieldOf(d, transport);
     if (field?.kind === 'bool') {
       spec[field.name] = box[d]![0] === 1n;

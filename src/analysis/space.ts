@@ -4,23 +4,16 @@
 // union of boxes). Boolean algebra on regions is intersection and box subtraction, so `not`,
 // `!=` and "decided by no earlier rule" are all exact.
 //
-// How the packet model enters: the universe is not one box but twelve — IPv4 without options, IPv4
-// with options and IPv6, each × {TCP, UDP, ICMP, no transport header} — and every region is built
-// inside it, so a class can never mix an IPv4 source with an IPv6 destination, carry TCP and UDP
-// ports at once, or have an option's type without options; each box's ip.len starts at the least a
-// decoded packet of its kind has (its headers and as much of its transport's as the fields need), and
-// only TCP and UDP packets can be SIP. A field a packet lacks
+// How the packet model enters: the universe is not one box but eight — {IPv4, IPv6} × {TCP, UDP,
+// ICMP, no transport header} — and every region is built inside it, so a class can never mix an
+// IPv4 source with an IPv6 destination or carry TCP and UDP ports at once. A field a packet lacks
 // takes the value -1 in its own dimension (ip.hdr_len on IPv6, countries the database did not
 // know), or, for transport fields, is absent because the class's `l4` dimension says another
 // transport. Addresses of both families share one axis: IPv4 a.b.c.d is its 32-bit value, IPv6
 // address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
 // just the complement of one point.
-import { SIP_LEAST } from '../capture/decode/sip.js';
-import { TRANSPORT_MIN } from '../capture/decode/transport.js';
-import { fieldsOfKind } from '../field-registry.js';
 import { Budget } from './budget.js';
-import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
-import { type Intervals, NONE, contains, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
+import { type Intervals, NONE, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
 
 export const Dim = {
   src: 0,
@@ -73,63 +66,16 @@ export interface NameDomains {
 const PORTS = range(0n, 65535n);
 const BYTE = range(0n, 255n);
 const ASNS = range(ABSENT, ASN_MAX);
-/** the largest ip.len the decoder reads (a frame's length on the wire where the header says 0) */
-const LEN_MAX = BigInt(fieldsOfKind('int').find((f) => f.name === 'ip.len')!.max);
-/** bytes of a transport's header its fields need (the decoder's least; a SIP message follows them), by L4 */
-const TRANSPORT_BYTES = [TRANSPORT_MIN.tcp, TRANSPORT_MIN.udp, TRANSPORT_MIN.icmp, 0];
+/** IPv6 ip.len is the payload length + 40, so it can exceed 65535 */
+const V6_LENGTHS = range(0n, 65535n + 40n);
 
-/**
- * The least ip.len of a packet the decoder gives its fields: its IP header (`header` bytes), as much
- * of its transport's as the transport's fields need, and a SIP message when it is SIP.
- */
-export function leastLength(header: number, l4: bigint, sip: boolean): number {
-  return header + TRANSPORT_BYTES[Number(l4)]! + (sip ? SIP_LEAST : 0);
-}
-
-function lengths(header: number, l4: bigint): Intervals {
-  return range(BigInt(leastLength(header, l4, false)), LEN_MAX);
-}
-
-/**
- * Whether a box holds a packet at all: its longest ip.len reaches the least of its shortest header
- * (and of a SIP message, when every packet of it is SIP). Each dimension is a set of its own, so a box
- * can pair a long header with a short length; such a box, or piece of one, holds no packet.
- */
-export function feasible(box: Box): boolean {
-  const hdr = box[Dim.hdrLen]!;
-  const header = hdr[0] === ABSENT ? 40 : 4 * Number(hdr[0]);
-  const len = box[Dim.len]!;
-  return len[len.length - 1]! >= BigInt(leastLength(header, box[Dim.l4]![0]!, box[Dim.sip]![0] === 1n)) && coloPair(box[Dim.coloName]!, box[Dim.coloRegion]!);
-}
-
-const everyBox = (): boolean => true;
-
-/** each data center's region, by their indexes (names.ts) */
-const REGION_OF_COLO = COLO_NAMES.map((n) => BigInt(REGIONS.indexOf(findColo(n)!.region)));
-
-/** Whether a data center of `names` is in a region of `regions`, or both may be absent (a packet has both or neither). */
-function coloPair(names: Intervals, regions: Intervals): boolean {
-  if (contains(names, ABSENT) && contains(regions, ABSENT)) return true;
-  for (let i = 0; i < names.length; i += 2) {
-    for (let n = names[i]! < 0n ? 0n : names[i]!; n <= names[i + 1]!; n++) if (contains(regions, REGION_OF_COLO[Number(n)]!)) return true;
-  }
-  return false;
-}
-
-/** The IP headers a box can have: IPv4 without options (ip.hdr_len 5), IPv4 with options (the first one's type is ip.opt.type), IPv6. */
-const HEADERS = [
-  { v6: false, hdrLen: point(5n), optType: point(ABSENT), bytes: 20 },
-  { v6: false, hdrLen: range(6n, 15n), optType: BYTE, bytes: 24 },
-  { v6: true, hdrLen: point(ABSENT), optType: point(ABSENT), bytes: 40 },
-] as const;
-
-/** The twelve boxes of packets that can reach the firewall. */
+/** The eight boxes of packets that can reach the firewall. */
 export function universe(names: NameDomains): Region {
   const boxes: Box[] = [];
   const countries = range(ABSENT, BigInt(names.countries));
   const coloNames = range(ABSENT, BigInt(names.coloNames - 1));
   const coloRegions = range(ABSENT, BigInt(names.coloRegions - 1));
-  for (const { v6, hdrLen, optType, bytes } of HEADERS) {
+  for (const v6 of [false, true]) {
     const transports: Array<[bigint, Intervals]> = [
       [L4.tcp, point(6n)],
       [L4.udp, point(17n)],
@@ -148,56 +94,20 @@ export function universe(names: NameDomains): Region {
       b[Dim.icmpType] = BYTE;
       b[Dim.icmpCode] = BYTE;
       b[Dim.ttl] = BYTE;
-      b[Dim.len] = lengths(bytes, l4);
-      b[Dim.hdrLen] = hdrLen;
-      b[Dim.optType] = optType;
+      b[Dim.len] = v6 ? V6_LENGTHS : PORTS;
+      b[Dim.hdrLen] = v6 ? point(ABSENT) : range(0n, 15n);
+      b[Dim.optType] = v6 ? point(ABSENT) : range(ABSENT, 255n);
       b[Dim.srcCountry] = countries;
       b[Dim.dstCountry] = countries;
       b[Dim.srcAsn] = ASNS;
       b[Dim.dstAsn] = ASNS;
       b[Dim.coloName] = coloNames;
       b[Dim.coloRegion] = coloRegions;
-      b[Dim.sip] = l4 === L4.tcp || l4 === L4.udp ? range(0n, 1n) : point(0n);
+      b[Dim.sip] = range(0n, 1n);
       boxes.push(b);
     }
   }
   return withComplement(boxes, []);
-}
-
-/** The dimensions the universe's IPv4 boxes are split by: their header (options or not), and so the least ip.len. */
-const HEADER_DIMS: readonly number[] = [Dim.hdrLen, Dim.optType, Dim.len];
-
-/**
- * The part of the universe `box` is in: the union of the universe's boxes of its family and
- * transport whose header it shares (for a box spanning IPv4 with and without options, both).
- */
-export function homeOf(universe: Region, box: Box): Box | undefined {
-  const v6 = box[Dim.src]![0]! >= V6_BASE;
-  const homes = universe.filter((u) => overlaps(u[Dim.l4]!, box[Dim.l4]!) && u[Dim.src]![0]! >= V6_BASE === v6 && overlaps(u[Dim.hdrLen]!, box[Dim.hdrLen]!));
-  if (homes.length === 0) return undefined;
-  return homes.reduce((a, b) => a.map((set, d) => union(set, b[d]!)));
-}
-
-/**
- * The region's boxes with the pairs that differ only by the IPv4 header split, each taking all of
- * its part of that split, put together: `tcp.dstport == 22` is one IPv4 box, as a person says it.
- */
-export function joinHeaders(region: Region, universe: Region): Region {
-  const out: Box[] = [];
-  const whole = (b: Box): boolean => {
-    const home = homeOf(universe, b)!;
-    return HEADER_DIMS.every((d) => equalSets(b[d]!, home[d]!));
-  };
-  for (const box of region) {
-    const k = out.findIndex((o) => whole(o) && whole(box) && o[Dim.src]![0]! < V6_BASE === box[Dim.src]![0]! < V6_BASE && o.every((set, d) => HEADER_DIMS.includes(d) || equalSets(set, box[d]!)) && !overlaps(o[Dim.hdrLen]!, box[Dim.hdrLen]!));
-    if (k < 0) out.push(box);
-    else out[k] = out[k]!.map((set, d) => (HEADER_DIMS.includes(d) ? union(set, box[d]!) : set));
-  }
-  return out;
-}
-
-function equalSets(a: Intervals, b: Intervals): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** A box constraining only the given dimensions (the rest unconstrained: intersect it with a region). */
@@ -341,7 +251,7 @@ interface Pending {
  * at. When `minus` covers `r`, `used` receives the indexes of the regions of `minus` the proof
  * relied on: together they cover `r` (a cover found for free).
  */
-export function firstOutside(r: Region, minus: readonly Region[], budget = new Budget(Infinity), used?: Set<number>, holds: (box: Box) => boolean = everyBox): Box | null {
+export function firstOutside(r: Region, minus: readonly Region[], budget = new Budget(Infinity), used?: Set<number>): Box | null {
   const all: Pending[] = [];
   const seen = new Set<Region>();
   minus.forEach((region, k) => {
@@ -353,8 +263,6 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
     all.push({ k, boxes: region, complement: complement !== undefined && complement.length < region.length ? complement : undefined });
   });
   const search = (box: Box, pending: readonly Pending[]): Box | null => {
-    // a piece that holds no packet (`holds`: feasible, for the packet model's regions) is outside nothing
-    if (!holds(box)) return null;
     const live: Pending[] = [];
     // the region to branch on: the one whose complement meets the piece in the fewest boxes
     let split: { at: number; parts: number } | null = null;

@@ -7,15 +7,13 @@
 // witnessRecord() turns such an object back into the PacketRecord the firewall evaluates, which is
 // how the property tests replay witnesses through the real engine.
 import { Has, PacketRecord } from '../capture/record.js';
-import { SIP_LEAST } from '../capture/decode/sip.js';
-import { TRANSPORT_MIN } from '../capture/decode/transport.js';
 import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
 import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
 import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../net/ipv6.js';
 import { type Intervals, contains, first } from './intervals.js';
 import type { NameTables } from './names.js';
-import { ABSENT, type Box, Dim, L4, leastLength, V6_BASE } from './space.js';
+import { ABSENT, type Box, Dim, L4, V6_BASE } from './space.js';
 
 export type Witness = Record<string, string | number | boolean>;
 
@@ -45,28 +43,16 @@ const LONGER_HEADERS = [6n, 7n, 8n, 9n, 10n, 11n, 12n, 13n, 14n, 15n];
 const REGION_INDEXES = REGIONS.map((_, i) => BigInt(i));
 const COLOS_IN_REGION = new Map<bigint, bigint[]>(REGIONS.map((r, i) => [BigInt(i), COLO_NAMES.flatMap((n, k) => (findColo(n)?.region === r ? [BigInt(k)] : []))]));
 
+/** bytes a transport header takes, by L4 */
+const TRANSPORT_BYTES = [20, 8, 8, 4];
 /** room for a SIP request's first line */
 const SIP_BYTES = 64;
 
-/** The least value of `set` from `lowest` on, if any. */
-function atLeast(set: Intervals, lowest: bigint): bigint[] {
-  for (let i = 0; i < set.length; i += 2) if (set[i + 1]! >= lowest) return [set[i]! > lowest ? set[i]! : lowest];
-  return [];
-}
-
-/**
- * ip.len values of `set` to prefer: ordinary sizes (60 first) that hold the packet's headers and what
- * an ordinary packet of its kind carries (`ordinary` bytes: an ICMP error's quoted packet, a SIP
- * request), that many, then the least a packet of its kind has (`least` bytes).
- */
-function lengthsFor(set: Intervals, ordinary: number, least: number): bigint[] {
-  const sizes = [60n, 128n, 576n, 1500n].filter((n) => n >= BigInt(ordinary));
-  return [...sizes, ...atLeast(set, BigInt(ordinary)), ...atLeast(set, BigInt(least))];
-}
-
-/** The largest value of a (non-empty) set. */
-function last(set: Intervals): bigint {
-  return set[set.length - 1]!;
+/** ip.len values to prefer: ordinary sizes (60 first) that hold the packet's headers and payload, then the least that does. */
+function lengthsFor(v6: boolean, hdrLen: number, l4: bigint, icmpType: number, sip: boolean): bigint[] {
+  const icmp = l4 === L4.icmp ? icmpBodyLength(v6 ? 6 : 4, icmpType) : 0;
+  const least = (v6 ? 40 : hdrLen * 4) + TRANSPORT_BYTES[Number(l4)]! + icmp + (sip ? SIP_BYTES : 0);
+  return [...[60, 128, 576, 1500].filter((n) => n >= least), least].map(BigInt);
 }
 
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
@@ -84,7 +70,7 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
   const src = value(Dim.src, SRC);
   w['ip.src'] = addressText(src);
   w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
-  w['ip.proto'] = protocolText(Number(value(Dim.proto, src < V6_BASE ? [6n, 17n, 1n, 58n, 47n] : [6n, 17n, 58n, 1n, 47n])));
+  w['ip.proto'] = protocolText(Number(value(Dim.proto, [6n, 17n, 1n, 58n, 47n])));
   w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
   w['ip.len'] = 0; // set below, once the headers and payload it must hold are known
   const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {
@@ -92,20 +78,15 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
     if (v === ABSENT) return;
     w[name] = text === undefined ? Number(v) : text(Number(v))!;
   };
-  // a packet has options exactly when its header is longer than 5 words: the first option's type is
-  // ip.opt.type; a header that leaves room for the rest of the packet within the longest ip.len
+  // a packet has options exactly when its header is longer than 5 words: the first option's type is ip.opt.type
   const optType = value(Dim.optType, [ABSENT]);
-  const sip = value(Dim.sip, [0n]) === 1n;
-  const longest = last(box[Dim.len]!);
-  const fits = (h: bigint): boolean => BigInt(leastLength(4 * Number(h), l4, sip)) <= longest;
-  optional('ip.hdr_len', Dim.hdrLen, (optType === ABSENT ? [5n, ...LONGER_HEADERS] : LONGER_HEADERS).filter(fits));
+  optional('ip.hdr_len', Dim.hdrLen, optType === ABSENT ? [5n, ...LONGER_HEADERS] : LONGER_HEADERS);
   if (optType !== ABSENT) w['ip.opt.type'] = Number(optType);
   optional('ip.src.country', Dim.srcCountry, [ABSENT], (i) => names.countryText(i));
   optional('ip.dst.country', Dim.dstCountry, [ABSENT], (i) => names.countryText(i));
   optional('ip.src.asnum', Dim.srcAsn, [ABSENT]);
   optional('ip.dst.asnum', Dim.dstAsn, [ABSENT]);
-  // a region with a data center the box allows (a packet's data center is in its region)
-  const region = value(Dim.coloRegion, arrived ? REGION_INDEXES.filter((r) => COLOS_IN_REGION.get(r)!.some((c) => contains(box[Dim.coloName]!, c))) : [ABSENT]);
+  const region = value(Dim.coloRegion, arrived ? REGION_INDEXES : [ABSENT]);
   optional('cf.colo.name', Dim.coloName, !arrived || region === ABSENT ? [ABSENT] : (COLOS_IN_REGION.get(region) ?? []), (i) => names.coloNameText(i));
   if (region !== ABSENT) w['cf.colo.region'] = names.coloRegionText(Number(region))!;
   if (l4 === L4.tcp) {
@@ -119,11 +100,8 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
     w['icmp.type'] = Number(value(Dim.icmpType, [8n]));
     w['icmp.code'] = Number(value(Dim.icmpCode, [0n]));
   }
-  w.sip = sip;
-  const header = src >= V6_BASE ? 40 : 4 * Number(w['ip.hdr_len'] ?? 5);
-  const least = leastLength(header, l4, sip);
-  const carried = sip ? SIP_BYTES - SIP_LEAST : l4 === L4.icmp ? 8 - TRANSPORT_MIN.icmp + icmpBodyLength(w['ip.proto'] === 'ipv6-icmp' ? 6 : 4, Number(w['icmp.type'])) : 0;
-  w['ip.len'] = Number(value(Dim.len, lengthsFor(box[Dim.len]!, least + carried, least)));
+  w.sip = value(Dim.sip, [0n]) === 1n;
+  w['ip.len'] = Number(value(Dim.len, lengthsFor(src >= V6_BASE, Number(w['ip.hdr_len'] ?? 5), l4, Number(w['icmp.type'] ?? -1), w.sip)));
   return w;
 }
 

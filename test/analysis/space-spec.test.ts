@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { expressionMeaning } from '../../src/analysis/expression.js';
 import { modelFirewalls, parseAt, type HeaderSpace } from '../../src/analysis/model.js';
 import { spaceExpression, type HeaderSpaceSpec } from '../../src/analysis/prove.js';
-import { ABSENT, type Box, Dim, L4, type Region, V6_BASE, constrain, homeOf, projection, regionCovers } from '../../src/analysis/space.js';
+import { ABSENT, type Box, Dim, L4, type Region, V6_BASE, constrain, projection, regionCovers } from '../../src/analysis/space.js';
 import { boxSpace } from '../../src/analysis/space-spec.js';
 import { expression, snapshotOf } from './replay.js';
 
@@ -20,10 +20,9 @@ function regionOf(text: string, hs: HeaderSpace): Region {
   return expressionMeaning(parseAt(text, 'rule', 'x').expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
 }
 
-/** the universe's IPv4 (or IPv6) `l4` packets, whatever their header, with some dimensions set */
+/** the box of the universe's IPv4 (or IPv6) `l4` box with some dimensions set */
 function boxIn(hs: HeaderSpace, l4: bigint, v6: boolean, set: Readonly<Record<number, readonly bigint[]>>): Box {
-  const first = hs.universe.find((u) => u[Dim.l4]![0] === l4 && u[Dim.src]![0]! >= V6_BASE === v6)!;
-  const home = homeOf(hs.universe, first.map((s, d) => (d === Dim.hdrLen ? [ABSENT, 15n] : s)))!;
+  const home = hs.universe.find((u) => u[Dim.l4]![0] === l4 && u[Dim.src]![0]! >= V6_BASE === v6)!;
   return home.map((s, d) => set[d] ?? s);
 }
 
