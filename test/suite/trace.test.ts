@@ -22,6 +22,7 @@ interface Line {
   rule: string | null;
   reason: string | null;
   matched: string[];
+  monitor: { stage: string; verdict: string; reason: string; rule: string | null } | null;
 }
 
 let replayed: Line[];
@@ -32,7 +33,7 @@ beforeAll(() => {
   replayed = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
 });
 
-function summary(t: PacketTrace): Line {
+function summary(t: PacketTrace): Omit<Line, 'monitor'> {
   return { frame: t.frame, time: t.time, verdict: t.verdict, stage: t.stage, rule: t.rule, reason: t.reason, matched: t.matched };
 }
 
@@ -58,6 +59,9 @@ describe('edgesim trace', () => {
       if (fw.reached) expect(before.every((r) => r.tried === r.enabled)).toBe(true);
     }
     expect(stages).toEqual(new Set([null, 'firewall', 'syn_protection']));
+    // a monitoring-mode protection's note names the rule that set the mode, as the replay's line does
+    expect(traces.map((t) => t.monitor)).toEqual(replayed.map((l) => l.monitor));
+    expect(traces.filter((t) => t.monitor?.rule === 'tcp_flow_protection.rules[0]').length).toBe(300);
   });
 
   it('traces a frame from the command line as the replay decided it, protection drops included', () => {
