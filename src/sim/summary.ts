@@ -7,7 +7,7 @@
 // A replay on several threads (sim/jobs/) counts each range of consecutive packets into a summary of
 // its own (a part: series from the capture's start, drops' addresses kept in order, frames numbered
 // from 1) and adds the parts in capture order (absorb), which gives the counts one summary would have.
-import { Outcome, Outcomes, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
+import { Outcome, Outcomes, STAGES as ATP_STAGES, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
 import type { ReadInfo } from '../capture/merge.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
@@ -85,7 +85,8 @@ export interface ReplayReport {
   lint?: LintFinding[];
 }
 
-const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
+/** the stages drops are counted by, in the report's order: protection's components (their list), then the firewall */
+const DROP_STAGES: readonly Stage[] = [...ATP_STAGES, 'firewall'];
 
 /** A part of a replay's counts (ReplaySummary.parts), to add to the whole in capture order. */
 export interface SummaryParts {
@@ -214,7 +215,7 @@ export class ReplaySummary {
 
   // drops by stage, in the report's order
   private droppedByStage(): Array<[Stage, number]> {
-    return STAGES.map((stage) => [stage, this.byColumn[SERIES_COLUMNS.indexOf(stage)]]);
+    return DROP_STAGES.map((stage) => [stage, this.byColumn[SERIES_COLUMNS.indexOf(stage)]]);
   }
 
   private addNote(note: string, frame: number, file: number): void {

@@ -4,6 +4,7 @@
 // on the decoder's lane (a case's trace reads every field). Looked-up fields a case gives
 // (countries, ASNs, data center) replace the lookups' answers right after the lookups run (the run's
 // overrides), so the firewall and ATP see them exactly where they would see GeoIP's.
+import { STAGES } from '../atp/index.js';
 import { Has, type PacketRecord } from '../capture/record.js';
 import type { Frame } from '../capture/frame.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
@@ -75,7 +76,7 @@ export interface CasePath {
 
 /** The refs ATP names its rules and filters by in verdicts: the id, else the path in the snapshot. */
 function atpRefs(snapshot: Snapshot): string[] {
-  return (['syn_protection', 'tcp_flow_protection'] as const).flatMap((component) =>
+  return STAGES.flatMap((component) =>
     (['rules', 'filters'] as const).flatMap((kind) => (snapshot[component]?.[kind] ?? []).map((item, i) => (typeof item.id === 'string' ? item.id : `${component}.${kind}[${i}]`))),
   );
 }
