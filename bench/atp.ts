@@ -22,7 +22,7 @@ import { readCapture } from '../src/capture/reader.js';
 import { Has, PacketRecord, TcpFlag } from '../src/capture/record.js';
 import { generateToFile } from '../src/capture/synth/index.js';
 import type { Ruleset, Snapshot } from '../src/config/snapshot.js';
-import { Firewall } from '../src/firewall/firewall.js';
+import { Firewall, FirewallResult } from '../src/firewall/firewall.js';
 import { replayFile } from '../src/sim/replay.js';
 import { SERVER, SERVER_NET, rule, snapshot } from '../test/atp/helpers/config.js';
 import { ACK, SYN, capture, clients, fill, flood, type Pkt } from '../test/atp/helpers/traffic.js';
@@ -266,7 +266,7 @@ async function replayRows(): Promise<BenchRow[]> {
     const capture = path.join(dir, 'syn-flood.pcap');
     await generateToFile('syn-flood', capture, { packets: 300_000, duration: 90, seed: 5 });
     const firewall = Firewall.compile([RULESET]);
-    const result = firewall.newResult();
+    const result = new FirewallResult(firewall.newCounts());
     const out = new AtpDecision();
     const config = snapshot({ syn: [rule('enabled')], oos: [rule('enabled')] });
     const firewallOnly = () => timed(() => readCapture(capture, (rec) => firewall.evaluate(rec, result)));

@@ -118,8 +118,9 @@ const ENTRIES = [
   {
     name: 'ip.len',
     kind: 'int',
-    // IPv6: the payload length plus the fixed header
-    max: 0xffff + 40,
+    // a zero length in the header is the frame's (IPv4; IPv6 without a Jumbo Payload option), and a
+    // jumbogram's is 32 bits: the length on the wire, or the Jumbo Payload length plus the fixed header
+    max: 0xffffffff + 40,
     local: 'ipLen',
     dim: 'len',
     part: 'ip',

@@ -44,14 +44,6 @@ export class AdvancedTcpProtection {
     return new AdvancedTcpProtection(new AtpConfiguration(snapshot, parseAtpOptions(options)));
   }
 
-  /**
-   * The same configuration with run state of its own (connections, meters, counters, clock), as
-   * fromSnapshot would make it, without compiling again: a fresh state costs what the state costs.
-   */
-  withFreshState(): AdvancedTcpProtection {
-    return new AdvancedTcpProtection(this.configuration);
-  }
-
   /** status enabled, a protected prefix, and a rule or filter in enabled or monitoring mode */
   readonly active: boolean;
   /** active, and a rule is scoped by region or data center: packets need cf.colo.name / cf.colo.region */
@@ -77,7 +69,10 @@ export class AdvancedTcpProtection {
   private step: number = Step.INACTIVE;
   private stateBefore: number = State.NONE;
 
-  /** A run over `configuration`, with run state of its own; use fromSnapshot() or withFreshState(). */
+  /**
+   * A run over `configuration`, with run state of its own (connections, meters, counters, clock),
+   * without compiling anything again: a fresh state costs what the state costs.
+   */
   constructor(readonly configuration: AtpConfiguration) {
     const options = (this.options = configuration.options);
     this.status = configuration.status;

@@ -21,8 +21,8 @@ export interface AtpComponent {
   /**
    * the record's fields it reads to take and decide a packet, beyond what the engine reads for every
    * packet (ENGINE_READS); test/atp/component-reads.test.ts checks it against the reads themselves.
-   * Nothing derives from it yet: the fast path's protection decoding (fastpath/protection-decoding.ts)
-   * lists the fields it fills on its own
+   * Nothing derives from it yet: the compiled lane reads protection's fields with the decoder's own
+   * TCP reader (sim/decide-frame.ts)
    */
   readonly reads: readonly RecordField[];
   readonly modes: ComponentModes;

@@ -1,6 +1,7 @@
 // Advanced TCP Protection: SYN-flood and out-of-state TCP protection over a configuration snapshot.
 // The model is documented in README.md beside this file.
 export { AdvancedTcpProtection } from './advanced-tcp-protection.js';
+export { AtpConfiguration } from './atp-configuration.js';
 export { AtpDecision, type MonitorNote } from './decision.js';
 export type { ModeSource } from './component-rules.js';
 export { ProtectedSpace } from './protected-space.js';

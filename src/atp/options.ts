@@ -3,6 +3,7 @@
 // documents the shape of the behaviour (thresholds from sensitivities, challenges, connection
 // states) but not its numbers; the defaults here are the simulator's inferred model.
 import { ConfigItemError } from '../errors.js';
+import { STAGES } from './vocabulary.js';
 
 export type Sensitivity = 'low' | 'medium' | 'high';
 
@@ -103,7 +104,7 @@ const SENSITIVITIES: Sensitivity[] = ['high', 'medium', 'low'];
 const CHECKS: Check[] = [
   ...SENSITIVITIES.map((s): Check => [`rateFactor.${s}`, (o) => o.rateFactor[s], 'positive']),
   ...SENSITIVITIES.map((s): Check => [`burstFactor.${s}`, (o) => o.burstFactor[s], 'positive']),
-  ...(['syn_protection', 'tcp_flow_protection'] as const).flatMap((c): Check[] => [
+  ...STAGES.flatMap((c): Check[] => [
     [`${c}.baselinePps`, (o) => o[c].baselinePps, 'baseline'],
     [`${c}.minRatePps`, (o) => o[c].minRatePps, 'positive'],
     [`${c}.minBurstPps`, (o) => o[c].minBurstPps, 'positive'],

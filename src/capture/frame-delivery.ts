@@ -1,21 +1,17 @@
-// What the format parsers share: numbering frames, decoding each into the one reused record and
-// handing it to the caller, and collecting file-level warnings (bounded, so a file corrupt in a
-// million places cannot fill memory with messages). One of them is counted here: packets stamped
+// What the format parsers share: numbering frames, pointing the one reused Frame at each and
+// handing it to the caller (nothing is decoded here), and collecting file-level warnings (bounded,
+// so a file corrupt in a million places cannot fill memory with messages). One of them is counted here: packets stamped
 // earlier than the packet before them (capinfos's "Strict time order: False"), which a reader of
 // rates and durations needs to know about.
-import { decodeFrameAt } from './decode/link-up.js';
-import type { PacketRecord } from './record.js';
+import type { Frame } from './frame.js';
 import { counted, groupDigits } from '../numbers.js';
 
 const MAX_WARNINGS = 100;
 
-/** Fills rec from the frame data[off, off + capLen) of link type linkType (decodeFrameAt's signature). */
-export type FrameDecoder = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number) => void;
-
 /**
  * What a format parser hands each record to: a frame to deliver, a record numbered as a frame that
  * holds no packet, a file-level warning. `frames` is the last frame number the file's records took.
- * FrameDelivery decodes and delivers at once; a merge of several files queues them (merge.ts).
+ * FrameDelivery delivers at once; a merge of several files queues them (merge.ts).
  */
 export interface FrameSink {
   readonly frames: number;
@@ -27,7 +23,7 @@ export interface FrameSink {
 export class FrameDelivery implements FrameSink {
   /** the last frame number given out; the next frame is frames + 1 */
   frames = 0;
-  /** packets handed to onPacket */
+  /** frames handed to onFrame */
   delivered = 0;
   readonly warnings: string[] = [];
   private dropped = 0;
@@ -37,9 +33,8 @@ export class FrameDelivery implements FrameSink {
   private firstOutOfOrder = 0;
 
   constructor(
-    private readonly rec: PacketRecord,
-    private readonly onPacket: (rec: PacketRecord) => void,
-    private readonly decode: FrameDecoder = decodeFrameAt,
+    private readonly frame: Frame,
+    private readonly onFrame: (frame: Frame) => void,
   ) {}
 
   /** Numbers frames on from `frames` and compares the first packet's time with (sec, nsec): a read that goes on from where another stopped. */
@@ -50,18 +45,18 @@ export class FrameDelivery implements FrameSink {
   }
 
   emit(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, tsSec: number, tsNsec: number): void {
-    const rec = this.rec;
-    this.decode(rec, linkType, data, off, capLen, origLen);
-    rec.frame = ++this.frames;
-    rec.tsSec = tsSec;
-    rec.tsNsec = tsNsec;
+    const frame = this.frame;
+    frame.set(linkType, data, off, capLen, origLen);
+    frame.number = ++this.frames;
+    frame.tsSec = tsSec;
+    frame.tsNsec = tsNsec;
     if (tsSec < this.lastSec || (tsSec === this.lastSec && tsNsec < this.lastNsec)) {
-      if (this.outOfOrder++ === 0) this.firstOutOfOrder = rec.frame;
+      if (this.outOfOrder++ === 0) this.firstOutOfOrder = frame.number;
     }
     this.lastSec = tsSec;
     this.lastNsec = tsNsec;
     this.delivered++;
-    this.onPacket(rec);
+    this.onFrame(frame);
   }
 
   /** A record Wireshark numbers as a frame but that holds no packet: it takes a frame number, nothing is delivered. */

@@ -1,20 +1,20 @@
 // Several captures read as one, merged by timestamp as Wireshark's `mergecap` merges them: the next
 // frame is always the earliest of the files' next frames, the first file in the list winning a tie
 // (so a frame never overtakes an earlier frame of its own file, and a file that is out of time order
-// in itself stays so, as in mergecap's output). Each frame keeps its file (PacketRecord.file, its
-// place in the list) and its frame number in that file, so every per-packet record names where the
+// in itself stays so, as in mergecap's output). Each frame keeps its file (Frame.file, PacketRecord.file, its
+// place in the list: Frame.file) and its frame number in that file, so every per-packet record names where the
 // packet is; the caller sees one stream, which protection takes in time order.
 //
 // A k-way merge of readers: each file is read as readCapture reads one (reader.ts Window: chunks read
 // ahead, a format parser per file), but its parser queues a chunk's records (FrameQueue, offsets into
 // the chunk's buffer, nothing copied) instead of delivering them; a small heap of the files ordered by
-// their next frame's time picks the next frame, which is decoded into the one reused record by that
+// their next frame's time picks the next frame, which the one reused Frame is pointed at by that
 // file's FrameDelivery (frame numbers, time order and warnings per file, as one file's read has them).
 // A file's buffer is read again only once its queue is empty, so memory is two chunks per file
 // (MERGE_CHUNK each), bounded by the number of files, never by their size.
 import { FrameDelivery, type FormatParser, type FrameSink } from './frame-delivery.js';
 import { openFormat, untilInterrupted, Window, type CaptureInfo, type ReadOptions } from './reader.js';
-import { PacketRecord } from './record.js';
+import { Frame } from './frame.js';
 import { STDIN_NAME, type ByteSource } from './source.js';
 
 /** Bytes read at a time from each file of a merge (a lone file reads CHUNK): 64 files hold 32 MB of buffers. */
@@ -199,14 +199,14 @@ class FileHeap {
 }
 
 /**
- * Reads several opened captures merged by time (see the top of this file), decoding each packet into
- * ONE reused PacketRecord (`file` and `frame` say where it is) and calling onPacket synchronously.
+ * Reads several opened captures merged by time (see the top of this file), pointing ONE reused Frame
+ * at each record (`file` and `number` say where it is) and calling onFrame synchronously.
  * Every source is closed at the end. A capture that cannot be read at all rejects with its CaptureError
  * before any packet is delivered. Options as readCapture's, without ranges.
  */
-export async function readMerged(inputs: readonly MergeInput[], onPacket: (rec: PacketRecord) => void, opts: ReadOptions = {}): Promise<MergedInfo> {
+export async function readMerged(inputs: readonly MergeInput[], onFrame: (frame: Frame) => void, opts: ReadOptions = {}): Promise<MergedInfo> {
   const { signal, interrupt, onProgress } = opts;
-  const rec = new PacketRecord();
+  const frame = new Frame();
   const files: MergedFile[] = [];
   let interrupted = false;
   const position = (): number => inputs.reduce((n, i) => n + i.source.position, 0);
@@ -214,7 +214,7 @@ export async function readMerged(inputs: readonly MergeInput[], onPacket: (rec: 
   try {
     signal?.throwIfAborted();
     for (const [index, input] of inputs.entries()) {
-      const delivery = new FrameDelivery(rec, onPacket, opts.decodeFrame);
+      const delivery = new FrameDelivery(frame, onFrame);
       const f = new MergedFile(index, input.path === '-' ? STDIN_NAME : input.path, new Window(input.source, MERGE_CHUNK), delivery, new FrameQueue(delivery));
       files.push(f);
       f.parser = await openFormat(f.name, f.w, f.queue);
@@ -252,7 +252,7 @@ export async function readMerged(inputs: readonly MergeInput[], onPacket: (rec: 
     }
     while (!interrupted && heap.items.length > 0) {
       const f = heap.items[0]!;
-      rec.file = f.index;
+      frame.file = f.index;
       f.queue.deliverHead();
       f.queue.skipEmpty();
       if (f.ready) {

@@ -1,17 +1,20 @@
 // Reading a capture: pull bytes from the file (inflating gzip) a megabyte at a time into two buffers
 // in turn, let the format parser (pcap or pcapng, told apart by the first four bytes) consume the
 // complete records in one while the next chunk is read into the other, carry the cut-off record at
-// the end over, and read on. Each packet is decoded into ONE PacketRecord whose `data` points into
-// the current buffer, and handed to the caller synchronously,
-// so the per-packet path allocates nothing and memory stays flat however big the file is.
+// the end over, and read on. Each record is handed to the caller synchronously as ONE reused Frame
+// whose `data` points into the current buffer (readFrames): the reader decodes nothing, the packet
+// path decides each frame (sim/decide-frame.ts). So reading allocates nothing per packet and memory
+// stays flat however big the file is. readCapture is the same read with each frame decoded, for
+// tools that want the fields alone.
 //
 // A file that cannot be read at all (missing, not a capture, broken file header) rejects with a
 // CaptureError. Damage after a good start (a truncated last record, a corrupt block, corrupt gzip
 // data) ends or skips what it must and becomes a warning in CaptureInfo: every packet before it is
-// delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
+// delivered. A bad packet is never an error here: its frame is delivered as any other.
 import { CaptureError } from './capture-error.js';
-import { decodeFrameAt } from './decode/link-up.js';
-import { type FormatParser, type FrameDecoder, FrameDelivery, type FrameSink, type TimeOrder } from './frame-delivery.js';
+import { decodeFrameAt, decodeInto } from './decode/link-up.js';
+import { Frame } from './frame.js';
+import { type FormatParser, FrameDelivery, type FrameSink, type TimeOrder } from './frame-delivery.js';
 import { PCAP_FILE_HEADER, isPcapMagic, pcapParser, type PcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
@@ -32,8 +35,6 @@ export interface ReadOptions {
   interrupt?: AbortSignal;
   /** the capture already opened with openSource (it is closed at the end); else `path` is opened */
   source?: ByteSource;
-  /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
-  decodeFrame?: FrameDecoder;
   /**
    * Only the records of a classic pcap file that start in [from, to) (file offsets; `from` must be
    * where a record starts): a range of the file read on its own thread (sim/jobs/). Frames are
@@ -53,7 +54,7 @@ export interface ReadOptions {
 export interface CaptureInfo {
   format: 'pcap' | 'pcapng';
   compressed: boolean;
-  /** packets delivered to onPacket */
+  /** frames delivered to the caller */
   packets: number;
   /** link types of the file (pcap) or of its interfaces (pcapng), in order of first appearance */
   linkTypes: number[];
@@ -195,8 +196,17 @@ function looksLikeJson(head: Uint8Array): boolean {
   return /^\{\s*("|\}|$)|^\[/.test(text);
 }
 
-/** Streams the capture (pcap, pcapng, either gzip-compressed), decodes each packet into ONE reused PacketRecord and calls onPacket synchronously. */
-export async function readCapture(path: string, onPacket: (rec: PacketRecord) => void, opts: ReadOptions = {}): Promise<CaptureInfo> {
+/** Streams the capture (pcap, pcapng, either gzip-compressed), decodes each frame into ONE reused PacketRecord and calls onPacket synchronously. */
+export function readCapture(path: string, onPacket: (rec: PacketRecord) => void, opts: ReadOptions = {}): Promise<CaptureInfo> {
+  const rec = new PacketRecord();
+  return readFrames(path, (frame) => {
+    decodeInto(rec, frame);
+    onPacket(rec);
+  }, opts);
+}
+
+/** Streams the capture (pcap, pcapng, either gzip-compressed), pointing ONE reused Frame at each record and calling onFrame synchronously. */
+export async function readFrames(path: string, onFrame: (frame: Frame) => void, opts: ReadOptions = {}): Promise<CaptureInfo> {
   const { signal, interrupt, onProgress } = opts;
   signal?.throwIfAborted();
   const source = opts.source ?? (await openSource(path, undefined, { blocking: opts.blocking }));
@@ -204,7 +214,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
   const w = new Window(source);
   let interrupted = false;
   try {
-    const sink = new FrameDelivery(new PacketRecord(), onPacket, opts.decodeFrame);
+    const sink = new FrameDelivery(new Frame(), onFrame);
     if (opts.after !== undefined) sink.continueAfter(opts.after.frames, opts.after.last[0], opts.after.last[1]);
     const parser = await openFormat(name, w, sink);
     if (opts.range !== undefined) {

@@ -9,6 +9,7 @@
 // Addresses: IPv4 as an unsigned 32-bit number (a.b.c.d = a<<24|b<<16|c<<8|d, kept >>> 0);
 // IPv6 as four unsigned 32-bit words, most significant first.
 
+import type { Frame } from './frame.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
 
@@ -187,16 +188,20 @@ export class PacketRecord {
   }
 
   /**
-   * Points the record at a frame that was not decoded (the firewall's fast path read what it needed
-   * from the bytes itself): no field is present, there is no note, ipVersion says whether the frame
-   * is IP (4, 6) or not (0).
+   * Points the record at a frame that was not decoded (the compiled lane read what it needed from
+   * the bytes itself): its number, time and bytes; no field is present, there is no note, ipVersion
+   * says whether the frame is IP (4, 6) or not (0).
    */
-  setUndecoded(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, ipVersion: number): void {
-    this.linkType = linkType;
-    this.data = data;
-    this.dataOff = off;
-    this.capLen = capLen;
-    this.origLen = origLen;
+  setUndecoded(frame: Frame, ipVersion: number): void {
+    this.frame = frame.number;
+    this.file = frame.file;
+    this.tsSec = frame.tsSec;
+    this.tsNsec = frame.tsNsec;
+    this.linkType = frame.linkType;
+    this.data = frame.data;
+    this.dataOff = frame.off;
+    this.capLen = frame.capLen;
+    this.origLen = frame.origLen;
     this.present = 0;
     this.ipVersion = ipVersion;
     this.note = '';

@@ -23,6 +23,7 @@ import { buildIpSet } from '../lang/eval/primitive.js';
 import { intMembership, mergeRanges } from '../lang/eval/int-set.js';
 import { parseWildcard } from '../lang/literals/wildcard.js';
 import { compileRegex } from '../lang/regex/compile.js';
+import { bitSlice, readBitsSource } from '../lang/functions/bit-slice.js';
 import type { IpSet } from '../net/ip-set.js';
 import { fieldsOfKind, type FieldPart } from '../field-registry.js';
 import { recordBinding } from '../fields/binding.js';
@@ -202,7 +203,7 @@ class ConditionWriter {
   private lookedUp(e: ComparisonExpr): string {
     const pred = compile({ ...this.ast, expr: e }, recordBinding, { lists: this.lists });
     this.use('d', 'l3', 'fam', 'lookup');
-    return `${this.k.add(pred)}(LOOKUP(d, l3, fam))`;
+    return `${this.k.add(pred)}(out.frame.lookup(d, l3, fam))`;
   }
 
   private ip(op: ComparisonOp, [v4, words, array]: readonly [string, readonly string[], string]): string {
@@ -246,7 +247,7 @@ class ConditionWriter {
 
   /** bit_slice(field, from, to): read once into a local before the condition; -1 when absent */
   private bitSlice(lhs: IndexExpr, op: ComparisonOp): string {
-    if (lhs.base.kind !== 'call' || lhs.base.name !== 'bit_slice') throw new Unsupported('not compiled');
+    if (lhs.base.kind !== 'call' || lhs.base.name !== bitSlice.name) throw new Unsupported('not compiled');
     const [field, fromArg, toArg] = lhs.base.args;
     if (field.kind !== 'index' || field.expr.base.kind !== 'field' || field.expr.indexes.length > 0) throw new Unsupported('a computed argument is not compiled');
     if (fromArg.kind !== 'literal' || fromArg.value.type !== 'Int' || toArg.kind !== 'literal' || toArg.value.type !== 'Int') throw new Unsupported('a computed argument is not compiled');
@@ -255,21 +256,9 @@ class ConditionWriter {
     this.use('d', raw[0], raw[1], raw[2]);
     const local = `bs${this.id}_${this.slices++}`;
     const [has, start, end] = raw;
-    this.prelude += `const ${local} = ${has} ? ${bitsSource(start, end, Number(fromArg.value.value), Number(toArg.value.value))} : -1; `;
+    this.prelude += `const ${local} = ${has} ? ${readBitsSource(start, end, Number(fromArg.value.value), Number(toArg.value.value))} : -1; `;
     return intLeaf(op, `(${local} >= 0)`, local, this.k);
   }
-}
-
-/**
- * readBits(d, start, end, from, to) as source: bits within three bytes are read in line (as
- * integers, where readBits computes in doubles: the same value), wider slices by readBits.
- */
-function bitsSource(start: string, end: string, from: number, to: number): string {
-  const first = from >> 3;
-  const last = (to - 1) >> 3;
-  if (last - first > 2) return `readBits(d, ${start}, ${end}, ${from}, ${to})`;
-  const bytes = Array.from({ length: last - first + 1 }, (_, i) => `(d[${start} + ${first + i}] << ${8 * (last - first - i)})`).join(' | ');
-  return `(${start} + ${last} < ${end} ? ((${bytes}) >>> ${(8 - (to & 7)) & 7}) & ${2 ** (to - from) - 1} : -1)`;
 }
 
 /** An Int comparison (primitive.ts compileInt) on value `v` present when `has`. */

@@ -1,10 +1,11 @@
-// The firewall's fast path: one generated function per ruleset that decides a frame from its bytes
-// (generate.ts), for the packets it can read simply, and says FALLBACK for the others, which then go
-// through the decoder and Firewall.evaluate as before. A rule whose condition it does not write is
+// The firewall's compiled program: one generated function per ruleset that decides a frame from its
+// bytes (generate.ts), for the packets it can read simply, and says FALLBACK for the others, which
+// then take the decoder's lane (sim/decide-frame.ts). A rule whose condition it does not write is
 // tested by the firewall's own predicate on the frame decoded once, on the first ask (frame-record.ts).
-// Both write the same FirewallResult and count into the same hit and decision counters, so a replay's
-// results do not depend on which one decided a packet (test/fastpath/ compares them over the tcpdump
-// corpus and over random rules and packets).
+// Both lanes write the same FirewallResult and count into the same run's hit and decision counts, so
+// a replay's results do not depend on which one decided a packet (test/fastpath/ compares them over
+// the tcpdump corpus and over random rules and packets). The program is immutable: what it writes of
+// a frame goes into its run's ProgramResult.
 //
 // Rulesets of INDEX_FROM enabled rules or more get a packet classifier (classifier.ts): per packet,
 // only the rules whose required port and address values the packet has are tested. Where the key
@@ -13,17 +14,16 @@
 // lookups being cheaper; so too where the classifier would pass its memory bound. Below INDEX_FROM,
 // testing every rule is faster than classifying the packet.
 import type { Enrichment } from '../data/enrichment.js';
-import type { Firewall } from '../firewall/firewall.js';
+import { FirewallResult, type Firewall, type RuleCounts } from '../firewall/firewall.js';
 import type { IpSet } from '../net/ip-set.js';
 import { Constants, writeCondition } from './conditions.js';
-import { type FrameDecider, type GeneratedRule, generateDecider } from './generate.js';
-import { FELL_REASONS } from './headers.js';
+import { type FrameDecider, type FrameResult, type GeneratedRule, generateDecider, generateHeaders } from './generate.js';
 import { FrameRecord, onDecodedRecord } from './frame-record.js';
 import { mostFiledUnderKeys, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
 
-export { FALLBACK, NOT_IP } from './headers.js';
+export { FALLBACK, NOT_IP, PROGRAM_LINK_TYPES } from './headers.js';
 
 export const INDEX_FROM = 150;
 /**
@@ -48,50 +48,53 @@ export interface FastPathOptions {
   index?: RulePicking;
   /** the packet path's lookups, for the rules that compare looked-up fields (absent without) */
   enrichment?: Enrichment;
-  /** where each decided IP frame's transport offset, ip.len and TCP presence are left (generate.ts HeaderAt), for ATP */
-  headers?: Int32Array;
+}
+
+/** A run's result on the compiled lane: the firewall's, and what the program leaves of the frame it read (FrameResult). */
+export class ProgramResult extends FirewallResult implements FrameResult {
+  l3 = 0;
+  l4 = 0;
+  l3e = 0;
+  ipLen = 0;
+  tcp = 0;
+  readonly frame: FrameRecord;
+
+  constructor(counts: RuleCounts, program: FastFirewall) {
+    super(counts);
+    this.frame = new FrameRecord(program.enrichment, counts.hits.length);
+  }
 }
 
 export class FastFirewall {
   /**
-   * Decides the frame d[off, end) of link type `linkType` (origLen bytes on the wire) into `out`:
-   * FALLBACK (-1) when it cannot, NOT_IP (0) for a frame without IP (passes, no rule tested), or the
-   * IP version (4 or 6). Never allocates.
+   * Decides the frame d[off, end) of link type `linkType` (one of PROGRAM_LINK_TYPES; origLen bytes
+   * on the wire) into `out`: FALLBACK (-1) when it cannot, NOT_IP (0) for a frame without IP
+   * (passes, no rule tested), or the IP version (4 or 6). Never allocates.
    */
   readonly decide: FrameDecider;
-  /** where the IP header of the last frame decide() read as IP starts (an offset into its bytes) */
-  readonly ipHeader: Int32Array;
-  /** why the last FALLBACK: a Fell code (headers.ts) */
-  private readonly why: Int32Array;
-  /** the reason of each rule whose condition the fast path does not write, by the rule's index */
+  /** Reads the same frame's headers alone, as decide() does, and leaves their places in `out` (generate.ts generateHeaders). */
+  readonly headers: FrameDecider;
+  /** the reason of each rule whose condition the program does not write, by the rule's index */
   private readonly ruleReasons: ReadonlyMap<number, string>;
-  /** the frame's record the generated function fills when a rule asks (frame-record.ts) */
-  private readonly frame: FrameRecord;
   /** how rules are picked for a packet: the classifier, the key index, or none (every rule tested) */
   readonly picking: RulePicking;
 
-  private constructor(decide: FrameDecider, ipHeader: Int32Array, why: Int32Array, ruleReasons: ReadonlyMap<number, string>, frame: FrameRecord, picking: RulePicking) {
+  private constructor(
+    decide: FrameDecider,
+    ruleReasons: ReadonlyMap<number, string>,
+    picking: RulePicking,
+    /** the lookups a rule's looked-up field is filled by (the run's FrameRecord asks them) */
+    readonly enrichment: Enrichment | undefined,
+  ) {
     this.picking = picking;
     this.decide = decide;
-    this.ipHeader = ipHeader;
-    this.why = why;
+    this.headers = generateHeaders();
     this.ruleReasons = ruleReasons;
-    this.frame = frame;
   }
 
-  /** Why decide() last returned FALLBACK: "decode note", "link type". */
-  fallbackReason(): string {
-    return FELL_REASONS[this.why[0]]!;
-  }
-
-  /** For how many rules the last frame decide() decided was decoded (rules whose conditions the fast path does not write). */
-  decodedRules(): number {
-    return this.frame.decodedRules();
-  }
-
-  /** Why the i-th of them (0 ≤ i < decodedRules()) was read on the decoded frame: "rule <ref>: field … not compiled". */
-  decodedReason(i: number): string {
-    return this.ruleReasons.get(this.frame.decodedRule(i))!;
+  /** Why rule `index` is read on the decoded frame: "rule <ref>: field … not compiled". */
+  decodedReason(index: number): string {
+    return this.ruleReasons.get(index)!;
   }
 
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
@@ -121,10 +124,7 @@ export class FastFirewall {
         picking = 'keys';
         return planIndex(required, groupOf, bitOf, groups);
       };
-    const ipHeader = new Int32Array(1);
-    const why = new Int32Array(1);
-    const frame = new FrameRecord(opts.enrichment, firewall.rules.length);
-    const decide = generateDecider(rules, k, firewall.hits, firewall.decided, index, ipHeader, why, frame, opts.headers ?? null);
-    return new FastFirewall(decide, ipHeader, why, ruleReasons, frame, picking);
+    const decide = generateDecider(rules, k, index);
+    return new FastFirewall(decide, ruleReasons, picking, opts.enrichment);
   }
 }

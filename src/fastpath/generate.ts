@@ -1,13 +1,17 @@
 // The generated per-frame function of a ruleset: the header prologue (headers.ts), then the rules
 // in order, split into group functions of a bounded size (V8 stops optimising a function past
 // ~60 KB of bytecode: one 1,000-rule function ran 100x slower). Each rule's condition is written by
-// conditions.ts; a match counts a hit and records the rule, a terminating match decides, exactly as
-// firewall/evaluator.ts does for decoded packets. A rule whose condition the fast path does not write
+// conditions.ts, its test by the firewall's one first-match loop (firewall/first-match.ts), as
+// firewall/evaluator.ts writes it for decoded packets. A rule whose condition the fast path does not write
 // is tested by the firewall's own predicate on the frame's decoded record (frame-record.ts), and the
 // rules after it are tested as any other.
 //
 // With an index (index.ts), each group also takes a bit mask of its candidate rules and only they
 // are tested; rules keep their order, so the outcome is the same as testing all of them.
+//
+// The function holds no state of a run: it writes the result, counts hits and decisions, and fills
+// the frame's record into the `out` it is given (the run's ProgramResult), so every run over one
+// compiled program keeps its own counts.
 //
 // The generated source holds only numbers, local names and the K<n> constant names, never text
 // from the configuration.
@@ -17,20 +21,34 @@ import { EXTENSION, jumboLength } from '../capture/decode/ip.js';
 import { ETHERTYPE } from '../capture/decode/link.js';
 import { looksLikeSip } from '../capture/decode/sip.js';
 import type { EvaluationOut } from '../firewall/evaluator.js';
+import { NO_DECISION_SOURCE, ruleTestSource } from '../firewall/first-match.js';
 import type { Condition } from './conditions.js';
 import { Constants } from './conditions.js';
-import { FALLBACK, HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
+import { HEADER_LOCALS, NOT_IP, prologue } from './headers.js';
 import type { RuleIndex } from './index-plan.js';
 import type { FrameRecord } from './frame-record.js';
 
 /**
- * Decides one frame: FALLBACK, NOT_IP, or the IP version after writing the result into out (and
- * the IP header's offset into the `l3` array given to generateDecider).
+ * Reads one frame d[off, end) (origLen bytes on the wire, of link type `linkType`): FALLBACK, NOT_IP,
+ * or the IP version, after writing what it read into `out`.
  */
 export type FrameDecider = (d: Uint8Array, off: number, end: number, origLen: number, linkType: number, out: FrameResult) => number;
 
-/** The firewall result fields the generated code writes (FirewallResult), as the evaluator writes them. */
-export type FrameResult = EvaluationOut;
+/**
+ * What the generated code writes: the firewall's result as the evaluator writes it, with the run's
+ * counts, and of the frame: where its IP header starts (l3), and for headers() where its transport
+ * header starts, its ip.len and whether it has a TCP header; and the frame's record (frame-record.ts).
+ */
+export interface FrameResult extends EvaluationOut {
+  l3: number;
+  l4: number;
+  /** the end of the IP packet as captured */
+  l3e: number;
+  ipLen: number;
+  /** 1: a TCP header is there (the decoder would set Has.TCP), else 0 */
+  tcp: number;
+  readonly frame: FrameRecord;
+}
 
 export interface GeneratedRule {
   /** index in the firewall's rule list */
@@ -47,24 +65,9 @@ const GROUP_DECIDED = -1;
 /** at most one bit of a 32-bit mask per rule */
 const GROUP_RULES = 32;
 
-/**
- * What the decider leaves about the transport when asked to (generateDecider's `headers`), for
- * every IP frame it decides, before testing any rule (the IP header's offset is in `l3`).
- */
-export const HeaderAt = {
-  /** start of the transport header (absolute in the frame's buffer) */
-  L4: 0,
-  /** ip.len */
-  IP_LEN: 1,
-  /** 1: a TCP header is there (the decoder would set Has.TCP), else 0 */
-  TCP: 2,
-} as const;
-export const HEADER_SLOTS = 3;
-
 /** A rule's test; `inline`: written into the frame function itself rather than into a group function. */
 function ruleSource(r: GeneratedRule, bit: number | null, inline = false): string {
-  const stop = r.terminating ? ` decided[${r.index}]++; out.decidingRule = ${r.index}; out.drop = ${r.drop}; out.matchedCount = m; return ${inline ? 'fam' : GROUP_DECIDED};` : '';
-  const test = `if (${r.condition.expr}) { hits[${r.index}]++; matched[m++] = ${r.index};${stop} }`;
+  const test = ruleTestSource(r.index, r.condition.expr, r.terminating, r.drop, `return ${inline ? 'fam' : GROUP_DECIDED};`);
   const body = r.condition.prelude === '' ? test : `{ ${r.condition.prelude}${test} }`;
   return bit === null ? `  ${body}` : `  if ((mask & ${1 << bit}) !== 0) ${body}`;
 }
@@ -89,22 +92,28 @@ function groupRules(rules: readonly GeneratedRule[]): GeneratedRule[][] {
 }
 
 /**
+ * The headers alone: reads the frame's headers as the decider's prologue does (FALLBACK, NOT_IP or
+ * the IP version) and leaves in `out` where its IP and transport headers start, where the IP packet
+ * ends as captured, its ip.len and whether it has a TCP header, for a stage that runs before the
+ * rules (protection).
+ */
+export function generateHeaders(): FrameDecider {
+  const src = ['return function headers(d, off, end, origLen, linkType, out) {', prologue(new Set()), 'out.l4 = l4; out.l3e = l3e; out.ipLen = ipLen; out.tcp = tcp;', 'return fam;', '};'];
+  const helpers = helperValues({});
+  const names = Object.keys(helpers);
+  const factory = new Function(...names, src.join('\n')) as (...values: unknown[]) => FrameDecider;
+  return factory(...names.map((n) => helpers[n as keyof typeof helpers]));
+}
+
+/**
  * Generates the decider for `rules` (the enabled rules, in evaluation order). With `index` (given
  * each rule's group and bit there, by position in `rules`), groups take candidate masks from it (see
- * index-plan.ts); without, every rule is tested. With `headers`, each IP frame decided leaves its
- * transport header's offset there too (HeaderAt), for a stage that reads more of the frame than the
- * rules do. Each FALLBACK leaves its reason in `why[0]`: a Fell code (headers.ts).
+ * index-plan.ts); without, every rule is tested.
  */
 export function generateDecider(
   rules: readonly GeneratedRule[],
   k: Constants,
-  hits: Float64Array,
-  decided: Float64Array,
   index: ((groupOf: Int32Array, bitOf: Int32Array, groups: number) => RuleIndex) | null,
-  l3: Int32Array,
-  why: Int32Array,
-  frame: FrameRecord,
-  headers: Int32Array | null = null,
 ): FrameDecider {
   const uses = new Set<string>();
   for (const r of rules) for (const l of r.condition.locals) uses.add(l);
@@ -134,9 +143,8 @@ export function generateDecider(
   if (ruleIndex !== null) src.push(`const G = [${groups.map((_, gi) => `g${gi}`).join(', ')}];`);
   src.push('return function decide(d, off, end, origLen, linkType, out) {');
   // the frame's record is filled anew for each frame, when a rule first asks (frame-record.ts)
-  if (uses.has('lookup') || uses.has('decode')) src.push('FILLED[0] = 0;');
+  if (uses.has('lookup') || uses.has('decode')) src.push('out.frame.filled = 0;');
   src.push(prologue(uses), 'const matched = out.matched;', 'let m = 0;');
-  if (headers !== null) src.push(`H[${HeaderAt.L4}] = l4; H[${HeaderAt.IP_LEN}] = ipLen; H[${HeaderAt.TCP}] = tcp;`);
   const call = (gi: number, mask: string) => `m = g${gi}(out, matched, m${mask}${params.length > 0 ? ', ' : ''}${params.join(', ')}); if (m === ${GROUP_DECIDED}) return fam;`;
   if (inline) {
     for (const r of groups[0] ?? []) src.push(ruleSource(r, null, true));
@@ -152,17 +160,18 @@ export function generateDecider(
     const byName = ruleIndex.alwaysGroups.map((g) => `gi === ${g} ? g${g}${args} : `).join('');
     src.push(`    m = ${byName}G[gi]${args}; if (m === ${GROUP_DECIDED}) return fam;`, '  }', '}');
   }
-  src.push('out.drop = false; out.decidingRule = -1; out.matchedCount = m; return fam;', '};');
+  src.push(`${NO_DECISION_SOURCE} return fam;`, '};');
 
-  const helpers = {
-    K: k.values,
-    L3: l3,
-    LOOKUP: frame.lookup,
-    DECODE: frame.decode,
-    FILLED: frame.filled,
-    hits,
-    decided,
-    H: headers,
+  const helpers = helperValues({ K: k.values, ...(ruleIndex?.helpers ?? {}) });
+  const names = Object.keys(helpers);
+  const factory = new Function(...names, src.join('\n')) as (...values: unknown[]) => FrameDecider;
+  return factory(...names.map((n) => helpers[n as keyof typeof helpers]));
+}
+
+/** What the generated source calls by name, and `own` (constants, an index's tables). */
+function helperValues(own: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...own,
     SRC6: new Uint32Array(4),
     DST6: new Uint32Array(4),
     word: (d: Uint8Array, o: number) => ((d[o] << 24) | (d[o + 1] << 16) | (d[o + 2] << 8) | d[o + 3]) >>> 0,
@@ -171,10 +180,6 @@ export function generateDecider(
       out.decidingRule = -1;
       out.matchedCount = 0;
       return NOT_IP;
-    },
-    fell: (code: number) => {
-      why[0] = code;
-      return FALLBACK;
     },
     ETHERTYPE,
     EXTENSION,
@@ -187,11 +192,7 @@ export function generateDecider(
     wildcardMatchView,
     inBytesSet,
     compare6,
-    ...(ruleIndex?.helpers ?? {}),
   };
-  const names = Object.keys(helpers);
-  const factory = new Function(...names, src.join('\n')) as (...values: unknown[]) => FrameDecider;
-  return factory(...names.map((n) => helpers[n as keyof typeof helpers]));
 }
 
 /** The bytes view equals one of the items (primitive.ts: bytes `in {…}`). */

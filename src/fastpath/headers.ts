@@ -1,11 +1,12 @@
 // The start of the generated per-frame function: finding the IP header and reading the header values
 // the rules use into locals, straight from the frame's bytes (as BPF does). It mirrors capture/decode/
-// (link.ts, ip.ts, transport.ts), with their own tables, for the link types most captures have:
+// (link.ts, ip.ts, transport.ts), with their own tables, for the link types most captures have
+// (PROGRAM_LINK_TYPES: a frame of another link type takes the decoder's lane, sim/lane.ts):
 // following VLAN tags (802.1Q, QinQ) to the IP header and walking IPv6 extension headers (hop-by-hop,
 // routing, fragment, destination options, AH) to the transport, as the decoder does; it returns
-// FALLBACK for every other link type and every truncation or malformation that gives a decode note.
-// A frame whose EtherType is not IP decodes to no fields and no note in the decoder too, so it is
-// decided here (it passes uninspected).
+// FALLBACK for every truncation or malformation that gives a decode note. A frame whose EtherType is
+// not IP decodes to no fields and no note in the decoder too, so it is decided here (it passes
+// uninspected).
 //
 // Locals set for the rule code (absent groups leave theirs 0): fam (4 or 6), s4 d4 (IPv4 addresses,
 // unsigned), sa..sd da..dd (IPv6 words, unsigned, read only when rules compare IPv6 addresses),
@@ -13,8 +14,8 @@
 // optType, tcp udp icmp (0/1 presence), sport dport flags itype icode, l3 l3e l4 (offsets of the IP
 // header, end of the IP packet as captured, transport header), sip (0/1).
 //
-// The IP header's offset is also stored in L3[0] (a one-element Int32Array the decider is given),
-// so that the caller can read a decided packet's addresses without decoding it (fast-decoding.ts).
+// The IP header's offset is also left in the run's result (`out.l3`), so that the caller can read a
+// decided packet's addresses without decoding it (sim/decide-frame.ts).
 
 import { EXT_AH, EXT_FRAGMENT } from '../capture/decode/ip.js';
 import { IPV4, IPV6, VLAN } from '../capture/decode/link.js';
@@ -22,14 +23,8 @@ import { IPV4, IPV6, VLAN } from '../capture/decode/link.js';
 /** What the generated function returns when the packet needs the decoder and evaluator. */
 export const FALLBACK = -1;
 
-/** Why the prologue hands a frame back (what the generated code leaves in its `why` array, through `fell`). */
-export const Fell = { LINK_TYPE: -1, DECODE_NOTE: -2 } as const;
-
-/** The engine counts' reason for each Fell code (the decoder would note, or read, what the prologue does not). */
-export const FELL_REASONS: Readonly<Record<number, string>> = {
-  [Fell.LINK_TYPE]: 'link type',
-  [Fell.DECODE_NOTE]: 'decode note',
-};
+/** The link types the prologue reads (Ethernet, Linux SLL and SLL2, the raw-IP types): a frame of any other takes the decoder's lane. */
+export const PROGRAM_LINK_TYPES: readonly number[] = [1, 113, 276, 101, 12, 14, 228, 229];
 /** What it returns for a frame without IP (no note): it passes uninspected. */
 export const NOT_IP = 0;
 
@@ -41,8 +36,9 @@ export const HEADER_LOCALS = [
 ] as const;
 
 /**
- * The prologue's source for a function of (d, off, end, origLen, linkType, out). `uses` names the
- * locals the rules read; reading IPv6 words and testing for SIP are left out unless used.
+ * The prologue's source for a function of (d, off, end, origLen, linkType, out), for a frame of one
+ * of PROGRAM_LINK_TYPES. `uses` names the locals the rules read; reading IPv6 words and testing for
+ * SIP are left out unless used. A frame it cannot read (the decoder would note it) returns FALLBACK.
  */
 export function prologue(uses: ReadonlySet<string>): string {
   const v6src = uses.has('sa') || uses.has('SRC6');
@@ -51,13 +47,13 @@ export function prologue(uses: ReadonlySet<string>): string {
     'let fam = 0, l3 = 0;',
     'if (linkType === 1 || linkType === 113 || linkType === 276) {',
     '  const hdr = linkType === 1 ? 14 : linkType === 113 ? 16 : 20;',
-    `  if (end - off < hdr) return fell(${Fell.DECODE_NOTE});`,
+    `  if (end - off < hdr) return ${FALLBACK};`,
     '  const typeAt = linkType === 1 ? off + 12 : linkType === 113 ? off + 14 : off;',
     '  let kind = ETHERTYPE[(d[typeAt] << 8) | d[typeAt + 1]];',
     '  l3 = off + hdr;',
     // VLAN tags, of any depth, as link.ts follows them
     `  while (kind === ${VLAN}) {`,
-    `    if (end - l3 < 4) return fell(${Fell.DECODE_NOTE});`,
+    `    if (end - l3 < 4) return ${FALLBACK};`,
     '    kind = ETHERTYPE[(d[l3 + 2] << 8) | d[l3 + 3]];',
     '    l3 += 4;',
     '  }',
@@ -65,28 +61,27 @@ export function prologue(uses: ReadonlySet<string>): string {
     `  else if (kind === ${IPV6}) fam = 6;`,
     '  else return notIp(out);',
     '} else if (linkType === 101 || linkType === 12 || linkType === 14) {',
-    `  if (end <= off) return fell(${Fell.DECODE_NOTE});`,
+    `  if (end <= off) return ${FALLBACK};`,
     '  const v = d[off] >> 4;',
-    `  if (v === 4) fam = 4; else if (v === 6) fam = 6; else return fell(${Fell.DECODE_NOTE});`,
+    `  if (v === 4) fam = 4; else if (v === 6) fam = 6; else return ${FALLBACK};`,
     '  l3 = off;',
     '} else if (linkType === 228) { fam = 4; l3 = off; }',
-    'else if (linkType === 229) { fam = 6; l3 = off; }',
-    `else return fell(${Fell.LINK_TYPE});`,
-    'L3[0] = l3;',
+    'else { fam = 6; l3 = off; }',
+    'out.l3 = l3;',
     'let s4 = 0, d4 = 0, proto = 0, ipLen = 0, ttl = 0, hdrLen = 0, hasOpt = 0, optType = 0, l3e = 0, l4 = 0, transport = 0;',
     'let sa = 0, sb = 0, sc = 0, sd = 0, da = 0, db = 0, dc = 0, dd = 0;',
     'if (fam === 4) {',
-    `  if (end - l3 < 20) return fell(${Fell.DECODE_NOTE});`,
+    `  if (end - l3 < 20) return ${FALLBACK};`,
     '  const vihl = d[l3];',
-    `  if (vihl >> 4 !== 4) return fell(${Fell.DECODE_NOTE});`,
+    `  if (vihl >> 4 !== 4) return ${FALLBACK};`,
     '  hdrLen = vihl & 15;',
-    `  if (hdrLen < 5) return fell(${Fell.DECODE_NOTE});`,
+    `  if (hdrLen < 5) return ${FALLBACK};`,
     '  ipLen = (d[l3 + 2] << 8) | d[l3 + 3];',
     '  if (ipLen === 0) ipLen = off + origLen - l3;',
     '  const hb = hdrLen * 4;',
-    `  if (ipLen < hb) return fell(${Fell.DECODE_NOTE});`,
+    `  if (ipLen < hb) return ${FALLBACK};`,
     '  l3e = end < l3 + ipLen ? end : l3 + ipLen;',
-    `  if (l3e - l3 < hb) return fell(${Fell.DECODE_NOTE});`,
+    `  if (l3e - l3 < hb) return ${FALLBACK};`,
     '  ttl = d[l3 + 8];',
     '  proto = d[l3 + 9];',
     '  s4 = ((d[l3 + 12] << 24) | (d[l3 + 13] << 16) | (d[l3 + 14] << 8) | d[l3 + 15]) >>> 0;',
@@ -95,8 +90,8 @@ export function prologue(uses: ReadonlySet<string>): string {
     '  transport = (((d[l3 + 6] << 8) | d[l3 + 7]) & 0x1fff) === 0 ? 1 : 0;',
     '  l4 = l3 + hb;',
     '} else {',
-    `  if (end > l3 && d[l3] >> 4 !== 6) return fell(${Fell.DECODE_NOTE});`,
-    `  if (end - l3 < 40) return fell(${Fell.DECODE_NOTE});`,
+    `  if (end > l3 && d[l3] >> 4 !== 6) return ${FALLBACK};`,
+    `  if (end - l3 < 40) return ${FALLBACK};`,
     '  const pl = (d[l3 + 4] << 8) | d[l3 + 5];',
     '  proto = d[l3 + 6];',
     // zero: a jumbogram's length (its hop-by-hop Jumbo Payload option), else the frame's, as ip.ts says
@@ -108,7 +103,7 @@ export function prologue(uses: ReadonlySet<string>): string {
     // the extension headers, walked as ip.ts walks them: a non-first fragment has no transport header
     '  for (let ext = EXTENSION[proto]; ext !== 0; ext = EXTENSION[proto]) {',
     `    const len = l3e - l4 < 2 || ext === ${EXT_FRAGMENT} ? 8 : ext === ${EXT_AH} ? (d[l4 + 1] + 2) * 4 : (d[l4 + 1] + 1) * 8;`,
-    `    if (l3e - l4 < len) return fell(${Fell.DECODE_NOTE});`,
+    `    if (l3e - l4 < len) return ${FALLBACK};`,
     `    if (ext === ${EXT_FRAGMENT} && (((d[l4 + 2] << 8) | d[l4 + 3]) & 0xfff8) !== 0) { proto = d[l4]; transport = 0; break; }`,
     '    proto = d[l4];',
     '    l4 += len;',
@@ -132,17 +127,17 @@ export function prologue(uses: ReadonlySet<string>): string {
     'let tcp = 0, udp = 0, icmp = 0, sport = 0, dport = 0, flags = 0, itype = 0, icode = 0, sip = 0;',
     'if (transport === 1) {',
     '  if (proto === 6) {',
-    `    if (l3e - l4 < 20) return fell(${Fell.DECODE_NOTE});`,
+    `    if (l3e - l4 < 20) return ${FALLBACK};`,
     '    const thl = (d[l4 + 12] >> 4) * 4;',
-    `    if (thl < 20) return fell(${Fell.DECODE_NOTE});`,
+    `    if (thl < 20) return ${FALLBACK};`,
     '    tcp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3]; flags = d[l4 + 13];',
     sip ? '    if (l4 + thl < l3e && looksLikeSip(d, l4 + thl, l3e)) sip = 1;' : '',
     '  } else if (proto === 17) {',
-    `    if (l3e - l4 < 8) return fell(${Fell.DECODE_NOTE});`,
+    `    if (l3e - l4 < 8) return ${FALLBACK};`,
     '    udp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3];',
     sip ? '    if (l4 + 8 < l3e && looksLikeSip(d, l4 + 8, l3e)) sip = 1;' : '',
     '  } else if (proto === 1 || proto === 58) {',
-    `    if (l3e - l4 < 4) return fell(${Fell.DECODE_NOTE});`,
+    `    if (l3e - l4 < 4) return ${FALLBACK};`,
     '    icmp = 1; itype = d[l4]; icode = d[l4 + 1];',
     '  }',
     '}',

@@ -55,6 +55,13 @@ export interface FiveTuple {
   dport: number | null;
 }
 
+/** What `edgesim inspect` prints of a packet after its frame and time: every field it has, and `note` when decoding stopped early. */
+export function inspectFields(rec: PacketRecord): Record<string, string | number | boolean> {
+  const fields = recordFields(rec);
+  if (rec.note !== '') fields.note = rec.note;
+  return fields;
+}
+
 export function fiveTuple(rec: PacketRecord): FiveTuple {
   const read = (name: string): string | number | boolean | null => {
     const field = recordBinding[name]!;

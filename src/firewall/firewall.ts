@@ -7,9 +7,10 @@
 // configuration carry several rulesets, their rules are evaluated as one ordered list, rulesets in
 // snapshot order, and the first terminating match decides, as DESIGN.md says.
 //
-// evaluate() allocates nothing: the refs of matched rules are written as indices into a reused
-// Int32Array, and hit counters are typed arrays indexed by rule. The loop itself is generated per
-// ruleset (evaluator.ts).
+// The compiled firewall is immutable: what a packet did is written into a FirewallResult of the run
+// that decides it (its matched rules as indices into a reused Int32Array, its hits and decisions
+// counted into the run's typed arrays indexed by rule), so runs over one compiled firewall never
+// share a count. evaluate() allocates nothing. The loop itself is generated per ruleset (evaluator.ts).
 import { ConfigItemError } from '../errors.js';
 import { FilterError, type Ast } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
@@ -30,7 +31,13 @@ export interface FirewallRule {
   readonly path: string;
 }
 
-/** The firewall's decision for one packet; one instance is reused for every packet. */
+/** Per rule, what a run's packets did: the packets it matched (enabled rules only) and those whose verdict it decided. */
+export interface RuleCounts {
+  readonly hits: Float64Array;
+  readonly decided: Float64Array;
+}
+
+/** The firewall's decision for one packet, in a run; one instance is reused for every packet of the run. */
 export class FirewallResult {
   /** a terminating `block` rule decided */
   drop = false;
@@ -39,9 +46,21 @@ export class FirewallResult {
   /** indices of every enabled rule that matched, in evaluation order: matched[0 .. matchedCount) */
   matched: Int32Array;
   matchedCount = 0;
+  /** the run's counts, by rule: evaluation adds each match and decision here */
+  readonly hits: Float64Array;
+  readonly decided: Float64Array;
 
-  constructor(ruleCount: number) {
-    this.matched = new Int32Array(Math.max(1, ruleCount));
+  constructor(counts: RuleCounts) {
+    this.hits = counts.hits;
+    this.decided = counts.decided;
+    this.matched = new Int32Array(Math.max(1, counts.hits.length));
+  }
+
+  /** No rule matched (a packet the firewall has not seen yet, or will not see). */
+  clear(): void {
+    this.drop = false;
+    this.decidingRule = -1;
+    this.matchedCount = 0;
   }
 }
 
@@ -64,15 +83,11 @@ export class Firewall {
   readonly rules: readonly FirewallRule[];
   /** the Rules-language fields the rules read (the pipeline enriches packets only with what is used) */
   readonly fields: ReadonlySet<string>;
-  /** per rule: packets it matched (counted for enabled rules only) */
-  readonly hits: Float64Array;
-  /** per rule: packets whose verdict it decided */
-  readonly decided: Float64Array;
   /** per rule: its compiled expression, for explaining one packet (edgesim trace); evaluate() does not read it */
   readonly predicates: ReadonlyArray<(p: PacketRecord) => boolean>;
   /** per rule: its parsed expression, for code generated from it (the fast path), parsed once */
   readonly syntax: readonly Ast[];
-  /** decides one packet into `out` (generated per ruleset: see evaluator.ts) */
+  /** decides one packet into `out`, counting into its run's counts (generated per ruleset: see evaluator.ts) */
   readonly evaluate: (p: PacketRecord, out: FirewallResult) => void;
 
   private constructor(rules: FirewallRule[], predicates: Array<(p: PacketRecord) => boolean>, syntax: Ast[], fields: Set<string>) {
@@ -80,15 +95,11 @@ export class Firewall {
     this.fields = fields;
     this.predicates = predicates;
     this.syntax = syntax;
-    this.hits = new Float64Array(rules.length);
-    this.decided = new Float64Array(rules.length);
     this.evaluate = generateEvaluator({
       predicates,
       order: Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : []))),
       terminating: new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1))),
       drops: new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0))),
-      hits: this.hits,
-      decided: this.decided,
     });
   }
 
@@ -125,7 +136,8 @@ export class Firewall {
     return new Firewall(rules, predicates, syntax, fields);
   }
 
-  newResult(): FirewallResult {
-    return new FirewallResult(this.rules.length);
+  /** Zeroed counts for a run, one per rule. */
+  newCounts(): RuleCounts {
+    return { hits: new Float64Array(this.rules.length), decided: new Float64Array(this.rules.length) };
   }
 }

@@ -5,7 +5,7 @@
 export { loadConfig, loadPlan, type Config, type Plan, type PlanOptions } from './config.js';
 export { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 export type { Packet } from './packet.js';
-export type { VerdictRecord } from './verdict-record.js';
+export type { MonitorRecord, VerdictRecord } from '../sim/verdict.js';
 export type { CaptureInput } from './replay-records.js';
 export type { PacketTrace, RuleStep, StageStep } from '../suite/trace.js';
 export { validate, lint, diff, type Validation, type ValidateOptions, type ListOptions, type LintOptions, type LintFinding, type LintReport } from './rulesets.js';

@@ -1,13 +1,13 @@
-// A replay as an async iterator of NDJSON records. The replay runs as the CLI's does (sim/replay.ts,
-// fast path included) and its lines are handed over in order; the capture is read no further ahead
+// A replay as an async iterator of verdict records. The replay runs as the CLI's does (sim/replay.ts,
+// compiled lane included) and each packet's verdict record (sim/verdict.ts, the one every output
+// renders) is handed over in order, as plain data; the capture is read no further ahead
 // than the consumer (each read of its bytes waits until every record so far was taken), so memory
 // stays flat however big the capture. Leaving the loop early ends the read and closes the capture.
 import { Readable } from 'node:stream';
-import type { BuiltPath } from '../sim/build.js';
-import { ndjsonLine } from '../sim/outputs/packet-lines.js';
+import type { CompiledPath } from '../sim/compiled-path.js';
 import { OpenCapture } from '../sim/packet-loop.js';
 import { replay } from '../sim/replay.js';
-import type { VerdictRecord } from './verdict-record.js';
+import type { VerdictRecord } from '../sim/verdict.js';
 
 /**
  * A capture file's path, several paths (replayed merged by time; each record then names its `file`),
@@ -23,8 +23,9 @@ function openInput(input: CaptureInput): Promise<OpenCapture> {
   return OpenCapture.fromStream(BYTES_NAME, Readable.from(input instanceof Uint8Array ? [input] : (input as AsyncIterable<Uint8Array>), { objectMode: false }));
 }
 
-export async function* replayRecords(built: BuiltPath, input: CaptureInput): AsyncGenerator<VerdictRecord, void, undefined> {
-  let lines: string[] = [];
+/** Replays `input` on `path` in a run of its own (fresh protection state), yielding each packet's verdict record. */
+export async function* replayRecords(path: CompiledPath, input: CaptureInput): AsyncGenerator<VerdictRecord, void, undefined> {
+  let records: VerdictRecord[] = [];
   let arrived: (() => void) | null = null;
   let drained: (() => void) | null = null;
   const wake = (): void => {
@@ -38,25 +39,22 @@ export async function* replayRecords(built: BuiltPath, input: CaptureInput): Asy
     d?.();
   };
   const stop = new AbortController();
-  const ready = (): Promise<void> | undefined => (lines.length === 0 || stop.signal.aborted ? undefined : new Promise<void>((resolve) => (drained = resolve)));
+  const ready = (): Promise<void> | undefined => (records.length === 0 || stop.signal.aborted ? undefined : new Promise<void>((resolve) => (drained = resolve)));
   const capture = (await openInput(input)).pacedBy(ready);
   let ended = false;
   let failure: { error: unknown } | null = null;
-  const run = replay(capture, built, {
+  const run = replay(capture, path, {
     useLabels: false,
     interrupt: stop.signal,
-    sinks: (firewall) => {
-      const line = ndjsonLine(firewall, [], capture.fileNames);
-      return [
-        {
-          packet: (rec, v) => {
-            lines.push(line(rec, v));
-            wake();
-          },
-          close: async () => undefined,
+    sinks: () => [
+      {
+        packet: (v) => {
+          records.push(v.toRecord(capture.fileNames));
+          wake();
         },
-      ];
-    },
+        close: async () => undefined,
+      },
+    ],
   })
     .catch((error: unknown) => {
       failure = { error };
@@ -67,10 +65,10 @@ export async function* replayRecords(built: BuiltPath, input: CaptureInput): Asy
     });
   try {
     for (;;) {
-      if (lines.length > 0) {
-        const batch = lines;
-        lines = [];
-        for (const line of batch) yield JSON.parse(line) as VerdictRecord;
+      if (records.length > 0) {
+        const batch = records;
+        records = [];
+        yield* batch;
         continue;
       }
       if (ended) break;

@@ -1,12 +1,13 @@
 // A simulator over one configuration: compiled once, then packets decided one by one (a sequence of
-// packets is a conversation: protection state is kept between them until reset()), traced, or
-// replayed from a capture. The compiled configuration is kept apart from the run state: reset() and
-// each replay take fresh protection state over the same compiled firewall, lists and lookups.
+// packets is a conversation: a run whose protection state is kept between them until reset()),
+// traced, or replayed from a capture. The compiled path is kept apart from the run: reset() and each
+// replay take a new run over the same compiled path.
 import { parseAtpOptions, type AtpOptionsInput } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
-import { PacketRecord } from '../capture/record.js';
+import { Frame } from '../capture/frame.js';
 import { attachSource } from '../errors.js';
-import { withFreshState, type PathOptions } from '../sim/build.js';
+import type { PathOptions } from '../sim/build.js';
+import type { PacketVerdict, VerdictRecord } from '../sim/verdict.js';
 import { SuitePaths, type CasePath } from '../suite/case-path.js';
 import { PacketBuilder } from '../suite/packet-builder.js';
 import { tracePacket, type PacketTrace } from '../suite/trace.js';
@@ -14,7 +15,6 @@ import { captureArgument, configArgument, optionsArgument } from './arguments.js
 import type { Config } from './config.js';
 import { packetSpec, type Packet } from './packet.js';
 import { replayRecords, type CaptureInput } from './replay-records.js';
-import { verdictRecords, type VerdictRecord, type VerdictRecordOf } from './verdict-record.js';
 
 /** The data the packet path reads, as the CLI's flags of the same names give it. */
 export interface SimulatorOptions {
@@ -41,7 +41,7 @@ export interface Simulator {
   trace(packet: Packet): PacketTrace;
   /** Clears the conversation: fresh protection state (no connections, no rates), frames counted from 1 again. */
   reset(): void;
-  /** Replays a capture from fresh protection state; yields exactly the records `replay --format ndjson` writes. */
+  /** Replays a capture from fresh protection state; yields the verdict record of each packet, as `replay --format ndjson` writes them. */
   replay(capture: CaptureInput): AsyncIterable<VerdictRecord>;
 }
 
@@ -54,13 +54,9 @@ function atpOptions(given: SimulatorOptions['atpOptions']): AtpOptionsInput | un
 class PathSimulator implements Simulator {
   private conversation!: CasePath;
   private builder!: PacketBuilder;
-  private readonly rec = new PacketRecord();
-  private readonly record: VerdictRecordOf;
+  private readonly frame = new Frame();
 
-  constructor(
-    private readonly paths: SuitePaths,
-  ) {
-    this.record = verdictRecords(paths.firewall);
+  constructor(private readonly paths: SuitePaths) {
     this.reset();
   }
 
@@ -68,20 +64,18 @@ class PathSimulator implements Simulator {
     return this.paths.warnings;
   }
 
-  private next(packet: Packet): void {
+  private next(packet: Packet): PacketVerdict {
     const spec = packetSpec(packet);
-    this.builder.build(spec, this.rec);
-    this.conversation.process(this.rec, spec.lookups);
+    this.builder.build(spec, this.frame);
+    return this.conversation.decide(this.frame, spec.lookups);
   }
 
   decide(packet: Packet): VerdictRecord {
-    this.next(packet);
-    return this.record(this.rec, this.conversation.verdict);
+    return this.next(packet).toRecord();
   }
 
   trace(packet: Packet): PacketTrace {
-    this.next(packet);
-    return tracePacket(this.rec, this.conversation.verdict, this.paths.firewall, this.conversation.atp);
+    return tracePacket(this.next(packet), this.paths.firewall, this.conversation.run.protection);
   }
 
   reset(): void {
@@ -91,7 +85,7 @@ class PathSimulator implements Simulator {
 
   async *replay(capture: CaptureInput): AsyncGenerator<VerdictRecord, void, undefined> {
     captureArgument('replay', capture);
-    yield* replayRecords(withFreshState(this.paths.built), capture);
+    yield* replayRecords(this.paths.path, capture);
   }
 }
 

@@ -1,11 +1,10 @@
 // `edgesim bench`'s measurement: a ruleset (and Advanced TCP Protection) on packets held in memory.
-// 1. whole path: what a replay does per packet, frames from memory (no file I/O): decode + enrichment
-//    + ATP + firewall, a fresh ATP state per pass so every pass sees the capture as a replay would;
-//    the firewall's fast path (fastpath/) decides the frames it can from their bytes (with protection
-//    on, ATP's fields are read from them too) and the rest are decoded, as in a replay
-//    (sim/packet-decider.ts); one more pass counts which lane decided each frame (sim/engine-counts.ts);
-// 2. firewall alone: the production evaluator over the records that reach the firewall on the packet
-//    path, decoded (and enriched) once: frames without IP pass the path uninspected, and packets
+// 1. whole path: what a replay does per frame, frames from memory (no file I/O): decideFrame
+//    (sim/decide-frame.ts) on the configuration's compiled path, a new run per pass so every pass sees
+//    the capture as a replay would (compiled once); one more run counts which lane decided each frame
+//    (sim/engine-counts.ts);
+// 2. firewall alone: the production evaluator over the records that reach the firewall on the
+//    decoder's lane, decoded (and enriched) once: frames without IP pass the path uninspected, and packets
 //    protection drops never get there, so its figures count the packets a replay's firewall sees;
 // 3. per rule: the profiling evaluator (rule-profile.ts) over the same records, so its counts are a
 //    replay's hits; they are checked against the production firewall's hit counters. Its times are
@@ -18,17 +17,16 @@
 // 4. reordering advice (reorder.ts): moves the ruleset analysis proves keep every verdict
 //    (analysis-overlap.ts), unless the caller gives its own canSwap.
 // Peak memory is the process's maximum resident set size, which includes the frames held in memory.
-import { Has, PacketRecord } from '../capture/record.js';
+import { Frame } from '../capture/frame.js';
+import { Has, type PacketRecord } from '../capture/record.js';
 import { compileRecordExpression } from '../fields/compile.js';
-import { AdvancedTcpProtection } from '../atp/index.js';
 import type { Snapshot } from '../config/snapshot.js';
-import { createListRegistry } from '../data/lists.js';
-import { Firewall } from '../firewall/firewall.js';
-import { enrichmentFor } from '../fields/lookups.js';
-import type { PathOptions } from '../sim/build.js';
-import { EngineCounts, type EngineReport } from '../sim/engine-counts.js';
-import { fastPathFor, PacketDecider } from '../sim/packet-decider.js';
-import { PacketPath } from '../sim/packet-path.js';
+import { FirewallResult } from '../firewall/firewall.js';
+import { compilePath, type PathOptions } from '../sim/build.js';
+import type { CompiledPath } from '../sim/compiled-path.js';
+import { decideFrame, decideRecord } from '../sim/decide-frame.js';
+import type { EngineReport } from '../sim/engine-counts.js';
+import { Run } from '../sim/run.js';
 import type { FrameStore } from './frames.js';
 import { analysisCanSwap } from './analysis-overlap.js';
 import { conservativeCanSwap, type CanSwap } from './overlap.js';
@@ -94,24 +92,16 @@ export interface BenchReport {
   warnings: string[];
 }
 
-/** What every measurement of a ruleset starts from: its firewall compiled, protection, the lookups its rules read. */
-async function compiledPath(store: FrameStore, snapshot: Snapshot, opts: PathOptions) {
-  const warnings = [...store.warnings];
-  const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
-  const resolve = (name: string) => lists.resolve(name);
-  const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
-  const probe = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
-  const enrichment = await enrichmentFor(firewall.fields, probe.readsIngress, opts, warnings);
-  const freshPath = () => new PacketPath({ enrichment, atp: probe.withFreshState(), firewall });
-  const rules: Array<ProfiledRule & { action: string; expression: string }> = firewall.rules.map((r) => ({
+/** The ruleset's rules as the profiler times them, each with its own predicate. */
+function profiledRules(path: CompiledPath): Array<ProfiledRule & { action: string; expression: string }> {
+  return path.firewall.rules.map((r) => ({
     ref: r.ref,
     enabled: r.enabled,
     terminating: r.action !== 'log',
     action: r.action,
     expression: r.expression,
-    predicate: compileRecordExpression('rule', r.expression, resolve).predicate,
+    predicate: compileRecordExpression('rule', r.expression, path.lists).predicate,
   }));
-  return { warnings, resolve, firewall, probe, enrichment, freshPath, rules };
 }
 
 /**
@@ -119,49 +109,51 @@ async function compiledPath(store: FrameStore, snapshot: Snapshot, opts: PathOpt
  * without the throughput rounds or the scaling to the firewall's time (an editor's figures, on save).
  */
 export async function ruleCosts(store: FrameStore, snapshot: Snapshot, opts: PathOptions & { minTimeMs?: number } = {}): Promise<{ costs: RuleCost[]; actions: string[]; packets: number; warnings: string[] }> {
-  const { warnings, firewall, freshPath, rules } = await compiledPath(store, snapshot, opts);
-  const costs = profileRules(rules, firewallRecords(store, freshPath()), { runs: 1, minNs: (opts.minTimeMs ?? 1) * 1e6 });
-  return { costs, actions: firewall.rules.map((r) => r.action), packets: store.count, warnings };
+  const path = await compilePath(snapshot, opts);
+  const costs = profileRules(profiledRules(path), firewallRecords(store, path), { runs: 1, minNs: (opts.minTimeMs ?? 1) * 1e6 });
+  return { costs, actions: path.firewall.rules.map((r) => r.action), packets: store.count, warnings: [...store.warnings, ...path.warnings] };
 }
 
 export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: BenchOptions = {}): Promise<BenchReport> {
   const runs = Math.max(1, opts.runs ?? 5);
   const sampling = { runs: Math.ceil(runs / ROUNDS), minNs: ((opts.minTimeMs ?? 50) * 1e6) / ROUNDS };
-  const { warnings, resolve, firewall, probe, enrichment, freshPath, rules } = await compiledPath(store, snapshot, opts);
+  const path = await compilePath(snapshot, opts);
+  const { firewall } = path;
+  const resolve = path.lists;
+  const warnings = [...store.warnings, ...path.warnings];
 
   // 1. whole path
-  const rec0 = new PacketRecord();
-  const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve, enrichment });
+  const frame = new Frame();
   const wholePath = () =>
     measure(
       store.count,
       sampling,
-      () => new PacketDecider(freshPath(), fastPath),
-      (decider) => {
+      () => new Run(path),
+      (run) => {
         for (let i = 0; i < store.count; i++) {
-          store.decode(i, rec0, decider.decodeFrame);
-          decider.decide(rec0);
+          store.frame(i, frame);
+          decideFrame(frame, path, run);
         }
       },
     );
 
-  const lanes = new EngineCounts();
-  const counting = new PacketDecider(freshPath(), fastPath);
+  const counting = new Run(path);
   for (let i = 0; i < store.count; i++) {
-    store.decode(i, rec0, counting.decodeFrame);
-    lanes.add(counting);
-    counting.decide(rec0);
+    store.frame(i, frame);
+    decideFrame(frame, path, counting);
   }
 
   // 2. firewall alone
-  const recs = firewallRecords(store, freshPath());
-  const result = firewall.newResult();
+  const recs = firewallRecords(store, path);
+  const result = new FirewallResult(firewall.newCounts());
   const firewallAlone = () =>
     measurePasses(recs.length, sampling, () => {
       for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
     });
 
   // 3. per rule
+  const rules = profiledRules(path);
+
   // measured in rounds, so that each figure's samples spread over the run's time
   // each round's rules compiled afresh, so that V8's feedback and code for a predicate differ from round to round as from run to run
   const freshRules = () => rules.map((r) => ({ ...r, predicate: compileRecordExpression('rule', r.expression, resolve).predicate }));
@@ -169,13 +161,12 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
   const whole = pooled(rounds.map((r) => r.whole));
   const fw = pooled(rounds.map((r) => r.fw));
   const costs = pooledCosts(rounds.map((r) => r.costs));
-  // one more pass of the firewall, from zeroed counters, to check the profiler's counts against the production firewall's
-  firewall.hits.fill(0);
-  firewall.decided.fill(0);
-  for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, result);
+  // one more pass of the firewall, counting afresh, to check the profiler's counts against the production firewall's
+  const check = new FirewallResult(firewall.newCounts());
+  for (let i = 0; i < recs.length; i++) firewall.evaluate(recs[i]!, check);
   costs.forEach((c, i) => {
-    if (c.matches !== firewall.hits[i] || c.decided !== firewall.decided[i]) {
-      throw new Error(`profiler and firewall disagree on rule ${c.ref}: ${c.matches} matches vs ${firewall.hits[i]}`);
+    if (c.matches !== check.hits[i] || c.decided !== check.decided[i]) {
+      throw new Error(`profiler and firewall disagree on rule ${c.ref}: ${c.matches} matches vs ${check.hits[i]}`);
     }
   });
   const isolated = costs.reduce((sum, c) => sum + c.ns_total, 0);
@@ -193,8 +184,8 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     ns_per_packet: fw.ns_per_packet,
     firewall: fw,
     whole_path: whole,
-    engine: lanes.report(),
-    atp: probe.active,
+    engine: counting.tally.lanes.report(),
+    atp: path.protects,
     rules: rows,
     rules_isolated_ns: isolated,
     never_hit: rows.filter((r) => r.never_hit).map((r) => r.rule),
@@ -206,13 +197,13 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
 }
 
 /**
- * The records the firewall sees on `path` (fresh), each decoded and enriched once: a frame without IP
- * passes uninspected, and a packet protection drops never gets there.
+ * The records the firewall sees on `path` (in a run of their own), each decoded and enriched once: a
+ * frame without IP passes uninspected, and a packet protection drops never gets there.
  */
-function firewallRecords(store: FrameStore, path: PacketPath): PacketRecord[] {
-  const verdict = path.newVerdict();
-  return store.decodeAll().filter((rec) => {
-    path.process(rec, verdict);
+function firewallRecords(store: FrameStore, path: CompiledPath): PacketRecord[] {
+  const run = new Run(path, { record: true });
+  return store.decodeAll(new Frame()).filter((rec) => {
+    const verdict = decideRecord(rec, path, run);
     return (rec.present & Has.IP) !== 0 && !verdict.atp.drop;
   });
 }

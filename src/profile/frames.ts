@@ -1,11 +1,11 @@
 // The capture a benchmark runs on, held in memory so that repeated passes time evaluation and not
 // the disk: every frame's captured bytes copied once into one growing buffer, with its link type,
-// lengths and timestamp in typed arrays (no object per frame). A pass decodes each frame from here
-// into one reused PacketRecord, as the reader does from its read buffer. Synthetic traffic (a
+// lengths and timestamp in typed arrays (no object per frame). A pass points one reused Frame at each
+// frame here, as the reader does at its read buffer, and decides it. Synthetic traffic (a
 // scenario) is generated straight into the same store, with no file in between.
 import type { ReadInfo } from '../capture/merge.js';
-import { decodeFrameAt } from '../capture/decode/link-up.js';
-import type { FrameDecoder } from '../capture/frame-delivery.js';
+import { decodeInto } from '../capture/decode/link-up.js';
+import type { Frame } from '../capture/frame.js';
 import { PacketRecord } from '../capture/record.js';
 import { counted } from '../numbers.js';
 import { generate, resolveSpec, type GenerateOptions } from '../capture/synth/index.js';
@@ -44,21 +44,21 @@ export class FrameStore {
     this.used += capLen;
   }
 
-  /** Decodes frame i (0-based) into rec (with `decode`, the fast path's frame decoder, when given). */
-  decode(i: number, rec: PacketRecord, decode: FrameDecoder = decodeFrameAt): void {
-    decode(rec, this.linkTypes[i]!, this.bytes, this.offsets[i]!, this.capLens[i]!, this.origLens[i]!);
-    rec.frame = i + 1;
-    rec.tsSec = this.tsSec[i]!;
-    rec.tsNsec = this.tsNsec[i]!;
+  /** Points `frame` at frame i (0-based). */
+  frame(i: number, frame: Frame): void {
+    frame.set(this.linkTypes[i]!, this.bytes, this.offsets[i]!, this.capLens[i]!, this.origLens[i]!);
+    frame.number = i + 1;
+    frame.tsSec = this.tsSec[i]!;
+    frame.tsNsec = this.tsNsec[i]!;
   }
 
-  /** Frame i (0-based) through a frame decoder of the reader's shape (the fast path's, say) into rec. */
   /** Every frame decoded into a record of its own (for passes over the firewall alone). */
-  decodeAll(): PacketRecord[] {
+  decodeAll(frame: Frame): PacketRecord[] {
     const out = new Array<PacketRecord>(this.count);
     for (let i = 0; i < this.count; i++) {
       const rec = new PacketRecord();
-      this.decode(i, rec);
+      this.frame(i, frame);
+      decodeInto(rec, frame);
       out[i] = rec;
     }
     return out;
@@ -86,13 +86,13 @@ export async function loadCapture(file: string | readonly string[], limit = Infi
   const stop = new AbortController();
   let info: ReadInfo | undefined;
   try {
-    info = await (await OpenCapture.open(file)).forEachPacket(
-      (rec) => {
+    info = await (await OpenCapture.open(file)).forEachFrame(
+      (frame) => {
         if (store.count >= limit) {
           if (!stop.signal.aborted) stop.abort(new LimitReached());
           return;
         }
-        store.add(rec.data, rec.dataOff, rec.capLen, rec.origLen, rec.linkType, rec.tsSec, rec.tsNsec);
+        store.add(frame.data, frame.off, frame.capLen, frame.origLen, frame.linkType, frame.tsSec, frame.tsNsec);
       },
       { signal: stop.signal },
     );

@@ -1,20 +1,23 @@
-// What a configuration change does to real traffic: every packet of one capture decided by two
-// packet paths side by side (each with its own protection state, as two replays would have), and
-// the frames whose verdict, deciding rule or deciding stage differ. Changes are grouped by
-// (before rule, after rule, verdict change) for people, verdict changes first, with a count and the
-// first frames of each group with their 5-tuples (a frame the fast path decided from its bytes is decoded in full for
-// that, at most FIRST_FRAMES times a group); every changed frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
+// What a configuration change does to real traffic: every frame of one capture decided on two
+// compiled paths side by side, each in a run of its own (its own protection state, as two replays
+// would have), and the frames whose verdict, deciding rule or deciding stage differ. Changes are
+// grouped by (before rule, after rule, verdict change) for people, verdict changes first, with a
+// count and the first frames of each group with their 5-tuples (a frame the compiled lane decided
+// from its bytes is decoded in full for that, at most FIRST_FRAMES times a group); every changed
+// frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
 import type { ReadInfo } from '../capture/merge.js';
-import { decodeFrameAt } from '../capture/decode/link-up.js';
+import { decodeInto } from '../capture/decode/link-up.js';
+import type { Frame } from '../capture/frame.js';
 import { PacketRecord } from '../capture/record.js';
 import { fiveTuple, type FiveTuple } from '../fields/render.js';
-import type { BuiltPath } from './build.js';
-import { PacketDecider } from './packet-decider.js';
+import type { CompiledPath } from './compiled-path.js';
+import { decideFrame } from './decide-frame.js';
 import type { LoopOptions, OpenCapture } from './packet-loop.js';
-import { decidingRule, type PacketVerdict, type Stage } from './verdict.js';
+import { Run } from './run.js';
+import type { PacketVerdict, Stage } from './verdict.js';
 import { verdictName, type VerdictName } from '../verdict.js';
 
-/** A packet's decision as the diff compares it. */
+/** A packet's decision as the diff compares it: the verdict record's verdict, rule and stage. */
 export interface Decision {
   verdict: VerdictName;
   rule: string | null;
@@ -45,23 +48,23 @@ export interface DiffResult {
 /** Frames listed per group. */
 const FIRST_FRAMES = 5;
 
-export function decision(v: PacketVerdict, path: BuiltPath): Decision {
-  return { verdict: verdictName(v.drop), rule: decidingRule(v, path.firewall), stage: v.stage };
+export function decision(v: PacketVerdict): Decision {
+  return { verdict: verdictName(v.drop), rule: v.rule, stage: v.stage };
 }
 
-function same(a: PacketVerdict, b: PacketVerdict, pathA: BuiltPath, pathB: BuiltPath): boolean {
-  return a.drop === b.drop && a.stage === b.stage && decidingRule(a, pathA.firewall) === decidingRule(b, pathB.firewall);
+function same(a: PacketVerdict, b: PacketVerdict): boolean {
+  return a.drop === b.drop && a.stage === b.stage && a.rule === b.rule;
 }
 
-/** The 5-tuple of a frame, which the fast path may have left undecoded. */
-function flowOf(rec: PacketRecord, scratch: PacketRecord): FiveTuple {
-  decodeFrameAt(scratch, rec.linkType, rec.data, rec.dataOff, rec.capLen, rec.origLen);
+/** The 5-tuple of a frame, which the compiled lane may have left undecoded. */
+function flowOf(frame: Frame, scratch: PacketRecord): FiveTuple {
+  decodeInto(scratch, frame);
   return fiveTuple(scratch);
 }
 
 export interface DiffOptions extends LoopOptions {
-  /** called for each changed frame, in capture order */
-  onChange?: (rec: PacketRecord, before: Decision, after: Decision) => void;
+  /** called for each changed frame, in capture order, with its verdict after the change */
+  onChange?: (v: PacketVerdict, before: Decision, after: Decision) => void;
 }
 
 /** How a report names the group's i-th frame: its number, after its file with several captures (`a.pcap:12`, as grep names a line). */
@@ -69,24 +72,23 @@ export function frameName(g: ChangeGroup, i: number): string {
   return g.files === undefined ? String(g.frames[i]) : `${g.files[i]}:${g.frames[i]}`;
 }
 
-/** Decides every packet of `capture` on both paths and collects the frames decided differently. */
-export async function diffCapture(capture: OpenCapture, before: BuiltPath, after: BuiltPath, opts: DiffOptions = {}): Promise<DiffResult> {
-  const a = PacketDecider.of(before);
-  const b = PacketDecider.of(after);
-  PacketDecider.shared([a, b]);
+/** Decides every frame of `capture` on both paths and collects the frames decided differently. */
+export async function diffCapture(capture: OpenCapture, before: CompiledPath, after: CompiledPath, opts: DiffOptions = {}): Promise<DiffResult> {
+  const runA = new Run(before);
+  const runB = new Run(after);
   const groups = new Map<string, ChangeGroup>();
   let packets = 0;
   let changed = 0;
   const scratch = new PacketRecord();
   const names = capture.fileNames;
-  const info = await capture.forEachPacket((rec) => {
+  const info = await capture.forEachFrame((frame) => {
     packets++;
-    const va = a.decide(rec);
-    const vb = b.decide(rec);
-    if (same(va, vb, before, after)) return;
+    const va = decideFrame(frame, before, runA);
+    const vb = decideFrame(frame, after, runB);
+    if (same(va, vb)) return;
     changed++;
-    const da = decision(va, before);
-    const db = decision(vb, after);
+    const da = decision(va);
+    const db = decision(vb);
     const key = JSON.stringify([da, db]);
     let group = groups.get(key);
     if (group === undefined) {
@@ -95,12 +97,12 @@ export async function diffCapture(capture: OpenCapture, before: BuiltPath, after
     }
     group.packets++;
     if (group.frames.length < FIRST_FRAMES) {
-      group.frames.push(rec.frame);
-      group.files?.push(names![rec.file]!);
-      group.flows.push(flowOf(rec, scratch));
+      group.frames.push(frame.number);
+      group.files?.push(names![frame.file]!);
+      group.flows.push(flowOf(frame, scratch));
     }
-    opts.onChange?.(rec, da, db);
-  }, { ...opts, decodeFrame: a.decodeFrame });
+    opts.onChange?.(vb, da, db);
+  }, opts);
   const keeps = (g: ChangeGroup): number => Number(g.before.verdict === g.after.verdict);
   // merged captures number frames per file: groups first seen first (the map's order) when the rest ties
   const sorted = [...groups.values()].sort((x, y) => keeps(x) - keeps(y) || y.packets - x.packets || (names === null ? x.frames[0]! - y.frames[0]! : 0));

@@ -7,8 +7,7 @@
 // counted on another thread (sim/jobs/) does not count them: it keeps its drops' addresses in order
 // (`parts`), and the thread that adds the parts in capture order counts them (`absorb`).
 import { REASONS, STAGES, type AtpStage, type MitigationReason } from '../atp/vocabulary.js';
-import type { PacketRecord } from '../capture/record.js';
-import type { Firewall } from '../firewall/firewall.js';
+import type { Firewall, RuleCounts } from '../firewall/firewall.js';
 import { formatIPv4 } from '../net/ipv4.js';
 import { formatIPv6 } from '../net/ipv6.js';
 import { AddressLog, countAddressLog, type AddressLogOptions, type AddressLogParts } from './address-log.js';
@@ -64,7 +63,8 @@ export class DropBreakdown {
   }
 
   /** Counts one dropped packet. */
-  add(rec: PacketRecord, v: PacketVerdict): void {
+  add(v: PacketVerdict): void {
+    const rec = v.record;
     const atp = v.atp;
     if (atp.drop) this.atp[atp.stageCode * REASONS.length + atp.reasonCode - 1]++;
     if (this.log !== null) {
@@ -103,9 +103,10 @@ export class DropBreakdown {
     p.addresses.chunks.length = 0;
   }
 
-  report(firewall: Firewall): DropReport {
+  /** The report; `counts`: the run's counts of `firewall`'s rules. */
+  report(firewall: Firewall, counts: RuleCounts): DropReport {
     const byRule = firewall.rules
-      .map((r, i) => ({ rule: r.ref, ruleset: r.ruleset, packets: r.action === 'block' ? firewall.decided[i] : 0 }))
+      .map((r, i) => ({ rule: r.ref, ruleset: r.ruleset, packets: r.action === 'block' ? counts.decided[i]! : 0 }))
       .filter((r) => r.packets > 0)
       .sort((a, b) => b.packets - a.packets);
     const byReason: DropReport['byReason'] = [];

@@ -1,7 +1,7 @@
-// Which lane decided each frame of a replay: the compiled one (the ruleset's generated function,
-// fastpath/, reading the frame's bytes) or the fallback (the decoder and the evaluator), and for each
-// frame that fell back, why (PacketDecider.fallbackReason): a frame the compiled path does not read
-// (a decode note, a link type), or no compiled path at all. A frame the compiled path decided may
+// Which lane decided each frame of a run (lane.ts): the compiled one (the ruleset's generated
+// function, fastpath/, reading the frame's bytes) or the decoder's (the decoder and the evaluator),
+// and for each frame that took the decoder's lane, why (Run.fallbackReason): a frame the compiled
+// program does not read (a decode note, a link type), or no compiled lane for the run at all. A frame the compiled path decided may
 // still have been decoded, once, for the rules whose conditions it does not write (their predicates
 // read the decoded record: fastpath/frame-record.ts); those frames and rules are counted apart.
 // The counts are frames, so compiled + fallback is the replay's packet count, on any number of threads.
@@ -20,7 +20,7 @@ export interface EngineReport {
   decoded_reasons: Record<string, number>;
 }
 
-/** What the counts read of the frame just decided (PacketDecider). */
+/** What the counts read of the frame just decided (Run). */
 export interface FrameLane {
   /** why the frame went through the decoder and evaluator; null when the compiled lane decided it */
   fallbackReason(): string | null;

@@ -1,13 +1,12 @@
 // The one loop every command that reads a capture runs (replay, match, inspect, and the test, trace,
 // diff and bench commands): open the capture first, so that a missing or unreadable capture fails
-// before any output file is created or truncated; then stream its packets, each decoded into one
-// reused PacketRecord, to the caller's visit function; report file-level warnings at the end.
-// `-` reads standard input, as `tcpdump -r -` does. Several captures (the vendor's, one file per
-// server, or one capture cut in parts) are read as one, merged by time as mergecap merges them.
-import type { FrameDecoder } from '../capture/frame-delivery.js';
+// before any output file is created or truncated; then stream its frames, each in one reused Frame,
+// to the caller's visit function (which decides it: decide-frame.ts); report file-level warnings at
+// the end. `-` reads standard input, as `tcpdump -r -` does. Several captures (the vendor's, one
+// file per server, or one capture cut in parts) are read as one, merged by time as mergecap merges them.
+import type { Frame } from '../capture/frame.js';
 import { readMerged, type MergeInput, type ReadInfo } from '../capture/merge.js';
-import { readCapture } from '../capture/reader.js';
-import type { PacketRecord } from '../capture/record.js';
+import { readFrames } from '../capture/reader.js';
 import { openSource, STDIN_NAME, type ByteSource } from '../capture/source.js';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
@@ -18,8 +17,6 @@ export interface LoopOptions {
   signal?: AbortSignal;
   /** aborting ends the read early, as if the capture ended there (CaptureInfo.interrupted; capture/reader.ts) */
   interrupt?: AbortSignal;
-  /** fills the record from each frame instead of the full decoder (the firewall's fast path, fastpath/) */
-  decodeFrame?: FrameDecoder;
   /** only the records of a classic pcap file that start in [from, to) (capture/reader.ts) */
   range?: { from: number; to: number };
 }
@@ -90,15 +87,15 @@ export class OpenCapture {
     return this.merged ? undefined : this.name;
   }
 
-  /** The captures' names, by PacketRecord.file, when several are merged (per-packet records name their file); null for one. */
+  /** The captures' names, by Frame.file, when several are merged (per-packet records name their file); null for one. */
   get fileNames(): readonly string[] | null {
     return this.merged ? this.files.map((f) => nameOf(f.path)) : null;
   }
 
-  /** Streams every packet to `visit` synchronously (several captures merged by time), then closes the capture. */
-  forEachPacket(visit: (rec: PacketRecord) => void, opts: LoopOptions = {}): Promise<ReadInfo> {
+  /** Streams every frame to `visit` synchronously (several captures merged by time), then closes the capture. */
+  forEachFrame(visit: (frame: Frame) => void, opts: LoopOptions = {}): Promise<ReadInfo> {
     if (this.merged) return readMerged(this.files, visit, opts);
-    return readCapture(this.path, visit, { ...opts, source: this.files[0]!.source });
+    return readFrames(this.path, visit, { ...opts, source: this.files[0]!.source });
   }
 
   /** Closes a capture that will not be read after all. */

@@ -7,14 +7,14 @@
 // A replay on several threads (sim/jobs/) counts each range of consecutive packets into a summary of
 // its own (a part: series from the capture's start, drops' addresses kept in order, frames numbered
 // from 1) and adds the parts in capture order (absorb), which gives the counts one summary would have.
-import { Outcome, Outcomes, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
-import type { PacketRecord } from '../capture/record.js';
+import { Outcome, Outcomes, STAGES as ATP_STAGES, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
 import type { ReadInfo } from '../capture/merge.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { AddressLogOptions } from './address-log.js';
 import { DropBreakdown, type DropParts, type DropReport } from './drop-breakdown.js';
-import { EngineCounts, type EngineReport } from './engine-counts.js';
+import type { EngineReport } from './engine-counts.js';
+import type { Tally } from './run.js';
 import type { PacketVerdict, Stage } from './verdict.js';
 import { SERIES_COLUMNS, VerdictSeries, type VerdictSeriesParts, type VerdictSeriesReport } from './verdict-series.js';
 
@@ -85,7 +85,8 @@ export interface ReplayReport {
   lint?: LintFinding[];
 }
 
-const STAGES: Stage[] = ['syn_protection', 'tcp_flow_protection', 'firewall'];
+/** the stages drops are counted by, in the report's order: protection's components (their list), then the firewall */
+const DROP_STAGES: readonly Stage[] = [...ATP_STAGES, 'firewall'];
 
 /** A part of a replay's counts (ReplaySummary.parts), to add to the whole in capture order. */
 export interface SummaryParts {
@@ -100,7 +101,6 @@ export interface SummaryParts {
   notes: Array<[string, NoteCount]>;
   series: VerdictSeriesParts;
   drops: DropParts;
-  engine: ReturnType<EngineCounts['parts']>;
 }
 
 export class ReplaySummary {
@@ -125,8 +125,6 @@ export class ReplaySummary {
   private readonly outcomes: Outcomes | null;
   private readonly series = new VerdictSeries();
   private readonly drops: DropBreakdown;
-  /** which lane decided each frame (counted by the caller, which knows: countingVisit, replay) */
-  readonly engine = new EngineCounts();
 
   /**
    * `part`: this summary counts a batch of a capture that starts at `part.start` (sec, nsec), to be
@@ -158,7 +156,6 @@ export class ReplaySummary {
       notes: [...this.notes],
       series: this.series.parts(),
       drops: this.drops.parts(),
-      engine: this.engine.parts(),
     };
   }
 
@@ -181,11 +178,12 @@ export class ReplaySummary {
     if (this.firstSec >= 0 && this.series.isEmpty()) this.series.startAt(this.firstSec, this.firstNsec);
     this.series.absorb(p.series);
     this.drops.absorb(p.drops);
-    this.engine.absorb(p.engine);
   }
 
-  add(rec: PacketRecord, v: PacketVerdict): void {
-    this.count(rec);
+  /** Counts a decided packet (decideFrame's verdict). */
+  add(v: PacketVerdict): void {
+    const rec = v.record;
+    this.count(rec.frame, rec.file, rec.tsSec, rec.tsNsec, rec.ipVersion);
     if (rec.note !== '') this.addNote(rec.note, rec.frame, rec.file);
     if (v.drop) {
       this.dropped++;
@@ -198,37 +196,26 @@ export class ReplaySummary {
     if (m !== null) this.monitor.set(m, (this.monitor.get(m) ?? 0) + 1);
     if (this.outcomes !== null) this.outcomes.record(rec.frame, outcomeOf(v));
     this.series.add(rec.tsSec, rec.tsNsec, v.column);
-    if (v.drop) this.drops.add(rec, v);
-  }
-
-  /**
-   * add() for a packet the firewall's fast path passed with protection off (PacketDecider.passedFast):
-   * no note, no drop, no monitoring flag; the common case, counted with fewer steps.
-   */
-  addPassed(rec: PacketRecord): void {
-    this.count(rec);
-    this.passed++;
-    if (this.outcomes !== null) this.outcomes.record(rec.frame, Outcome.PASS);
-    this.series.add(rec.tsSec, rec.tsNsec, 0);
+    if (v.drop) this.drops.add(v);
   }
 
   // what every packet adds, whatever its verdict: the packet count, the first and last frame and times
-  private count(rec: PacketRecord): void {
+  private count(frame: number, file: number, sec: number, nsec: number, ipVersion: number): void {
     this.packets++;
-    this.lastFrame = rec.frame;
-    if (this.byFile !== null) this.byFile[2 * rec.file]++;
+    this.lastFrame = frame;
+    if (this.byFile !== null) this.byFile[2 * file]++;
     if (this.firstSec < 0) {
-      this.firstSec = rec.tsSec;
-      this.firstNsec = rec.tsNsec;
+      this.firstSec = sec;
+      this.firstNsec = nsec;
     }
-    this.lastSec = rec.tsSec;
-    this.lastNsec = rec.tsNsec;
-    if (rec.ipVersion === 0) this.nonIp++;
+    this.lastSec = sec;
+    this.lastNsec = nsec;
+    if (ipVersion === 0) this.nonIp++;
   }
 
   // drops by stage, in the report's order
   private droppedByStage(): Array<[Stage, number]> {
-    return STAGES.map((stage) => [stage, this.byColumn[SERIES_COLUMNS.indexOf(stage)]]);
+    return DROP_STAGES.map((stage) => [stage, this.byColumn[SERIES_COLUMNS.indexOf(stage)]]);
   }
 
   private addNote(note: string, frame: number, file: number): void {
@@ -255,8 +242,11 @@ export class ReplaySummary {
     };
   }
 
-  /** The report; `labels` (those given to the constructor, or null when they do not fit the capture) are scored. */
-  report(file: string, info: ReadInfo, firewall: Firewall, atp: AtpReport | null, elapsedSeconds: number, labels: Labels | null): ReplayReport {
+  /**
+   * The report; `tally`: the run's (threads' tallies added); `labels` (those given to the
+   * constructor, or null when they do not fit the capture) are scored.
+   */
+  report(file: string, info: ReadInfo, firewall: Firewall, tally: Tally, atp: AtpReport | null, elapsedSeconds: number, labels: Labels | null): ReplayReport {
     const rules: RuleReport[] = firewall.rules.map((r, i) => ({
       ref: r.ref,
       ruleset: r.ruleset,
@@ -264,8 +254,8 @@ export class ReplaySummary {
       enabled: r.enabled,
       description: r.description,
       expression: r.expression,
-      hits: firewall.hits[i],
-      decided: firewall.decided[i],
+      hits: tally.hits[i]!,
+      decided: tally.decided[i]!,
     }));
     return {
       capture: { file, format: info.format, compressed: info.compressed, linkTypes: info.linkTypes, warnings: info.warnings, ...this.fileReports(info) },
@@ -287,8 +277,8 @@ export class ReplaySummary {
       elapsedSeconds,
       packetsPerSecond: elapsedSeconds > 0 ? this.packets / elapsedSeconds : 0,
       series: this.series.report(),
-      drops: this.drops.report(firewall),
-      engine: this.engine.report(),
+      drops: this.drops.report(firewall, tally),
+      engine: tally.lanes.report(),
     };
   }
 }

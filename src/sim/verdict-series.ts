@@ -8,9 +8,11 @@
 // sim/jobs/) add up exactly: halving is what a wider series would have counted, so both are brought
 // to the wider width, then added bucket by bucket.
 
-/** The columns, in the order of VerdictSeriesReport.counts' keys. */
-export const SERIES_COLUMNS = ['pass', 'firewall', 'syn_protection', 'tcp_flow_protection'] as const;
-export type SeriesColumn = (typeof SERIES_COLUMNS)[number];
+import { STAGES, type AtpStage } from '../atp/vocabulary.js';
+
+export type SeriesColumn = 'pass' | 'firewall' | AtpStage;
+/** The columns, in the order of VerdictSeriesReport.counts' keys: pass, then each stage that drops (protection's components from their list). */
+export const SERIES_COLUMNS: readonly SeriesColumn[] = ['pass', 'firewall', ...STAGES];
 
 export const MAX_BUCKETS = 2000;
 const BASE_WIDTH = 0.001;

@@ -1,34 +1,34 @@
-// The packet path a suite's packet cases run on. The configuration is compiled once per suite; each
-// case gets fresh Advanced TCP Protection state (a case's handshake must not depend on the cases
-// before it), and its packets go through the same PacketPath a replay uses. Looked-up fields a case
-// gives (countries, ASNs, data center) replace the lookups' answers right after the lookups run, so
-// the firewall and ATP see them exactly where they would see GeoIP's.
-import { AdvancedTcpProtection } from '../atp/index.js';
+// The compiled path a suite's cases run on. The configuration is compiled once per suite; each case
+// takes a run of its own over it (fresh Advanced TCP Protection state: a case's handshake must not
+// depend on the cases before it), and its frames are decided by the same decideFrame a replay uses,
+// on the decoder's lane (a case's trace reads every field). Looked-up fields a case gives
+// (countries, ASNs, data center) replace the lookups' answers right after the lookups run (the run's
+// overrides), so the firewall and ATP see them exactly where they would see GeoIP's.
+import { STAGES } from '../atp/index.js';
 import { Has, type PacketRecord } from '../capture/record.js';
+import type { Frame } from '../capture/frame.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { IngressColos } from '../data/colos.js';
 import type { Enrichment } from '../data/enrichment.js';
 import { interned } from '../data/interned.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { buildPacketPath, type BuiltPath, type PathOptions, type PathSetup } from '../sim/build.js';
-import { PacketPath } from '../sim/packet-path.js';
+import { compilePath, type PathOptions } from '../sim/build.js';
+import type { CompiledPath } from '../sim/compiled-path.js';
+import { decideFrame } from '../sim/decide-frame.js';
+import { Run } from '../sim/run.js';
 import { refLocator, type RefLocator } from '../sim/rule-places.js';
 import type { PacketVerdict } from '../sim/verdict.js';
 import type { LookupOverrides } from './packet-spec.js';
 import type { KnownRefs } from './verdict-expect.js';
 
-/** The lookups, then the case's own values for looked-up fields. */
+/** The case's own values for looked-up fields, set after the path's lookups. */
 class LookupOverride implements Enrichment {
   lookups: LookupOverrides = {};
 
-  constructor(
-    private readonly inner: Enrichment | undefined,
-    private readonly ingress: IngressColos,
-  ) {}
+  constructor(private readonly ingress: IngressColos) {}
 
   enrich(rec: PacketRecord): void {
-    this.inner?.enrich(rec);
     const o = this.lookups;
     // ip.geoip.country stands for the source or the destination country: it sets the source's,
     // or the destination's when the source country is given too
@@ -67,30 +67,27 @@ class LookupOverride implements Enrichment {
   }
 }
 
-/** A case's own path: fresh protection state over the suite's compiled configuration. */
+/** A case's own run over the suite's compiled path: fresh protection state. */
 export interface CasePath {
-  path: PacketPath;
-  verdict: PacketVerdict;
-  /** the path's protection, or null when it is not active */
-  atp: AdvancedTcpProtection | null;
-  /** decides one packet (its looked-up values set first) */
-  process(rec: PacketRecord, lookups: LookupOverrides): void;
+  run: Run;
+  /** decides one frame, the case's values for looked-up fields set after the lookups */
+  decide(frame: Frame, lookups: LookupOverrides): PacketVerdict;
 }
 
 /** The refs ATP names its rules and filters by in verdicts: the id, else the path in the snapshot. */
 function atpRefs(snapshot: Snapshot): string[] {
-  return (['syn_protection', 'tcp_flow_protection'] as const).flatMap((component) =>
+  return STAGES.flatMap((component) =>
     (['rules', 'filters'] as const).flatMap((kind) => (snapshot[component]?.[kind] ?? []).map((item, i) => (typeof item.id === 'string' ? item.id : `${component}.${kind}[${i}]`))),
   );
 }
 
-/** The compiled configuration of a suite, from which each packet case gets its own path. */
+/** The compiled configuration of a suite, over which each case takes a run of its own. */
 export class SuitePaths {
   private constructor(
     readonly snapshot: Snapshot,
     readonly options: PathOptions,
-    /** the compiled configuration (a replay over it starts from withFreshState) */
-    readonly built: BuiltPath & { setup: PathSetup },
+    /** the compiled configuration (a replay on it takes a run of its own) */
+    readonly path: CompiledPath,
     private readonly ingress: IngressColos,
     /** the refs expectations may name */
     readonly refs: KnownRefs,
@@ -99,22 +96,18 @@ export class SuitePaths {
   ) {}
 
   get firewall(): Firewall {
-    return this.built.firewall;
+    return this.path.firewall;
   }
 
   get warnings(): string[] {
-    return this.built.warnings;
+    return this.path.warnings;
   }
 
-  private get enrichment(): Enrichment | undefined {
-    return this.built.enrichment;
-  }
-
-  /** Compiles the configuration; throws the compile errors of buildPacketPath. `locate`: where its rules are written. */
+  /** Compiles the configuration; throws the compile errors of compilePath. `locate`: where its rules are written. */
   static async open(snapshot: Snapshot, options: PathOptions, locate: RuleLocator = NOWHERE): Promise<SuitePaths> {
-    const built = await buildPacketPath(snapshot, options);
-    const refs = { deciding: [...built.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)], firewall: built.firewall.rules.map((r) => r.ref) };
-    return new SuitePaths(snapshot, options, built, new IngressColos({ colo: options.colo, region: options.region }), refs, refLocator(snapshot, locate));
+    const path = await compilePath(snapshot, options);
+    const refs = { deciding: [...path.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)], firewall: path.firewall.rules.map((r) => r.ref) };
+    return new SuitePaths(snapshot, options, path, new IngressColos({ colo: options.colo, region: options.region }), refs, refLocator(snapshot, locate));
   }
 
   private spare: CasePath | null = null;
@@ -122,27 +115,26 @@ export class SuitePaths {
   private spareUsed = false;
 
   /**
-   * A path with fresh protection state. Only a TCP packet changes ATP's state (connections, rates;
-   * every case's first packet has the same time), so a path that saw none is handed out again rather
-   * than rebuilt: a suite of thousands of UDP cases, or a configuration without active protection,
-   * compiles ATP once.
+   * A run with fresh protection state. Only a TCP packet changes ATP's state (connections, rates;
+   * every case's first packet has the same time), so a run that saw none is handed out again rather
+   * than made anew: a suite of thousands of UDP cases, or a configuration without active protection,
+   * makes one run.
    */
   fresh(): CasePath {
     if (this.spare !== null && !this.spareUsed) return this.spare;
-    const atp = AdvancedTcpProtection.fromSnapshot(this.snapshot, this.options.atp);
-    const override = new LookupOverride(this.enrichment, this.ingress);
-    const path = new PacketPath({ enrichment: override, atp, firewall: this.firewall });
-    const verdict = path.newVerdict();
-    const active = atp.active;
+    const override = new LookupOverride(this.ingress);
+    const run = new Run(this.path, { record: true });
+    run.overrides = override;
+    const active = run.protection !== null;
     this.spareUsed = false;
+    const path = this.path;
     const made: CasePath = {
-      path,
-      verdict,
-      atp: active ? atp : null,
-      process: (rec, lookups) => {
+      run,
+      decide: (frame, lookups) => {
         override.lookups = lookups;
-        path.process(rec, verdict);
-        if (active && (rec.present & Has.TCP) !== 0) this.spareUsed = true;
+        const v = decideFrame(frame, path, run);
+        if (active && (v.record.present & Has.TCP) !== 0) this.spareUsed = true;
+        return v;
       },
     };
     this.spare = made;

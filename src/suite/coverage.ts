@@ -76,7 +76,7 @@ export class ConfigurationCoverage {
 
   constructor(private readonly paths: SuitePaths) {
     const fw = paths.firewall;
-    this.probes = fw.syntax.map((ast) => new ConditionProbe(ast, recordBinding, { lists: paths.built.lists }));
+    this.probes = fw.syntax.map((ast) => new ConditionProbe(ast, recordBinding, { lists: paths.path.lists }));
     this.rules = fw.rules.map((r, i) => ({
       rule: r.ref,
       ruleset: r.ruleset,
@@ -88,8 +88,9 @@ export class ConfigurationCoverage {
     }));
   }
 
-  /** Counts a packet the path has decided: `v` is its verdict on a path over this configuration. */
-  packet(rec: PacketRecord, v: PacketVerdict): void {
+  /** Counts a packet decided on a path over this configuration (on the decoder's lane: its record holds every field). */
+  packet(v: PacketVerdict): void {
+    const rec = v.record;
     if ((rec.present & Has.IP) === 0 || (v.stage !== null && v.stage !== 'firewall')) return;
     const result = v.firewall;
     const rules = this.paths.firewall.rules;
@@ -121,7 +122,7 @@ export class ConfigurationCoverage {
 
   /** A sink that counts every packet of a replay over this configuration. */
   sink(): PacketSink {
-    return { packet: (rec, v) => this.packet(rec, v), close: async () => {} };
+    return { packet: (v) => this.packet(v), close: async () => {} };
   }
 
   /** The rules with why no case can cover those that cannot (the analysis runs once, here). */

@@ -1,23 +1,29 @@
-// Turns a suite's packet into what the packet path sees from a capture: real Ethernet + IPv4/IPv6 +
-// TCP/UDP/ICMP bytes (the synthetic scenarios' FrameBuilder, correct lengths and checksums), decoded
-// by the capture decoder into a PacketRecord. Building bytes instead of filling a record by hand
-// means a suite tests the same decoder and the same record the replay does: a field the decoder
-// would not set cannot be faked.
+// Turns a suite's packet into what the packet path sees from a capture: a Frame of real Ethernet +
+// IPv4/IPv6 + TCP/UDP/ICMP bytes (the synthetic scenarios' FrameBuilder, correct lengths and
+// checksums), which decideFrame decides as it decides a capture's. Building bytes instead of filling
+// a record by hand means a suite tests the same decoder and the same record the replay does: a field
+// the decoder would not set cannot be faked.
 //
 // ICMP errors (destination unreachable, time exceeded, ...) carry what a real one does: the start of
-// the packet that caused it, a UDP datagram from the packet's destination back to its source. Given
-// bytes (`ip`, `tcp`, ...) are used as they are, and the fields given beside them must agree with
-// what the decoder reads from them (a SuiteError at the field otherwise).
+// the packet that caused it, a UDP datagram from the packet's destination back to its source, as
+// much of it as ip.len leaves room for. ip.len pads a packet with zeros; one longer than an IP header
+// can say is written as a capture taken before segmentation offload holds it (length 0 in the
+// header, the frame's length on the wire). Given bytes (`ip`, `tcp`, ...) are used as they are, as
+// captured (an ip.len beyond them: the capture cut the packet short), and the fields given beside
+// them must agree with what the decoder reads from them (a SuiteError at the field otherwise). So
+// every packet the decoder reads can be written.
 //
 // In a `packets:` sequence, a TCP packet without tcp.seq takes its connection's next sequence number
 // (after the previous packet's SYN, FIN and payload), so a handshake is written as flags only.
-import { decodeFrame } from '../capture/reader.js';
+import { EXTENSION } from '../capture/decode/ip.js';
+import { decodeInto } from '../capture/decode/link-up.js';
+import type { Frame } from '../capture/frame.js';
 import { PacketRecord } from '../capture/record.js';
-import { FrameBuilder, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
+import { FrameBuilder, MAX_IP_LENGTH, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, putU16, putU32, wordSum } from '../capture/synth/frame-builder.js';
 import { recordFields } from '../fields/render.js';
 import { LOOKUP_FIELDS } from '../fields/lookups.js';
 import { icmpBodyLength } from '../capture/protocols.js';
-import { SIP_PAYLOAD, type PacketSpec } from './packet-spec.js';
+import { SIP_PAYLOAD, SIP_STATUS, type PacketSpec } from './packet-spec.js';
 
 const LINKTYPE_ETHERNET = 1;
 const ETH = 14;
@@ -32,10 +38,19 @@ export class PacketBuilder {
   private readonly nextSeq = new Map<string, number>();
   private frame = 0;
   private lastTime = 0;
+  /** the built frame decoded, to check the fields given beside bytes or a payload */
+  private readonly check = new PacketRecord();
 
-  /** Builds and decodes the next packet into `rec` (reset first). */
-  build(spec: PacketSpec, rec: PacketRecord): void {
+  /** Builds the next packet into `frame` (its bytes are the builder's: they hold until the next build). */
+  build(spec: PacketSpec, frame: Frame): void {
     const f = this.frames;
+    // IPv6 naming an extension header as its protocol is a capture cut short in that header, as the
+    // decoder reads it: the header's next header is ip.proto, its length runs past what was captured
+    const extensionCut = spec.family === 6 && EXTENSION[spec.proto] !== 0 && spec.bytes === null;
+    const cutShort = spec.cut || extensionCut;
+    const given = spec.bytes?.data.length ?? spec.payload?.length ?? 0;
+    const padded = spec.ipLen !== null && spec.ipLen <= MAX_IP_LENGTH[spec.family] ? spec.ipLen : 0;
+    f.ensure(ETH + Math.max(padded, 120 + given));
     // inbound: from the upstream router's MAC to the server side's, as traffic toward the edge
     let l4 = spec.family === 4 ? f.ipv4(true, spec.src4, spec.dst4, spec.proto, spec.ttl, this.frame + 1) : f.ipv6(true, spec.src6, spec.dst6, spec.proto, spec.ttl, 0);
     if (spec.options.length > 0) l4 = f.ipv4Options(spec.options);
@@ -47,6 +62,9 @@ export class PacketBuilder {
       if (at === ETH) putU16(f.buf, 12, spec.bytes.data[0]! >> 4 === 6 ? 0x86dd : 0x0800);
       f.buf.set(spec.bytes.data, at);
       end = at + spec.bytes.data.length;
+    } else if (spec.cut) {
+      // as far as the fields given: the fixed header, and the first option's type byte
+      end = spec.options.length > 0 ? ETH + 21 : l4;
     } else if (spec.proto === PROTO_TCP) {
       seq = spec.seq ?? this.nextSeq.get(key) ?? 1000;
       end = f.tcp(spec.srcPort, spec.dstPort, seq, spec.ack, spec.tcpFlags, spec.window, 0);
@@ -54,41 +72,57 @@ export class PacketBuilder {
     else if (spec.proto === PROTO_ICMP || spec.proto === PROTO_ICMPV6) {
       end = f.echo(spec.icmpType, 1, this.frame + 1);
       f.buf[f.l4 + 1] = spec.icmpCode;
-      if (icmpBodyLength(spec.family, spec.icmpType) > 0) {
+      if (icmpBodyLength(spec.proto === PROTO_ICMPV6 ? 6 : 4, spec.icmpType) > 0) {
         f.buf.fill(0, f.l4 + 4, f.l4 + 8);
         if (spec.payload === null) end = invokingPacket(f.buf, end, spec);
       }
-    } else end = l4 + 4;
-    const payload = spec.bytes !== null ? null : spec.payload ?? (spec.sip ? SIP_PAYLOAD : null);
+    } else {
+      f.buf.fill(0, l4, l4 + 4);
+      if (extensionCut) f.buf.set([spec.proto, 0xff], l4);
+      end = l4 + 4;
+    }
+    const payload = spec.bytes !== null ? null : spec.payload ?? (spec.sip ? sipPayload(end, spec.ipLen) : null);
     if (payload !== null) {
       f.buf.set(payload, end);
       end += payload.length;
     }
-    if (spec.ipLen !== null && ETH + spec.ipLen > end) {
-      f.buf.fill(0, end, ETH + spec.ipLen);
-      end = ETH + spec.ipLen;
+    // the IP packet's length its header says, and its length on the wire
+    let ipLen = end - ETH;
+    let wire = end;
+    if (spec.bytes !== null) {
+      if (spec.ipLen !== null) ipLen = spec.ipLen;
+      wire = Math.max(end, ETH + ipLen);
+    } else if (spec.ipLen !== null) {
+      ipLen = spec.ipLen;
+      if (cutShort) end = Math.min(end, ETH + ipLen);
+      else if (ipLen <= MAX_IP_LENGTH[spec.family]) {
+        if (ETH + ipLen > end) f.buf.fill(0, end, ETH + ipLen);
+        end = ETH + ipLen;
+      }
+      wire = ETH + ipLen;
     }
-    const len = spec.bytes?.layer === 'ip' ? end : f.finish(end);
+    const len = spec.bytes?.layer === 'ip' ? end : f.finish(end, ipLen);
     if (spec.proto === PROTO_TCP) {
       const control = (spec.tcpFlags & 0x03) !== 0 ? 1 : 0;
-      this.nextSeq.set(key, (seq + (end - f.l4 - 20) + control) >>> 0);
+      this.nextSeq.set(key, (seq + (ETH + ipLen - f.l4 - 20) + control) >>> 0);
     }
     this.frame++;
     const time = spec.time ?? (this.frame === 1 ? 0 : this.lastTime + DEFAULT_GAP);
     this.lastTime = time;
-    rec.reset();
-    decodeFrame(rec, LINKTYPE_ETHERNET, f.buf, len);
-    rec.frame = this.frame;
+    frame.set(LINKTYPE_ETHERNET, f.buf, 0, len, wire);
+    frame.number = this.frame;
     const ns = Math.round(time * 1e9);
-    rec.tsSec = BASE_TIME + Math.floor(ns / 1e9);
-    rec.tsNsec = ns % 1e9;
-    checkAgreement(spec, rec);
+    frame.tsSec = BASE_TIME + Math.floor(ns / 1e9);
+    frame.tsNsec = ns % 1e9;
+    if (spec.agree.length > 0) {
+      decodeInto(this.check, frame);
+      checkAgreement(spec, this.check);
+    }
   }
 }
 
 /** The fields given beside a packet's bytes or payload must be what the decoder reads from the built packet. */
 function checkAgreement(spec: PacketSpec, rec: PacketRecord): void {
-  if (spec.agree.length === 0) return;
   const fields = recordFields(rec);
   for (const [name, at] of spec.agree) {
     if (!(name in fields)) {
@@ -104,6 +138,12 @@ function checkAgreement(spec: PacketSpec, rec: PacketRecord): void {
 
 /** keys a built packet's record does not hold from its bytes: the looked-up fields (set after it is built) and the TCP header values that are no Rules-language field */
 const NOT_FROM_BYTES: ReadonlySet<string> = new Set([...LOOKUP_FIELDS, 'tcp.seq', 'tcp.ack', 'tcp.window']);
+
+/** The SIP message of a packet with `sip: true` whose payload starts at `at`: the request, or a status line cut to the room ip.len leaves. */
+function sipPayload(at: number, ipLen: number | null): Uint8Array {
+  const room = ipLen === null ? Infinity : ETH + ipLen - at;
+  return room >= SIP_PAYLOAD.length ? SIP_PAYLOAD : SIP_STATUS.subarray(0, Math.min(room, SIP_STATUS.length));
+}
 
 function folded(sum: number): number {
   while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);

@@ -8,19 +8,24 @@
 //   tcp.srcport 49152, tcp.dstport 80, tcp.flags SYN (when neither tcp.flags nor a flag boolean is
 //   given; flag booleans set exactly the flags that are true), tcp.seq the next sequence number of
 //   the same connection in a `packets:` sequence (1000 for its first packet), tcp.ack 0, tcp.window
-//   64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (echo request; 128 on IPv6), icmp.code 0,
+//   64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (echo request; 128 for ICMPv6), icmp.code 0,
 //   ip.hdr_len 5 (more: IPv4 options, the first of type ip.opt.type, else NOP), no payload (ip.len,
-//   when given, pads it), sip false.
+//   when given, pads it, or cuts an ICMP error's quoted packet short), sip false.
 //
 // Every field `edgesim inspect` prints is accepted, so an inspected line pasted into a case works:
 // `ip`, `tcp`, `udp` and `icmp` (bytes written as inspect writes them, aa:bb:...) are the packet's
-// own bytes from that layer on, and the other fields given must then agree with them (checked when
-// the packet is built); `frame` names the frame it was inspected from and builds nothing.
+// own bytes from that layer on, as captured (an ip.len beyond them is a packet the capture cut short),
+// and the other fields given must then agree with them (checked when the packet is built); `frame`
+// names the frame it was inspected from and builds nothing; `note` (what the decoder said of a packet
+// it read only in part) given without any field of the packet's transport builds it cut short before
+// that transport's header, as such a packet was captured.
 //
 // Looked-up fields (countries, ASNs, data center) are not in the packet's bytes: when given they
 // replace what the lookups would say. A suite error names the key; nothing here builds bytes.
-import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
-import { MAX_FRAME } from '../capture/synth/frame-builder.js';
+import { SIP_LEAST } from '../capture/decode/sip.js';
+import { TRANSPORT_MIN } from '../capture/decode/transport.js';
+import { protocolNumber, protocolText } from '../capture/protocols.js';
+import { MAX_IP_LENGTH, PROTO_ICMPV6 } from '../capture/synth/frame-builder.js';
 import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
@@ -29,6 +34,8 @@ import { describeType, suggestion, type Located } from './source.js';
 
 /** the payload of a packet with `sip: true` */
 export const SIP_PAYLOAD = new TextEncoder().encode('OPTIONS sip:edgesim@example.com SIP/2.0\r\n\r\n');
+/** the payload of a packet with `sip: true` whose ip.len leaves no room for SIP_PAYLOAD: a status line, as much of it as there is room for (SIP_LEAST at least) */
+export const SIP_STATUS = new TextEncoder().encode('SIP/2.0 200 OK\r\n\r\n');
 
 export type Transport = 'tcp' | 'udp' | 'icmp' | 'other';
 
@@ -59,6 +66,11 @@ export interface PacketSpec {
   payload: Uint8Array | null;
   /** the packet's bytes from the IP header on (`ip`), or from the transport header on (`tcp`, `udp`, `icmp`) */
   bytes: { readonly layer: 'ip' | 'transport'; readonly data: Uint8Array; readonly at: Located } | null;
+  /**
+   * a packet whose decoding stopped early (inspect's `note`) and that has none of its transport's
+   * fields: captured no further than its IP header (into its options, when it has some)
+   */
+  cut: boolean;
   /** the fields given beside `bytes`, checked against the built packet */
   agree: ReadonlyArray<readonly [string, Located]>;
   /** seconds after the first packet of the case (packets: sequences) */
@@ -125,8 +137,8 @@ const FLAG_BITS: Readonly<Record<string, number>> = Object.fromEntries(fieldsOfK
 const rules = (fields: readonly FieldEntry[]): Record<string, FieldRule> => Object.fromEntries(fields.map((f) => [f.name, fieldRule(f)]));
 
 /**
- * Every key a packet may give: the Rules-language fields, plus tcp.seq/ack/window, time, payload and
- * frame; the raw bytes last, so that a key as near to `sip` as to `ip` ("sp") is taken for sip.
+ * Every key a packet may give: the Rules-language fields, plus tcp.seq/ack/window, time, payload,
+ * frame and note (what inspect prints beside the fields); the raw bytes last, so that a key as near to `sip` as to `ip` ("sp") is taken for sip.
  */
 const PACKET_ONLY = {
   'tcp.seq': { kind: 'int', transport: 'tcp', max: 0xffffffff }, 'tcp.ack': { kind: 'int', transport: 'tcp', max: 0xffffffff },
@@ -134,6 +146,7 @@ const PACKET_ONLY = {
   time: { kind: 'number' },
   payload: { kind: 'text' },
   frame: { kind: 'int' },
+  note: { kind: 'text' },
 } as const satisfies Readonly<Record<string, FieldRule>>;
 
 const FIELDS: Readonly<Record<string, FieldRule>> = {
@@ -215,7 +228,12 @@ function address(at: Located): Address {
   return at.fail(`${JSON.stringify(text)} is not an IPv4 or IPv6 address`);
 }
 
+/** the bytes of a transport's header the builder writes before a payload */
 const TRANSPORT_HEADER: Readonly<Record<Transport, number>> = { tcp: 20, udp: 8, icmp: 8, other: 4 };
+/** the bytes of a transport's header its fields need (the decoder's minimum) */
+const TRANSPORT_FIELDS: Readonly<Record<Transport, number>> = { ...TRANSPORT_MIN, other: 0 };
+/** the most bytes a capture holds of a frame (tcpdump's largest snapshot length) */
+export const MAX_CAPTURED = 262144;
 
 const PROTO_TRANSPORT: Readonly<Record<number, Transport>> = { 6: 'tcp', 17: 'udp', 1: 'icmp', 58: 'icmp' };
 
@@ -250,8 +268,6 @@ export function parsePacket(node: Located): PacketSpec {
   if (protoAt !== undefined) {
     const n = protocolNumber(protoAt.value as string);
     if (n === undefined) return protoAt.fail(`unknown protocol ${JSON.stringify(protoAt.value)} (write it as ip.proto names it, e.g. "tcp", "udp", "icmp", "ipv6-icmp")`);
-    if (family === 6 && n === 1) protoAt.fail('is "icmp" but the addresses are IPv6 (ICMPv6 is "ipv6-icmp")');
-    if (family === 4 && n === 58) protoAt.fail('is "ipv6-icmp" but the addresses are IPv4 (ICMP is "icmp")');
     const own = PROTO_TRANSPORT[n] ?? 'other';
     if (transport !== null && own !== transport) given.get(transportKey)!.failKey(`contradicts ip.proto ${protocolText(n)}`);
     proto = n;
@@ -281,18 +297,22 @@ export function parsePacket(node: Located): PacketSpec {
   const { hdrLen, options } = ipv4Header(given, family);
   const payloadAt = given.get('payload');
   const payload = payloadAt === undefined ? null : payloadBytes(payloadAt.value as string);
-  const icmpType = get<number>('icmp.type') ?? (family === 6 ? 128 : 8);
+  const icmpType = get<number>('icmp.type') ?? (proto === PROTO_ICMPV6 ? 128 : 8);
   const bytes = rawBytes(given);
-  const body = payload?.length ?? (sipAt?.value === true ? SIP_PAYLOAD.length : transport === 'icmp' ? icmpBodyLength(family, icmpType) : 0);
-  const least = (family === 4 ? hdrLen * 4 : 40) + TRANSPORT_HEADER[transport] + body;
-  const most = MAX_FRAME - 14;
+  // the least ip.len: the headers, as much of the transport's as its fields given need (without them,
+  // a packet cut short of its transport header), and a payload asked for
+  const header = family === 4 ? hdrLen * 4 : 40;
+  const body = payload?.length ?? (sipAt?.value === true ? SIP_LEAST : 0);
+  const least = header + (body > 0 ? TRANSPORT_HEADER[transport] : transportKey !== '' ? TRANSPORT_FIELDS[transport] : 0) + body;
+  const most = MAX_IP_LENGTH[family];
   if (least > most) payloadAt?.fail(`${payload!.length} bytes do not fit a packet (at most ${most} bytes with its headers)`);
-  const headers = bytes?.layer === 'transport' ? (family === 4 ? hdrLen * 4 : 40) : 0;
-  if (bytes !== null && headers + bytes.data.length > most) bytes.at.fail(`${bytes.data.length} bytes do not fit a packet (at most ${most - headers} here)`);
+  const headers = bytes?.layer === 'transport' ? header : 0;
+  const captured = MAX_CAPTURED - 14;
+  if (bytes !== null && headers + bytes.data.length > captured) bytes.at.fail(`${bytes.data.length} bytes do not fit a captured frame (at most ${captured - headers} here)`);
   const lenAt = given.get('ip.len');
   if (lenAt !== undefined && bytes === null) {
     const n = lenAt.value as number;
-    if (n < least || n > most) lenAt.fail(`${n} does not fit this packet (its headers${body > 0 ? ' and payload' : ''} take ${least} bytes; at most ${most})`);
+    if (n < least) lenAt.fail(`${n} does not fit this packet (its headers${body > 0 ? ' and payload' : ''} take ${least} bytes)`);
   }
 
   const lookups = parseLookups(given);
@@ -318,7 +338,8 @@ export function parsePacket(node: Located): PacketSpec {
     options,
     payload,
     bytes,
-    agree: bytes === null && payload === null ? [] : [...given].filter(([name]) => !['frame', 'time', 'payload'].includes(name) && FIELDS[name]!.kind !== 'bytes'),
+    cut: given.has('note') && bytes === null && payload === null && sipAt?.value !== true && transportKey === '' && transport !== 'other',
+    agree: bytes === null && payload === null ? [] : [...given].filter(([name]) => !['frame', 'note', 'time', 'payload'].includes(name) && FIELDS[name]!.kind !== 'bytes'),
     time: get<number>('time') ?? null,
     lookups,
   };

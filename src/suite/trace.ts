@@ -1,15 +1,15 @@
 // The trace of one packet through the packet path, for `edgesim trace` and for the failures of
 // `edgesim test`: each stage, and in the firewall each rule in order with the vendor's trace field
 // names (step_name, type, matched, action, expression), whether it was tried and whether it decided.
-// It is computed after the path decided the packet, by evaluating each rule's compiled expression on
-// the same record, so the replay's hot path pays nothing for it; the test suite checks that the
-// trace and the replay's verdict always agree.
-import type { PacketRecord } from '../capture/record.js';
+// It is computed after decideFrame decided the packet (on the decoder's lane, so its record holds
+// every field), by evaluating each rule's compiled expression on the same record, so the replay's hot
+// path pays nothing for it; the test suite checks that the trace and the replay's verdict always
+// agree. Its verdict, rule, matched rules and monitoring note are the verdict record's.
 import { recordFields } from '../fields/render.js';
 import { Has } from '../capture/record.js';
 import type { AdvancedTcpProtection, AtpExplanation } from '../atp/index.js';
 import type { Firewall } from '../firewall/firewall.js';
-import { decidingRule, type PacketVerdict } from '../sim/verdict.js';
+import type { MonitorRecord, PacketVerdict } from '../sim/verdict.js';
 import { verdictName } from '../verdict.js';
 
 export interface RuleStep {
@@ -48,7 +48,8 @@ export interface PacketTrace {
   rule: string | null;
   reason: string | null;
   matched: string[];
-  monitor: { stage: string; verdict: string; reason: string } | null;
+  /** what a protection in monitoring mode would have done, and the filter or rule that set the mode */
+  monitor: MonitorRecord | null;
   /** the packet's field values, by Rules-language name (looked-up fields included) */
   fields: Record<string, string | number | boolean>;
   steps: StageStep[];
@@ -61,15 +62,13 @@ export type VerdictSummary = Pick<PacketTrace, 'verdict' | 'stage' | 'rule' | 'r
  * The verdict as replay's NDJSON states it: `rule` is the firewall rule that decided, or for a
  * protection drop the ATP filter or rule whose mode applied.
  */
-export function verdictSummary(v: PacketVerdict, firewall: Firewall): VerdictSummary {
-  const fw = v.firewall;
-  const matched: string[] = [];
-  for (let k = 0; k < fw.matchedCount; k++) matched.push(firewall.rules[fw.matched[k]!]!.ref);
-  return { verdict: verdictName(v.drop), stage: v.stage, rule: decidingRule(v, firewall), reason: v.reason, matched };
+export function verdictSummary(v: PacketVerdict): VerdictSummary {
+  return { verdict: verdictName(v.drop), stage: v.stage, rule: v.rule, reason: v.reason, matched: v.matchedRefs() };
 }
 
-/** The trace of `rec`, which the path has just decided into `v`; `atp` is the path's protection when active. */
-export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firewall, atp: AdvancedTcpProtection | null): PacketTrace {
+/** The trace of the packet just decided into `v`; `atp` is its run's protection (null when not active). */
+export function tracePacket(v: PacketVerdict, firewall: Firewall, atp: AdvancedTcpProtection | null): PacketTrace {
+  const rec = v.record;
   const atpActive = atp !== null;
   const fw = v.firewall;
   const isIp = (rec.present & Has.IP) !== 0;
@@ -115,12 +114,11 @@ export function tracePacket(rec: PacketRecord, v: PacketVerdict, firewall: Firew
       trace,
     });
   }
-  const m = v.atp.monitor;
   return {
     frame: rec.frame,
     time: Number(rec.timeText()),
-    ...verdictSummary(v, firewall),
-    monitor: m === null ? null : { stage: m.stage, verdict: m.verdict, reason: m.reason },
+    ...verdictSummary(v),
+    monitor: v.monitor,
     fields: isIp ? recordFields(rec) : {},
     steps,
   };

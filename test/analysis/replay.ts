@@ -5,7 +5,7 @@ import { verdictName } from '../../src/verdict.js';
 import fc from 'fast-check';
 import type { Ruleset, Snapshot } from '../../src/config/snapshot.js';
 import { createListRegistry } from '../../src/data/lists.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { Firewall, FirewallResult } from '../../src/firewall/firewall.js';
 import { witnessRecord, type Witness } from '../../src/analysis/index.js';
 import type { Intervals } from '../../src/analysis/intervals.js';
 import type { NameTables } from '../../src/analysis/names.js';
@@ -103,7 +103,7 @@ export interface Replayed {
 export function replayer(snapshot: Snapshot): (w: Witness) => Replayed {
   const lists = createListRegistry({ accountLists: snapshot.lists });
   const fw = Firewall.compile(snapshot.rulesets ?? [], { lists: (n) => lists.resolve(n) });
-  const out = fw.newResult();
+  const out = new FirewallResult(fw.newCounts());
   return (w) => {
     fw.evaluate(witnessRecord(w), out);
     return {

@@ -1,27 +1,26 @@
-// A replay with Advanced TCP Protection on through the fast path (the generated function decides the
-// firewall from the bytes and ATP's fields are read from them: fastpath/protection-decoding.ts)
-// against the same replay through the reference path (every packet decoded, then ATP and the
+// A replay with Advanced TCP Protection on through the compiled lane (the generated function reads the
+// headers, ATP's fields are read at their places, ATP decides, then the generated function decides
+// the firewall from the bytes: sim/decide-frame.ts) against the same replay through the reference path (every packet decoded, then ATP and the
 // evaluator: `fastPath: false`): per-packet NDJSON, CSV and written pcaps byte-identical, and the
 // same report — ATP's included (its counters, connection table figures, rate timelines, mitigation
 // periods and label scores) — over the synthetic scenarios, over every capture of the tcpdump corpus
 // (many link types, tunnels, truncated and malformed packets) with every address protected, and
-// over random TCP conversations from fast-check. The firewall rules match protected traffic, so
-// packets ATP drops had first been counted by the fast path's rules and must be taken back; one
-// ruleset reads a looked-up field, so packets that reach that rule take the reference path.
+// over random TCP conversations from fast-check. The firewall rules match protected traffic, so a
+// packet ATP drops would be counted by the rules were the firewall to see it first; one ruleset reads
+// a looked-up field, so packets that reach that rule take the reference path.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AtpOptionsInput } from '../../src/atp/index.js';
-import { readCapture } from '../../src/capture/reader.js';
+import { readFrames } from '../../src/capture/reader.js';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
-import { FastFirewall } from '../../src/fastpath/fast-firewall.js';
-import { HEADER_SLOTS } from '../../src/fastpath/generate.js';
-import { ProtectionDecoding } from '../../src/fastpath/protection-decoding.js';
-import type { Firewall } from '../../src/firewall/firewall.js';
-import { buildPacketPath } from '../../src/sim/build.js';
+import { compilePath } from '../../src/sim/build.js';
+import { decideFrame } from '../../src/sim/decide-frame.js';
+import { Lane } from '../../src/sim/lane.js';
+import { Run } from '../../src/sim/run.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink } from '../../src/sim/outputs/packet-sinks.js';
 import { TextSink } from '../../src/sim/outputs/text-sink.js';
 import { replayFile } from '../../src/sim/replay.js';
@@ -92,7 +91,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function outputs(capture: string, snap: Snapshot, atp: AtpOptionsInput, fastPath: boolean, useLabels = true) {
   const base = path.join(dir, `run-${fastPath}`);
-  const sinks = (fw: Firewall) => [
+  const sinks = ({ path: { firewall: fw } }: Run) => [
     new NdjsonSink(new TextSink(`${base}.ndjson`), fw),
     new CsvSink(new TextSink(`${base}.csv`), fw),
     new PcapVerdictSink(`${base}-drop.pcap`, true),
@@ -127,16 +126,14 @@ async function differences(capture: string, snap: Snapshot, atp: AtpOptionsInput
 
 /** Frames of `capture` the fast path decided (the rest it handed to the decoder). */
 async function fastDecided(capture: string, snap: Snapshot): Promise<{ fast: number; packets: number }> {
-  const built = await buildPacketPath(snap);
-  const verdict = built.path.newVerdict();
-  const headers = new Int32Array(HEADER_SLOTS);
-  const decoding = new ProtectionDecoding(FastFirewall.compile(built.firewall, { lists: built.lists, headers }), headers, verdict.firewall);
+  const path = await compilePath(snap);
+  const run = new Run(path);
   let fast = 0;
   let packets = 0;
-  await readCapture(capture, () => {
+  await readFrames(capture, (frame) => {
     packets++;
-    if (decoding.decided) fast++;
-  }, { decodeFrame: decoding.decodeFrame });
+    if (decideFrame(frame, path, run).lane === Lane.COMPILED) fast++;
+  });
   return { fast, packets };
 }
 

@@ -1,7 +1,8 @@
-// withFreshState(): the same configuration with run state of its own, without compiling again. A
-// fresh state must decide every packet as a protection newly built from the snapshot does, and what
-// either sees must not reach the other (bench's passes, a library simulator's reset() and replay
-// start from it). And a fresh state costs what its work needs: a bench pass over a 1-packet capture
+// A protection run over a built configuration (`new AdvancedTcpProtection(configuration)`, as each
+// sim/run.ts Run makes one): the same configuration with run state of its own, without compiling
+// again. A fresh state must decide every packet as a protection newly built from the snapshot does, and what
+// either sees must not reach the other (bench's passes, a suite's cases, a library simulator's reset()
+// and replay start from it). And a fresh state costs what its work needs: a bench pass over a 1-packet capture
 // makes one per pass.
 import { describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection } from '../../src/atp/index.js';
@@ -26,14 +27,14 @@ const traffic = capture([
   connection({ t: 0.2, client: '198.51.100.7', server: SERVER, sport: 40000, segments: 3 }),
 ]);
 
-describe('AdvancedTcpProtection.withFreshState', () => {
+describe('a protection run over a built configuration', () => {
   it('decides every packet as a protection built anew from the snapshot, with its own counts', () => {
     const built = AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING);
     const expected = run(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING), traffic);
     const { seen } = runAll(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING), traffic);
     expect(seen.some((s) => s.verdict === 'drop')).toBe(true);
     expect(seen.some((s) => s.monitor !== null)).toBe(true);
-    expect(run(built.withFreshState(), traffic)).toEqual(expected);
+    expect(run(new AdvancedTcpProtection(built.configuration), traffic)).toEqual(expected);
     // the original, after its fresh copy's replay, starts from nothing as well
     expect(run(built, traffic)).toEqual(expected);
   });
@@ -41,7 +42,7 @@ describe('AdvancedTcpProtection.withFreshState', () => {
   it('starts with no connections and no rates, whatever the state it was made from has seen', () => {
     const built = AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING);
     run(built, traffic);
-    const fresh = built.withFreshState();
+    const fresh = new AdvancedTcpProtection(built.configuration);
     expect(fresh.report()).toEqual(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING).report());
     expect(run(fresh, traffic)).toEqual(run(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING), traffic));
   });
@@ -49,7 +50,7 @@ describe('AdvancedTcpProtection.withFreshState', () => {
   it('takes memory by the connections it holds, not by the maxFlows of its options', () => {
     const built = AdvancedTcpProtection.fromSnapshot(config);
     const before = process.memoryUsage().arrayBuffers;
-    const states = Array.from({ length: 200 }, () => built.withFreshState());
+    const states = Array.from({ length: 200 }, () => new AdvancedTcpProtection(built.configuration));
     const perState = (process.memoryUsage().arrayBuffers - before) / states.length;
     // a table that holds nothing has no room yet; room for 4,096 connections up front was 320 KB
     expect(perState).toBeLessThan(4096);

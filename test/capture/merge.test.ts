@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { MERGE_CHUNK, readMerged } from '../../src/capture/merge.js';
 import { readCapture } from '../../src/capture/reader.js';
 import { CaptureError } from '../../src/capture/capture-error.js';
-import type { PacketRecord } from '../../src/capture/record.js';
+import { PacketRecord } from '../../src/capture/record.js';
+import { decodeInto } from '../../src/capture/decode/link-up.js';
 import { openSource } from '../../src/capture/source.js';
 import { runTool } from '../helpers/tshark.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -47,7 +48,11 @@ async function readOne(file: string): Promise<Seen[]> {
 async function readAll(files: readonly string[]) {
   const out: Seen[] = [];
   const inputs = await Promise.all(files.map(async (p) => ({ path: p, source: await openSource(p) })));
-  const info = await readMerged(inputs, (rec) => out.push(seen(rec)));
+  const rec = new PacketRecord();
+  const info = await readMerged(inputs, (frame) => {
+    decodeInto(rec, frame);
+    out.push(seen(rec));
+  });
   return { frames: out, info };
 }
 

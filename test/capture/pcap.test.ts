@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameDelivery } from '../../src/capture/frame-delivery.js';
 import { PcapParser } from '../../src/capture/pcap.js';
-import { PacketRecord } from '../../src/capture/record.js';
+import { Frame } from '../../src/capture/frame.js';
 
 interface Rec {
   sec: number;
@@ -35,8 +35,8 @@ function recordBytes(recs: Rec[], little: boolean): Uint8Array {
 /** Parses `data` fed in pieces cut at `cuts`, as the reader's window does; the records delivered, and the parser. */
 function parseInPieces(data: Uint8Array, cuts: number[], little: boolean, limit = Infinity): { got: Rec[]; parser: PcapParser } {
   const got: Rec[] = [];
-  const sink = new FrameDelivery(new PacketRecord(), (rec) => got[got.length - 1]!.sec = rec.tsSec, (_rec, _link, buf, off, capLen, origLen) => {
-    got.push({ sec: -1, usec: 0, bytes: [...buf.subarray(off, off + capLen)], origLen });
+  const sink = new FrameDelivery(new Frame(), (frame) => {
+    got.push({ sec: frame.tsSec, usec: 0, bytes: [...frame.data.subarray(frame.off, frame.off + frame.capLen)], origLen: frame.origLen });
   });
   const parser = new PcapParser(sink, little, 1000, 1);
   parser.limit = limit;

@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PacketRecord } from '../../src/capture/record.js';
 import { decodeFrame } from '../../src/capture/reader.js';
-import { FastFirewall, FALLBACK } from '../../src/fastpath/fast-firewall.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { FastFirewall, FALLBACK, ProgramResult } from '../../src/fastpath/fast-firewall.js';
+import { Firewall, FirewallResult } from '../../src/firewall/firewall.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
@@ -131,15 +131,15 @@ function agree(expression: string, frames: readonly Uint8Array[]): number {
   for (const index of ['none', 'classifier'] as const) {
     const fast = FastFirewall.compile(firewall, { lists: fastLists, index });
     for (const data of frames) {
-      const got = firewall.newResult();
+      const got = new ProgramResult(firewall.newCounts(), fast);
       if (fast.decide(data, 0, data.length, data.length, ETHERNET, got) === FALLBACK) continue;
       decided++;
       decodeFrame(rec, ETHERNET, data, data.length);
-      const want = firewall.newResult();
+      const want = new FirewallResult(firewall.newCounts());
       firewall.evaluate(rec, want);
       expect(got.matchedCount, `${expression} on ${hex(data)} (${index})`).toBe(want.matchedCount);
       // the fast path writes every comparison but those on a list it is not given: only those are read on the decoded frame
-      if (index === 'none') expect(fast.decodedRules(), `${expression} decoded`).toBe(expression.includes('$unread') ? 1 : 0);
+      if (index === 'none') expect(got.frame.decodedRules(), `${expression} decoded`).toBe(expression.includes('$unread') ? 1 : 0);
     }
   }
   return decided;
@@ -165,10 +165,10 @@ describe('each condition the fast path writes vs the firewall predicate', () => 
     const firewall = Firewall.compile(rulesets([['few', 'log', 'ip.src in $few'], ['port', 'log', 'tcp.dstport == 80']]), { lists });
     const fast = FastFirewall.compile(firewall);
     const data = ethernet(0x0800, ipv4({ src: '10.0.0.1', dst: '10.0.0.2', proto: 6 }, tcp(1, 80, 2)));
-    const got = firewall.newResult();
+    const got = new ProgramResult(firewall.newCounts(), fast);
     expect(fast.decide(data, 0, data.length, data.length, ETHERNET, got)).toBe(4);
     expect(Array.from(got.matched.subarray(0, got.matchedCount))).toEqual([0, 1]);
-    expect(fast.decodedRules()).toBe(1);
-    expect(fast.decodedReason(0)).toBe('rule few: field ip.src: list $few not compiled');
+    expect(got.frame.decodedRules()).toBe(1);
+    expect(fast.decodedReason(got.frame.decodedRule(0))).toBe('rule few: field ip.src: list $few not compiled');
   });
 });

@@ -6,10 +6,12 @@
 // every row the builder can make and the fast path reads must give the reference path's result on
 // the same frame.
 import { describe, expect, it } from 'vitest';
+import { decodeInto } from '../../src/capture/decode/link-up.js';
+import { Frame } from '../../src/capture/frame.js';
 import { PacketRecord } from '../../src/capture/record.js';
-import { FastFirewall, FALLBACK } from '../../src/fastpath/fast-firewall.js';
+import { FastFirewall, FALLBACK, ProgramResult } from '../../src/fastpath/fast-firewall.js';
 import { LOOKUP_FIELDS } from '../../src/fields/lookups.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { Firewall, FirewallResult } from '../../src/firewall/firewall.js';
 import { FIREWALL_SCHEME } from '../../src/lang/index.js';
 import { packetSpec, type Packet } from '../../src/lib/packet.js';
 import { PacketBuilder } from '../../src/suite/packet-builder.js';
@@ -39,18 +41,20 @@ interface Outcome {
 /** A row decided by the fast path and by the reference path; null where the builder cannot make its packet or the fast path hands the frame to the decoder (a truncated header given as bytes). */
 function decide(row: Row): Outcome | null {
   const [expr, values] = row;
-  const rec = new PacketRecord();
+  const frame = new Frame();
   try {
-    new PacketBuilder().build(packetSpec(suitePacket(values)), rec);
+    new PacketBuilder().build(packetSpec(suitePacket(values)), frame);
   } catch {
     return null;
   }
   const firewall = Firewall.compile(rulesets([['row', 'block', expr]]), { lists });
   const fast = FastFirewall.compile(firewall, { lists });
-  const fastOut = firewall.newResult();
-  const version = fast.decide(rec.data, rec.dataOff, rec.dataOff + rec.capLen, rec.origLen, rec.linkType, fastOut);
+  const fastOut = new ProgramResult(firewall.newCounts(), fast);
+  const version = fast.decide(frame.data, frame.off, frame.off + frame.capLen, frame.origLen, frame.linkType, fastOut);
   if (version === FALLBACK) return null;
-  const refOut = firewall.newResult();
+  const rec = new PacketRecord();
+  decodeInto(rec, frame);
+  const refOut = new FirewallResult(firewall.newCounts());
   firewall.evaluate(rec, refOut);
   const read = fieldsRead(expr);
   const realised = read.every((f) => f in values && !LOOKUP_FIELDS.has(f));

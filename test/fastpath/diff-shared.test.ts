@@ -1,13 +1,12 @@
-// `edgesim diff` reads a capture once for two configurations: one frame decoder lets both rulesets'
-// fast paths decide each frame and decodes it in full when either cannot (sim/packet-decider.ts
-// shared). Checked here against two reference runs (decoder + evaluator, no fast path) over part of
+// `edgesim diff` reads a capture once for two configurations: each frame is decided on both compiled
+// paths, each in a run of its own, on the compiled lane where each can (sim/diff.ts). Checked here against two reference runs (decoder + evaluator, no fast path) over part of
 // the tcpdump corpus and a synthetic capture: the same changed frames, with the same decisions on
 // each side. One side also holds a rule on a looked-up field, so one ruleset falls back where the
 // other decides from the bytes.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateToFile } from '../../src/capture/synth/index.js';
-import { buildPacketPath } from '../../src/sim/build.js';
+import { compilePath } from '../../src/sim/build.js';
 import { diffCapture, type Decision } from '../../src/sim/diff.js';
 import { OpenCapture } from '../../src/sim/packet-loop.js';
 import { corpusFiles, corpusPath } from '../capture/helpers/corpus.js';
@@ -38,8 +37,8 @@ describe('diff with both rulesets on the fast path', () => {
     const synthetic = path.join(dir, 'mixed.pcap');
     await generateToFile('mixed', synthetic, { packets: 3000, seed: 5, labels: null });
     const files = [synthetic, ...corpusFiles().filter((_, i) => i % 4 === 0).map(corpusPath)];
-    const before = await buildPacketPath({ rulesets: rulesets(BEFORE) });
-    const after = await buildPacketPath({ rulesets: rulesets(AFTER) });
+    const before = await compilePath({ rulesets: rulesets(BEFORE) });
+    const after = await compilePath({ rulesets: rulesets(AFTER) });
     let changedSomewhere = 0;
     for (const file of files) {
       const a = await reference(file, BEFORE).catch(() => null);
@@ -48,7 +47,7 @@ describe('diff with both rulesets on the fast path', () => {
       const expected = a.filter((x, i) => key(x) !== key(b[i]!)).map((x, i) => `${x.frame} ${key(x)} -> ${key(b.find((y) => y.frame === x.frame)!)}`);
       const got: string[] = [];
       const result = await diffCapture(await OpenCapture.open(file), before, after, {
-        onChange: (rec, x, y) => got.push(`${rec.frame} ${key(x)} -> ${key(y)}`),
+        onChange: (v, x, y) => got.push(`${v.record.frame} ${key(x)} -> ${key(y)}`),
       });
       expect(got, file).toEqual(expected);
       expect(result.changed).toBe(expected.length);

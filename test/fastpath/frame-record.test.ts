@@ -9,8 +9,8 @@ import { decodeFrameAt } from '../../src/capture/decode/link-up.js';
 import { decodeFrame } from '../../src/capture/reader.js';
 import { PacketRecord } from '../../src/capture/record.js';
 import { createEnrichment, type Enrichment } from '../../src/data/enrichment.js';
-import { FastFirewall, FALLBACK } from '../../src/fastpath/fast-firewall.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { FastFirewall, FALLBACK, ProgramResult } from '../../src/fastpath/fast-firewall.js';
+import { Firewall, FirewallResult } from '../../src/firewall/firewall.js';
 import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { parseIPv4 } from '../../src/net/ipv4.js';
 import { ascii, bytes, ethernet, ipv4, ipv6, tcp, udp } from '../capture/helpers/build.js';
@@ -56,13 +56,13 @@ function decideAll(rules: readonly Rule[], withEnrichment: boolean): Decided & {
   const rec = new PacketRecord();
   const out: Decided & { reference: number[][] } = { matched: [], decoded: [], reference: [] };
   for (const data of FRAMES) {
-    const got = firewall.newResult();
+    const got = new ProgramResult(firewall.newCounts(), fast);
     expect(fast.decide(data, 0, data.length, data.length, ETHERNET, got)).not.toBe(FALLBACK);
     out.matched.push(Array.from(got.matched.subarray(0, got.matchedCount)));
-    out.decoded.push(Array.from({ length: fast.decodedRules() }, (_, i) => fast.decodedReason(i)));
+    out.decoded.push(Array.from({ length: got.frame.decodedRules() }, (_, i) => fast.decodedReason(got.frame.decodedRule(i))));
     decodeFrame(rec, ETHERNET, data, data.length);
     if (withEnrichment) enrichment.enrich(rec);
-    const want = firewall.newResult();
+    const want = new FirewallResult(firewall.newCounts());
     firewall.evaluate(rec, want);
     out.reference.push(Array.from(want.matched.subarray(0, want.matchedCount)));
   }
@@ -120,12 +120,12 @@ describe('the frame record: looked-up fields and decoded frames, on the first as
     const [off, end] = [6, 6 + whole.length - 'SECRET'.length];
     const firewall = Firewall.compile(rulesets([['cut', 'log', 'ip.src in $unread and tcp contains "SECRET"'], ['hello', 'log', 'ip.src in $unread and tcp contains "hello"']]), { lists });
     const fast = FastFirewall.compile(firewall);
-    const got = firewall.newResult();
+    const got = new ProgramResult(firewall.newCounts(), fast);
     expect(fast.decide(buffer, off, end, whole.length, ETHERNET, got)).toBe(4);
     expect(Array.from(got.matched.subarray(0, got.matchedCount))).toEqual([1]);
     const rec = new PacketRecord();
     decodeFrameAt(rec, ETHERNET, buffer, off, end - off, whole.length);
-    const want = firewall.newResult();
+    const want = new FirewallResult(firewall.newCounts());
     firewall.evaluate(rec, want);
     expect(Array.from(want.matched.subarray(0, want.matchedCount))).toEqual([1]);
   });

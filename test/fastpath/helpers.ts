@@ -3,10 +3,9 @@
 // the rules it does not write on the decoded frame), and returns each run's per-packet NDJSON (the
 // replay's own sink) and rule counters.
 import fc from 'fast-check';
-import { readCapture } from '../../src/capture/reader.js';
+import { readFrames } from '../../src/capture/reader.js';
 import type { Ruleset } from '../../src/config/snapshot.js';
 import type { Enrichment } from '../../src/data/enrichment.js';
-import { FastDecoding } from '../../src/fastpath/fast-decoding.js';
 import { FastFirewall } from '../../src/fastpath/fast-firewall.js';
 import { Firewall } from '../../src/firewall/firewall.js';
 import { type IpSet, IpSetBuilder } from '../../src/net/ip-set.js';
@@ -14,7 +13,10 @@ import { parseIPv4 } from '../../src/net/ipv4.js';
 import { parseIPv6 } from '../../src/net/ipv6.js';
 import { NdjsonSink } from '../../src/sim/outputs/packet-sinks.js';
 import type { TextSink } from '../../src/sim/outputs/text-sink.js';
-import { PacketPath } from '../../src/sim/packet-path.js';
+import { CompiledPath } from '../../src/sim/compiled-path.js';
+import { decideFrame } from '../../src/sim/decide-frame.js';
+import { Lane } from '../../src/sim/lane.js';
+import { Run as PathRun } from '../../src/sim/run.js';
 
 /** Rule expressions built from `leaf` comparisons with and, or, xor (parenthesised) and not, small depth first. */
 export function expressionOf(leaf: fc.Arbitrary<string>): fc.Arbitrary<string> {
@@ -81,11 +83,11 @@ export interface Run {
   decided: number[];
   /** packets the fast path decided (0 for the reference run) */
   fast: number;
-  /** why each packet the fast path did not decide fell back (FastDecoding.fallbackReason), in frame order */
+  /** why each packet the fast path did not decide fell back (Run.fallbackReason), in frame order */
   fallbackReasons: string[];
   /** packets the fast path decided reading some rules on the decoded frame */
   decoded: number;
-  /** why each of those rules was read there (FastDecoding.decodedReason), in frame order */
+  /** why each of those rules was read there (Run.decodedReason), in frame order */
   decodedReasons: string[];
   error: string | null;
 }
@@ -110,32 +112,31 @@ export interface RunOptions {
 
 export async function run(file: string, rules: readonly Rule[], opts: RunOptions): Promise<Run> {
   const firewall = Firewall.compile(rulesets(rules), { lists: opts.lists });
-  const path = new PacketPath({ firewall, enrichment: opts.enrichment });
-  const verdict = path.newVerdict();
+  const mode = opts.mode;
+  const reference = mode === 'reference';
+  const program = mode === 'reference' ? undefined : FastFirewall.compile(firewall, { lists: opts.fastLists ?? opts.lists, index: mode, enrichment: opts.enrichment });
+  const path = new CompiledPath({ firewall, enrichment: opts.enrichment, lists: opts.lists, program });
+  const pathRun = new PathRun(path, { record: reference });
   const out = new Collector();
   const sink = new NdjsonSink(out as unknown as TextSink, firewall);
-  const fastDecoding = opts.mode === 'reference' ? null : new FastDecoding(FastFirewall.compile(firewall, { lists: opts.fastLists ?? opts.lists, index: opts.mode, enrichment: opts.enrichment }), verdict.firewall);
   let fast = 0;
   const fallbackReasons: string[] = [];
   let decoded = 0;
   const decodedReasons: string[] = [];
   let error: string | null = null;
   try {
-    await readCapture(file, (rec) => {
-      if (fastDecoding?.decided === true) {
+    await readFrames(file, (frame) => {
+      const verdict = decideFrame(frame, path, pathRun);
+      if (verdict.lane === Lane.COMPILED) {
         fast++;
-        const rules = fastDecoding.decodedRules();
+        const rules = pathRun.decodedRules();
         if (rules > 0) decoded++;
-        for (let i = 0; i < rules; i++) decodedReasons.push(fastDecoding.decodedReason(i));
-        verdict.setFromFirewall();
-      } else {
-        if (fastDecoding !== null) fallbackReasons.push(fastDecoding.fallbackReason());
-        path.process(rec, verdict);
-      }
-      sink.packet(rec, verdict);
-    }, { decodeFrame: fastDecoding?.decodeFrame });
+        for (let i = 0; i < rules; i++) decodedReasons.push(pathRun.decodedReason(i));
+      } else if (!reference) fallbackReasons.push(pathRun.fallbackReason()!);
+      sink.packet(verdict);
+    });
   } catch (err) {
     error = (err as Error).message;
   }
-  return { ndjson: out.text, hits: Array.from(firewall.hits), decided: Array.from(firewall.decided), fast, fallbackReasons, decoded, decodedReasons, error };
+  return { ndjson: out.text, hits: Array.from(pathRun.tally.hits), decided: Array.from(pathRun.tally.decided), fast, fallbackReasons, decoded, decodedReasons, error };
 }

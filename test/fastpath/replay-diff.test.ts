@@ -9,10 +9,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToFile } from '../../src/capture/synth/index.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
-import type { Firewall } from '../../src/firewall/firewall.js';
 import { CsvSink, NdjsonSink, PcapVerdictSink } from '../../src/sim/outputs/packet-sinks.js';
 import { TextSink } from '../../src/sim/outputs/text-sink.js';
 import { replayFile } from '../../src/sim/replay.js';
+import type { Run } from '../../src/sim/run.js';
 import { type Rule, rulesets } from './helpers.js';
 
 let dir: string;
@@ -49,10 +49,10 @@ function snapshot(rules: Rule[], protection: boolean): Snapshot {
 }
 
 async function outputs(capture: string, snap: Snapshot, fastPath: boolean, tag: string) {
-  // a replay with no per-packet output counts the packets the fast path passed on a shorter lane (sim/count-packets.ts)
+  // a replay with no per-packet output, and one with outputs: the same counts
   const counted = await replayFile(capture, snap, { useLabels: false, fastPath });
   const base = path.join(dir, `${path.basename(capture)}-${tag}-${fastPath}`);
-  const sinks = (fw: Firewall) => [
+  const sinks = ({ path: { firewall: fw } }: Run) => [
     new NdjsonSink(new TextSink(`${base}.ndjson`), fw),
     new CsvSink(new TextSink(`${base}.csv`), fw),
     new PcapVerdictSink(`${base}-drop.pcap`, true),

@@ -32,12 +32,10 @@ describe('generated firewall evaluator', () => {
           order: Int32Array.from(rules.flatMap((r, i) => (r.enabled ? [i] : []))),
           terminating: new Uint8Array(rules.map((r) => (r.action === 'log' ? 0 : 1))),
           drops: new Uint8Array(rules.map((r) => (r.action === 'block' ? 1 : 0))),
-          hits,
-          decided,
         });
         const expectedHits = new Float64Array(n);
         const expectedDecided = new Float64Array(n);
-        const out = { drop: true, decidingRule: 7, matched: new Int32Array(Math.max(1, n)), matchedCount: 7 };
+        const out = { drop: true, decidingRule: 7, matched: new Int32Array(Math.max(1, n)), matchedCount: 7, hits, decided };
         for (const matches of packets) {
           current = matches;
           evaluate({} as PacketRecord, out);

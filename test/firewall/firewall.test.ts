@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigItemError } from '../../src/errors.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { Firewall, FirewallResult, type RuleCounts } from '../../src/firewall/firewall.js';
 import { verdictName } from '../../src/verdict.js';
 import { printExpr } from '../../src/lang/index.js';
 import type { Ruleset, RulesetRule } from '../../src/config/snapshot.js';
@@ -12,8 +12,9 @@ function ruleset(rules: RulesetRule[], extra: Partial<Ruleset> = {}): Ruleset {
   return { name: 'rs', kind: 'root', phase: 'edge_transit', rules, ...extra };
 }
 
-function decide(fw: Firewall, spec: RecordSpec): { verdict: 'pass' | 'drop'; rule: string | null; matched: string[] } {
-  const out = fw.newResult();
+/** Decides the packet of `spec`, counting into `counts` (a run's; default: counts of its own). */
+function decide(fw: Firewall, spec: RecordSpec, counts: RuleCounts = fw.newCounts()): { verdict: 'pass' | 'drop'; rule: string | null; matched: string[] } {
+  const out = new FirewallResult(counts);
   fw.evaluate(record(spec), out);
   return {
     verdict: verdictName(out.drop),
@@ -47,8 +48,9 @@ describe('firewall rule order', () => {
         { ref: 'after', action: 'log', expression: 'ip.proto == "tcp"' },
       ]),
     ]);
-    expect(decide(fw, web)).toEqual({ verdict: 'drop', rule: 'block', matched: ['log-web', 'log-all', 'block'] });
-    expect(fw.hits[3]).toBe(0); // nothing after the deciding rule is evaluated
+    const counts = fw.newCounts();
+    expect(decide(fw, web, counts)).toEqual({ verdict: 'drop', rule: 'block', matched: ['log-web', 'log-all', 'block'] });
+    expect(counts.hits[3]).toBe(0); // nothing after the deciding rule is evaluated
   });
 
   it('passes over disabled rules', () => {
@@ -58,8 +60,9 @@ describe('firewall rule order', () => {
         { ref: 'on', action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.proto == "tcp"' },
       ]),
     ]);
-    expect(decide(fw, web)).toEqual({ verdict: 'pass', rule: 'on', matched: ['on'] });
-    expect(fw.hits[0]).toBe(0);
+    const counts = fw.newCounts();
+    expect(decide(fw, web, counts)).toEqual({ verdict: 'pass', rule: 'on', matched: ['on'] });
+    expect(counts.hits[0]).toBe(0);
   });
 
   it('counts hits and decisions per rule', () => {
@@ -69,9 +72,19 @@ describe('firewall rule order', () => {
         { ref: 'block', action: 'block', expression: 'tcp.dstport in { 443 22 }' },
       ]),
     ]);
-    for (const dport of [443, 443, 22, 80]) decide(fw, { ...web, dport });
-    expect(Array.from(fw.hits)).toEqual([2, 3]);
-    expect(Array.from(fw.decided)).toEqual([0, 3]);
+    const counts = fw.newCounts();
+    for (const dport of [443, 443, 22, 80]) decide(fw, { ...web, dport }, counts);
+    expect(Array.from(counts.hits)).toEqual([2, 3]);
+    expect(Array.from(counts.decided)).toEqual([0, 3]);
+  });
+
+  it('counts into the run that decides, so two runs over one compiled firewall never share a count', () => {
+    const fw = Firewall.compile([ruleset([{ ref: 'block', action: 'block', expression: 'tcp.dstport == 22' }])]);
+    const [one, other] = [fw.newCounts(), fw.newCounts()];
+    decide(fw, { ...web, dport: 22 }, one);
+    decide(fw, { ...web, dport: 22 }, one);
+    decide(fw, { ...web, dport: 22 }, other);
+    expect([Array.from(one.hits), Array.from(one.decided), Array.from(other.hits), Array.from(other.decided)]).toEqual([[2], [2], [1], [1]]);
   });
 
   it('evaluates the rules of several rulesets as one list, in snapshot order', () => {

@@ -1,12 +1,15 @@
 // The library's simulator against the CLI: decide keeps a conversation and reset() ends it, a wrong
-// packet is a SuiteError naming the field, replay yields exactly the CLI's NDJSON records from a path,
-// bytes or chunks (however the bytes are cut), and validate gives the engine's exact text.
+// packet is a SuiteError naming the field, replay yields the verdict records of the CLI's NDJSON from
+// a path, several paths, bytes or chunks (however the bytes are cut) with their time to the
+// nanosecond, and validate gives the engine's exact text.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSimulator, loadConfig, validate, lint, diff, ConfigItemError, SuiteError, SnapshotError, type VerdictRecord } from '../../src/lib/index.js';
+import { PcapWriter } from '../../src/capture/pcap-writer.js';
+import { ethernet, ipv4, tcp } from '../capture/helpers/build.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -20,18 +23,25 @@ async function all(records: AsyncIterable<VerdictRecord>): Promise<VerdictRecord
   return out;
 }
 
-const cliRecords = (): VerdictRecord[] => {
-  const r = runCli(['replay', CAPTURE, '--config', DEMO, '--format', 'ndjson']);
+/** A line of replay's NDJSON as the library's record: its keys, and its time's text read to the nanosecond. */
+function lineRecord(line: string): VerdictRecord {
+  const [sec, frac] = /"time":(\d+)\.(\d{9})/.exec(line)!.slice(1);
+  return { ...(JSON.parse(line) as VerdictRecord), timeNs: BigInt(sec!) * 1_000_000_000n + BigInt(frac!) };
+}
+
+const cliRecords = (capture: string | string[] = CAPTURE): VerdictRecord[] => {
+  const r = runCli(['replay', ...[capture].flat(), '--config', DEMO, '--format', 'ndjson']);
   expect(r.status).toBe(0);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as VerdictRecord);
+  return r.stdout.trim().split('\n').map(lineRecord);
 };
 
 describe('createSimulator: decide, trace, reset', () => {
-  it('decides a packet as one NDJSON record', async () => {
+  it('decides a packet into its verdict record', async () => {
     const sim = await createSimulator(await loadConfig(DEMO));
     expect(sim.decide({ 'ip.src': '198.51.100.7', ...SSH })).toEqual({
-      frame: 1, time: 1_700_000_000, verdict: 'drop', stage: 'firewall', rule: 'ssh-from-office', matched: ['ssh-from-office'], monitor: null, reason: null,
+      frame: 1, time: 1_700_000_000, timeNs: 1_700_000_000_000_000_000n, verdict: 'drop', stage: 'firewall', rule: 'ssh-from-office', matched: ['ssh-from-office'], monitor: null, reason: null,
     });
+    expect(sim.decide({ 'ip.src': '198.51.100.7', ...SSH, time: 0.000000123 }).timeNs).toBe(1_700_000_000_000_000_123n);
   });
 
   it('keeps protection state between packets until reset()', async () => {
@@ -115,6 +125,18 @@ describe('createSimulator: replay', () => {
     expect(await all(sim.replay(new Uint8Array(readFileSync(CAPTURE))))).toEqual(cli);
   });
 
+  it('keeps the nanoseconds of a nanosecond capture in timeNs, as the CLI writes them', async () => {
+    const file = path.join(tempDir('edgesim-ns-'), 'ns.pcap');
+    const writer = PcapWriter.open(file, { linkType: 1, nanosecond: true });
+    const frame = ethernet(0x0800, ipv4({ src: '198.51.100.7', dst: '203.0.113.10', proto: 6 }, tcp(40000, 22, 0x02)));
+    for (const nsec of [123_456_789, 123_456_790, 999_999_999]) writer.write(frame, 1_704_067_200, nsec, frame.length);
+    await writer.close();
+    const sim = await createSimulator(await loadConfig(DEMO));
+    const records = await all(sim.replay(file));
+    expect(records.map((r) => r.timeNs)).toEqual([1_704_067_200_123_456_789n, 1_704_067_200_123_456_790n, 1_704_067_200_999_999_999n]);
+    expect(records).toEqual(cliRecords(file));
+  });
+
   it('replays several captures merged by time, as the CLI does, each record naming its file', async () => {
     const dir = tempDir('edgesim-lib-merge-');
     const parts = [path.join(dir, 'a.pcap'), path.join(dir, 'b.pcap')];
@@ -124,8 +146,7 @@ describe('createSimulator: replay', () => {
     expect(spawnSync('editcap', ['-F', 'pcap', '-r', CAPTURE, parts[1]!, ...b]).status).toBe(0);
     const sim = await createSimulator(await loadConfig(DEMO));
     const records = await all(sim.replay(parts));
-    const cli = runCli(['replay', ...parts, '--config', DEMO, '--format', 'ndjson']);
-    expect(records).toEqual(cli.stdout.trim().split('\n').map((l) => JSON.parse(l) as VerdictRecord));
+    expect(records).toEqual(cliRecords(parts));
     expect(records.slice(499, 501).map((r) => [r.file, r.frame])).toEqual([[parts[1], 500], [parts[0], 1]]);
     expect(records.map(({ file: _f, frame: _n, ...r }) => r)).toEqual(cliRecords().map(({ frame: _n, ...r }) => r));
   });

@@ -1,6 +1,7 @@
 // The bench measurement on packets held in memory: a frame without IP is counted in the packets but
 // never reaches the firewall (as on the packet path), the rules' shares add up to the firewall's
 // time, and the per-rule counts agree with counting each rule's matches directly.
+import { Frame } from '../../src/capture/frame.js';
 import { describe, expect, it } from 'vitest';
 import { benchmark } from '../../src/profile/benchmark.js';
 import { loadCapture, loadScenario } from '../../src/profile/frames.js';
@@ -38,7 +39,7 @@ describe('benchmark()', () => {
     const report = await benchmark(store, snapshot, { runs: 1 });
     expect(report.packets).toBe(601);
     expect(report.firewall.packets).toBe(600);
-    const recs = store.decodeAll().slice(0, 600);
+    const recs = store.decodeAll(new Frame()).slice(0, 600);
     const web = compileRecordExpression('rule', 'tcp.dstport in { 80 443 }').predicate;
     const udp = compileRecordExpression('rule', 'ip.proto == "udp"').predicate;
     const webHits = recs.filter(web).length;

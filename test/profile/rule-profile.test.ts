@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileRecordExpression } from '../../src/fields/compile.js';
 import type { PacketRecord } from '../../src/capture/record.js';
 import type { RulesetRule } from '../../src/config/snapshot.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { Firewall, FirewallResult, type RuleCounts } from '../../src/firewall/firewall.js';
 import { analysisCanSwap } from '../../src/profile/analysis-overlap.js';
 import { conservativeCanSwap, provablyDisjoint } from '../../src/profile/overlap.js';
 import { reorderAdvice } from '../../src/profile/reorder.js';
@@ -87,12 +87,14 @@ function reference(rs: Array<ProfiledRule>, recs: PacketRecord[]) {
   return out;
 }
 
-function verdicts(fw: Firewall, recs: PacketRecord[]): boolean[] {
-  const out = fw.newResult();
-  return recs.map((p) => {
+/** The firewall's verdicts on `recs`, in a run of their own; and that run's counts. */
+function verdicts(fw: Firewall, recs: PacketRecord[]): { drops: boolean[]; counts: RuleCounts } {
+  const out = new FirewallResult(fw.newCounts());
+  const drops = recs.map((p) => {
     fw.evaluate(p, out);
     return out.drop;
   });
+  return { drops, counts: out };
 }
 
 describe('per-rule counts', () => {
@@ -103,9 +105,9 @@ describe('per-rule counts', () => {
         const counts = countRules(pr, recs);
         expect(counts.map(({ evaluations, matches, decided }) => ({ evaluations, matches, decided }))).toEqual(reference(pr, recs));
         const fw = firewallOf(rs);
-        verdicts(fw, recs);
-        expect(counts.map((c) => c.matches)).toEqual(Array.from(fw.hits));
-        expect(counts.map((c) => c.decided)).toEqual(Array.from(fw.decided));
+        const run = verdicts(fw, recs).counts;
+        expect(counts.map((c) => c.matches)).toEqual(Array.from(run.hits));
+        expect(counts.map((c) => c.decided)).toEqual(Array.from(run.decided));
         rs.forEach((r, i) => {
           if (!r.enabled) expect(counts[i]!.evaluations).toBe(0);
         });
@@ -161,7 +163,7 @@ describe('the conservative overlap check', () => {
           for (const p of recs) expect(pa!.predicate(p) && pb!.predicate(p)).toBe(false);
           if (recs.length > 0) disjoint++;
         }
-        const same = JSON.stringify(verdicts(firewallOf([b, a]), recs)) === JSON.stringify(verdicts(firewallOf([a, b]), recs));
+        const same = JSON.stringify(verdicts(firewallOf([b, a]), recs).drops) === JSON.stringify(verdicts(firewallOf([a, b]), recs).drops);
         if (!same) changing++;
         if (!conservativeCanSwap({ ...a, ref: "a" }, { ...b, ref: "b" })) return;
         if (recs.length > 0) allowed++;
@@ -185,7 +187,7 @@ describe('reordering advice', () => {
           const order = rs.map((_, i) => i).filter((i) => i !== move.from);
           order.splice(move.to, 0, move.from);
           const moved = order.map((i) => rs[i]!);
-          expect(verdicts(firewallOf(moved), recs)).toEqual(verdicts(firewallOf(rs), recs));
+          expect(verdicts(firewallOf(moved), recs).drops).toEqual(verdicts(firewallOf(rs), recs).drops);
           expect(move.evaluations_saved).toBe(total(costs) - total(countRules(profiled(moved), recs)));
           expect(move.evaluations_saved).toBeGreaterThan(0);
           moves++;
@@ -206,7 +208,7 @@ describe('reordering advice', () => {
           moves++;
           const order = rs.map((_, i) => i).filter((i) => i !== move.from);
           order.splice(move.to, 0, move.from);
-          expect(verdicts(firewallOf(order.map((i) => rs[i]!)), recs)).toEqual(verdicts(firewallOf(rs), recs));
+          expect(verdicts(firewallOf(order.map((i) => rs[i]!)), recs).drops).toEqual(verdicts(firewallOf(rs), recs).drops);
         }
       }),
       { numRuns: 500 },

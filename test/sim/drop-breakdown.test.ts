@@ -17,8 +17,9 @@ const bump = (m: Map<string, number>, k: string): void => void m.set(k, (m.get(k
 
 beforeAll(async () => {
   const truth: PacketSink = {
-    packet(rec, v) {
+    packet(v) {
       if (!v.drop) return;
+      const rec = v.record;
       bump(sources, rec.ipVersion === 4 ? formatIPv4(rec.src4) : formatIPv6(rec.src6));
       bump(destinations, rec.ipVersion === 4 ? formatIPv4(rec.dst4) : formatIPv6(rec.dst6));
     },

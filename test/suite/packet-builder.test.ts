@@ -9,6 +9,8 @@ import { loadSnapshotFile } from '../../src/config/load.js';
 import { SuitePaths } from '../../src/suite/case-path.js';
 import { tracePackets } from '../../src/suite/kinds/packet.js';
 import { PacketBuilder } from '../../src/suite/packet-builder.js';
+import { decodeInto } from '../../src/capture/decode/link-up.js';
+import { Frame } from '../../src/capture/frame.js';
 import { parsePacket, type PacketSpec } from '../../src/suite/packet-spec.js';
 import { parseSuiteText } from '../../src/suite/source.js';
 import { DEMO_CONFIG } from './helpers.js';
@@ -19,9 +21,11 @@ function spec(fields: Record<string, unknown>): PacketSpec {
 
 function decoded(...packets: Array<Record<string, unknown>>): Array<Record<string, string | number | boolean>> {
   const builder = new PacketBuilder();
+  const frame = new Frame();
   const rec = new PacketRecord();
   return packets.map((p) => {
-    builder.build(spec(p), rec);
+    builder.build(spec(p), frame);
+    decodeInto(rec, frame);
     expect(rec.note).toBe('');
     return { ...recordFields(rec), 'tcp.seq': rec.tcpSeq };
   });
@@ -93,5 +97,31 @@ describe('packet builder', () => {
     expect(trace({ 'ip.geoip.country': 'IR', 'tcp.dstport': 443 }).rule).toBe('geo-block');
     const colo = trace({ 'cf.colo.name': 'fra01', 'ip.src.asnum': 64500 });
     expect(colo.fields).toMatchObject({ 'cf.colo.name': 'fra01', 'cf.colo.region': 'WEUR', 'ip.src.asnum': 64500 });
+  });
+
+  it('writes what the decoder reads: ICMP errors as short as ip.len 28 and 38, lengths past 65,535, IPv6 extension headers cut short', () => {
+    // an error quoting as much of the invoking packet as ip.len leaves (real routers send 28 and 38)
+    for (const type of [3, 5, 11]) {
+      for (const len of [28, 38]) expect(decoded({ 'ip.proto': 'icmp', 'icmp.type': type, 'icmp.code': 1, 'ip.len': len })[0]).toMatchObject({ 'ip.len': len, 'icmp.type': type, 'icmp.code': 1 });
+    }
+    expect(decoded({ 'ip.src': '2001:db8::1', 'icmp.type': 1, 'ip.len': 48 })[0]).toMatchObject({ 'ip.proto': 'ipv6-icmp', 'ip.len': 48, 'icmp.type': 1 });
+    // longer than an IP header can say: a capture taken before segmentation offload (length 0 in the header)
+    expect(decoded({ 'tcp.dstport': 443, 'ip.len': 80102 })[0]).toMatchObject({ 'ip.len': 80102, 'tcp.dstport': 443 });
+    expect(decoded({ 'ip.src': '2001:db8::1', 'udp.dstport': 53, 'ip.len': 70000 })[0]).toMatchObject({ 'ip.len': 70000, 'udp.dstport': 53 });
+    // ICMP over IPv6 and ICMPv6 over IPv4: read as ICMP, as the decoder reads them
+    expect(decoded({ 'ip.src': '2001:db8::1', 'ip.proto': 'icmp', 'icmp.type': 8 })[0]).toMatchObject({ 'ip.proto': 'icmp', 'icmp.type': 8 });
+    expect(decoded({ 'ip.proto': 'ipv6-icmp', 'icmp.type': 128 })[0]).toMatchObject({ 'ip.proto': 'ipv6-icmp', 'icmp.type': 128 });
+    // a packet too short for its transport's fields has none, and one whose decoding stopped early is cut before them
+    const noted = (p: Record<string, unknown>): Record<string, unknown> => {
+      const frame = new Frame();
+      new PacketBuilder().build(spec(p), frame);
+      const rec = new PacketRecord();
+      decodeInto(rec, frame);
+      return { ...recordFields(rec), note: rec.note };
+    };
+    expect(noted({ 'ip.proto': 'icmp', 'ip.len': 23 })).toMatchObject({ 'ip.len': 23, note: 'truncated ICMP header' });
+    expect(noted({ 'ip.proto': 'icmp', 'ip.len': 23 })).not.toHaveProperty('icmp.type');
+    expect(noted({ 'ip.proto': 'udp', 'ip.len': 32768, 'ip.hdr_len': 15, 'ip.opt.type': 131, note: 'truncated IPv4 header' })).toMatchObject({ 'ip.len': 32768, 'ip.hdr_len': 15, 'ip.opt.type': 131, note: 'truncated IPv4 header' });
+    expect(noted({ 'ip.proto': 'udp', 'ip.len': 32768, 'ip.hdr_len': 15, 'ip.opt.type': 131, note: 'truncated IPv4 header' })).not.toHaveProperty('udp.dstport');
   });
 });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PcapWriter } from '../../src/capture/pcap-writer.js';
-import { PacketRecord } from '../../src/capture/record.js';
+import { Frame } from '../../src/capture/frame.js';
 import { PacketBuilder } from '../../src/suite/packet-builder.js';
 import { parsePacket } from '../../src/suite/packet-spec.js';
 import { parseSuiteText } from '../../src/suite/source.js';
@@ -38,10 +38,10 @@ describe('packets built for suites, read by tshark', () => {
     const file = path.join(tempDir(), 'built.pcap');
     const writer = PcapWriter.open(file);
     const builder = new PacketBuilder();
-    const rec = new PacketRecord();
+    const frame = new Frame();
     for (const p of packets) {
-      builder.build(parsePacket(parseSuiteText('p.yaml', JSON.stringify(p))), rec);
-      writer.write(rec.data.subarray(rec.dataOff, rec.dataOff + rec.capLen), rec.tsSec, rec.tsNsec, rec.capLen);
+      builder.build(parsePacket(parseSuiteText('p.yaml', JSON.stringify(p))), frame);
+      writer.write(frame.data.subarray(frame.off, frame.off + frame.capLen), frame.tsSec, frame.tsNsec, frame.capLen);
     }
     await writer.close();
     const fields = ['ip.src', 'ipv6.src', 'ip.dst', 'ipv6.dst', 'ip.ttl', 'ipv6.hlim', 'ip.len', 'ipv6.plen', 'tcp.dstport', 'tcp.flags', 'udp.dstport', 'icmp.type', 'icmp.code', 'icmpv6.type', 'icmpv6.code', 'ip.hdr_len', 'ip.opt.type', '_ws.malformed', 'ip.checksum.status', 'tcp.checksum.status', 'udp.checksum.status', 'icmp.checksum.status', 'icmpv6.checksum.status'];

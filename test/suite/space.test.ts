@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { witnessRecord, type Witness } from '../../src/analysis/index.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { createListRegistry } from '../../src/data/lists.js';
-import { Firewall } from '../../src/firewall/firewall.js';
+import { Firewall, FirewallResult } from '../../src/firewall/firewall.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from './helpers.js';
 
@@ -36,7 +36,7 @@ describe('space cases', () => {
     const snapshot = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as Snapshot;
     const lists = createListRegistry({ accountLists: snapshot.lists });
     const fw = Firewall.compile(snapshot.rulesets!, { lists: (n) => lists.resolve(n) });
-    const out = fw.newResult();
+    const out = new FirewallResult(fw.newCounts());
     fw.evaluate(witnessRecord(witness), out);
     expect(out.drop).toBe(false);
     expect(fw.rules[out.decidingRule]!.ref).toBe('allow-partners');

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AtpExplanation } from '../../src/atp/index.js';
 import { loadSnapshotFile } from '../../src/config/load.js';
 import type { PacketTrace } from '../../src/suite/trace.js';
+import { compilePath } from '../../src/sim/build.js';
 import { traceFrames } from '../../src/suite/trace-frame.js';
 import { runCli } from '../helpers/cli.js';
 import { DEMO_CONFIG, DEMO_PCAP, tempDir } from './helpers.js';
@@ -21,6 +22,7 @@ interface Line {
   rule: string | null;
   reason: string | null;
   matched: string[];
+  monitor: { stage: string; verdict: string; reason: string; rule: string | null } | null;
 }
 
 let replayed: Line[];
@@ -31,14 +33,14 @@ beforeAll(() => {
   replayed = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
 });
 
-function summary(t: PacketTrace): Line {
+function summary(t: PacketTrace): Omit<Line, 'monitor'> {
   return { frame: t.frame, time: t.time, verdict: t.verdict, stage: t.stage, rule: t.rule, reason: t.reason, matched: t.matched };
 }
 
 describe('edgesim trace', () => {
   it('agrees with the replay on every frame of the demo capture, and its rule steps explain the verdict', async () => {
     const traces: PacketTrace[] = [];
-    await traceFrames(await loadSnapshotFile(DEMO_CONFIG), {}, DEMO_PCAP, () => true, Infinity, (t) => traces.push(t));
+    await traceFrames(await compilePath(await loadSnapshotFile(DEMO_CONFIG)), DEMO_PCAP, () => true, Infinity, (t) => traces.push(t));
     expect(traces.map(summary)).toEqual(replayed.map(({ frame, time, verdict, stage, rule, reason, matched }) => ({ frame, time, verdict, stage, rule, reason, matched })));
     const stages = new Set<string | null>();
     for (const t of traces) {
@@ -57,6 +59,9 @@ describe('edgesim trace', () => {
       if (fw.reached) expect(before.every((r) => r.tried === r.enabled)).toBe(true);
     }
     expect(stages).toEqual(new Set([null, 'firewall', 'syn_protection']));
+    // a monitoring-mode protection's note names the rule that set the mode, as the replay's line does
+    expect(traces.map((t) => t.monitor)).toEqual(replayed.map((l) => l.monitor));
+    expect(traces.filter((t) => t.monitor?.rule === 'tcp_flow_protection.rules[0]').length).toBe(300);
   });
 
   it('traces a frame from the command line as the replay decided it, protection drops included', () => {

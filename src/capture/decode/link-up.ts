@@ -1,5 +1,6 @@
 // One frame into the reusable PacketRecord: clear what the previous packet set, point the record at
 // the frame's bytes (no copy, no slice) and decode from the link layer up.
+import type { Frame } from '../frame.js';
 import type { PacketRecord } from '../record.js';
 import { decodeLink } from './link.js';
 
@@ -17,4 +18,13 @@ export function decodeFrameAt(rec: PacketRecord, linkType: number, data: Uint8Ar
   rec.dataOff = off;
   rec.capLen = end - off;
   decodeLink(rec, linkType, data, off, end);
+}
+
+/** Decodes `frame` into rec, its number and timestamp included. */
+export function decodeInto(rec: PacketRecord, frame: Frame): void {
+  decodeFrameAt(rec, frame.linkType, frame.data, frame.off, frame.capLen, frame.origLen);
+  rec.frame = frame.number;
+  rec.file = frame.file;
+  rec.tsSec = frame.tsSec;
+  rec.tsNsec = frame.tsNsec;
 }

@@ -12,6 +12,9 @@ const METHODS = ['INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS', 'REGISTER', 'PRACK
   'PUBLISH', 'INFO', 'REFER', 'MESSAGE', 'UPDATE'].map(encode);
 const LINE_LIMIT = 1024;
 
+/** The fewest bytes of a payload taken for SIP: a status line's "SIP/2.0 " and the first digit of its code. */
+export const SIP_LEAST = STATUS_PREFIX.length + 1;
+
 /** methods by their first byte, so a payload is compared only with the methods it could be */
 const byFirstByte: Uint8Array[][] = Array.from({ length: 256 }, () => []);
 for (const m of METHODS) byFirstByte[m[0]!]!.push(m);

@@ -7,6 +7,9 @@ import { looksLikeSip } from './sip.js';
 
 type TransportDecoder = (rec: PacketRecord, d: Uint8Array, off: number, end: number) => void;
 
+/** The bytes of each transport's header the decoder needs before it sets the transport's fields (a packet with fewer gets a note). */
+export const TRANSPORT_MIN = { tcp: 20, udp: 8, icmp: 4 } as const;
+
 /** payload bytes the headers announce: the IP packet's nominal end minus the transport header's end */
 function announcedPayload(rec: PacketRecord, payloadOff: number): number {
   const n = rec.l3Off + rec.ipLen - payloadOff;
@@ -21,7 +24,7 @@ function checkSip(rec: PacketRecord, d: Uint8Array, payloadOff: number, end: num
 }
 
 function decodeTCP(rec: PacketRecord, d: Uint8Array, off: number, end: number): void {
-  if (end - off < 20) {
+  if (end - off < TRANSPORT_MIN.tcp) {
     rec.note = Note.TRUNCATED_TCP;
     return;
   }
@@ -44,7 +47,7 @@ function decodeTCP(rec: PacketRecord, d: Uint8Array, off: number, end: number): 
 }
 
 function decodeUDP(rec: PacketRecord, d: Uint8Array, off: number, end: number): void {
-  if (end - off < 8) {
+  if (end - off < TRANSPORT_MIN.udp) {
     rec.note = Note.TRUNCATED_UDP;
     return;
   }
@@ -59,7 +62,7 @@ function decodeUDP(rec: PacketRecord, d: Uint8Array, off: number, end: number): 
 
 /** ICMP and ICMPv6 share the layout of type, code and checksum. */
 function decodeICMP(rec: PacketRecord, d: Uint8Array, off: number, end: number): void {
-  if (end - off < 4) {
+  if (end - off < TRANSPORT_MIN.icmp) {
     rec.note = Note.TRUNCATED_ICMP;
     return;
   }

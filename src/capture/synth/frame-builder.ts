@@ -4,7 +4,8 @@
 // checksums over the pseudo-header), so tshark with checksum validation calls every packet good.
 //
 // The caller writes the headers in order and the payload straight into `buf`, then calls finish(),
-// which fills in the lengths and checksums. Nothing is allocated per packet.
+// which fills in the lengths and checksums. Nothing is allocated per packet (`buf` grows, once, for a
+// caller that asks for room: ensure()).
 
 export const PROTO_ICMP = 1;
 export const PROTO_TCP = 6;
@@ -13,6 +14,8 @@ export const PROTO_ICMPV6 = 58;
 
 /** Largest frame the scenarios build: Ethernet + IPv6 + TCP with options + one full MSS. */
 export const MAX_FRAME = 2048;
+/** The largest IP packet whose length its header can say: IPv4's total length; IPv6's payload length plus its header. */
+export const MAX_IP_LENGTH: Readonly<Record<4 | 6, number>> = { 4: 0xffff, 6: 0xffff + 40 };
 
 const ETH = 14;
 const ROUTER_MAC = new Uint8Array([0x02, 0x00, 0x5e, 0x00, 0x00, 0x01]);
@@ -33,7 +36,7 @@ export function wordSum(buf: Uint8Array, from: number, to: number): number {
 }
 
 export class FrameBuilder {
-  readonly buf = new Uint8Array(MAX_FRAME);
+  buf = new Uint8Array(MAX_FRAME);
   private family: 4 | 6 = 4;
   private proto = 0;
   /** offset of the transport header */
@@ -130,20 +133,32 @@ export class FrameBuilder {
     return o + 8;
   }
 
-  /** Fills in lengths and checksums for a frame that ends at `end`; returns the frame's length. */
-  finish(end: number): number {
+  /** Makes `buf` hold at least `size` bytes, keeping what it holds. */
+  ensure(size: number): void {
+    if (size <= this.buf.length) return;
+    const bigger = new Uint8Array(size);
+    bigger.set(this.buf);
+    this.buf = bigger;
+  }
+
+  /**
+   * Fills in lengths and checksums for a frame that ends at `end`; returns the frame's length.
+   * `ipLen`: the IP packet's length its header says (default: what the frame holds); one longer than
+   * the header can say is written as 0, as a capture taken before segmentation offload has it.
+   */
+  finish(end: number, ipLen = end - ETH): number {
     const b = this.buf;
     const l4 = this.l4;
     const l4Len = end - l4;
     let pseudo: number;
     if (this.family === 4) {
-      putU16(b, 16, end - ETH);
+      putU16(b, 16, ipLen > MAX_IP_LENGTH[4] ? 0 : ipLen);
       b[24] = 0;
       b[25] = 0;
       putU16(b, 24, ~fold(wordSum(b, ETH, l4)) & 0xffff);
       pseudo = this.proto === PROTO_ICMP ? 0 : wordSum(b, 26, 34) + this.proto + l4Len;
     } else {
-      putU16(b, 18, l4Len);
+      putU16(b, 18, ipLen > MAX_IP_LENGTH[6] ? 0 : ipLen - 40);
       pseudo = wordSum(b, 22, 54) + this.proto + l4Len;
     }
     let ckOff: number;

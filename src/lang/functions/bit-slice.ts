@@ -2,7 +2,9 @@
 // raw header bytes of `protocol` (one of the raw-bytes fields: a Field, not a literal), read
 // big-endian from the start of that header as an unsigned integer. start and end are Int literals,
 // end - start in 1..32, end <= 2040. Outside the captured bytes the value is absent.
-// Compiled, it reads at most five bytes straight from the field's view and allocates nothing.
+// Compiled, it reads at most five bytes straight from the field's view and allocates nothing; the
+// compiled program (fastpath/) writes the same read into its source (readBitsSource), so bit_slice is
+// defined here alone.
 import type { BytesAccess, FieldAccess, IntAccess } from '../binding.js';
 import type { FunctionDef, FunctionParam, ParamProblem } from '../scheme.js';
 
@@ -26,6 +28,19 @@ export function readBits(bytes: Uint8Array, start: number, end: number, from: nu
   for (let i = from >> 3; i <= lastByte; i++) acc = acc * 256 + bytes[start + i];
   const drop = (8 - (to & 7)) & 7;
   return Math.floor(acc / 2 ** drop) % 2 ** (to - from);
+}
+
+/**
+ * readBits as source, for code that reads the view d[start, end) itself (`start`, `end`: the source
+ * of those offsets): bits within three bytes are read in line (as integers, where readBits computes
+ * in doubles: the same value), wider slices by calling readBits.
+ */
+export function readBitsSource(start: string, end: string, from: number, to: number): string {
+  const first = from >> 3;
+  const last = (to - 1) >> 3;
+  if (last - first > 2) return `readBits(d, ${start}, ${end}, ${from}, ${to})`;
+  const bytes = Array.from({ length: last - first + 1 }, (_, i) => `(d[${start} + ${first + i}] << ${8 * (last - first - i)})`).join(' | ');
+  return `(${start} + ${last} < ${end} ? ((${bytes}) >>> ${(8 - (to & 7)) & 7}) & ${2 ** (to - from) - 1} : -1)`;
 }
 
 export const bitSlice: FunctionDef = {

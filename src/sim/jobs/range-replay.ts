@@ -18,17 +18,18 @@
 // does not depend on the order of packets across ranges: protection off (Advanced TCP
 // Protection's state depends on the order of packets), no per-packet outputs, no label sidecar.
 import os from 'node:os';
+import type { Frame } from '../../capture/frame.js';
 import { timeOrderWarning, type TimeOrder } from '../../capture/frame-delivery.js';
 import type { PcapHeader } from '../../capture/pcap.js';
 import { PCAP_FILE_HEADER } from '../../capture/pcap.js';
 import { readPcapHeader } from '../../capture/pcap-resync.js';
-import { readCapture, type CaptureInfo } from '../../capture/reader.js';
+import { readFrames, type CaptureInfo } from '../../capture/reader.js';
 import { systemErrorText } from '../../errors.js';
 import { closeSpillFile, openSpillFile } from '../address-log.js';
-import type { BuiltPath } from '../build.js';
+import type { CompiledPath } from '../compiled-path.js';
+import { decideFrame } from '../decide-frame.js';
 import type { LoopOptions, OpenCapture } from '../packet-loop.js';
-import { countingVisit } from '../count-packets.js';
-import { PacketDecider } from '../packet-decider.js';
+import type { Run } from '../run.js';
 import type { ReplaySummary } from '../summary.js';
 import type { RangeOutcome, RangeTask } from './range-task.js';
 import type { Jobs } from './threads.js';
@@ -56,13 +57,14 @@ export interface RangeReplay {
 const ADDRESS_LOG_MEMORY = 8 << 20;
 
 /**
- * Replays `capture` on `threads` threads into `summary` and the firewall's counters (see the top of
- * this file). The file is read by path: `capture` itself is left unread, for the caller to replay on
- * one thread when the result is null, or to close.
+ * Replays `capture` on `threads` threads into `summary` and `run`'s tally (see the top of this file;
+ * this thread's range in `run`). The file is read by path: `capture` itself is left unread, for the
+ * caller to replay on one thread when the result is null, or to close.
  */
 export async function replayInRanges(
   capture: OpenCapture,
-  built: BuiltPath,
+  path: CompiledPath,
+  run: Run,
   threads: number,
   summary: ReplaySummary,
   opts: LoopOptions & { fastPath?: boolean; runRange?: RangeRunner; jobs?: Jobs },
@@ -71,7 +73,7 @@ export async function replayInRanges(
   if (header === null) return { info: null, why: 'only a classic pcap file is cut into ranges (this one is pcapng)' };
   const size = capture.size;
   let start: [number, number] | null = null;
-  await readCapture(capture.path, (rec) => (start = [rec.tsSec, rec.tsNsec]), { range: { from: PCAP_FILE_HEADER, to: PCAP_FILE_HEADER + 1 } });
+  await readFrames(capture.path, (frame) => (start = [frame.tsSec, frame.tsNsec]), { range: { from: PCAP_FILE_HEADER, to: PCAP_FILE_HEADER + 1 } });
   if (start === null) return { info: null, why: null };
   // range k holds the records that start in [starts[k], ends[k]); the last one reads to the end, as a one-thread read does
   const starts = Array.from({ length: threads }, (_, k) => PCAP_FILE_HEADER + Math.floor((k * (size - PCAP_FILE_HEADER)) / threads));
@@ -97,7 +99,7 @@ export async function replayInRanges(
     // a runner that throws or rejects is a thread that failed: its range is then replayed on this one
     const failed = (err: unknown): RangeOutcome => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
     try {
-      const running = runRange({ setup: built.setup!, path: capture.path, header, from, to, start: start!, fastPath, addresses, progress, slot });
+      const running = runRange({ setup: path.setup!, path: capture.path, header, from, to, start: start!, fastPath, addresses, progress, slot });
       return { ...running, outcome: running.outcome.catch(failed) };
     } catch (err) {
       return { outcome: Promise.resolve(failed(err)), stop: async () => undefined };
@@ -106,11 +108,10 @@ export async function replayInRanges(
   const report = (): void => opts.onProgress?.(read.reduce((a, b) => a + b, 0), size);
   const ticker = opts.onProgress === undefined ? null : setInterval(report, 200);
   try {
-    const decider = PacketDecider.of(built, fastPath);
-    const main = await readCapture(capture.path, countingVisit(decider, summary), {
+    const visit = (frame: Frame): void => summary.add(decideFrame(frame, path, run));
+    const main = await readFrames(capture.path, visit, {
       signal: opts.signal,
       interrupt: opts.interrupt,
-      decodeFrame: decider.decodeFrame,
       range: { from: PCAP_FILE_HEADER, to: ends[0]! },
       // every core runs a range: reads ahead on libuv's thread would only compete with them
       blocking: true,
@@ -121,7 +122,7 @@ export async function replayInRanges(
     });
     // damage in the first range ends a one-thread read there too: its result is this range's (as an interrupt's)
     if (main.interrupted || damageOf(main).length > 0) return { info: main, why: null };
-    const merged = await addRanges(main, { path: capture.path, ends, workers, summary, built, decider, header, signal: opts.signal, interrupt: opts.interrupt, jobs: opts.jobs ?? threads });
+    const merged = await addRanges(main, { path: capture.path, ends, workers, summary, run, visit, header, signal: opts.signal, interrupt: opts.interrupt, jobs: opts.jobs ?? threads });
     if (merged.info !== null) opts.onProgress?.(size, size);
     return merged;
   } finally {
@@ -138,8 +139,10 @@ interface Merge {
   ends: number[];
   workers: RunningRange[];
   summary: ReplaySummary;
-  built: BuiltPath;
-  decider: PacketDecider;
+  /** this thread's run, which the ranges' tallies are added to */
+  run: Run;
+  /** decides a frame in `run` and counts it into `summary` */
+  visit: (frame: Frame) => void;
   header: PcapHeader;
   signal: AbortSignal | undefined;
   interrupt: AbortSignal | undefined;
@@ -157,13 +160,12 @@ interface Merge {
  * so far (a part not yet added is not waited for): the report is that of the capture's first packets.
  */
 async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
-  const { summary, built, workers } = m;
+  const { summary, run, workers } = m;
   let end = main.end;
   const order: TimeOrder = { ...main.timeOrder };
   let damage: string[] = [];
   let frames = main.packets;
   const said: string[] = [];
-  const { hits, decided } = built.firewall;
   let interrupted = false;
   for (const [i, w] of workers.entries()) {
     const o = await untilAborted(w.outcome, m.signal, m.interrupt);
@@ -181,16 +183,14 @@ async function addRanges(main: CaptureInfo, m: Merge): Promise<RangeReplay> {
       }
       addTimeOrder(order, info.timeOrder, frames);
       summary.absorb(parts, frames);
-      for (let k = 0; k < hits.length; k++) hits[k] += o.hits[k]!;
-      for (let k = 0; k < decided.length; k++) decided[k] += o.decided[k]!;
+      run.tally.absorb(o.tally);
       frames += info.packets;
       end = info.end;
       continue;
     }
     if (o.kind === 'failed') said.push(`--jobs ${m.jobs}: a replay thread failed (${o.message}); its range was replayed on the main thread`);
-    const info = await readCapture(m.path, countingVisit(m.decider, summary), {
+    const info = await readFrames(m.path, m.visit, {
       signal: m.signal,
-      decodeFrame: m.decider.decodeFrame,
       range: { from: end, to: m.ends[i + 1]! },
       after: { frames, last: summary.packets > 0 ? summary.lastStamp() : [-Infinity, 0] },
       blocking: true,

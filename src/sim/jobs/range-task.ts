@@ -3,7 +3,8 @@
 import type { PcapHeader } from '../../capture/pcap.js';
 import type { CaptureInfo } from '../../capture/reader.js';
 import type { AddressLogOptions } from '../address-log.js';
-import type { PathSetup } from '../build.js';
+import type { PathSetup } from '../compiled-path.js';
+import type { TallyParts } from '../run.js';
 import type { SummaryParts } from '../summary.js';
 
 export interface RangeTask {
@@ -31,8 +32,7 @@ export type RangeOutcome =
       from: number;
       info: CaptureInfo;
       parts: SummaryParts;
-      hits: Float64Array;
-      decided: Float64Array;
+      tally: TallyParts;
     }
   /** no record seemed to start in the bytes looked at */
   | { kind: 'no-start' }

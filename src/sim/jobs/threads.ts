@@ -7,7 +7,7 @@
 // unlike the code of a parallel replay itself (range-replay.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import type { BuiltPath } from '../build.js';
+import type { CompiledPath } from '../compiled-path.js';
 import type { OpenCapture } from '../packet-loop.js';
 
 /** Captures from this size on are replayed on several threads by `auto` (smaller ones finish before other threads would pay off). */
@@ -62,11 +62,11 @@ function ownRunnableThreads(): number {
 }
 
 /** Why a replay that asked for several threads runs on one, or null when it can run on several. */
-export function whyOneThread(built: BuiltPath, capture: OpenCapture, perPacket: boolean): string | null {
+export function whyOneThread(path: CompiledPath, capture: OpenCapture, perPacket: boolean): string | null {
   if (capture.merged) return 'several captures are merged by time, on one thread';
-  if (built.atp.active) return "protection is on, and Advanced TCP Protection's state depends on the order of packets";
+  if (path.protects) return "protection is on, and Advanced TCP Protection's state depends on the order of packets";
   if (perPacket) return 'per-packet outputs are written in capture order';
-  if (built.setup === null) return 'the path cannot be built on another thread';
+  if (path.setup === null) return 'the path cannot be built on another thread';
   if (capture.path === '-') return 'standard input is read in one piece';
   if (capture.compressed) return 'a compressed capture is read in one piece';
   return null;

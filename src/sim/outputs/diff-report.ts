@@ -2,6 +2,7 @@
 // NDJSON line per changed frame, the contract in DESIGN.md).
 import { decodeFrameAt } from '../../capture/decode/link-up.js';
 import { PacketRecord } from '../../capture/record.js';
+import type { PacketVerdict } from '../verdict.js';
 import { LOOKUP_FIELDS } from '../../fields/lookups.js';
 import { UsageError } from '../../errors.js';
 import { requestedField } from './packet-fields.js';
@@ -42,8 +43,9 @@ export function diffJson(r: DiffResult, warnings: readonly string[] = []): strin
 
 const decisionJson = (d: Decision): string => JSON.stringify({ verdict: d.verdict, rule: d.rule, stage: d.stage });
 
-/** One changed frame as an NDJSON line: {frame, file (with several captures: `files`, by PacketRecord.file), time, before, after}. */
-export function diffLine(rec: PacketRecord, before: Decision, after: Decision, fields = '', files: readonly string[] | null = null): string {
+/** One changed frame as an NDJSON line: {frame, file (with several captures: `files`, by PacketRecord.file), time, before, after}, from its verdict record. */
+export function diffLine(v: PacketVerdict, before: Decision, after: Decision, fields = '', files: readonly string[] | null = null): string {
+  const rec = v.record;
   return `{"frame":${rec.frame}${files === null ? '' : `,"file":${JSON.stringify(files[rec.file])}`},"time":${rec.timeText()},"before":${decisionJson(before)},"after":${decisionJson(after)}${fields}}\n`;
 }
 
@@ -52,14 +54,14 @@ export function diffLine(rec: PacketRecord, before: Decision, after: Decision, f
  * changed frame's line, valued as edgesim inspect prints them (null when the packet lacks one), read
  * from the frame decoded in full: the fast path reads only the fields the rules use.
  */
-export function fieldKeys(names: readonly string[]): (rec: PacketRecord) => string {
+export function fieldKeys(names: readonly string[]): (v: PacketVerdict) => string {
   const readers = names.map((name) => {
     const field = requestedField(name);
     if (LOOKUP_FIELDS.has(name)) throw new UsageError(`--fields: ${name} is looked up (GeoIP, ASN or data center), not read from the frame; diff's --fields takes the frame's own fields`);
     return [JSON.stringify(name), field] as const;
   });
   const scratch = new PacketRecord();
-  return (rec) => {
+  return ({ record: rec }) => {
     decodeFrameAt(scratch, rec.linkType, rec.data, rec.dataOff, rec.capLen, rec.origLen);
     return readers.map(([key, field]) => `,${key}:${JSON.stringify(field.read(scratch))}`).join('');
   };

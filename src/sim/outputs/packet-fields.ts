@@ -1,25 +1,19 @@
-// The fields of a replay's per-packet outputs, listed once. NDJSON (the contract in DESIGN.md) and
-// CSV are two spellings of this one list: a field is a key of the NDJSON object and a column of the
+// The fields of a replay's per-packet outputs, listed once, each read from the one verdict record
+// (sim/verdict.ts). NDJSON (the contract in DESIGN.md) and CSV are two spellings of this one list: a field is a key of the NDJSON object and a column of the
 // CSV row; a group (`monitor`) is an object in NDJSON, null when the packet has none, and a column
 // per member in CSV (`monitor_stage`, ...). Both read each value from the same function, so the two
 // outputs cannot disagree about a packet.
-import type { PacketRecord } from '../../capture/record.js';
-import type { Firewall } from '../../firewall/firewall.js';
 import { UsageError } from '../../errors.js';
 import { fieldReader } from '../../fields/render.js';
 import { verdictName } from '../../verdict.js';
-import { decidingRule, type PacketVerdict } from '../verdict.js';
+import type { PacketVerdict } from '../verdict.js';
 
-/** The packet being written, and what its values are read from; one per output, set for each packet. */
+/** The packet being written: its verdict record; one per output, set for each packet. */
 export class PacketAt {
-  rec!: PacketRecord;
   v!: PacketVerdict;
 
   /** `files`: the names of merged captures, by PacketRecord.file (OpenCapture.fileNames); null for one capture */
-  constructor(
-    readonly firewall: Firewall,
-    readonly files: readonly string[] | null = null,
-  ) {}
+  constructor(readonly files: readonly string[] | null = null) {}
 }
 
 /** Firewall rules by their place in the firewall's list: the first `matchedCount` of `matched` (a FirewallResult). */
@@ -54,12 +48,12 @@ export interface PacketFieldGroup {
  * and the filter or rule that set that mode), reason (ATP's), note (when decoding stopped early).
  */
 export const PACKET_FIELDS: ReadonlyArray<PacketField | PacketFieldGroup> = [
-  { name: 'frame', kind: 'number', value: (p) => String(p.rec.frame) },
-  { name: 'file', kind: 'text', optional: true, merged: true, value: (p) => (p.files === null ? null : p.files[p.rec.file]!) },
-  { name: 'time', kind: 'number', value: (p) => p.rec.timeText() },
+  { name: 'frame', kind: 'number', value: (p) => String(p.v.record.frame) },
+  { name: 'file', kind: 'text', optional: true, merged: true, value: (p) => (p.files === null ? null : p.files[p.v.record.file]!) },
+  { name: 'time', kind: 'number', value: (p) => p.v.record.timeText() },
   { name: 'verdict', kind: 'text', value: (p) => verdictName(p.v.drop) },
   { name: 'stage', kind: 'text', value: (p) => p.v.stage },
-  { name: 'rule', kind: 'text', value: (p) => decidingRule(p.v, p.firewall) },
+  { name: 'rule', kind: 'text', value: (p) => p.v.rule },
   { name: 'matched', kind: 'rules', value: (p) => p.v.firewall },
   {
     name: 'monitor',
@@ -72,7 +66,7 @@ export const PACKET_FIELDS: ReadonlyArray<PacketField | PacketFieldGroup> = [
     ],
   },
   { name: 'reason', kind: 'text', value: (p) => p.v.reason },
-  { name: 'note', kind: 'text', optional: true, value: (p) => (p.rec.note === '' ? null : p.rec.note) },
+  { name: 'note', kind: 'text', optional: true, value: (p) => p.v.note },
 ];
 
 /**
@@ -90,9 +84,9 @@ export function recordFieldColumns(names: readonly string[]): PacketField[] {
   return names.map((name) => {
     const field = requestedField(name);
     if (field.type === 'Int' || field.type === 'Bool') {
-      return { name, kind: 'literal', value: (p: PacketAt) => { const v = field.read(p.rec); return v === null ? null : String(v); } };
+      return { name, kind: 'literal', value: (p: PacketAt) => { const v = field.read(p.v.record); return v === null ? null : String(v); } };
     }
-    return { name, kind: 'text', value: (p: PacketAt) => field.read(p.rec) as string | null };
+    return { name, kind: 'text', value: (p: PacketAt) => field.read(p.v.record) as string | null };
   });
 }
 

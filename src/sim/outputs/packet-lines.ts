@@ -4,13 +4,12 @@
 // packet costs what a hand-written line costs (a loop over the list, asking each field its kind,
 // took 40% more time) and allocates nothing but the line.
 import { printable } from '../../terminal-text.js';
-import type { PacketRecord } from '../../capture/record.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
 import { isGroup, packetFields, PacketAt, Quoted, type PacketField, type PacketFieldGroup, type RuleList } from './packet-fields.js';
 
 /** Writes one packet's line, newline included. */
-export type PacketLine = (rec: PacketRecord, v: PacketVerdict) => string;
+export type PacketLine = (v: PacketVerdict) => string;
 
 /** What compiled code calls: each field's value function (V), and the spelling's helpers (H). */
 interface Compiled {
@@ -23,9 +22,9 @@ function valueAt(c: Compiled, read: (p: PacketAt) => unknown): string {
   return `V[${c.values.length - 1}](at)`;
 }
 
-function compile(c: Compiled, firewall: Firewall, files: readonly string[] | null, lineCode: string): PacketLine {
-  const at = new PacketAt(firewall, files);
-  const line = new Function('V', 'H', 'at', `return (rec, v) => { at.rec = rec; at.v = v; let t; return ${lineCode}; };`);
+function compile(c: Compiled, files: readonly string[] | null, lineCode: string): PacketLine {
+  const at = new PacketAt(files);
+  const line = new Function('V', 'H', 'at', `return (v) => { at.v = v; let t; return ${lineCode}; };`);
   return line(c.values, c.helpers, at) as PacketLine;
 }
 
@@ -63,7 +62,7 @@ export function ndjsonLine(firewall: Firewall, extra: readonly PacketField[] = [
         return `${key} + H.text(${value})`;
       })
       .join(' + ');
-  return compile(c, firewall, files, `"{" + ${object([...packetFields(files), ...extra])} + "}\\n"`);
+  return compile(c, files, `"{" + ${object([...packetFields(files), ...extra])} + "}\\n"`);
 }
 
 /** A text cell: control characters written as the text outputs write them (terminal-text.ts), so a row is one line; quoted when it holds `"` or `,`. */
@@ -98,5 +97,5 @@ export function csvLine(firewall: Firewall, extra: readonly PacketField[] = [], 
         return f.kind === 'rules' ? `H.rules(${value})` : `H.text(${value})`;
       })
       .join(' + "," + ');
-  return compile(c, firewall, files, `${cells([...packetFields(files), ...extra])} + "\\n"`);
+  return compile(c, files, `${cells([...packetFields(files), ...extra])} + "\\n"`);
 }

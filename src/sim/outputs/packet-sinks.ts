@@ -10,7 +10,8 @@ import { csvColumns, csvLine, ndjsonLine, type PacketLine } from './packet-lines
 import { TextSink } from './text-sink.js';
 
 export interface PacketSink {
-  packet(rec: PacketRecord, v: PacketVerdict): void;
+  /** the packet's verdict record (decideFrame's, reused: it holds until the next packet) */
+  packet(v: PacketVerdict): void;
   close(): Promise<void>;
   /** what the user should know about this output once it is closed */
   warnings?(): string[];
@@ -29,8 +30,8 @@ export class NdjsonSink implements PacketSink {
     this.line = ndjsonLine(firewall, extra, files);
   }
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
-    this.out.write(this.line(rec, v));
+  packet(v: PacketVerdict): void {
+    this.out.write(this.line(v));
   }
 
   async close(): Promise<void> {
@@ -48,8 +49,8 @@ export class CsvSink implements PacketSink {
     out.write(`${csvColumns(extra, files).join(',')}\n`);
   }
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
-    this.out.write(this.line(rec, v));
+  packet(v: PacketVerdict): void {
+    this.out.write(this.line(v));
   }
 
   async close(): Promise<void> {
@@ -97,8 +98,8 @@ export class PcapVerdictSink implements PacketSink {
     this.file = new FramePcap(path);
   }
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
-    if (v.drop === this.wantDrop) this.file.write(rec);
+  packet(v: PacketVerdict): void {
+    if (v.drop === this.wantDrop) this.file.write(v.record);
   }
 
   warnings(): string[] {

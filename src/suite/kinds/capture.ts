@@ -8,13 +8,11 @@ import { labelsPathFor } from '../../capture/synth/label-path.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PacketRecord } from '../../capture/record.js';
 import { counted } from '../../numbers.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import { NdjsonSink, type PacketSink } from '../../sim/outputs/packet-sinks.js';
 import { TextSink } from '../../sim/outputs/text-sink.js';
 import type { AdvancedTcpProtection } from '../../atp/index.js';
-import { buildPacketPath } from '../../sim/build.js';
 import { OpenCapture } from '../../sim/packet-loop.js';
 import { replay } from '../../sim/replay.js';
 import type { ReplayReport } from '../../sim/summary.js';
@@ -86,16 +84,17 @@ class FrameCheck implements PacketSink {
     private readonly atp: AdvancedTcpProtection | null,
   ) {}
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
+  packet(v: PacketVerdict): void {
     if (this.frames.size === 0) return;
+    const rec = v.record;
     const key = frameKey(rec.frame, rec.file, this.names);
     const want = this.frames.get(key);
     if (want === undefined) return;
     this.seen.add(key);
-    const diffs = compareVerdict(want, verdictSummary(v, this.firewall));
+    const diffs = compareVerdict(want, verdictSummary(v));
     if (diffs.length === 0) return;
     this.failures.push(...diffs.map((d) => `frame ${key}: ${d}`));
-    if (this.traces.length < TRACED) this.traces.push(tracePacket(rec, v, this.firewall, this.atp));
+    if (this.traces.length < TRACED) this.traces.push(tracePacket(v, this.firewall, this.atp));
   }
 
   async close(): Promise<void> {}
@@ -108,21 +107,20 @@ function frameKey(frame: number, file: number, names: string[] | null): string {
 
 async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome> {
   const out: CaseOutcome = { failures: [], traces: [], warnings: [], notes: [] };
-  const { snapshot, options } = ctx.paths;
   // under --update the actual verdicts are written beside the golden, to be renamed over it
   const draft = c.golden !== null && ctx.update ? new GoldenDraft(c.golden, c.suiteDir) : null;
   const tmp = c.golden === null || draft !== null ? null : mkdtempSync(path.join(tmpdir(), 'edgesim-golden-'));
   const actualPath = draft?.temp ?? (tmp === null ? null : path.join(tmp, 'verdicts.ndjson'));
   let check: FrameCheck | undefined;
   try {
-    const built = await buildPacketPath(snapshot, options);
-    const { report, warnings } = await replay(await OpenCapture.open(c.captures), built, {
-      sinks: (firewall) => {
-        check = new FrameCheck(c.frames, c.names, firewall, built.atp.active ? built.atp : null);
+    const { report, warnings } = await replay(await OpenCapture.open(c.captures), ctx.paths.path, {
+      sinks: (run) => {
+        const firewall = run.path.firewall;
+        check = new FrameCheck(c.frames, c.names, firewall, run.protection);
         const counting = ctx.coverage === undefined ? [] : [ctx.coverage.sink()];
         return actualPath === null ? [check, ...counting] : [check, ...counting, new NdjsonSink(draft?.writer() ?? new TextSink(actualPath), firewall, [], c.names)];
       },
-      // coverage reads every field of every packet: the fast path decides a frame without decoding it
+      // coverage reads every field of every packet: the compiled lane decides a frame without decoding it
       fastPath: ctx.coverage === undefined,
     });
     out.warnings.push(...warnings, ...report.capture.warnings);
@@ -174,7 +172,7 @@ async function checkGolden(c: CaptureCase, actualPath: string, draft: GoldenDraf
   if (first === null) return;
   const file = first.file === null || c.names === null ? 0 : c.names.indexOf(first.file);
   out.failures.push(`golden ${name}: ${counted(diff!.changed, 'frame')} differ${diff!.changed === 1 ? 's' : ''}; first, frame ${frameKey(first.frame, file, c.names)}: expected ${first.expected ?? '(no line)'}, got ${first.actual ?? '(no line)'}`);
-  if (first.actual !== null && file >= 0) out.traces.push(await traceFrame(ctx.paths.snapshot, ctx.paths.options, c.captures, first.frame, file));
+  if (first.actual !== null && file >= 0) out.traces.push(await traceFrame(ctx.paths.path, c.captures, first.frame, file));
 }
 
 /** Why an expected frame was not seen: the capture (or its file of a list) has fewer frames. */

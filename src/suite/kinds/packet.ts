@@ -2,7 +2,8 @@
 // protection state matters). Each packet is built into real frame bytes and decoded (see
 // packet-builder.ts), then decided on a path with fresh protection state. The expectation applies to
 // the last packet of a sequence unless `expect.packet` names one (1-based).
-import { PacketRecord } from '../../capture/record.js';
+import { Frame } from '../../capture/frame.js';
+import type { PacketVerdict } from '../../sim/verdict.js';
 import { PacketBuilder } from '../packet-builder.js';
 import { parsePacket, type PacketSpec } from '../packet-spec.js';
 import type { Located } from '../source.js';
@@ -21,35 +22,36 @@ export interface PacketCase {
   expect: VerdictExpectation;
 }
 
-const record = new PacketRecord();
+const frame = new Frame();
 
-/** Decides packets 0..target in order on a fresh path (counting each in `coverage`); `record` holds packet `target` after. */
-function decide(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): CasePath {
+/** Decides packets 0..target in order in a fresh run (counting each in `coverage`); returns the run and packet `target`'s verdict. */
+function decide(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths, coverage?: ConfigurationCoverage): { path: CasePath; verdict: PacketVerdict } {
   const path = paths.fresh();
   const builder = new PacketBuilder();
+  let verdict = path.run.verdict;
   let i = 0;
   for (const spec of packets) {
-    builder.build(spec, record);
-    path.process(record, spec.lookups);
-    coverage?.packet(record, path.verdict);
+    builder.build(spec, frame);
+    verdict = path.decide(frame, spec.lookups);
+    coverage?.packet(verdict);
     if (i++ === target) break;
   }
-  return path;
+  return { path, verdict };
 }
 
-/** The trace of packet `target` after packets 0..target went through a fresh path. */
+/** The trace of packet `target` after packets 0..target went through a fresh run. */
 export function tracePackets(packets: Iterable<PacketSpec>, target: number, paths: SuitePaths): PacketTrace {
-  const path = decide(packets, target, paths);
-  return tracePacket(record, path.verdict, paths.firewall, path.atp);
+  const { path, verdict } = decide(packets, target, paths);
+  return tracePacket(verdict, paths.firewall, path.run.protection);
 }
 
 function runPackets(c: PacketCase, ctx: RunContext): CaseOutcome {
-  const path = decide(c.packets, c.target, ctx.paths, ctx.coverage);
-  const failures = compareVerdict(c.expect, verdictSummary(path.verdict, ctx.paths.firewall));
+  const { path, verdict } = decide(c.packets, c.target, ctx.paths, ctx.coverage);
+  const failures = compareVerdict(c.expect, verdictSummary(verdict));
   const notes = c.expect.note === undefined ? [] : [c.expect.note];
   if (failures.length === 0) return { failures, traces: [], warnings: [], notes };
   const where = c.count > 1 ? `packet ${c.target + 1}: ` : '';
-  const trace = tracePacket(record, path.verdict, ctx.paths.firewall, path.atp);
+  const trace = tracePacket(verdict, ctx.paths.firewall, path.run.protection);
   return { failures: failures.map((f) => where + f), traces: [trace], warnings: [], notes };
 }
 

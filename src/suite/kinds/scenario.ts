@@ -10,10 +10,10 @@ import path from 'node:path';
 import { Outcome, Outcomes } from '../../atp/outcomes.js';
 import { Reason, REASONS } from '../../atp/vocabulary.js';
 import { generateToFile, readLabels, resolveSpec, SCENARIOS, SpecError } from '../../capture/synth/index.js';
-import type { PacketRecord } from '../../capture/record.js';
 import { counted, groupDigits } from '../../numbers.js';
 import type { PacketSink } from '../../sim/outputs/packet-sinks.js';
-import { replayFile } from '../../sim/replay.js';
+import { OpenCapture } from '../../sim/packet-loop.js';
+import { replay } from '../../sim/replay.js';
 import type { PacketVerdict } from '../../sim/verdict.js';
 import type { Located } from '../source.js';
 import type { CaseKind, CaseOutcome, RunContext } from '../suite.js';
@@ -31,10 +31,10 @@ export interface ScenarioCase {
 class PathOutcomes implements PacketSink {
   readonly outcomes = new Outcomes();
 
-  packet(rec: PacketRecord, v: PacketVerdict): void {
+  packet(v: PacketVerdict): void {
     let code: number = Outcome.PASS;
     if (v.drop) code = Outcome.DROP + (v.reason === null ? Reason.UNEXPECTED : REASONS.indexOf(v.reason) + 1);
-    this.outcomes.record(rec.frame, code);
+    this.outcomes.record(v.record.frame, code);
   }
 
   async close(): Promise<void> {}
@@ -78,7 +78,7 @@ async function runScenario(c: ScenarioCase, ctx: RunContext): Promise<CaseOutcom
     const capture = path.join(dir, 'scenario.pcap');
     await generateToFile(c.source, capture, c.options);
     const scoring = new PathOutcomes();
-    const { report, warnings } = await replayFile(capture, ctx.paths.snapshot, { ...ctx.paths.options, sinks: () => (ctx.coverage === undefined ? [scoring] : [scoring, ctx.coverage.sink()]), fastPath: ctx.coverage === undefined });
+    const { report, warnings } = await replay(await OpenCapture.open(capture), ctx.paths.path, { sinks: () => (ctx.coverage === undefined ? [scoring] : [scoring, ctx.coverage.sink()]), fastPath: ctx.coverage === undefined });
     out.warnings.push(...warnings, ...report.capture.warnings);
     const labels = await readLabels(capture);
     if (labels === null || labels.frames !== report.packets) {

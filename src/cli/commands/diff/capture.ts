@@ -6,7 +6,8 @@
 import { attachSource, UsageError } from '../../../errors.js';
 import { diffMarkdown } from '../../../review/diff-report.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
-import { buildPacketPath, type BuiltPath } from '../../../sim/build.js';
+import { compilePath } from '../../../sim/build.js';
+import type { CompiledPath } from '../../../sim/compiled-path.js';
 import { diffCapture } from '../../../sim/diff.js';
 import { diffJson, diffLine, fieldKeys, formatDiff } from '../../../sim/outputs/diff-report.js';
 import { FramePcap } from '../../../sim/outputs/packet-sinks.js';
@@ -30,13 +31,13 @@ export interface CaptureDiffFlags extends DataFlags {
   fields?: string;
 }
 
-/** One side of the diff: its packet path, and where its rules are written. */
-async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ built: BuiltPath; locate: RefLocator; label: RuleLabel; notes: readonly string[] }> {
+/** One side of the diff: its compiled path, and where its rules are written. */
+async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ path: CompiledPath; locate: RefLocator; label: RuleLabel; notes: readonly string[] }> {
   const config = await loadConfiguration(side.flags, { ...side.options, places: side.options.places === true && reportsPlaces(flags) });
-  const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+  const path = await compilePath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
-  return { built, locate: refLocator(config.snapshot, config.locate), label: ruleLabels(config.snapshot), notes: config.notes ?? [] };
+  return { path, locate: refLocator(config.snapshot, config.locate), label: ruleLabels(config.snapshot), notes: config.notes ?? [] };
 }
 
 /** Whether the output names rules' places (the markdown report, as output or job summary), so that they are worth reading .tf files for. */
@@ -46,7 +47,7 @@ export async function runCaptureDiff(captures: string[], before: DiffSide, after
   distinctCaptures(captures);
   const sideA = await sideFor(before, flags);
   const sideB = await sideFor(after, flags);
-  const [a, b] = [sideA.built, sideB.built];
+  const [a, b] = [sideA.path, sideB.path];
   const input = await OpenCapture.open(captures);
   const files = input.fileNames;
   if (flags.fields !== undefined && flags.format !== 'ndjson') throw new UsageError('--fields goes with --format ndjson');
@@ -56,9 +57,9 @@ export async function runCaptureDiff(captures: string[], before: DiffSide, after
   let result;
   try {
     result = await diffCapture(input, a, b, {
-      onChange: (rec, x, y) => {
-        lines?.write(diffLine(rec, x, y, fields?.(rec), files));
-        pcap?.write(rec);
+      onChange: (v, x, y) => {
+        lines?.write(diffLine(v, x, y, fields?.(v), files));
+        pcap?.write(v.record);
       },
     });
   } finally {

@@ -1,9 +1,12 @@
-// `edgesim inspect`, run: each packet through a path with lookups only, rendered as one JSON line:
-// `frame` (and `file`, for several captures merged by time), `time` (written as replay writes it), every field the packet has, and `note` when
-// decoding stopped early.
+// `edgesim inspect`, run: each frame decided on a path with lookups only (decoded, in a run that
+// reads every field), rendered as one JSON line: `frame` (and `file`, for several captures merged by
+// time), `time` (written as replay writes it), every field the packet has, and `note` when decoding
+// stopped early.
 import type { PacketRecord } from '../../../capture/record.js';
-import { recordFields } from '../../../fields/render.js';
+import { inspectFields } from '../../../fields/render.js';
 import { buildLookupPath } from '../../../sim/build.js';
+import { decideFrame } from '../../../sim/decide-frame.js';
+import { Run } from '../../../sim/run.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions } from '../../configuration.js';
@@ -18,9 +21,7 @@ export interface InspectFlags extends DataFlags {
 
 /** `files`: the merged captures' names (OpenCapture.fileNames), each line then naming its file after its frame, as replay's do */
 function packetLine(rec: PacketRecord, files: readonly string[] | null): string {
-  const obj: Record<string, string | number | boolean> = recordFields(rec);
-  if (rec.note !== '') obj.note = rec.note;
-  const fields = JSON.stringify(obj);
+  const fields = JSON.stringify(inspectFields(rec));
   const file = files === null ? '' : `,"file":${JSON.stringify(files[rec.file])}`;
   return `{"frame":${rec.frame}${file},"time":${rec.timeText()}${fields === '{}' ? '}' : `,${fields.slice(1)}`}\n`;
 }
@@ -31,20 +32,19 @@ const LIMIT_REACHED = new Error('limit reached');
 export async function run(captures: string[], flags: InspectFlags): Promise<void> {
   const limit = flags.limit ?? Infinity;
   if (limit === 0) return;
-  const built = await buildLookupPath(flags.lookups, dataOptions(flags));
+  const path = await buildLookupPath(flags.lookups, dataOptions(flags));
   distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const files = input.fileNames;
   const out = new TextSink();
   const stop = new AbortController();
-  const verdict = built.path.newVerdict();
+  const run = new Run(path, { record: true });
   let printed = 0;
   try {
-    const info = await input.forEachPacket(
-      (rec) => {
+    const info = await input.forEachFrame(
+      (frame) => {
         if (printed >= limit) return;
-        built.path.process(rec, verdict);
-        out.write(packetLine(rec, files));
+        out.write(packetLine(decideFrame(frame, path, run).record, files));
         if (++printed === limit) stop.abort(LIMIT_REACHED);
       },
       { signal: stop.signal },

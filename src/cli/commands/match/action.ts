@@ -3,14 +3,16 @@
 // the one-rule path, whose rule's hits are the count, so a large capture is counted in ranges as
 // `replay --jobs` replays it; on one thread, the frames are counted as they are matched.
 import { ConfigItemError, UserError } from '../../../errors.js';
-import type { PacketRecord } from '../../../capture/record.js';
+import type { Frame } from '../../../capture/frame.js';
 import type { ReadInfo } from '../../../capture/merge.js';
-import { buildExpressionPath, type BuiltPath } from '../../../sim/build.js';
+import { buildExpressionPath } from '../../../sim/build.js';
+import type { CompiledPath } from '../../../sim/compiled-path.js';
+import { decideFrame } from '../../../sim/decide-frame.js';
 import { threadsWanted, type Jobs } from '../../../sim/jobs/threads.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
-import { PacketDecider } from '../../../sim/packet-decider.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
 import { replay } from '../../../sim/replay.js';
+import { Run } from '../../../sim/run.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
@@ -23,21 +25,21 @@ export interface MatchFlags extends ConfigFlags, DataFlags {
 
 export async function run(captures: string[], expression: string, flags: MatchFlags): Promise<void> {
   const config = await loadConfiguration(flags, { required: false });
-  const built = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+  const path = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     // the expression is the path's one rule: its compile error is the expression's
     if (err instanceof ConfigItemError) throw new UserError(`invalid expression:\n${err.problem}`);
     throw err;
   });
-  printWarnings(undefined, built.warnings);
+  printWarnings(undefined, path.warnings);
   distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {
     if (flags.count && threadsWanted(flags.jobs, input) > 1) {
-      const { report, warnings } = await replay(input, built, { useLabels: false, jobs: flags.jobs });
+      const { report, warnings } = await replay(input, path, { useLabels: false, jobs: flags.jobs });
       out.write(`${report.rules[0]!.hits}\n`);
       // the path's own warnings were printed before the read
-      printWarnings(undefined, warnings.slice(built.warnings.length));
+      printWarnings(undefined, warnings.slice(path.warnings.length));
       printWarnings(input.warningSource, report.capture.warnings);
       return;
     }
@@ -47,9 +49,9 @@ export async function run(captures: string[], expression: string, flags: MatchFl
     let count = 0;
     // several captures: each frame after its file, as grep names a line of one of several files
     const files = input.fileNames;
-    const info = await eachMatch(input, built, (rec) => {
+    const info = await eachMatch(input, path, (frame) => {
       count++;
-      if (!flags.count) out.write(files === null ? `${rec.frame}\n` : `${files[rec.file]}:${rec.frame}\n`);
+      if (!flags.count) out.write(files === null ? `${frame.number}\n` : `${files[frame.file]}:${frame.number}\n`);
     });
     if (flags.count) out.write(`${count}\n`);
     printWarnings(input.warningSource, info.warnings);
@@ -58,10 +60,10 @@ export async function run(captures: string[], expression: string, flags: MatchFl
   }
 }
 
-/** Reads the capture on this thread, calling `matched` with each matched packet. */
-function eachMatch(input: OpenCapture, built: BuiltPath, matched: (rec: PacketRecord) => void): Promise<ReadInfo> {
-  const decider = PacketDecider.of(built);
-  return input.forEachPacket((rec) => {
-    if (decider.decide(rec).firewall.matchedCount !== 0) matched(rec);
-  }, { decodeFrame: decider.decodeFrame });
+/** Reads the capture on this thread, calling `matched` with each matched frame. */
+function eachMatch(input: OpenCapture, path: CompiledPath, matched: (frame: Frame) => void): Promise<ReadInfo> {
+  const run = new Run(path);
+  return input.forEachFrame((frame) => {
+    if (decideFrame(frame, path, run).firewall.matchedCount !== 0) matched(frame);
+  });
 }

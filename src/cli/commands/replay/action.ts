@@ -3,8 +3,8 @@
 import { atpWarnings } from '../../../atp/index.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { counted, groupDigits } from '../../../numbers.js';
-import type { Firewall } from '../../../firewall/firewall.js';
-import { buildPacketPath } from '../../../sim/build.js';
+import type { Run } from '../../../sim/run.js';
+import { compilePath } from '../../../sim/build.js';
 import { engineWarnings } from '../../../sim/engine-counts.js';
 import type { PacketSink } from '../../../sim/outputs/packet-sinks.js';
 import { OpenCapture } from '../../../sim/packet-loop.js';
@@ -37,12 +37,13 @@ export async function run(captures: string[], flags: ReplayFlags): Promise<void>
   const outputs = perPacket ? await perPacketOutputs() : null;
   const extra = outputs?.recordFieldColumns(flags.fields?.split(',').map((name) => name.trim()) ?? []) ?? [];
   const config = await loadConfiguration(flags);
-  const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
+  const path = await compilePath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
   const input = await OpenCapture.open(captures);
   const progress = flags.progress && !captures.includes('-') ? await progressReporter(input.merged ? `${captures.length} captures` : input.name) : undefined;
-  const sinks = (firewall: Firewall): PacketSink[] => {
+  const sinks = (run: Run): PacketSink[] => {
+    const firewall = run.path.firewall;
     const list: PacketSink[] = [];
     if (outputs === null) return list;
     const { CsvSink, NdjsonSink, PcapVerdictSink, TextSink } = outputs;
@@ -55,9 +56,9 @@ export async function run(captures: string[], flags: ReplayFlags): Promise<void>
   // Ctrl-C ends the read: the outputs are finished and the summary says what was replayed
   const interrupts = new Interrupts();
   try {
-    // the fast path reads only the fields the rules use: --fields asks for every packet decoded
+    // the compiled lane reads only the fields the rules use: --fields asks for every packet decoded
     const fastPath = extra.length === 0;
-    const { report, warnings } = await replay(input, built, { sinks, fastPath, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs, interrupt: interrupts.signal });
+    const { report, warnings } = await replay(input, path, { sinks, fastPath, useLabels: flags.labels, onProgress: progress?.update, jobs: flags.jobs, interrupt: interrupts.signal });
     progress?.stop();
     // protection that did nothing for a reason the user can fix is said on stderr whatever the format,
     // unless the table that says it under its scope is on the same terminal

@@ -70,10 +70,11 @@ Packet fields are written as the Rules language writes them. Defaults of a typic
   ip.ttl 64, ip.proto from the transport fields given (tcp when none), tcp.srcport 49152,
   tcp.dstport 80, tcp.flags SYN unless tcp.flags or flag booleans are given (booleans set exactly the
   flags that are true), tcp.seq the connection's next sequence number (1000 first), tcp.ack 0,
-  tcp.window 64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (128 on IPv6), icmp.code 0,
+  tcp.window 64240, udp.srcport 49152, udp.dstport 53, icmp.type 8 (128 for ICMPv6), icmp.code 0,
   ip.hdr_len 5 (more, or ip.opt.type: IPv4 options), no payload (payload: text, or bytes as aa:bb:..;
-  ip.len pads it), sip false, time 1 ms after the previous packet. A line of \`edgesim inspect\` pasted
-  as a packet works: its ip/tcp/udp/icmp bytes are the packet's own (the other fields must agree).
+  ip.len pads it, or cuts an ICMP error's quoted packet short), sip false, time 1 ms after the
+  previous packet. A line of \`edgesim inspect\` pasted as a packet works: its ip/tcp/udp/icmp bytes
+  are the packet's own, as captured (the other fields must agree).
 Looked-up fields (ip.src.country, ip.dst.country, ip.geoip.country, ip.src.asnum, ip.dst.asnum,
 cf.colo.name, cf.colo.region) replace what the lookups would say.
 

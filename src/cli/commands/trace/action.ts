@@ -4,6 +4,7 @@
 // completed exactly as in `edgesim test`.
 import { readFile } from 'node:fs/promises';
 import { attachSource, InputError, UsageError } from '../../../errors.js';
+import { compilePath } from '../../../sim/build.js';
 import { SuitePaths } from '../../../suite/case-path.js';
 import { tracePackets } from '../../../suite/kinds/packet.js';
 import { parsePacket } from '../../../suite/packet-spec.js';
@@ -62,9 +63,10 @@ export async function run(input: string[], flags: TraceFlags): Promise<void> {
   if (flags.frame !== undefined) {
     if (input.length !== 1 || flags.packet !== undefined) throw new UsageError('--frame N traces a frame of one capture: edgesim trace CAPTURE --frame N');
     if (flags.frame < 1) throw new UsageError('--frame: frames are numbered from 1, as Wireshark numbers them');
-    trace = await traceFrame(config.snapshot, options, input[0]!, flags.frame).catch((err: unknown) => {
+    const path = await compilePath(config.snapshot, options).catch((err: unknown) => {
       throw attachSource(err, config.source);
     });
+    trace = await traceFrame(path, input[0]!, flags.frame);
   } else {
     if (input.length === 0 && flags.packet === undefined) throw new UsageError('nothing to trace: give FIELD=VALUE assignments, --packet FILE, or CAPTURE --frame N');
     if (input.length === 1 && !input[0]!.includes('=') && (await isCapture(input[0]!))) throw new UsageError(`${input[0]}: to trace a packet of a capture, name its frame: edgesim trace CAPTURE --frame N`);
