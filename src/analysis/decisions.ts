@@ -38,10 +38,10 @@ export function decisions(model: FirewallModel, universe: Region): Decision[] {
   return out;
 }
 
-/** A box of packets within `within` that `d` certainly (must) or possibly (may) decides, or null. */
-export function decidedPacket(d: Decision, within: Region, certainty: Certainty): Box | null {
-  const r = intersectRegions(within, d.matches[certainty]);
-  return r.length === 0 ? null : firstOutside(r, certainty === 'must' ? d.earlierMay : d.earlierMust);
+/** A box of packets within `within` that `d` certainly (must) or possibly (may) decides, or null; `budget` pays for the search. */
+export function decidedPacket(d: Decision, within: Region, certainty: Certainty, budget?: Budget): Box | null {
+  const r = intersectRegions(within, d.matches[certainty], budget);
+  return r.length === 0 ? null : firstOutside(r, certainty === 'must' ? d.earlierMay : d.earlierMust, budget);
 }
 
 /**
