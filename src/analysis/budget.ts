@@ -120,6 +120,16 @@ export function withinBudget<T>(f: () => T, onLimit: (reason: string) => T): T {
   }
 }
 
+/** f(), or onLimit() when the question's own limit is reached; the run's end goes through (the caller's question ends with it). */
+export function withinQuestion<T>(f: () => T, onLimit: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof WorkLimitReached && err.kind === 'question') return onLimit();
+    throw err;
+  }
+}
+
 /** The run's budget the options give, or a new one whose questions take `workLimit` steps. */
 export function runBudget(options: { budget?: AnalysisBudget; workLimit?: number }): AnalysisBudget {
   return options.budget ?? new AnalysisBudget({ perQuestion: options.workLimit });

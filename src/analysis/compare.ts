@@ -8,9 +8,10 @@
 // the reason. The pairs whose verdicts differ are settled first, so that when the run's budget ends
 // first, what is left open is what matters least: which rule decides a packet, not its verdict.
 import type { Snapshot } from '../config/snapshot.js';
-import { type AnalysisBudget, runBudget, withinBudget } from './budget.js';
-import { type Decision, decisions, jointPacket } from './decisions.js';
+import { type AnalysisBudget, runBudget, withinBudget, withinQuestion } from './budget.js';
+import { type Certainty, type Decision, decidedRegion, decisions, jointPacket } from './decisions.js';
 import { type FirewallModel, type ModelOptions, modelFirewalls } from './model.js';
+import type { Region } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export interface Side {
@@ -67,6 +68,13 @@ export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOp
       pairs.push({ x, y, before, after, verdict_changed: before.verdict !== after.verdict, order: pairs.length });
     }
   }
+  // each side's decided regions, built once (a question each) where they stay small: most pairs are then settled without a search
+  const built = { must: new Map<Decision, Region | null>(), may: new Map<Decision, Region | null>() };
+  const decided = (certainty: Certainty) => (d: Decision): Region | null => {
+    const known = built[certainty];
+    if (!known.has(d)) known.set(d, withinQuestion(() => decidedRegion(d, certainty, run.question()), () => null));
+    return known.get(d)!;
+  };
   const found: Array<{ order: number; difference: Difference }> = [];
   const unsettled: Array<{ order: number; unsettled: Unsettled }> = [];
   // verdict changes first (a stable sort keeps the rules' order within each kind)
@@ -75,8 +83,8 @@ export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOp
     const budget = run.question(pairLimit);
     withinBudget(
       () => {
-        const sure = jointPacket(x, y, 'must', budget);
-        const possible = sure ?? jointPacket(x, y, 'may', budget);
+        const sure = jointPacket(x, y, 'must', budget, decided('must'));
+        const possible = sure ?? jointPacket(x, y, 'may', budget, decided('may'));
         if (possible !== null) found.push({ order, difference: { before, after, verdict_changed, certain: sure !== null, witness: witnessOf(possible, space.names) } });
       },
       (reason) => unsettled.push({ order, unsettled: { before, after, verdict_changed, reason: `${reason} before deciding whether a packet goes from one to the other` } }),

@@ -1,23 +1,34 @@
 // What `edgesim pin` asks of the analysis to write a suite that pins a firewall's behaviour today:
-// for each rule, why it is not reached (unreachable, unmatchable, indeterminate, disabled) or a
-// witness packet it certainly decides (a log rule: certainly sees and matches); the boxes of its
-// region as `space:` cases proved to hold, with the deciding rule when it decides all of the box,
-// else the verdict; and packets just outside each box, one field stepped past an edge, so a
-// change that widens a region (a port range one wider) meets a packet pinned on the other side.
-// The packet witnesses are pinned with what the engine decides for them; the spaces are proved here.
+// - for each rule, why it is not reached (unreachable, unmatchable, indeterminate, disabled) or a
+//   witness packet it certainly decides (a log rule: certainly sees and matches);
+// - the packets each rule certainly decides — its region less every earlier rule's, built as boxes
+//   (decisions.ts decidedRegion) — as `space:` cases expecting that rule, and the packets no rule
+//   decides as `space:` cases expecting none. Together they partition the header space by deciding
+//   rule, so any change that moves a packet of a pinned box to another rule or verdict (a rule
+//   disabled, deleted, moved, its action or one of its numbers changed) fails a case;
+// - packets just outside each rule's region, one field stepped past an edge of the region (the
+//   ends of each field's values first), so a change that widens a region into packets no space
+//   pins meets a packet pinned on the other side.
+// The work is bounded: every question spends from the run's budget (budget.ts), and a rule gets at
+// most MAX_CASES_PER_RULE cases (its witness, at most MAX_SPACES spaces, edges for the rest); what
+// the bounds leave out is said per rule (`omitted`) and for the whole (Pinning.omitted), for the
+// suite's comment. Spaces are proved here as `edgesim test` proves them, spending the same budget,
+// so a suite pin wrote can be proved within one run of `edgesim test`.
 import type { Snapshot } from '../config/snapshot.js';
 import { verdictName } from '../verdict.js';
 import { lookupOf } from '../field-registry.js';
+import { counted } from '../numbers.js';
 import { protectedTraffic } from './atp-filters.js';
-import { decidedPacket, decisions } from './decisions.js';
+import { type AnalysisBudget, WorkLimitReached, withinBudget } from './budget.js';
+import { DECIDED_BOXES, type Decision, decidedPacket, decidedRegion, decisions } from './decisions.js';
 import { FIELD_DIMENSIONS, fieldOf } from './field-dimensions.js';
 import { expressionMeaning } from './expression.js';
 import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
-import { type HeaderSpaceSpec, proveInModel } from './prove.js';
-import { ABSENT, type Box, Dim, type Region, intersectRegions } from './space.js';
-import { boxSpace } from './space-spec.js';
+import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
+import { ABSENT, type Box, Dim, type Region, intersectRegions, projection } from './space.js';
+import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
 /** A witness as a suite builds it: arrived at a data center. */
@@ -28,7 +39,7 @@ function arrivedAt(box: Box, hs: HeaderSpace): Witness {
 export interface PinnedSpace {
   readonly space: HeaderSpaceSpec;
   readonly verdict: 'pass' | 'drop';
-  /** the deciding rule, when it decides every packet of the space */
+  /** the deciding rule (undefined: no rule, the default pass) */
   readonly rule?: string;
 }
 
@@ -44,18 +55,27 @@ export interface PinnedRule {
   readonly spaces: readonly PinnedSpace[];
   /** packets just outside its region, with the field and value that put them there */
   readonly edges: ReadonlyArray<{ readonly field: string; readonly witness: Witness }>;
+  /** what the bounds left out of its cases, and why (empty: nothing) */
+  readonly omitted: readonly string[];
 }
 
 export interface Pinning {
   readonly rules: readonly PinnedRule[];
   /** a packet no rule decides (passed by default), or null when every packet is decided */
   readonly fallthrough: Witness | null;
+  /** the packets no rule decides, as spaces */
+  readonly fallthroughSpaces: readonly PinnedSpace[];
+  /** what the bounds left out beyond single rules (the default's spaces, the run's work limit) */
+  readonly omitted: readonly string[];
 }
 
-/** the most boxes of a region pinned as spaces */
-const MAX_BOXES = 8;
+/** the most cases a rule gets: its witness, its spaces, its edges */
+export const MAX_CASES_PER_RULE = 24;
 
-/** the boxes of a region whose edges are pinned, and the ranges of one field whose ends are */
+/** the most spaces of a rule's decided region (and of the packets no rule decides) */
+export const MAX_SPACES = 12;
+
+/** the boxes of a region whose edges are looked for, and the ranges of one field whose ends are */
 const MAX_EDGE_BOXES = 32;
 
 /**
@@ -67,8 +87,8 @@ const EDGE_DIMENSIONS = FIELD_DIMENSIONS.filter((d) => {
   return f.kind === 'address' || f.kind === 'int' || (f.kind === 'name' && lookupOf(f) === undefined);
 });
 
-function whyNot(model: FirewallModel, i: number, workLimit: number | undefined): { witness: Box | null; why: string | null } {
-  const status = ruleStatus(model, i, workLimit);
+function whyNot(model: FirewallModel, i: number, run: AnalysisBudget): { witness: Box | null; why: string | null } {
+  const status = ruleStatus(model, i, run);
   switch (status.kind) {
     case 'reachable':
       return { witness: status.witnessRegion[0]!, why: null };
@@ -83,63 +103,155 @@ function whyNot(model: FirewallModel, i: number, workLimit: number | undefined):
   }
 }
 
-function sameRegion(a: Region, b: Region): boolean {
-  return a === b || (a.length === b.length && a.every((box, i) => box.every((set, d) => equal(set, b[i]![d]!))));
+type Edge = { field: string; witness: Witness };
+
+/** The packet of `box` moved to `v` in dimension `d` (outside the region by the caller's choice), or null when no packet has that value. */
+function movedTo(hs: HeaderSpace, box: Box, d: number, v: bigint): { key: string; edge: Edge } | null {
+  const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
+  if (v === ABSENT || !contains(home[d]!, v)) return null;
+  const moved = box.slice();
+  moved[d] = [v, v];
+  const witness = arrivedAt(moved, hs);
+  const name = fieldOf(d, String(witness['ip.proto']))?.name;
+  // one packet per edge: the same edge in the boxes of other transports adds nothing
+  return name === undefined ? null : { key: `${name} ${v}`, edge: { field: name, witness } };
 }
 
-function pinnedSpaces(model: FirewallModel, hs: HeaderSpace, rule: ModelledRule): PinnedSpace[] {
-  const { must, may } = rule.meaning;
-  if (!sameRegion(must, may) || must.length > MAX_BOXES || rule.action === 'log') return [];
-  const verdict = verdictName(rule.action === 'block');
-  const out: PinnedSpace[] = [];
-  for (const box of must) {
-    const space = boxSpace(box, hs.universe, hs.names);
-    if (space === null) continue;
-    if (proveInModel(model, hs, space, { verdict, rule: rule.ref }).status === 'holds') out.push({ space, verdict, rule: rule.ref });
-    else if (proveInModel(model, hs, space, { verdict }).status === 'holds') out.push({ space, verdict });
+/**
+ * Packets just outside `region`, the ends of each field's values first (one field stepped past the
+ * lowest and the highest value any box of the region has there: no box holds it, so the packet is
+ * outside), then past each edge of each of its first boxes; at most `max`, and how many there were.
+ */
+function edges(hs: HeaderSpace, region: Region, max: number): { edges: Edge[]; found: number } {
+  const out = new Map<string, Edge>();
+  const add = (m: { key: string; edge: Edge } | null): void => {
+    if (m !== null && !out.has(m.key)) out.set(m.key, m.edge);
+  };
+  const boxes = region.slice(0, MAX_EDGE_BOXES);
+  for (const d of EDGE_DIMENSIONS) {
+    const values = projection(boxes, d);
+    if (values.length === 0) continue;
+    const [lo, hi] = [values[0]!, values[values.length - 1]!];
+    add(movedTo(hs, boxes.find((b) => contains(b[d]!, lo))!, d, lo - 1n));
+    add(movedTo(hs, boxes.find((b) => contains(b[d]!, hi))!, d, hi + 1n));
   }
-  return out;
-}
-
-function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
-  const out: Array<{ field: string; witness: Witness }> = [];
-  const seen = new Set<string>();
-  for (const box of region.slice(0, MAX_EDGE_BOXES)) {
-    const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
+  for (const box of boxes) {
     for (const d of EDGE_DIMENSIONS) {
       const set = box[d]!;
-      if (set.length === home[d]!.length && set.every((v, k) => v === home[d]![k])) continue;
-      for (const v of set.slice(0, 2 * MAX_EDGE_BOXES).map((x, k) => (k % 2 === 0 ? x - 1n : x + 1n))) {
-        if (v === ABSENT || !contains(home[d]!, v)) continue;
-        const moved = box.slice();
-        moved[d] = [v, v];
-        const witness = arrivedAt(moved, hs);
-        const name = fieldOf(d, String(witness['ip.proto']))?.name;
-        if (name === undefined) continue;
-        // one packet per edge: the same edge in the boxes of other transports adds nothing
-        const key = `${name} ${v}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({ field: name, witness });
+      for (let k = 0; k < Math.min(set.length, 2 * MAX_EDGE_BOXES); k++) {
+        const v = k % 2 === 0 ? set[k]! - 1n : set[k]! + 1n;
+        // a value inside another box of the region is no edge of it
+        if (boxes.some((b) => contains(b[d]!, v) && b.every((s, e) => e === d || equal(s, box[e]!)))) continue;
+        add(movedTo(hs, box, d, v));
       }
     }
   }
-  return out;
+  return { edges: [...out.values()].slice(0, max), found: out.size };
+}
+
+/** The spaces a decision's pieces can be written as, with the work each proof took (null: it did not hold or the limit stopped it). */
+class SpacePinner {
+  /** why the run's budget ended, once it has */
+  stopped: string | null = null;
+
+  constructor(
+    private readonly model: FirewallModel,
+    private readonly hs: HeaderSpace,
+    private readonly run: AnalysisBudget,
+  ) {}
+
+  /** The boxes `d` certainly decides, or null with why they are not built. */
+  pieces(d: Decision): { boxes: Region } | { why: string } {
+    const tooMany = { why: `it takes more than ${counted(DECIDED_BOXES, 'box', 'boxes')} or ${counted(this.run.perQuestion, 'step')} to build` };
+    try {
+      const built = decidedRegion(d, 'must', this.run.question());
+      return built === null ? tooMany : { boxes: built };
+    } catch (err) {
+      if (!(err instanceof WorkLimitReached)) throw err;
+      if (err.kind !== 'question') this.stopped = err.message;
+      return err.kind === 'question' ? tooMany : { why: err.message };
+    }
+  }
+
+  /** The space of one box (or of the part of it a space can say), proved to be decided by `d` as `edgesim test` proves it; null when not. */
+  space(d: Decision, box: Box): { pinned: PinnedSpace; whole: boolean } | null | 'unwritable' {
+    if (this.stopped !== null) return null;
+    const part = writablePart(box, this.hs.universe, this.hs.names);
+    const space = part === null ? null : boxSpace(part.box, this.hs.universe, this.hs.names);
+    if (space === null) return 'unwritable';
+    const rule = d.rule < 0 ? null : this.model.rules[d.rule]!.ref;
+    const text = spaceExpression(space);
+    const region = text === '' ? this.hs.universe : expressionMeaning(parseAt(text, 'rule', 'space').expr, { universe: this.hs.universe, names: this.hs.names, lists: () => undefined, notes: [] }).must;
+    const proof = proveRegion(this.model, this.hs, region, { verdict: d.verdict, rule }, this.run);
+    if (proof.status === 'undecided' && this.run.exhausted !== null) this.stopped = this.run.exhausted;
+    if (proof.status !== 'holds') return null;
+    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, whole: part!.whole };
+  }
 }
 
 /** The pinning of a snapshot's firewall (see the top of this file). */
 export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pinning {
-  const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }]);
+  const { space: hs, firewalls, budget: run } = modelFirewalls([{ snapshot, options }]);
   const model = firewalls[0]!;
-  const rules = model.rules.map((rule, i): PinnedRule => {
-    const { witness, why } = whyNot(model, i, options.workLimit);
+  const all = decisions(model, hs.universe);
+  const byRule = new Map(all.map((d) => [d.rule, d]));
+  const pinner = new SpacePinner(model, hs, run);
+
+  // first every rule's status, witness and edges, then spaces a round at a time, so that when the
+  // run's budget ends every rule has had its first spaces
+  const found = model.rules.map((rule, i) => ({ rule, i, ...whyNot(model, i, run) }));
+  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null };
+  const pieces = new Map<number, Pieces>();
+  for (const d of all) {
+    if (d.rule >= 0 && found[d.rule]!.witness === null) continue;
+    const p = pinner.pieces(d);
+    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why });
+  }
+  for (let round = 0; pinner.stopped === null; round++) {
+    let any = false;
+    for (const p of pieces.values()) {
+      if (p.spaces.length >= MAX_SPACES || round >= p.boxes.length) continue;
+      any = true;
+      const s = pinner.space(p.d, p.boxes[round]!);
+      if (s === 'unwritable') p.unwritable++;
+      else if (s === null) p.unproved++;
+      else {
+        p.spaces.push(s.pinned);
+        if (!s.whole) p.inPart++;
+      }
+    }
+    if (!any) break;
+  }
+
+  const spacesSaid = (p: Pieces | undefined, whose: string): string[] => {
+    if (p === undefined) return [];
+    if (p.why !== null) return [`no space of ${whose}: ${p.why}`];
+    const left = p.boxes.length - p.spaces.length;
+    const part = p.inPart === 0 ? [] : [`${counted(p.inPart, 'box', 'boxes')} of ${whose} pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)`];
+    if (left === 0) return part;
+    const parts = [
+      p.unwritable > 0 ? `${p.unwritable} a space: cannot say (more than a few ranges of a field, or absent beside values)` : '',
+      p.spaces.length >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : '',
+      p.boxes.length - p.spaces.length - p.unwritable - p.unproved > 0 || p.unproved > 0 ? (pinner.stopped ?? 'not proved') : '',
+    ].filter((x) => x !== '');
+    return [...part, `${counted(left, 'box', 'boxes')} of the ${counted(p.boxes.length, 'box', 'boxes')} of ${whose} not pinned as spaces (${parts.join('; ')})`];
+  };
+
+  const rules = found.map(({ rule, witness, why, i }): PinnedRule => {
     const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
-    if (witness === null) return { ...base, witness: null, spaces: [], edges: [] };
-    return { ...base, witness: arrivedAt(witness, hs), spaces: pinnedSpaces(model, hs, rule), edges: edges(hs, rule.meaning.must) };
+    if (witness === null) return { ...base, witness: null, spaces: [], edges: [], omitted: [] };
+    const p = pieces.get(i);
+    const spaces = p?.spaces ?? [];
+    const e = edges(hs, rule.meaning.must, MAX_CASES_PER_RULE - 1 - spaces.length);
+    const omitted = [...spacesSaid(byRule.has(i) ? p : undefined, 'its decided region')];
+    if (e.found > e.edges.length) omitted.push(`${counted(e.found - e.edges.length, 'packet')} just outside its region of ${e.found} (at most ${MAX_CASES_PER_RULE} cases a rule)`);
+    return { ...base, witness: arrivedAt(witness, hs), spaces, edges: e.edges, omitted };
   });
-  const pass = decisions(model, hs.universe).at(-1)!;
-  const box = decidedPacket(pass, hs.universe, 'must');
-  return { rules, fallthrough: box === null ? null : arrivedAt(box, hs) };
+  const pass = all.at(-1)!;
+  const box = withinBudget(() => decidedPacket(pass, hs.universe, 'must', run.question()), () => null);
+  const fallback = pieces.get(-1);
+  const omitted = spacesSaid(fallback, 'the packets no rule decides');
+  return { rules, fallthrough: box === null ? null : arrivedAt(box, hs), fallthroughSpaces: fallback?.spaces ?? [], omitted };
 }
 
 /** A packet ATP applies a filter or a scoped rule to. */

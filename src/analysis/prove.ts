@@ -18,7 +18,11 @@ import type { Box, Region } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export type SpaceValue = string | number | boolean;
-export type HeaderSpaceSpec = Readonly<Record<string, SpaceValue | readonly SpaceValue[]>>;
+/** every value of a field but these (a packet without the field included, as `not field in {…}` reads) */
+export interface SpaceExclusion {
+  readonly not: readonly SpaceValue[];
+}
+export type HeaderSpaceSpec = Readonly<Record<string, SpaceValue | readonly SpaceValue[] | SpaceExclusion>>;
 
 export interface SpaceExpectation {
   readonly verdict: 'pass' | 'drop';
@@ -54,7 +58,7 @@ function literal(field: string, v: SpaceValue, path: string): string {
   return bad('a value');
 }
 
-/** The Rules-language expression of a space ('' for {}, the whole header space). */
+/** The Rules-language expression of a space ('' for {}, the whole header space): `field in {…}` for values, `not field in {…}` for `{not: […]}`, and-ed. */
 export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string {
   const parts: string[] = [];
   for (const [field, value] of Object.entries(space)) {
@@ -65,8 +69,10 @@ export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string 
       parts.push(value ? field : `not ${field}`);
       continue;
     }
-    const values = Array.isArray(value) ? value : [value as SpaceValue];
-    parts.push(`${field} in {${values.map((v) => literal(field, v, `${path}.${field}`)).join(' ')}}`);
+    const excluded = typeof value === 'object' && !Array.isArray(value);
+    const values = excluded ? (value as SpaceExclusion).not : Array.isArray(value) ? value : [value as SpaceValue];
+    const set = `${field} in {${values.map((v) => literal(field, v, `${path}.${field}`)).join(' ')}}`;
+    parts.push(excluded ? `not ${set}` : set);
   }
   return parts.join(' and ');
 }

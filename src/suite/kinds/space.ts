@@ -42,8 +42,12 @@ export const spaceKind: CaseKind<SpaceCase> = {
   keys: [],
   expectKeys: ['verdict', 'rule'],
   parse(value, expect, _keys, ctx) {
-    const space: Record<string, SpaceValue | SpaceValue[]> = {};
-    for (const [field, at] of value.entries('a map of field: values')) space[field] = at.type === 'list' ? at.items().map(scalar) : scalar(at);
+    const space: Record<string, SpaceValue | SpaceValue[] | { not: SpaceValue[] }> = {};
+    const values = (at: Located): SpaceValue[] => (at.type === 'list' ? at.items().map(scalar) : [scalar(at)]);
+    for (const [field, at] of value.entries('a map of field: values')) {
+      if (at.type === 'map') space[field] = { not: values(at.checkKeys(['not']).get('not') ?? at.fail('expected {not: [values]}: every value but those')) };
+      else space[field] = at.type === 'list' ? at.items().map(scalar) : scalar(at);
+    }
     try {
       spaceExpression(space, value.key);
     } catch (err) {

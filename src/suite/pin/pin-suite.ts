@@ -18,6 +18,8 @@ export interface PinnedCases {
   readonly cases: WrittenCase[];
   /** one line per rule or ATP filter without a packet case: `ref: why` */
   readonly unpinned: string[];
+  /** one line per thing the bounds on a suite's cases and on the analysis' work left out: `ref: what, why` */
+  readonly omitted: string[];
 }
 
 type Expectation = Record<string, FlowValue>;
@@ -89,6 +91,10 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
   const unpinned: string[] = [];
   const notes = descriptions(snapshot);
   const cases = pinning.rules.flatMap((rule, i) => ruleCases(rule, notes[i], paths, withMatched, names, unpinned));
+  const omitted = [...pinning.rules.flatMap((r) => r.omitted.map((o) => `${r.ref}: ${o}`)), ...pinning.omitted];
+  for (const s of pinning.fallthroughSpaces) {
+    cases.push({ name: names.unique('no rule decides: every packet of a part of the rest'), body: [['space', s.space as FlowValue]], expect: { verdict: s.verdict, rule: null } });
+  }
   const protection = pinProtection(snapshot);
   for (const p of protection) if (p.witness === null) unpinned.push(`${p.component} ${p.ref}: matches no TCP packet to a protected prefix`);
   const others = [
@@ -103,5 +109,5 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
       unpinned.push(`${name}: its packet cannot be built: ${err.detail}`);
     }
   }
-  return { cases, unpinned };
+  return { cases, unpinned, omitted };
 }
