@@ -9,7 +9,7 @@ import { verdictName } from '../verdict.js';
 import type { Meaning } from './atoms.js';
 import type { Budget } from './budget.js';
 import type { FirewallModel } from './model.js';
-import { type Box, type Region, complementOf, firstOutside, intersectRegions, subtractRegions } from './space.js';
+import { type Box, type Region, complementOf, firstOutside, hullsApart, intersectRegions, subtractRegions } from './space.js';
 
 export interface Decision {
   /** index of the deciding rule in model.rules, or -1 for "no rule matched" (pass) */
@@ -40,6 +40,7 @@ export function decisions(model: FirewallModel, universe: Region): Decision[] {
 
 /** A box of packets within `within` that `d` certainly (must) or possibly (may) decides, or null; `budget` pays for the search. */
 export function decidedPacket(d: Decision, within: Region, certainty: Certainty, budget?: Budget): Box | null {
+  if (hullsApart(within, d.matches[certainty])) return null;
   const r = intersectRegions(within, d.matches[certainty], budget);
   return r.length === 0 ? null : firstOutside(r, certainty === 'must' ? d.earlierMay : d.earlierMust, budget);
 }
@@ -60,6 +61,7 @@ export function decidedRegion(d: Decision, certainty: Certainty, budget?: Budget
   for (const earlier of certainty === 'must' ? d.earlierMay : d.earlierMust) {
     if (r.length === 0) return r;
     if (earlier === d.matches[certainty]) return [];
+    if (hullsApart(r, earlier)) continue;
     const co = complementOf(earlier);
     r = co !== undefined && co.length < earlier.length ? intersectRegions(r, co, budget) : subtractRegions(r, earlier, budget);
     if (r.length > maxBoxes) return null;
@@ -81,6 +83,7 @@ export function jointPacket(x: Decision, y: Decision, certainty: Certainty, budg
   const dx = decided?.(x) ?? null;
   const dy = decided?.(y) ?? null;
   if (dx?.length === 0 || dy?.length === 0) return null;
+  if (hullsApart(dx ?? x.matches[certainty], dy ?? y.matches[certainty])) return null;
   const r = intersectRegions(dx ?? x.matches[certainty], dy ?? y.matches[certainty], budget);
   if (r.length === 0) return null;
   const minus = [...(dx === null ? ex : []), ...(dy === null ? ey : [])];

@@ -27,7 +27,7 @@ import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
 import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
-import { ABSENT, type Box, Dim, type Region, intersectRegions, projection } from './space.js';
+import { ABSENT, type Box, Dim, type Region, coalesced, intersectRegions, projection } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -165,7 +165,7 @@ class SpacePinner {
     const tooMany = { why: `it takes more than ${counted(DECIDED_BOXES, 'box', 'boxes')} or ${counted(this.run.perQuestion, 'step')} to build` };
     try {
       const built = decidedRegion(d, 'must', this.run.question());
-      return built === null ? tooMany : { boxes: built };
+      return built === null ? tooMany : { boxes: coalesced(built) };
     } catch (err) {
       if (!(err instanceof WorkLimitReached)) throw err;
       if (err.kind !== 'question') this.stopped = err.message;
@@ -229,12 +229,13 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     const left = p.boxes.length - p.spaces.length;
     const part = p.inPart === 0 ? [] : [`${counted(p.inPart, 'box', 'boxes')} of ${whose} pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)`];
     if (left === 0) return part;
+    const untried = left - p.unwritable - p.unproved;
     const parts = [
-      p.unwritable > 0 ? `${p.unwritable} a space: cannot say (more than a few ranges of a field, or absent beside values)` : '',
-      p.spaces.length >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : '',
-      p.boxes.length - p.spaces.length - p.unwritable - p.unproved > 0 || p.unproved > 0 ? (pinner.stopped ?? 'not proved') : '',
+      p.unwritable > 0 ? `${p.unwritable} a space cannot say` : '',
+      p.unproved > 0 ? `${p.unproved} not proved to be decided by it alone` : '',
+      untried > 0 ? (p.spaces.length >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : (pinner.stopped ?? '')) : '',
     ].filter((x) => x !== '');
-    return [...part, `${counted(left, 'box', 'boxes')} of the ${counted(p.boxes.length, 'box', 'boxes')} of ${whose} not pinned as spaces (${parts.join('; ')})`];
+    return [...part, `${left} of the ${counted(p.boxes.length, 'box', 'boxes')} of ${whose} not pinned as spaces (${parts.join('; ')})`];
   };
 
   const rules = found.map(({ rule, witness, why, i }): PinnedRule => {
@@ -242,9 +243,9 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     if (witness === null) return { ...base, witness: null, spaces: [], edges: [], omitted: [] };
     const p = pieces.get(i);
     const spaces = p?.spaces ?? [];
-    const e = edges(hs, rule.meaning.must, MAX_CASES_PER_RULE - 1 - spaces.length);
+    const e = edges(hs, coalesced(rule.meaning.must.slice(0, 8 * MAX_EDGE_BOXES)), MAX_CASES_PER_RULE - 1 - spaces.length);
     const omitted = [...spacesSaid(byRule.has(i) ? p : undefined, 'its decided region')];
-    if (e.found > e.edges.length) omitted.push(`${counted(e.found - e.edges.length, 'packet')} just outside its region of ${e.found} (at most ${MAX_CASES_PER_RULE} cases a rule)`);
+    if (e.found > e.edges.length) omitted.push(`${e.found - e.edges.length} of the ${counted(e.found, 'packet')} just outside its region (at most ${MAX_CASES_PER_RULE} cases a rule)`);
     return { ...base, witness: arrivedAt(witness, hs), spaces, edges: e.edges, omitted };
   });
   const pass = all.at(-1)!;

@@ -66,7 +66,8 @@ function names(set: Intervals, text: (i: number) => string | undefined): SpaceVa
 /** The largest ranges of `set` (by how many values they hold) whose written values stay within MAX_VALUES, in order. */
 function largest(set: Intervals, cost: (lo: bigint, hi: bigint) => number): Intervals {
   const ranges: Array<[bigint, bigint]> = [];
-  for (let i = 0; i < set.length; i += 2) if (set[i]! !== ABSENT) ranges.push([set[i]!, set[i + 1]!]);
+  // "absent" left out
+  for (let i = 0; i < set.length; i += 2) if (set[i + 1]! > ABSENT) ranges.push([set[i] === ABSENT ? ABSENT + 1n : set[i]!, set[i + 1]!]);
   ranges.sort((a, b) => (b[1] - b[0] > a[1] - a[0] ? 1 : b[1] - b[0] < a[1] - a[0] ? -1 : a[0] < b[0] ? -1 : 1));
   const kept: Array<[bigint, bigint]> = [];
   let used = 0;
