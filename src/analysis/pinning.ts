@@ -8,9 +8,13 @@
 //   disabled, deleted, moved, its action or one of its numbers changed) fails a case;
 // - packets just outside each rule's region, one field stepped past an edge of the region (the
 //   ends of each field's values first), so a change that widens a region into packets no space
-//   pins meets a packet pinned on the other side.
+//   pins meets a packet pinned on the other side;
+// - where a space cannot pin a part of a decided region whole (a field it cannot say, a country
+//   unknown to the database, the bounds), packets inside that part: one where each later rule
+//   matches too (a swap or a move of the two shows there), then the ends of each field's ranges.
 // The work is bounded: every question spends from the run's budget (budget.ts), and a rule gets at
-// most MAX_CASES_PER_RULE cases (its witness, at most MAX_SPACES spaces, edges for the rest); what
+// most MAX_CASES_PER_RULE cases (its witness, at most MAX_SPACES spaces, then packets inside and
+// just outside in turns); what
 // the bounds leave out is said per rule (`omitted`) and for the whole (Pinning.omitted), for the
 // suite's comment. Spaces are proved here as `edgesim test` proves them, spending the same budget,
 // so a suite pin wrote can be proved within one run of `edgesim test`.
@@ -27,7 +31,7 @@ import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
 import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
-import { ABSENT, type Box, Dim, type Region, coalesced, intersectRegions, projection } from './space.js';
+import { ABSENT, type Box, Dim, type Region, coalesced, hullsApart, intersectRegions, projection } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -43,6 +47,12 @@ export interface PinnedSpace {
   readonly rule?: string;
 }
 
+/** A packet inside a decided region, and what puts it there: `where r5 matches too`, `ip.src 10.1.255.255`. */
+export interface InsidePacket {
+  readonly what: string;
+  readonly witness: Witness;
+}
+
 export interface PinnedRule {
   readonly ref: string;
   readonly ruleset: string;
@@ -55,6 +65,8 @@ export interface PinnedRule {
   readonly spaces: readonly PinnedSpace[];
   /** packets just outside its region, with the field and value that put them there */
   readonly edges: ReadonlyArray<{ readonly field: string; readonly witness: Witness }>;
+  /** packets it decides in the parts no space pins whole: where a later rule matches too, and the ends of each field's ranges */
+  readonly inside: readonly InsidePacket[];
   /** what the bounds left out of its cases, and why (empty: nothing) */
   readonly omitted: readonly string[];
 }
@@ -65,6 +77,8 @@ export interface Pinning {
   readonly fallthrough: Witness | null;
   /** the packets no rule decides, as spaces */
   readonly fallthroughSpaces: readonly PinnedSpace[];
+  /** packets no rule decides in the parts no space pins whole */
+  readonly fallthroughInside: readonly InsidePacket[];
   /** what the bounds left out beyond single rules (the default's spaces, the run's work limit) */
   readonly omitted: readonly string[];
 }
@@ -120,9 +134,9 @@ function movedTo(hs: HeaderSpace, box: Box, d: number, v: bigint): { key: string
 /**
  * Packets just outside `region`, the ends of each field's values first (one field stepped past the
  * lowest and the highest value any box of the region has there: no box holds it, so the packet is
- * outside), then past each edge of each of its first boxes; at most `max`, and how many there were.
+ * outside), then past each edge of each of its first boxes.
  */
-function edges(hs: HeaderSpace, region: Region, max: number): { edges: Edge[]; found: number } {
+function edges(hs: HeaderSpace, region: Region): Edge[] {
   const out = new Map<string, Edge>();
   const add = (m: { key: string; edge: Edge } | null): void => {
     if (m !== null && !out.has(m.key)) out.set(m.key, m.edge);
@@ -146,7 +160,63 @@ function edges(hs: HeaderSpace, region: Region, max: number): { edges: Edge[]; f
       }
     }
   }
-  return { edges: [...out.values()].slice(0, max), found: out.size };
+  return [...out.values()];
+}
+
+/** the dimensions whose values a packet inside a box is moved to the ends of: the ordered ones and the names */
+const INSIDE_DIMENSIONS = FIELD_DIMENSIONS.filter((d) => fieldOf(d, 'tcp')!.kind !== 'bool');
+
+/**
+ * Packets `d` decides in `boxes` (parts of its region no space pins whole): first, for each later
+ * rule that matches some of them too, one such packet (moving either rule past the other, or
+ * deleting `d`'s, changes its decision); then each field's range ends within a box (a range
+ * narrowed loses one). At most MAX_EDGE_BOXES boxes are looked at.
+ */
+function inside(hs: HeaderSpace, model: FirewallModel, d: Decision, boxes: Region): InsidePacket[] {
+  const out = new Map<string, InsidePacket>();
+  const looked = boxes.slice(0, MAX_EDGE_BOXES);
+  if (d.rule >= 0) {
+    for (let j = d.rule + 1; j < model.rules.length; j++) {
+      const later = model.rules[j]!;
+      if (!later.enabled || later.action === 'log' || out.has(later.ref)) continue;
+      for (const box of looked) {
+        if (hullsApart([box], later.meaning.must)) continue;
+        const both = intersectRegions([box], later.meaning.must);
+        if (both.length === 0) continue;
+        out.set(later.ref, { what: `where ${later.ref} matches too`, witness: arrivedAt(both[0]!, hs) });
+        break;
+      }
+    }
+  }
+  for (const box of looked) {
+    const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
+    for (const dim of INSIDE_DIMENSIONS) {
+      const set = box[dim]!;
+      if (equal(set, home[dim]!)) continue;
+      for (let k = 0; k < Math.min(set.length, 2 * MAX_EDGE_BOXES); k++) {
+        const v = set[k]!;
+        if (v === ABSENT) continue;
+        const moved = box.slice();
+        moved[dim] = [v, v];
+        const witness = arrivedAt(moved, hs);
+        const name = fieldOf(dim, String(witness['ip.proto']))?.name;
+        if (name === undefined || witness[name] === undefined) continue;
+        const key = `${name} ${String(witness[name])}`;
+        if (!out.has(key)) out.set(key, { what: key, witness });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** The first `max` of two lists taken in turns. */
+function inTurns<A, B>(a: readonly A[], b: readonly B[], max: number): { a: A[]; b: B[] } {
+  const out = { a: [] as A[], b: [] as B[] };
+  for (let k = 0; out.a.length + out.b.length < max && (k < a.length || k < b.length); k++) {
+    if (k < a.length) out.a.push(a[k]!);
+    if (k < b.length && out.a.length + out.b.length < max) out.b.push(b[k]!);
+  }
+  return out;
 }
 
 /** The spaces a decision's pieces can be written as, with the work each proof took (null: it did not hold or the limit stopped it). */
@@ -200,12 +270,12 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   // first every rule's status, witness and edges, then spaces a round at a time, so that when the
   // run's budget ends every rule has had its first spaces
   const found = model.rules.map((rule, i) => ({ rule, i, ...whyNot(model, i, run) }));
-  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null };
+  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box> };
   const pieces = new Map<number, Pieces>();
   for (const d of all) {
     if (d.rule >= 0 && found[d.rule]!.witness === null) continue;
     const p = pinner.pieces(d);
-    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why });
+    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null, whole: new Set() } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why, whole: new Set() });
   }
   for (let round = 0; pinner.stopped === null; round++) {
     let any = false;
@@ -218,6 +288,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
       else {
         p.spaces.push(s.pinned);
         if (!s.whole) p.inPart++;
+        else p.whole.add(p.boxes[round]!);
       }
     }
     if (!any) break;
@@ -238,21 +309,30 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     return [...part, `${left} of the ${counted(p.boxes.length, 'box', 'boxes')} of ${whose} not pinned as spaces (${parts.join('; ')})`];
   };
 
+  /** the packets inside the parts of `p` no space pins whole (none when its region is not built: the witness stands for it) */
+  const insideOf = (p: Pieces | undefined): InsidePacket[] => (p === undefined ? [] : inside(hs, model, p.d, p.boxes.filter((b) => !p.whole.has(b))));
+
   const rules = found.map(({ rule, witness, why, i }): PinnedRule => {
     const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
-    if (witness === null) return { ...base, witness: null, spaces: [], edges: [], omitted: [] };
+    if (witness === null) return { ...base, witness: null, spaces: [], edges: [], inside: [], omitted: [] };
     const p = pieces.get(i);
     const spaces = p?.spaces ?? [];
-    const e = edges(hs, coalesced(rule.meaning.must.slice(0, 8 * MAX_EDGE_BOXES)), MAX_CASES_PER_RULE - 1 - spaces.length);
+    const e = edges(hs, coalesced(rule.meaning.must.slice(0, 8 * MAX_EDGE_BOXES)));
+    const within = insideOf(p);
+    const kept = inTurns(within, e, MAX_CASES_PER_RULE - 1 - spaces.length);
     const omitted = [...spacesSaid(byRule.has(i) ? p : undefined, 'its decided region')];
-    if (e.found > e.edges.length) omitted.push(`${e.found - e.edges.length} of the ${counted(e.found, 'packet')} just outside its region (at most ${MAX_CASES_PER_RULE} cases a rule)`);
-    return { ...base, witness: arrivedAt(witness, hs), spaces, edges: e.edges, omitted };
+    if (within.length > kept.a.length) omitted.push(`${within.length - kept.a.length} of the ${counted(within.length, 'packet')} inside the parts of its region no space pins (at most ${MAX_CASES_PER_RULE} cases a rule)`);
+    if (e.length > kept.b.length) omitted.push(`${e.length - kept.b.length} of the ${counted(e.length, 'packet')} just outside its region (at most ${MAX_CASES_PER_RULE} cases a rule)`);
+    return { ...base, witness: arrivedAt(witness, hs), spaces, edges: kept.b, inside: kept.a, omitted };
   });
   const pass = all.at(-1)!;
   const box = withinBudget(() => decidedPacket(pass, hs.universe, 'must', run.question()), () => null);
   const fallback = pieces.get(-1);
   const omitted = spacesSaid(fallback, 'the packets no rule decides');
-  return { rules, fallthrough: box === null ? null : arrivedAt(box, hs), fallthroughSpaces: fallback?.spaces ?? [], omitted };
+  const rest = insideOf(fallback);
+  const restKept = rest.slice(0, MAX_CASES_PER_RULE);
+  if (rest.length > restKept.length) omitted.push(`${rest.length - restKept.length} of the ${counted(rest.length, 'packet')} inside the parts no space pins of the packets no rule decides (at most ${MAX_CASES_PER_RULE})`);
+  return { rules, fallthrough: box === null ? null : arrivedAt(box, hs), fallthroughSpaces: fallback?.spaces ?? [], fallthroughInside: restKept, omitted };
 }
 
 /** A packet ATP applies a filter or a scoped rule to. */

@@ -70,7 +70,8 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
   const src = value(Dim.src, SRC);
   w['ip.src'] = addressText(src);
   w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
-  w['ip.proto'] = protocolText(Number(value(Dim.proto, [6n, 17n, 1n, 58n, 47n])));
+  // ICMP is its family's: ICMPv6 over IPv6 (a suite builds no "icmp" over IPv6)
+  w['ip.proto'] = protocolText(Number(value(Dim.proto, src < V6_BASE ? [6n, 17n, 1n, 58n, 47n] : [6n, 17n, 58n, 1n, 47n])));
   w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
   w['ip.len'] = 0; // set below, once the headers and payload it must hold are known
   const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {

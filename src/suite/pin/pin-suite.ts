@@ -16,7 +16,7 @@ import { flow, type FlowValue, type WrittenCase } from './suite-text.js';
 
 export interface PinnedCases {
   readonly cases: WrittenCase[];
-  /** one line per rule or ATP filter without a packet case: `ref: why` */
+  /** one line per rule or ATP filter without a witness packet: `ref: why` */
   readonly unpinned: string[];
   /** one line per thing the bounds on a suite's cases and on the analysis' work left out: `ref: what, why` */
   readonly omitted: string[];
@@ -55,27 +55,28 @@ function ruleCases(rule: PinnedRule, description: string | undefined, paths: Sui
     unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): ${rule.why}`);
     return [];
   }
-  let expect: Expectation;
+  // the witness first; when it cannot be built, or is decided otherwise when built, the rest still pins the rule
+  const out: WrittenCase[] = [];
   try {
-    expect = decided(rule.witness, paths, withMatched);
+    const expect = decided(rule.witness, paths, withMatched);
+    const seen = rule.action === 'log' ? (expect.matched as string[] | undefined)?.includes(rule.ref) ?? true : expect.rule === rule.ref;
+    if (seen) out.push({ name: names.unique(title), body: [['packet', rule.witness]], expect, comment: `${rule.ruleset} ${rule.path} (${rule.action})` });
+    else unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): its witness packet ${flow(rule.witness)} is decided by ${String(expect.rule)} when built`);
   } catch (err) {
     if (!(err instanceof SuiteError)) throw err;
     unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): its witness packet cannot be built: ${err.detail}`);
-    return [];
   }
-  const seen = rule.action === 'log' ? (expect.matched as string[] | undefined)?.includes(rule.ref) ?? true : expect.rule === rule.ref;
-  if (!seen) {
-    unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): its witness packet ${flow(rule.witness)} is decided by ${String(expect.rule)} when built`);
-    return [];
-  }
-  const out: WrittenCase[] = [{ name: names.unique(title), body: [['packet', rule.witness]], expect, comment: `${rule.ruleset} ${rule.path} (${rule.action})` }];
   for (const s of rule.spaces) {
     const want: Expectation = s.rule === undefined ? { verdict: s.verdict } : { verdict: s.verdict, rule: s.rule };
     out.push({ name: names.unique(`${rule.ref}: every packet of its region`), body: [['space', s.space as FlowValue]], expect: want });
   }
-  for (const e of rule.edges) {
+  const packets = [
+    ...rule.inside.map((p) => ({ name: `${rule.ref}: inside, ${p.what}`, witness: p.witness })),
+    ...rule.edges.map((e) => ({ name: `${rule.ref}: just outside, ${e.field} ${String(e.witness[e.field] ?? '')}`.trimEnd(), witness: e.witness })),
+  ];
+  for (const p of packets) {
     try {
-      out.push({ name: names.unique(`${rule.ref}: just outside, ${e.field} ${String(e.witness[e.field] ?? '')}`.trimEnd()), body: [['packet', e.witness]], expect: decided(e.witness, paths, withMatched) });
+      out.push({ name: names.unique(p.name), body: [['packet', p.witness]], expect: decided(p.witness, paths, withMatched) });
     } catch (err) {
       if (!(err instanceof SuiteError)) throw err;
     }
@@ -107,6 +108,13 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
     } catch (err) {
       if (!(err instanceof SuiteError)) throw err;
       unpinned.push(`${name}: its packet cannot be built: ${err.detail}`);
+    }
+  }
+  for (const p of pinning.fallthroughInside) {
+    try {
+      cases.push({ name: names.unique(`no rule decides: ${p.what}`), body: [['packet', p.witness]], expect: decided(p.witness, paths, withMatched) });
+    } catch (err) {
+      if (!(err instanceof SuiteError)) throw err;
     }
   }
   return { cases, unpinned, omitted };

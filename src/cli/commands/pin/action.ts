@@ -67,7 +67,7 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
     'Fields a packet does not give take the defaults of a typical packet: see `edgesim test --help`.',
   ].join('\n');
   const footer = [
-    ...(pinned.unpinned.length === 0 ? [] : ['Rules and ATP filters without a packet case, and why:', ...pinned.unpinned.map((u) => `  ${u}`)]),
+    ...(pinned.unpinned.length === 0 ? [] : ['Rules and ATP filters without a witness packet, and why:', ...pinned.unpinned.map((u) => `  ${u}`)]),
     ...(pinned.omitted.length === 0 ? [] : [`Left out by the bounds on a pinned suite (at most ${MAX_CASES_PER_RULE} cases a rule) and on the analysis' work:`, ...pinned.omitted.map((u) => `  ${u}`)]),
   ].join('\n');
   writeOutput(out, suiteText(header, fromSuite(out, config), cases, footer));
@@ -76,6 +76,6 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
     await runSuites([{ ...suite, cases: suite.cases.filter((c) => c.kind.key === 'capture') }], { update: true });
   }
   if (out !== undefined) {
-    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule or filter', 'rules or filters')} without a packet case (listed at its end)`}\n`);
+    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule or filter', 'rules or filters')} without a witness packet (listed at its end)`}\n`);
   }
 }
