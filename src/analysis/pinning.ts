@@ -31,7 +31,7 @@ import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
 import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
-import { ABSENT, type Box, Dim, type Region, coalesced, hullsApart, intersectRegions, projection } from './space.js';
+import { ABSENT, type Box, Dim, type Region, coalesced, firstOutside, hullsApart, intersectRegions, projection } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -169,23 +169,41 @@ const INSIDE_DIMENSIONS = FIELD_DIMENSIONS.filter((d) => fieldOf(d, 'tcp')!.kind
 /**
  * Packets `d` decides in `boxes` (parts of its region no space pins whole): first, for each later
  * rule that matches some of them too, one such packet (moving either rule past the other, or
- * deleting `d`'s, changes its decision); then each field's range ends within a box (a range
- * narrowed loses one). At most MAX_EDGE_BOXES boxes are looked at.
+ * deleting `d`'s, changes its decision); then, for each box of the rule's own region, one packet
+ * that box alone matches (a number changed in one `or`-ed part of the expression shows there,
+ * where the other parts do not hide it); then each field's range ends within a box (a range
+ * narrowed loses one). At most MAX_EDGE_BOXES boxes are looked at, each search within a question
+ * of the run's budget.
  */
-function inside(hs: HeaderSpace, model: FirewallModel, d: Decision, boxes: Region): InsidePacket[] {
+function inside(hs: HeaderSpace, model: FirewallModel, d: Decision, boxes: Region, run: AnalysisBudget): InsidePacket[] {
   const out = new Map<string, InsidePacket>();
   const looked = boxes.slice(0, MAX_EDGE_BOXES);
+  if (looked.length === 0) return [];
+  const add = (what: string, box: Box): void => {
+    const witness = arrivedAt(box, hs);
+    const key = JSON.stringify(witness);
+    if (![...out.values()].some((p) => JSON.stringify(p.witness) === key)) out.set(what, { what, witness });
+  };
   if (d.rule >= 0) {
     for (let j = d.rule + 1; j < model.rules.length; j++) {
       const later = model.rules[j]!;
-      if (!later.enabled || later.action === 'log' || out.has(later.ref)) continue;
-      for (const box of looked) {
-        if (hullsApart([box], later.meaning.must)) continue;
-        const both = intersectRegions([box], later.meaning.must);
-        if (both.length === 0) continue;
-        out.set(later.ref, { what: `where ${later.ref} matches too`, witness: arrivedAt(both[0]!, hs) });
-        break;
-      }
+      if (!later.enabled || later.action === 'log' || out.has(later.ref) || hullsApart(looked, later.meaning.must)) continue;
+      const both = intersectRegions(looked, later.meaning.must);
+      if (both.length > 0) add(`where ${later.ref} matches too`, both[0]!);
+    }
+    const own = d.matches.must.slice(0, MAX_EDGE_BOXES);
+    if (own.length > 1) {
+      own.forEach((part, k) => {
+        const alone = withinBudget(
+          () => {
+            const budget = run.question();
+            const r = intersectRegions(looked, [part], budget);
+            return r.length === 0 ? null : firstOutside(r, [own.filter((_, l) => l !== k)], budget);
+          },
+          () => null,
+        );
+        if (alone !== null) add(`matched by one part of its expression alone (${k + 1} of ${own.length})`, alone);
+      });
     }
   }
   for (const box of looked) {
@@ -310,7 +328,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   };
 
   /** the packets inside the parts of `p` no space pins whole (none when its region is not built: the witness stands for it) */
-  const insideOf = (p: Pieces | undefined): InsidePacket[] => (p === undefined ? [] : inside(hs, model, p.d, p.boxes.filter((b) => !p.whole.has(b))));
+  const insideOf = (p: Pieces | undefined): InsidePacket[] => (p === undefined ? [] : inside(hs, model, p.d, p.boxes.filter((b) => !p.whole.has(b)), run));
 
   const rules = found.map(({ rule, witness, why, i }): PinnedRule => {
     const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
