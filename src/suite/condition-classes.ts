@@ -9,10 +9,14 @@
 //   compiled predicate, and the key holds its value.
 // A replay then evaluates the conditions operand by operand (the reference interpreter, as
 // ConditionProbe does) only for the first packet of each class: a capture case with --coverage costs
-// the key of each packet instead of every condition of every rule it reached.
+// the key of each packet instead of every condition of every rule it reached. The parts that read a
+// looked-up field (a country, an AS number, the data center) depend on the packet's addresses only,
+// so a replay remembers them per IPv4 address pair and looks a packet up only for a pair it has not
+// seen (keyWith).
 import type { PacketRecord } from '../capture/record.js';
 import { recordBinding } from '../fields/binding.js';
-import { compile, printExpr, type Ast, type ComparisonExpr, type Expr, type IpItem, type IpValue, type Literal } from '../lang/index.js';
+import { LOOKUP_FIELDS } from '../fields/lookups.js';
+import { compile, fieldsUsed, printExpr, type Ast, type ComparisonExpr, type Expr, type IpItem, type IpValue, type Literal } from '../lang/index.js';
 import type { IpSet } from '../net/ip-set.js';
 
 /** The edges of a number field: a value's piece is how many of them are at or below it. */
@@ -32,13 +36,19 @@ class NumberCuts {
   piece(v: number): number {
     return upperBound(this.sorted, v);
   }
+
+  /** how many pieces there are */
+  get pieces(): number {
+    return this.sorted.length + 1;
+  }
 }
 
 /** The edges of an address field, per family (values of one family never compare with the other's). */
 class AddressCuts {
   private readonly v4 = new NumberCuts();
   private readonly edges6 = new Set<bigint>();
-  private sorted6: bigint[] = [];
+  /** the IPv6 edges in order, four 32-bit words each (compared without allocating) */
+  private sorted6 = new Uint32Array(0);
 
   add(lo: IpValue, hi: IpValue): void {
     if (lo.family === 4 && hi.family === 4) this.v4.add(BigInt(lo.v4 >>> 0), BigInt(hi.v4 >>> 0));
@@ -64,20 +74,29 @@ class AddressCuts {
 
   done(): void {
     this.v4.done();
-    this.sorted6 = [...this.edges6].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = [...this.edges6].filter((e) => e < 1n << 128n).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.sorted6 = new Uint32Array(4 * sorted.length);
+    sorted.forEach((e, i) => {
+      for (let w = 0; w < 4; w++) this.sorted6[4 * i + w] = Number((e >> BigInt(96 - 32 * w)) & 0xffffffffn);
+    });
   }
 
-  piece(family: number, v4: number, v6: Uint32Array): string {
-    if (family === 4) return `4:${this.v4.piece(v4 >>> 0)}`;
-    const v = big6(v6);
+  /** the piece of an address: IPv4's first, then IPv6's */
+  piece(family: number, v4: number, v6: Uint32Array): number {
+    if (family === 4) return this.v4.piece(v4 >>> 0);
+    const edges = this.sorted6;
     let lo = 0;
-    let hi = this.sorted6.length;
+    let hi = edges.length >> 2;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.sorted6[mid]! <= v) lo = mid + 1;
+      if (atOrBelow(edges, mid, v6)) lo = mid + 1;
       else hi = mid;
     }
-    return `6:${lo}`;
+    return this.v4.pieces + lo;
+  }
+
+  get pieces(): number {
+    return this.v4.pieces + (this.sorted6.length >> 2) + 1;
   }
 }
 
@@ -85,6 +104,16 @@ const LIMIT = 2 ** 53;
 
 function clamp(v: bigint): number {
   return v > BigInt(LIMIT) ? LIMIT : v < -BigInt(LIMIT) ? -LIMIT : Number(v);
+}
+
+/** Whether IPv6 edge `i` of `edges` (four words each) is at or below the address `v`. */
+function atOrBelow(edges: Uint32Array, i: number, v: Uint32Array): boolean {
+  for (let w = 0; w < 4; w++) {
+    const e = edges[4 * i + w]!;
+    const x = v[w]! >>> 0;
+    if (e !== x) return e < x;
+  }
+  return true;
 }
 
 function big6(words: Uint32Array): bigint {
@@ -142,20 +171,51 @@ function cutsOf(c: ComparisonExpr, ast: Ast): { field: string; type: 'Int' | 'Ip
   return null;
 }
 
-type Part = (rec: PacketRecord) => string | number | boolean;
+/** A part of a class: a small number, 0 to its `values` - 1. */
+interface Part {
+  readonly values: number;
+  of(rec: PacketRecord): number;
+}
+
+/** Parts' values as one key: a number in mixed radix where their values fit a double's integers, else text. */
+class Keys {
+  /** how many keys there are (past a double's integers: text) */
+  readonly count: number;
+  /** the key of a record: one generated function, so that each part is called from a call site of its own */
+  readonly of: (rec: PacketRecord) => number | string;
+
+  constructor(parts: readonly Part[]) {
+    this.count = parts.reduce((n, p) => n * p.values, 1);
+    const names = parts.map((_, i) => `P${i}`);
+    const body =
+      this.count <= Number.MAX_SAFE_INTEGER
+        ? `let k = 0;\n${parts.map((p, i) => `k = k * ${p.values} + P${i}(rec);`).join('\n')}\nreturn k;`
+        : `return ${parts.map((_, i) => `P${i}(rec)`).join(" + ',' + ")} + '';`;
+    this.of = new Function(...names, `return function key(rec) {\n${body}\n};`)(...parts.map((p) => p.of)) as (rec: PacketRecord) => number | string;
+  }
+}
+
+/** the address pairs whose looked-up parts a replay remembers: a direct-mapped table of this many, a pair in the slot its hash picks */
+const PAIR_SLOTS = 1 << 16;
 
 /** The classes of packets the rules of a firewall cannot tell apart (see the top of this file). */
 export class DecisionClasses {
-  private readonly parts: Part[] = [];
   /** false when a comparison has a vector value (a class would not say it): every packet is its own class */
   private keyed = true;
   private unkeyed = 0;
+  /** the parts read from the packet itself, and those that read a looked-up field */
+  private readonly plain: Keys;
+  private readonly looked: Keys;
+  /** the looked-up parts of IPv4 address pairs: each slot's source, destination and parts (undefined: empty) */
+  private readonly pairSrc = new Uint32Array(PAIR_SLOTS);
+  private readonly pairDst = new Uint32Array(PAIR_SLOTS);
+  private readonly pairParts: Array<number | string | undefined> = new Array(PAIR_SLOTS);
 
   /** `rules`: the parsed rules whose comparisons decide a class; `lists` resolves `$name` as the firewall does */
   constructor(rules: readonly Ast[], lists?: (name: string) => IpSet | undefined) {
     const numbers = new Map<string, NumberCuts>();
     const addresses = new Map<string, AddressCuts>();
-    const predicates = new Map<string, Part>();
+    const predicates = new Map<string, { predicate: (rec: PacketRecord) => boolean; looked: boolean }>();
     for (const ast of rules) {
       walk(ast.expr, (c) => {
         const cut = cutsOf(c, ast);
@@ -173,29 +233,60 @@ export class DecisionClasses {
         const text = printExpr(c);
         if (predicates.has(text)) return;
         const whole: Ast = { expr: c, source: ast.source, scheme: ast.scheme };
-        predicates.set(text, compile(whole, recordBinding, { lists }));
+        predicates.set(text, { predicate: compile(whole, recordBinding, { lists }), looked: fieldsUsed(whole).some((f) => LOOKUP_FIELDS.has(f)) });
       });
     }
+    const plain: Part[] = [];
+    const looked: Part[] = [];
     for (const [name, cuts] of numbers) {
       cuts.done();
       const acc = recordBinding[name]!;
       if (acc.type !== 'Int') throw new Error(`field ${name} is not bound as a number`);
-      this.parts.push((rec) => (acc.has(rec) ? cuts.piece(acc.get(rec)) : -1));
+      // 0: absent
+      (LOOKUP_FIELDS.has(name) ? looked : plain).push({ values: cuts.pieces + 1, of: (rec) => (acc.has(rec) ? 1 + cuts.piece(acc.get(rec)) : 0) });
     }
     for (const [name, cuts] of addresses) {
       cuts.done();
       const acc = recordBinding[name]!;
       if (acc.type !== 'Ip') throw new Error(`field ${name} is not bound as an address`);
-      this.parts.push((rec) => (acc.has(rec) ? cuts.piece(acc.family(rec), acc.v4(rec), acc.v6(rec)) : -1));
+      plain.push({ values: cuts.pieces + 1, of: (rec) => (acc.has(rec) ? 1 + cuts.piece(acc.family(rec), acc.v4(rec), acc.v6(rec)) : 0) });
     }
-    this.parts.push(...predicates.values());
+    for (const { predicate, looked: reads } of predicates.values()) (reads ? looked : plain).push({ values: 2, of: (rec) => (predicate(rec) ? 1 : 0) });
+    this.plain = new Keys(plain);
+    this.looked = new Keys(looked);
   }
 
-  /** The class of a decoded (and enriched) packet record. */
-  key(rec: PacketRecord): string {
+  /** The class of a decoded and enriched packet record. */
+  key(rec: PacketRecord): number | string {
+    return this.keyWith(rec, null);
+  }
+
+  /**
+   * The class of a decoded record whose looked-up fields `enrich` fills (null: they are filled):
+   * called only when the record's parts that read them are not known for its IPv4 addresses.
+   */
+  keyWith(rec: PacketRecord, enrich: (() => void) | null): number | string {
     if (!this.keyed) return `#${this.unkeyed++}`;
-    let out = '';
-    for (let i = 0; i < this.parts.length; i++) out += `${this.parts[i]!(rec)},`;
-    return out;
+    const plain = this.plain.of(rec);
+    if (this.looked.count === 1) return plain;
+    let looked: number | string | undefined;
+    if (enrich === null) looked = this.looked.of(rec);
+    else if (rec.ipVersion !== 4) {
+      enrich();
+      looked = this.looked.of(rec);
+    } else {
+      const src = rec.src4 >>> 0;
+      const dst = rec.dst4 >>> 0;
+      const slot = (Math.imul(src, 0x9e3779b1) ^ Math.imul(dst, 0x85ebca6b)) >>> 16;
+      looked = this.pairParts[slot];
+      if (looked === undefined || this.pairSrc[slot] !== src || this.pairDst[slot] !== dst) {
+        enrich();
+        looked = this.looked.of(rec);
+        this.pairSrc[slot] = src;
+        this.pairDst[slot] = dst;
+        this.pairParts[slot] = looked;
+      }
+    }
+    return typeof plain === 'number' && typeof looked === 'number' && plain * this.looked.count + looked <= Number.MAX_SAFE_INTEGER ? plain * this.looked.count + looked : `${plain}/${looked}`;
   }
 }

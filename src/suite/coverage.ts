@@ -75,6 +75,9 @@ export interface CoverageReport {
   details: RuleCoverage[];
 }
 
+/** slots of the table of classes seen last */
+const RECENT = 4093;
+
 /** the most classes remembered; past it they are forgotten (a packet of a forgotten class is counted again, at no harm) */
 const MAX_CLASSES = 1 << 20;
 
@@ -85,10 +88,13 @@ export class ConfigurationCoverage {
   /** packets whose last rule reached was rule i (the firewall evaluated rules 0..i) */
   private readonly reachedUpTo: Float64Array;
   private readonly classes: DecisionClasses;
-  private readonly seen = new Set<string>();
+  private readonly seen = new Set<number | string>();
+  private readonly recent = new Float64Array(RECENT).fill(-1);
   /** conditions not yet seen both ways */
   private open: number;
   private readonly scratch = new PacketRecord();
+  /** whether the sink's record has been looked up since it was decoded */
+  private enriched = false;
 
   constructor(
     private readonly paths: SuitePaths,
@@ -109,21 +115,34 @@ export class ConfigurationCoverage {
     this.open = fw.rules.reduce((n, r, i) => n + (r.enabled ? this.rules[i]!.conditions.length : 0), 0);
   }
 
-  /** Counts a packet the path has decided: `rec` decoded (and enriched), `v` its verdict on a path over this configuration. */
+  /** Counts a packet the path has decided: `rec` decoded and enriched, `v` its verdict on a path over this configuration. */
   packet(rec: PacketRecord, v: PacketVerdict): void {
+    this.count(rec, v, null);
+  }
+
+  /** Counts a packet; `enrich` fills its looked-up fields when its class needs them (null: they are filled). */
+  private count(rec: PacketRecord, v: PacketVerdict, enrich: (() => void) | null): void {
     if ((rec.present & Has.IP) === 0 || (v.stage !== null && v.stage !== 'firewall')) return;
     const result = v.firewall;
     const last = result.decidingRule < 0 ? this.rules.length - 1 : result.decidingRule;
     if (last >= 0) this.reachedUpTo[last]!++;
     for (let k = 0; k < result.matchedCount; k++) this.rules[result.matched[k]!]!.matched++;
     if (result.decidingRule >= 0) this.rules[result.decidingRule]!.decided++;
-    if (this.open > 0) this.conditions(rec, last);
+    if (this.open > 0) this.conditions(rec, last, enrich);
   }
 
   /** The conditions of rules 0..last for a packet of a class not seen before. */
-  private conditions(rec: PacketRecord, last: number): void {
-    const key = this.classes.key(rec);
+  private conditions(rec: PacketRecord, last: number, enrich: (() => void) | null): void {
+    const key = this.classes.keyWith(rec, enrich);
+    // the classes seen last, in a table indexed by the key, before the set
+    if (typeof key === 'number') {
+      const slot = key % RECENT;
+      if (this.recent[slot] === key) return;
+      this.recent[slot] = key;
+    }
     if (this.seen.has(key)) return;
+    // the conditions read the looked-up fields too
+    if (enrich !== null && !this.enriched) enrich();
     if (this.seen.size >= MAX_CLASSES) this.seen.clear();
     this.seen.add(key);
     const rules = this.paths.firewall.rules;
@@ -159,12 +178,17 @@ export class ConfigurationCoverage {
   sink(): PacketSink {
     const scratch = this.scratch;
     const enrichment = this.paths.built.enrichment;
+    const enrich = (): void => {
+      if (this.enriched) return;
+      this.enriched = true;
+      enrichment?.enrich(scratch);
+    };
     return {
       packet: (rec, v) => {
         decodeFrameAt(scratch, rec.linkType, rec.data, rec.dataOff, rec.capLen, rec.origLen);
         scratch.frame = rec.frame;
-        if (this.open > 0 && (scratch.present & Has.IP) !== 0) enrichment?.enrich(scratch);
-        this.packet(scratch, v);
+        this.enriched = false;
+        this.count(scratch, v, enrich);
       },
       close: async () => {},
     };
