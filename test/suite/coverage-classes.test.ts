@@ -11,6 +11,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { witnessRecord, type Witness } from '../../src/analysis/index.js';
+import { COLO_NAMES } from '../../src/data/colos.js';
 import { Has, type PacketRecord } from '../../src/capture/record.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { recordBinding } from '../../src/fields/binding.js';
@@ -130,6 +131,17 @@ describe('condition coverage by class', () => {
     );
     expect(seenBothWays).toBeGreaterThan(100);
   }, 120_000);
+
+  it('counts the same where a class does not fit a number (more comparisons than a double has bits)', async () => {
+    const colos = COLO_NAMES.slice(0, 60);
+    const snapshot = snapshotOf(colos.map((c, i) => ({ action: i % 2 === 0 ? ('block' as const) : ('log' as const), expression: `cf.colo.name == "${c}" and tcp.dstport != ${i}`, enabled: true })));
+    const packets = colos.flatMap((c, i) => [0, 1, i].map((port): Witness => ({ 'ip.src': '192.0.2.1', 'ip.dst': '203.0.113.10', 'ip.proto': 'tcp', 'ip.ttl': 64, 'ip.len': 60, 'ip.hdr_len': 5, 'tcp.srcport': 40000, 'tcp.dstport': port, 'tcp.flags': 2, 'cf.colo.name': c, sip: false })));
+    const { classed, reference } = await counted(snapshot, [...packets, ...packets]);
+    const details = classed.details();
+    expect(details.map((d) => d.conditions.map((c) => [c.true, c.false]))).toEqual(reference.conditions.map((r) => r.map((c) => [c.true, c.false])));
+    expect(details.map((d) => [d.reached, d.matched, d.decided])).toEqual(reference.reached.map((r, i) => [r, reference.matched[i], reference.decided[i]]));
+    expect(details.some((d) => d.conditions.some((c) => c.true && c.false))).toBe(true);
+  });
 });
 
 describe('a class already counted evaluates no condition', () => {
