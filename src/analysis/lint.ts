@@ -127,7 +127,7 @@ export function lintModel(model: FirewallModel, space: HeaderSpace, limit: numbe
 /** lint for a snapshot: firewall rules, then ATP filters. */
 export function lint(snapshot: Snapshot, options: ModelOptions = {}): Finding[] {
   const { space, firewalls, budget } = modelFirewalls([{ snapshot, options }]);
-  return [...lintModel(firewalls[0]!, space, budget), ...atpFilterFindings(snapshot, space)];
+  return [...lintModel(firewalls[0]!, space, budget), ...atpFilterFindings(snapshot, space, budget)];
 }
 
 /** The reachability of each firewall rule of a snapshot, in the order of its rulesets. */

@@ -23,7 +23,7 @@ import { verdictName } from '../verdict.js';
 import { lookupOf } from '../field-registry.js';
 import { counted } from '../numbers.js';
 import { protectedTraffic } from './atp-filters.js';
-import { type AnalysisBudget, WorkLimitReached, withinBudget } from './budget.js';
+import { AnalysisBudget, WorkLimitReached, withinBudget } from './budget.js';
 import { DECIDED_BOXES, type Decision, decidedPacket, decidedRegion, decisions } from './decisions.js';
 import { FIELD_DIMENSIONS, fieldOf } from './field-dimensions.js';
 import { expressionMeaning } from './expression.js';
@@ -31,7 +31,7 @@ import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
 import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
-import { ABSENT, type Box, Dim, type Region, coalesced, firstOutside, hullsApart, intersectRegions, projection } from './space.js';
+import { ABSENT, type Box, Dim, type Region, V6_BASE, coalesced, firstOutside, hullsApart, intersectRegions, projection, subtractRegions } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, witnessOf } from './witness.js';
 
@@ -191,20 +191,22 @@ function inside(hs: HeaderSpace, model: FirewallModel, d: Decision, boxes: Regio
       const both = intersectRegions(looked, later.meaning.must);
       if (both.length > 0) add(`where ${later.ref} matches too`, both[0]!);
     }
+    // the parts of one family and transport (those of others never meet)
     const own = d.matches.must.slice(0, MAX_EDGE_BOXES);
-    if (own.length > 1) {
-      own.forEach((part, k) => {
-        const alone = withinBudget(
-          () => {
-            const budget = run.question();
-            const r = intersectRegions(looked, [part], budget);
-            return r.length === 0 ? null : firstOutside(r, [own.filter((_, l) => l !== k)], budget);
-          },
-          () => null,
-        );
-        if (alone !== null) add(`matched by one part of its expression alone (${k + 1} of ${own.length})`, alone);
-      });
-    }
+    const sameHome = (a: Box, b: Box): boolean => equal(a[Dim.l4]!, b[Dim.l4]!) && a[Dim.src]![0]! >= V6_BASE === b[Dim.src]![0]! >= V6_BASE;
+    own.forEach((part, k) => {
+      const others = own.filter((o, l) => l !== k && sameHome(o, part));
+      if (others.length === 0) return;
+      const alone = withinBudget(
+        () => {
+          const budget = run.question();
+          const r = intersectRegions(looked, [part], budget);
+          return r.length === 0 ? null : firstOutside(r, [others], budget);
+        },
+        () => null,
+      );
+      if (alone !== null) add(`matched by one part of its expression alone (${k + 1} of ${own.length})`, alone);
+    });
   }
   for (const box of looked) {
     const home = hs.universe.find((u) => contains(u[Dim.l4]!, box[Dim.l4]![0]!) && contains(u[Dim.src]!, box[Dim.src]![0]!))!;
@@ -262,7 +264,7 @@ class SpacePinner {
   }
 
   /** The space of one box (or of the part of it a space can say), proved to be decided by `d` as `edgesim test` proves it; null when not. */
-  space(d: Decision, box: Box): { pinned: PinnedSpace; whole: boolean } | null | 'unwritable' {
+  space(d: Decision, box: Box): { pinned: PinnedSpace; whole: boolean; part: Box } | null | 'unwritable' {
     if (this.stopped !== null) return null;
     const part = writablePart(box, this.hs.universe, this.hs.names);
     const space = part === null ? null : boxSpace(part.box, this.hs.universe, this.hs.names);
@@ -273,7 +275,7 @@ class SpacePinner {
     const proof = proveRegion(this.model, this.hs, region, { verdict: d.verdict, rule }, this.run);
     if (proof.status === 'undecided' && this.run.exhausted !== null) this.stopped = this.run.exhausted;
     if (proof.status !== 'holds') return null;
-    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, whole: part!.whole };
+    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, whole: part!.whole, part: part!.box };
   }
 }
 
@@ -288,12 +290,13 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   // first every rule's status, witness and edges, then spaces a round at a time, so that when the
   // run's budget ends every rule has had its first spaces
   const found = model.rules.map((rule, i) => ({ rule, i, ...whyNot(model, i, run) }));
-  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box> };
+  /** a decision's boxes, its spaces, and what of its boxes no space pins (`left`: the rest of a box pinned in part) */
+  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box>; left: Map<Box, Region> };
   const pieces = new Map<number, Pieces>();
   for (const d of all) {
     if (d.rule >= 0 && found[d.rule]!.witness === null) continue;
     const p = pinner.pieces(d);
-    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null, whole: new Set() } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why, whole: new Set() });
+    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null, whole: new Set(), left: new Map() } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why, whole: new Set(), left: new Map() });
   }
   for (let round = 0; pinner.stopped === null; round++) {
     let any = false;
@@ -305,8 +308,12 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
       else if (s === null) p.unproved++;
       else {
         p.spaces.push(s.pinned);
-        if (!s.whole) p.inPart++;
-        else p.whole.add(p.boxes[round]!);
+        const box = p.boxes[round]!;
+        if (s.whole) p.whole.add(box);
+        else {
+          p.inPart++;
+          p.left.set(box, subtractRegions([box], [s.part]));
+        }
       }
     }
     if (!any) break;
@@ -328,7 +335,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   };
 
   /** the packets inside the parts of `p` no space pins whole (none when its region is not built: the witness stands for it) */
-  const insideOf = (p: Pieces | undefined): InsidePacket[] => (p === undefined ? [] : inside(hs, model, p.d, p.boxes.filter((b) => !p.whole.has(b)), run));
+  const insideOf = (p: Pieces | undefined): InsidePacket[] => (p === undefined ? [] : inside(hs, model, p.d, p.boxes.filter((b) => !p.whole.has(b)).flatMap((b) => p.left.get(b) ?? [b]), run));
 
   const rules = found.map(({ rule, witness, why, i }): PinnedRule => {
     const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
@@ -360,14 +367,16 @@ export interface ProtectionWitness {
   readonly ref: string;
   /** what it is, for the case's name: `filter (enabled) tcp.dstport == 443`, `rule global web` */
   readonly what: string;
-  /** null: the filter matches no TCP packet to a protected prefix */
+  /** null: the filter matches no TCP packet to a protected prefix, or `why` */
   readonly witness: Witness | null;
+  /** why there is no witness when the filter may match one (the work limit) */
+  readonly why?: string;
 }
 
 const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
-/** For each ATP filter a TCP packet to a protected prefix it matches, and for each rule one in its scope (none without protected prefixes). */
-export function pinProtection(snapshot: Snapshot): ProtectionWitness[] {
+/** For each ATP filter a TCP packet to a protected prefix it matches, and for each rule one in its scope (none without protected prefixes); each filter a question of the run's budget. */
+export function pinProtection(snapshot: Snapshot, run: AnalysisBudget = new AnalysisBudget()): ProtectionWitness[] {
   const out: ProtectionWitness[] = [];
   const filters = COMPONENTS.flatMap((c) => (snapshot[c]?.filters ?? []).map((f, i) => ({ c, f, i, ast: parseAt(f.expression, 'filter', `${c}.filters[${i}].expression`) })));
   const hs = headerSpace(filters.map((x) => x.ast.expr));
@@ -375,8 +384,17 @@ export function pinProtection(snapshot: Snapshot): ProtectionWitness[] {
   if (traffic.length === 0) return out;
   const ingress = traffic as Region;
   for (const { c, f, i, ast } of filters) {
-    const must = intersectRegions(expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must, ingress);
-    out.push({ component: c, ref: f.id ?? `${c}.filters[${i}]`, what: `filter (${f.mode}) ${f.expression}`, witness: must.length === 0 ? null : arrivedAt(must[0]!, hs) });
+    const base = { component: c, ref: f.id ?? `${c}.filters[${i}]`, what: `filter (${f.mode}) ${f.expression}` };
+    const budget = run.question();
+    out.push(
+      withinBudget(
+        (): ProtectionWitness => {
+          const must = intersectRegions(expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [], budget }).must, ingress, budget);
+          return { ...base, witness: must.length === 0 ? null : arrivedAt(must[0]!, hs) };
+        },
+        (reason) => ({ ...base, witness: null, why: `${reason} before finding a packet it matches` }),
+      ),
+    );
   }
   for (const c of COMPONENTS) {
     (snapshot[c]?.rules ?? []).forEach((r, i) => {

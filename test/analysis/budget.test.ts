@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnalysisBudget, Budget, TOTAL_WORK_LIMIT, WORK_LIMIT, WorkLimitReached, withinBudget } from '../../src/analysis/budget.js';
 import { forgetRemembered, intersect, rememberedValues } from '../../src/analysis/intervals.js';
-import { compareRulesets, proveSpace, ruleStatus } from '../../src/analysis/index.js';
+import { compareRulesets, explain, lint, pinProtection, proveSpace, ruleStatus } from '../../src/analysis/index.js';
 import { modelFirewalls } from '../../src/analysis/model.js';
 import { ruleSpecs, snapshotOf } from './replay.js';
 
@@ -152,6 +152,38 @@ describe('the run\'s budget', () => {
     expect(proveSpace(s, { 'tcp.dstport': [80], 'ip.ttl': [64] }, { verdict: 'pass', rule: null })).toEqual({ status: 'holds' });
     const open = proveSpace(s, { 'tcp.dstport': [80], 'ip.ttl': [64] }, { verdict: 'pass', rule: null }, { budget: new AnalysisBudget({ total: 30 }) });
     expect(open).toMatchObject({ status: 'undecided', reason: expect.stringMatching(/^the analysis reached its work limit for the whole run \(30 steps\) before deciding whether r\d \(drop\) decides some packet of the space$/) });
+  });
+});
+
+describe('every analysis of a run under its budget', () => {
+  const s = snapshotOf([
+    { action: 'block', expression: 'tcp.dstport in {22 23}', enabled: true },
+    { action: 'skip', expression: 'ip.src in {10.0.0.0/8}', enabled: true },
+    { action: 'block', expression: 'tcp.dstport == 22 and ip.ttl < 64', enabled: true },
+  ]);
+  const withAtp = { ...s, tcp_protection_status: { enabled: true }, prefixes: [{ prefix: '203.0.113.0/24' }], syn_protection: { filters: [{ id: 'ssh', expression: 'tcp.dstport == 22', mode: 'enabled' as const }, { id: 'ssh-too', expression: 'tcp.dstport == 22 and tcp.srcport >= 1024', mode: 'monitoring' as const }] } };
+
+  it('lint --explain: an earlier rule the limit leaves open may overlap, undecided with the reason', () => {
+    expect(explain(s, 'r3').overlaps.map((o) => [o.rule, o.witness === null])).toEqual([['r1', false], ['r2', false]]);
+    const open = explain(s, 'r3', { budget: new AnalysisBudget({ total: 20 }) });
+    expect(open.overlaps.filter((o) => o.undecided !== undefined)).not.toEqual([]);
+    for (const o of open.overlaps.filter((x) => x.undecided !== undefined)) expect(o).toMatchObject({ witness: null, covers: false, undecided: expect.stringMatching(/work limit.* before deciding whether they share a packet$/) });
+  });
+
+  it('lint: an ATP filter the limit leaves open is indeterminate, not "never applies"', () => {
+    expect(lint(withAtp).filter((f) => f.ruleset === 'syn_protection').map((f) => [f.rule, f.kind])).toEqual([['ssh-too', 'atp_filter_never_applies']]);
+    const open = lint(withAtp, { budget: new AnalysisBudget({ total: 30 }) }).filter((f) => f.ruleset === 'syn_protection');
+    expect(open.map((f) => f.kind)).not.toContain('atp_filter_never_applies');
+    expect(open.map((f) => f.kind)).toContain('indeterminate');
+  });
+
+  it('pin: an ATP filter the limit leaves open has no packet, and says why', () => {
+    expect(pinProtection(withAtp).map((p) => p.witness === null)).toEqual([false, false]);
+    const open = pinProtection(withAtp, new AnalysisBudget({ total: 1 }));
+    expect(open.map((p) => [p.witness, p.why])).toEqual([
+      [null, 'the analysis reached its work limit for the whole run (1 step) before finding a packet it matches'],
+      [null, 'the analysis reached its work limit for the whole run (1 step) before finding a packet it matches'],
+    ]);
   });
 });
 

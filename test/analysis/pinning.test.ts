@@ -86,11 +86,18 @@ describe('pinFirewall', () => {
     expect(edgesOf('ip.proto == "gre"').map(([, value]) => value)).not.toContain('gre');
     expect(edgesOf('ip.opt.type == 0')).toEqual([['ip.opt.type', 1]]);
     expect(edgesOf('sip')).toEqual([]);
-    // 40 addresses apart: below the first and above the last, then the ends of each range, as many as the rule's cases leave room for
+    // 40 addresses apart: a space says the first 16 (of the same size); packets inside the other 24, and just outside: below the
+    // first and above the last, then the ends of each range; in turns, as many as the rule's cases leave room for
     const apart = pinned(`ip.src in {${Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ')}}`);
-    expect(apart.edges.map((e) => e.witness['ip.src'])).toEqual(['10.0.0.0', '10.0.0.80', ...Array.from({ length: 17 }, (_, i) => `10.0.0.${2 * i + 2}`)]);
-    expect(1 + apart.spaces.length + apart.edges.length).toBe(MAX_CASES_PER_RULE);
-    expect(apart.omitted).toContain('15 of the 34 packets just outside its region (at most 24 cases a rule)');
+    expect(apart.spaces.map((s) => (s.space['ip.src'] as string[]).length)).toEqual([16, 16, 16, 16]);
+    expect(apart.edges.map((e) => e.witness['ip.src'])).toEqual(['10.0.0.0', '10.0.0.80', ...Array.from({ length: 7 }, (_, i) => `10.0.0.${2 * i + 2}`)]);
+    expect(apart.inside.map((p) => p.what)).toEqual(Array.from({ length: 10 }, (_, i) => `ip.src 10.0.0.${33 + 2 * i}`));
+    expect(1 + apart.spaces.length + apart.inside.length + apart.edges.length).toBe(MAX_CASES_PER_RULE);
+    expect(apart.omitted).toEqual([
+      '4 boxes of its decided region pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)',
+      '14 of the 24 packets inside the parts of its region no space pins (at most 24 cases a rule)',
+      '25 of the 34 packets just outside its region (at most 24 cases a rule)',
+    ]);
     // five comparisons on one field are one box a transport: every edge of it
     expect(edgesOf('ip.ttl == 0 or ip.ttl == 2 or ip.ttl == 4 or ip.ttl == 6 or ip.ttl == 8').map(([, v]) => v)).toEqual([9, 1, 3, 5, 7]);
   });

@@ -5,7 +5,7 @@
 // decided on the suite's path, and its expectation is what that path decided: so every written
 // case passes as written. A witness whose packet cannot be built, or that the engine decides by
 // another rule than the analysis said, is not written but listed with the reason.
-import { pinFirewall, pinProtection, type PinnedRule, type Witness } from '../../analysis/index.js';
+import { AnalysisBudget, pinFirewall, pinProtection, type PinnedRule, type Witness } from '../../analysis/index.js';
 import type { Snapshot } from '../../config/snapshot.js';
 import type { ModelOptions } from '../../analysis/index.js';
 import type { SuitePaths } from '../case-path.js';
@@ -86,7 +86,9 @@ function ruleCases(rule: PinnedRule, description: string | undefined, paths: Sui
 
 /** The packet and space cases that pin a configuration's firewall and ATP filters and rule scopes. */
 export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: ModelOptions = {}): PinnedCases {
-  const pinning = pinFirewall(snapshot, options);
+  // one budget for the firewall's pinning and the ATP filters'
+  const run = options.budget ?? new AnalysisBudget({ perQuestion: options.workLimit });
+  const pinning = pinFirewall(snapshot, { ...options, budget: run });
   const withMatched = pinning.rules.some((r) => r.action === 'log' && r.why !== 'disabled');
   const names = new Names();
   const unpinned: string[] = [];
@@ -96,8 +98,8 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
   for (const s of pinning.fallthroughSpaces) {
     cases.push({ name: names.unique('no rule decides: every packet of a part of the rest'), body: [['space', s.space as FlowValue]], expect: { verdict: s.verdict, rule: null } });
   }
-  const protection = pinProtection(snapshot);
-  for (const p of protection) if (p.witness === null) unpinned.push(`${p.component} ${p.ref}: matches no TCP packet to a protected prefix`);
+  const protection = pinProtection(snapshot, run);
+  for (const p of protection) if (p.witness === null) unpinned.push(`${p.component} ${p.ref}: ${p.why ?? 'matches no TCP packet to a protected prefix'}`);
   const others = [
     ...(pinning.fallthrough === null ? [] : [{ name: 'no rule decides: passed by default', witness: pinning.fallthrough }]),
     ...protection.flatMap((p) => (p.witness === null ? [] : [{ name: `${p.component} ${p.ref}: ${p.what}`, witness: p.witness }])),
