@@ -127,6 +127,8 @@ export function systemErrorText(err: unknown): string {
     if (typeof inner.code === 'string' && SYSTEM_ERRORS[inner.code] !== undefined) return SYSTEM_ERRORS[inner.code];
   }
   const message = typeof e?.message === 'string' ? e.message : String(err);
+  // a path with a NUL byte (from a suite, a JSON file) is refused by Node before any system call
+  if (code === 'ERR_INVALID_ARG_VALUE' && /null bytes/.test(message)) return 'a path cannot hold a NUL character';
   // Node's messages look like "ENOENT: no such file or directory, open 'x'": keep the words only
   return message.replace(/^[A-Z][A-Z0-9_]+: /, '').replace(/, \w+ '.*'$/, '');
 }

@@ -73,9 +73,10 @@ const PORT = 0xffff;
 const BYTE = 0xff;
 const ASN = 0xffffffff;
 
-const port = (proto: Transport, side: 'src' | 'dst'): FieldEntry => ({
-  name: `${proto}.${side}port`,
-  kind: 'int',
+// The helpers keep each field's name and kind as literal types, so the typed list below (ENTRIES) knows them.
+const port = <P extends Transport, S extends 'src' | 'dst'>(proto: P, side: S) => ({
+  name: `${proto}.${side}port` as `${P}.${S}port`,
+  kind: 'int' as const,
   max: PORT,
   local: `${side[0]}port`,
   dim: `${side[0]}port`,
@@ -83,27 +84,27 @@ const port = (proto: Transport, side: 'src' | 'dst'): FieldEntry => ({
   unit: 'port number',
   meaning: `${side === 'src' ? 'Source' : 'Destination'} port of the ${proto.toUpperCase()} header (0-65535). Absent when the packet is not ${proto.toUpperCase()} or is a non-first fragment.`,
   ...(proto === 'tcp' ? { inFilters: true as const } : {}),
-});
+}) satisfies FieldEntry;
 
-const flag = (name: string, bit: number, what: string): FieldEntry => ({
-  name: `tcp.flags.${name}`,
-  kind: 'flag',
+const flag = <N extends string>(name: N, bit: number, what: string) => ({
+  name: `tcp.flags.${name}` as `tcp.flags.${N}`,
+  kind: 'flag' as const,
   bit,
-  part: 'tcp',
+  part: 'tcp' as const,
   unit: 'flag',
   meaning: `The ${what} bit (0x${bit.toString(16).padStart(2, '0')}) of the TCP flags. Absent when the packet is not TCP.`,
-});
+}) satisfies FieldEntry;
 
-const raw = (name: Transport, what: string, select = `ip.proto == "${name}"`): FieldEntry => ({
+const raw = <T extends Transport>(name: T, what: string, select = `ip.proto == "${name}"`) => ({
   name,
-  kind: 'raw',
+  kind: 'raw' as const,
   part: name,
   unit: 'bytes',
   meaning: `${what} as captured, for bit_slice, contains and matches. Not a condition: to select ${name.toUpperCase()} packets write ${select}.`,
-});
+}) satisfies FieldEntry;
 
-/** The fields, in the order `edgesim fields` and the README list them. */
-export const FIELD_REGISTRY: readonly FieldEntry[] = [
+/** The fields with their names and kinds as literal types, for the types derived from them (RegisteredField). */
+const ENTRIES = [
   { name: 'ip.src', kind: 'address', local: 's4', dim: 'src', part: 'ip', inFilters: true, unit: 'address', meaning: 'Source address of the outermost IP header, IPv4 or IPv6 (a tunnelled packet is described by its outer header).' },
   { name: 'ip.dst', kind: 'address', local: 'd4', dim: 'dst', part: 'ip', inFilters: true, unit: 'address', meaning: 'Destination address of the outermost IP header, IPv4 or IPv6.' },
   {
@@ -201,7 +202,17 @@ export const FIELD_REGISTRY: readonly FieldEntry[] = [
     unit: 'flag',
     meaning: 'True when the TCP or UDP payload starts like a SIP message (a request line ending in SIP/2.0, or a SIP/2.0 status line); false for every other IP packet.',
   },
-];
+] as const satisfies readonly FieldEntry[];
+
+/** The fields, in the order `edgesim fields` and the README list them. */
+export const FIELD_REGISTRY: readonly FieldEntry[] = ENTRIES;
+
+/**
+ * One field of the registry as the type checker knows it: its name and kind as literal types. The
+ * library's `Packet` type (a field name to a value of its kind) is derived from these, so it cannot
+ * differ from the list.
+ */
+export type RegisteredField = (typeof ENTRIES)[number];
 
 /** The fields of a kind, narrowed to it. */
 export function fieldsOfKind<K extends FieldKind>(kind: K): Array<Extract<FieldEntry, { kind: K }>> {

@@ -42,7 +42,8 @@ export default function setup(): void {
   });
   // the command runs the bundle (bin/edgesim.js), built from the sources by the package's own script
   spawnSync('npm', ['run', '--silent', 'bundle'], { cwd: root, stdio: 'ignore' });
-  ensureTools(['tshark', 'tcpdump'], ['tshark', 'tcpdump'], 'the differential tests', [
+  // editcap and mergecap (Debian's wireshark-common, which tshark depends on) cut and merge captures for the merge's differential tests
+  ensureTools(['tshark', 'tcpdump', 'editcap', 'mergecap'], ['tshark', 'tcpdump', 'wireshark-common'], 'the differential tests', [
     'echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections',
   ]);
   // memory tests measure a whole process's peak as GNU time reports it (test/helpers/measured-cli.ts)

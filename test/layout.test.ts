@@ -17,10 +17,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   // every field's facts, which the stages derive their tables from
   'field-registry': [],
   net: ['errors', 'verdict', 'numbers'],
-  lang: ['field-registry', 'net', 'errors', 'verdict', 'numbers'],
+  lang: ['field-registry', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   capture: ['net', 'errors', 'verdict', 'numbers'],
   // data center and region names are checked where a configuration names them
-  config: ['data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  config: ['data', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   fields: ['field-registry', 'capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
@@ -28,9 +28,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   fastpath: ['field-registry', 'capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers'],
+  report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
-  analysis: ['field-registry', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  analysis: ['field-registry', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   suite: ['field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   api: ['config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)

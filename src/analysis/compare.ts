@@ -3,10 +3,10 @@
 // space by deciding rule (decisions.ts); every pair of parts whose outcome differs (verdict, or the
 // deciding rule's ref) and that certainly share a packet is one difference, with a witness from the
 // intersection. Pairs that only possibly share packets (indeterminate parts) are reported as such,
-// so "equivalent" is claimed only when it is proved. Each pair spends from its own work budget and
-// all of them from the run's (budget.ts); a pair that reaches either is listed as indeterminate with
-// the reason. The pairs whose verdicts differ are settled first, so that when the run's budget ends
-// first, what is left open is what matters least: which rule decides a packet, not its verdict.
+// so "same verdicts" (and "same deciding rules") are claimed only when proved. Each pair spends from its own
+// work budget and all of them from the run's (budget.ts); a pair that reaches either is listed as
+// indeterminate with the reason. The pairs whose verdicts differ are settled first, so that when the
+// run's budget ends first, what is left open is what matters least: which rule decides a packet, not its verdict.
 import type { Snapshot } from '../config/snapshot.js';
 import { type AnalysisBudget, runBudget, withinBudget, withinQuestion } from './budget.js';
 import { type Certainty, type Decision, decidedRegion, decisions, jointPacket } from './decisions.js';
@@ -38,8 +38,11 @@ export interface Unsettled {
 }
 
 export interface Comparison {
-  /** no packet's verdict certainly or possibly differs (nor may differ, for all the analysis could settle) */
-  readonly equivalent: boolean;
+  /** proved: every packet gets the same verdict on both sides (no class certainly or possibly changes it, none left unsettled that would) */
+  readonly same_verdicts: boolean;
+  /** proved: every packet is decided by the same rule on both sides (so with the same verdict): no difference, nothing unsettled */
+  readonly same_deciding_rules: boolean;
+  /** the classes decided differently, those whose verdict changes first */
   readonly differences: Difference[];
   readonly indeterminate: Unsettled[];
 }
@@ -94,5 +97,11 @@ export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOp
   const differences = found.sort((p, q) => p.order - q.order).map((f) => f.difference);
   const indeterminate = unsettled.sort((p, q) => p.order - q.order).map((u) => u.unsettled);
   const changed = [...differences, ...indeterminate].some((d) => d.verdict_changed);
-  return { equivalent: !changed, differences, indeterminate };
+  const verdictsFirst = <T extends { verdict_changed: boolean }>(items: T[]): T[] => [...items.filter((d) => d.verdict_changed), ...items.filter((d) => !d.verdict_changed)];
+  return {
+    same_verdicts: !changed,
+    same_deciding_rules: differences.length === 0 && indeterminate.length === 0,
+    differences: verdictsFirst(differences),
+    indeterminate: verdictsFirst(indeterminate),
+  };
 }

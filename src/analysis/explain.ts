@@ -7,6 +7,7 @@
 // disjoint).
 import type { Snapshot } from '../config/snapshot.js';
 import { UserError } from '../errors.js';
+import { printable } from '../terminal-text.js';
 import { withinBudget } from './budget.js';
 import { ruleStatus } from './lint.js';
 import { type ModelOptions, modelFirewalls } from './model.js';
@@ -40,7 +41,7 @@ export function explain(snapshot: Snapshot, ref: string, options: ModelOptions =
   const { space, firewalls, budget: run } = modelFirewalls([{ snapshot, options }]);
   const model = firewalls[0]!;
   const i = model.rules.findIndex((r) => r.ref === ref);
-  if (i < 0) throw new UserError(`no rule ${ref} (rules: ${model.rules.map((r) => r.ref).join(', ')})`, { source: '--explain' });
+  if (i < 0) throw new UserError(printable(`no rule ${ref} (rules: ${model.rules.map((r) => r.ref).join(', ')})`), { source: '--explain' });
   const rule = model.rules[i]!;
   const overlaps: Overlap[] = [];
   for (const other of model.rules.slice(0, i)) {

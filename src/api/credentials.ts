@@ -96,7 +96,7 @@ export async function loadCredentialsFile(file: string): Promise<CredentialTable
   }
   let doc: unknown;
   try {
-    doc = parseJson(text.replace(/^\uFEFF/, ''));
+    doc = parseJson(text.replace(/^\uFEFF/, ''), { keysAreNames: true });
   } catch (err) {
     throw new ConfigItemError('', (err as Error).message, file);
   }

@@ -5,8 +5,10 @@
 // linked into place, so it never exists without its pid, and link fails when a lock is there.
 //
 // A lock whose pid no longer runs (its server was killed with SIGKILL, or the machine restarted) is
-// stale: it is removed, if it is still the same file, and taken. A pid reused by an unrelated
+// stale: it is removed, if it is still the same file, and taken; so is one whose pid is a zombie (a
+// killed server its parent has not reaped yet). A pid reused by an unrelated
 // process keeps the lock held; the refusal says which file to remove then.
+import { existsSync, readFileSync } from 'node:fs';
 import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
@@ -18,13 +20,27 @@ export interface DirectoryLock {
   release(): Promise<void>;
 }
 
+/**
+ * Whether `pid` is a live process. kill(pid, 0) also succeeds for a zombie (a server killed but
+ * not yet reaped by its parent, which can keep it so for as long as it runs): on Linux its state
+ * in /proc/PID/stat (the field after the name, which is in parentheses and may hold any
+ * character) tells, Z (zombie) or X (dead) being no server at all.
+ */
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (err) {
+    // no /proc (not Linux): kill(pid, 0) is all there is; the process gone since: not running
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self/stat');
+  }
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state !== 'Z' && state !== 'X';
 }
 
 /** The lock file's pid and identity, or undefined when there is none (any more). */

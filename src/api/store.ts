@@ -220,6 +220,14 @@ export class AccountStore {
     return answer;
   }
 
+  /**
+   * A dry run of a write: `change` runs on a copy of the account's state and throws what it would
+   * throw in `write`; nothing is kept, logged or saved.
+   */
+  async check(account: string, change: (state: AccountState, items: ItemChanges) => unknown): Promise<void> {
+    change(structuredClone(this.accounts.get(account)?.state ?? emptyAccount()), { record: () => undefined });
+  }
+
   /** Waits for every pending write, then lets another server open the directory. */
   async close(): Promise<void> {
     for (const entry of this.accounts.values()) await entry.settle();

@@ -12,7 +12,19 @@ const MAX_WARNINGS = 100;
 /** Fills rec from the frame data[off, off + capLen) of link type linkType (decodeFrameAt's signature). */
 export type FrameDecoder = (rec: PacketRecord, linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number) => void;
 
-export class FrameDelivery {
+/**
+ * What a format parser hands each record to: a frame to deliver, a record numbered as a frame that
+ * holds no packet, a file-level warning. `frames` is the last frame number the file's records took.
+ * FrameDelivery decodes and delivers at once; a merge of several files queues them (merge.ts).
+ */
+export interface FrameSink {
+  readonly frames: number;
+  emit(linkType: number, data: Uint8Array, off: number, capLen: number, origLen: number, tsSec: number, tsNsec: number): void;
+  skipFrame(): void;
+  warn(message: string): void;
+}
+
+export class FrameDelivery implements FrameSink {
   /** the last frame number given out; the next frame is frames + 1 */
   frames = 0;
   /** packets handed to onPacket */

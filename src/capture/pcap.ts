@@ -6,7 +6,7 @@
 // A record header is all a parser has to find the next record, so an impossible captured length
 // ends the read there (with a warning); everything before it has been delivered.
 import { CaptureError } from './capture-error.js';
-import { type FormatParser, type FrameDelivery, MAX_RECORD } from './frame-delivery.js';
+import { type FormatParser, type FrameSink, MAX_RECORD } from './frame-delivery.js';
 
 const MAGIC_USEC = 0xa1b2c3d4;
 const MAGIC_NSEC = 0xa1b23c4d;
@@ -29,7 +29,7 @@ export class PcapParser implements FormatParser {
   limit = Infinity;
 
   constructor(
-    private readonly sink: FrameDelivery,
+    private readonly sink: FrameSink,
     private readonly little: boolean,
     private readonly nanoFactor: number,
     private readonly linkType: number,
@@ -86,7 +86,7 @@ export function pcapHeader(path: string, view: DataView): PcapHeader {
 }
 
 /** Reads the file header (at least PCAP_FILE_HEADER bytes in view) and returns the record parser. */
-export function pcapParser(path: string, view: DataView, sink: FrameDelivery): FormatParser {
+export function pcapParser(path: string, view: DataView, sink: FrameSink): FormatParser {
   const h = pcapHeader(path, view);
   return new PcapParser(sink, h.little, h.nanoFactor, h.linkType);
 }
@@ -99,7 +99,7 @@ export function pcapParser(path: string, view: DataView, sink: FrameDelivery): F
  * loop's function, threw the optimized loop away two or three times in a replay, each time compiled
  * again with everything inlined into it (a 1M-packet replay spent more on compiling it than on running it).
  */
-function deliverRecords(sink: FrameDelivery, linkType: number, little: boolean, nanoFactor: number, buf: Uint8Array, view: DataView, p: number, end: number, stop: number): number {
+function deliverRecords(sink: FrameSink, linkType: number, little: boolean, nanoFactor: number, buf: Uint8Array, view: DataView, p: number, end: number, stop: number): number {
   while (end - p >= RECORD_HEADER && p < stop) {
     const capLen = view.getUint32(p + 8, little);
     if (capLen > MAX_RECORD || end - p - RECORD_HEADER < capLen) return p;

@@ -11,7 +11,7 @@
 // the block length still finds the next block; a block length that is impossible, or that does not
 // match the copy at the block's end, leaves no way to find the next block, so reading stops there.
 import { CaptureError } from './capture-error.js';
-import { type FormatParser, type FrameDelivery, MAX_RECORD } from './frame-delivery.js';
+import { type FormatParser, type FrameSink, MAX_RECORD } from './frame-delivery.js';
 import { TimeBase } from './timestamps.js';
 
 export const SHB = 0x0a0d0d0a;
@@ -52,7 +52,7 @@ class PcapngParser implements FormatParser {
   private little = true;
   private interfaces: Interface[] = [];
 
-  constructor(private readonly sink: FrameDelivery) {}
+  constructor(private readonly sink: FrameSink) {}
 
   parse(buf: Uint8Array, view: DataView, start: number, end: number, base: number): number {
     let p = start;
@@ -176,7 +176,7 @@ class PcapngParser implements FormatParser {
 }
 
 /** Checks the first section header (at least PCAPNG_MIN_HEADER bytes in view) and returns the block parser. */
-export function pcapngParser(path: string, view: DataView, sink: FrameDelivery): FormatParser {
+export function pcapngParser(path: string, view: DataView, sink: FrameSink): FormatParser {
   const little = sectionByteOrder(view, 0);
   if (little === undefined) throw new CaptureError(`${path}: pcapng section header has a bad byte-order magic`);
   const major = view.getUint16(12, little);

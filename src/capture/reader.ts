@@ -11,7 +11,7 @@
 // delivered. A bad packet is never an error: it is decoded as far as it goes and carries a note.
 import { CaptureError } from './capture-error.js';
 import { decodeFrameAt } from './decode/link-up.js';
-import { type FormatParser, type FrameDecoder, FrameDelivery, type TimeOrder } from './frame-delivery.js';
+import { type FormatParser, type FrameDecoder, FrameDelivery, type FrameSink, type TimeOrder } from './frame-delivery.js';
 import { PCAP_FILE_HEADER, isPcapMagic, pcapParser, type PcapParser } from './pcap.js';
 import { PCAPNG_MIN_HEADER, SHB, pcapngParser } from './pcapng.js';
 import { PacketRecord } from './record.js';
@@ -86,11 +86,11 @@ const RESERVE = 64 << 10;
  *
  * buf[start, end) holds bytes not yet consumed; buf[0] is byte `base` of the data.
  */
-class Window {
-  private readonly bufs = [new Uint8Array(RESERVE + CHUNK), new Uint8Array(RESERVE + CHUNK)];
+export class Window {
+  private readonly bufs: Uint8Array[];
   private cur = 0;
-  buf = this.bufs[0];
-  view = new DataView(this.buf.buffer);
+  buf: Uint8Array;
+  view: DataView;
   start = RESERVE;
   end = RESERVE;
   base = -RESERVE;
@@ -98,17 +98,25 @@ class Window {
   /** the read of the next chunk into the other buffer, at RESERVE */
   private ahead: Promise<number> | null = null;
 
-  constructor(readonly source: ByteSource) {}
+  /** `chunk`: bytes read at a time (a merge of many files reads smaller chunks, merge.ts) */
+  constructor(
+    readonly source: ByteSource,
+    private readonly chunk = CHUNK,
+  ) {
+    this.bufs = [new Uint8Array(RESERVE + chunk), new Uint8Array(RESERVE + chunk)];
+    this.buf = this.bufs[0]!;
+    this.view = new DataView(this.buf.buffer);
+  }
 
   /** Moves to the other buffer: the unconsumed bytes, then the next chunk; then starts reading the one after. */
   async refill(needed: number): Promise<void> {
     let next = this.bufs[1 - this.cur];
-    const n = await (this.ahead ?? this.source.read(next, RESERVE, CHUNK));
+    const n = await (this.ahead ?? this.source.read(next, RESERVE, this.chunk));
     this.ahead = null;
     const left = this.end - this.start;
     if (left > RESERVE) {
       // a record bigger than the reserve: a buffer of its own, as big as the record needs
-      const bigger = new Uint8Array(Math.max(needed, left + n) + RESERVE + CHUNK);
+      const bigger = new Uint8Array(Math.max(needed, left + n) + RESERVE + this.chunk);
       bigger.set(next.subarray(RESERVE, RESERVE + n), left + RESERVE);
       next = bigger;
       this.bufs[1 - this.cur] = bigger;
@@ -130,7 +138,7 @@ class Window {
   }
 
   private readAhead(): void {
-    this.ahead = this.source.read(this.bufs[1 - this.cur], RESERVE, CHUNK);
+    this.ahead = this.source.read(this.bufs[1 - this.cur]!, RESERVE, this.chunk);
     this.ahead.catch(() => undefined); // reported when awaited
   }
 
@@ -160,7 +168,8 @@ function hex(buf: Uint8Array, n: number): string {
   return Array.from(buf.subarray(0, n), (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 
-async function openFormat(path: string, w: Window, sink: FrameDelivery): Promise<FormatParser> {
+/** Reads the file header and returns the parser of the records after it (the window is left at the first record). */
+export async function openFormat(path: string, w: Window, sink: FrameSink): Promise<FormatParser> {
   await w.fill(PCAP_FILE_HEADER);
   const have = w.end - w.start;
   if (have < PCAP_FILE_HEADER && w.source.problem !== '') throw new CaptureError(`${path}: ${w.source.problem}`);
@@ -241,7 +250,7 @@ export async function readCapture(path: string, onPacket: (rec: PacketRecord) =>
 }
 
 /** Waits for `read`: true once it is done, false as soon as `interrupt` is aborted (the read is left to end when its source is closed). */
-function untilInterrupted(read: Promise<void>, interrupt: AbortSignal): Promise<boolean> {
+export function untilInterrupted(read: Promise<void>, interrupt: AbortSignal): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
     const stop = (): void => resolve(false);
     interrupt.addEventListener('abort', stop, { once: true });

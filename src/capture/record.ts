@@ -61,8 +61,10 @@ const EMPTY = new Uint8Array(0);
 const UINT32_LAYOUT = -0;
 
 export class PacketRecord {
-  /** 1-based frame number, as Wireshark numbers frames */
+  /** 1-based frame number, as Wireshark numbers frames (in its own file, when several captures are merged) */
   frame = 0;
+  /** which of several merged captures the frame came from, by its place in the list (0 for a single capture) */
+  file = 0;
   /** capture timestamp: whole seconds since the epoch, and nanoseconds within the second */
   tsSec = 0;
   tsNsec = 0;

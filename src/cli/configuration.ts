@@ -2,7 +2,7 @@
 // and the data options of the packet path (lookups, ATP model options). Used by actions only. Each
 // source is remembered so that an error in an item of it (a rule that does not compile, a bad ATP
 // option) names the file it came from: see `attachSource` in errors.ts.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { STDIN_NAME } from '../capture/source.js';
 import { STAGES, type AtpOptionsInput, type AtpStage } from '../atp/index.js';
 import { readAtpOptionsFile } from '../atp/options-file.js';
@@ -11,6 +11,7 @@ import type { ConfigurationInput } from '../config/inputs/index.js';
 import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import type { SnapshotOptions } from '../config/validate.js';
+import { sampleListNote } from '../data/lists.js';
 import { UsageError, UserError } from '../errors.js';
 import type { PathOptions } from '../sim/build.js';
 import type { ApiFlags, ConfigFlags, DataFlags } from './options.js';
@@ -22,6 +23,10 @@ export interface LoadedConfiguration {
   source: string | undefined;
   /** where each rule is written in the user's files */
   locate: RuleLocator;
+  /** what reading the files found worth saying (said on standard error once a run; reports that stand alone, such as a pull-request comment, say it again) */
+  notes?: readonly string[];
+  /** the refs the readers made for rules without one (a write to an API leaves them out) */
+  madeRefs?: ReadonlySet<string>;
 }
 
 /** How a command reads its configuration. */
@@ -30,9 +35,22 @@ export interface LoadOptions extends SnapshotOptions {
   required?: boolean;
   /** the side of --plan's changes the command reads (default: after) */
   side?: 'before' | 'after';
+  /** the command reports where rules are written: Terraform JSON's rules are placed in their .tf files (--tf-dir); 'quiet': without saying what could not be placed */
+  places?: boolean | 'quiet';
 }
 
 const noted = new Set<string>();
+
+/** Says `note` on standard error, once a run. */
+function noteOnce(note: string): void {
+  if (!noted.has(note)) warn(note);
+  noted.add(note);
+}
+
+/** Says once a run that a rule reads a managed list from the bundled samples (pass to createListRegistry's onSample). */
+export function sampleListSaid(name: string): void {
+  noteOnce(sampleListNote(name));
+}
 
 /**
  * The configuration named by --config (one file or several, merged by resource) and --plan, or
@@ -50,15 +68,14 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
       ...(flags.plan === undefined ? [] : [{ file: flags.plan, plan: options.side ?? 'after' } as const]),
       ...files.map((file) => (file === '-' ? { file: STDIN_NAME, text: stdin } : { file })),
     ];
-    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare }).catch(async (err: unknown) => {
+    if (flags.tfDir !== undefined && !isFolder(flags.tfDir)) throw new UsageError(`--tf-dir ${flags.tfDir}: no such folder (give the folder of the .tf files)`);
+    const terraformSources = options.places === undefined || options.places === false ? undefined : { dir: flags.tfDir, quiet: options.places === 'quiet' };
+    const read = await readConfiguration(inputs, { format: flags.configFormat, unknownLists: options.unknownLists, prepare: options.prepare, terraformSources, account: flags.account }).catch(async (err: unknown) => {
       for (const { file, text } of inputs) if (text === undefined && (await isCapture(file))) throw new UserError('a capture, not a configuration: did you swap the capture and --config?', { source: file });
       throw err;
     });
-    for (const note of read.notes) {
-      if (!noted.has(note)) warn(note);
-      noted.add(note);
-    }
-    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate };
+    for (const note of read.notes) noteOnce(note);
+    return { snapshot: read.snapshot, source: inputs.map((i) => i.file).join(', '), locate: read.locate, notes: read.notes, madeRefs: read.madeRefs };
   }
   if (flags.api !== undefined) {
     if (flags.account === undefined) throw new UsageError('--api needs --account ID');
@@ -67,6 +84,14 @@ export async function loadConfiguration(flags: ConfigFlags, options: LoadOptions
   }
   if (options.required ?? true) throw new UsageError('no configuration: give --config FILE (a snapshot, Terraform JSON, a vendor API response or octorules YAML) or --api URL --account ID');
   return { snapshot: {}, source: undefined, locate: NOWHERE };
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `file` starts as a capture does (pcap, pcapng, gzip): given to --config by mistake. */
@@ -100,7 +125,7 @@ export function apiTarget(flags: ApiFlags): ApiTarget {
  * that file on error; --baseline-pps and --bidirectional override the file.
  */
 export function dataOptions(flags: DataFlags): PathOptions {
-  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags) };
+  return { geoipPath: flags.geoip, asnPath: flags.asn, listsDir: flags.lists, colo: flags.colo, region: flags.region, atp: atpOptions(flags), onSampleList: sampleListSaid };
 }
 
 function atpOptions(flags: DataFlags): AtpOptionsInput | undefined {

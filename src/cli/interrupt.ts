@@ -14,12 +14,13 @@ export class Interrupts {
       this.controller.abort(name);
       return;
     }
+    this.atOnce?.(name);
     this.end();
     process.kill(process.pid, name);
   };
 
-  /** Catches SIGINT and SIGTERM until end(). */
-  constructor() {
+  /** Catches SIGINT and SIGTERM until end(); `atOnce` says what a second signal, which ends the process at once, leaves behind. */
+  constructor(private readonly atOnce?: (signal: NodeJS.Signals) => void) {
     for (const name of SIGNALS) process.on(name, this.onSignal);
   }
 

@@ -11,9 +11,11 @@
 //   - anything else is a bug: `edgesim: internal error: ...` and exit 70 (the stack only with EDGESIM_DEBUG).
 import { Command, CommanderError } from 'commander';
 import { OutputError, UserError } from '../errors.js';
+import { printable } from '../terminal-text.js';
 import { VERSION, aboutText } from './about.js';
 import { commands } from './commands/index.js';
 import { errorExitOf, readAsArgument } from './options.js';
+import { guardStandardStreams } from './standard-streams.js';
 
 export function buildProgram(): Command {
   const program = new Command('edgesim')
@@ -21,11 +23,14 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     .addHelpText('after', `\n${aboutText()}`)
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (text, write) => write(`edgesim: ${text.replace(/^error: /, '')}`) })
+    .configureOutput({ outputError: (text, write) => write(`edgesim: ${printable(text.replace(/^error: /, '').replace(/\n$/, ''))}\n`) })
     .exitOverride();
   for (const register of commands) register(program);
-  program.hook('preAction', (_program, command) => {
+  program.hook('preAction', async (_program, command) => {
     running = command;
+    // no output may replace an input or another output: checked before the action runs (paths.ts)
+    const { claimCommandFiles } = await import('./paths.js');
+    claimCommandFiles(command);
   });
   return program;
 }
@@ -35,6 +40,7 @@ let running: Command | undefined;
 
 /** Runs the CLI with a full argv (node, script, ...args); resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  guardStandardStreams();
   watchStandardStreams();
   const program = buildProgram();
   try {
@@ -60,7 +66,8 @@ function watchStandardStreams(): void {
 function reportError(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (err instanceof UserError) {
-    process.stderr.write(`edgesim: ${err.message}\n`);
+    // the source is a file name, a flag or a URL as given: one line of it, escaped (terminal-text.ts)
+    process.stderr.write(`edgesim: ${err.source === undefined || err.source === '' ? '' : `${printable(err.source)}: `}${err.detail}\n`);
     return err.exitCode === 1 ? (errorExitOf(running) ?? 1) : err.exitCode;
   }
   const e = err as { code?: string; message?: string; stack?: string } | undefined;

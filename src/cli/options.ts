@@ -11,6 +11,8 @@ export interface ConfigFlags {
   configFormat?: ConfigFormat;
   /** a Terraform plan (terraform show -json PLANFILE), read on one side of its changes */
   plan?: string;
+  /** the folder of the root module's .tf files, where Terraform JSON's rules are placed (default: beside the JSON file) */
+  tfDir?: string;
   api?: string;
   account?: string;
   token?: string;
@@ -56,12 +58,22 @@ export function planOption(what: string): Option {
   return new Option('--plan <plan.json>', `a Terraform plan (terraform show -json PLANFILE): ${what}`);
 }
 
+/** `--tf-dir DIR`: where the .tf files of Terraform JSON's root module are, for reports that point at rules. */
+export function tfDirOption(): Option {
+  return new Option('--tf-dir <dir>', "the folder of the root module's .tf files, where findings and reports place Terraform JSON's rules (default: the JSON file's folder)");
+}
+
+/** `--account ID`: the account of a Terraform file that holds several (or, with --api, the account to read). */
+export function accountOption(): Option {
+  return new Option('--account <id>', 'the account to read: with --api, or of a Terraform state or plan that holds several (one root ruleset per account through for_each)');
+}
+
 export function addConfigOptions(cmd: Command): Command {
   return cmd
     .addOption(configOption())
     .addOption(configFormatOption())
     .option('--api <url>', 'read the configuration from a running API, e.g. http://127.0.0.1:8787/client/v4')
-    .option('--account <id>', 'account id, with --api')
+    .addOption(accountOption())
     .option('--token <token>', 'API token, with --api (default: $EDGESIM_API_TOKEN)')
     .option('--key <key>', 'API key, with --api and --email')
     .option('--email <email>', 'the e-mail that goes with --key');

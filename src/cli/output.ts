@@ -29,6 +29,11 @@ export function warn(message: string): void {
   process.stderr.write(`edgesim: warning: ${printable(message)}\n`);
 }
 
+/** Prints the warning, if there is one. */
+export function warnIf(message: string | undefined): void {
+  if (message !== undefined) warn(message);
+}
+
 /** Prints warnings, each prefixed with `source: ` when one is given (e.g. the capture file). */
 export function printWarnings(source: string | undefined, warnings: readonly string[]): void {
   for (const w of warnings) warn(source === undefined ? w : `${source}: ${w}`);

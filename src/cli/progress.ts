@@ -1,5 +1,8 @@
 // A progress bar on stderr for long work (replays in megabytes read, syntheses in packets written),
-// shown only when stderr is a terminal (the bar's library is loaded only then).
+// shown only when stderr is a terminal (the bar's library is loaded only then). The bar draws with
+// carriage returns and cursor moves, so it writes through a stream of its own on file descriptor 2,
+// not through process.stderr, whose guard would show them as text; its label is printable.
+import { printable } from '../terminal-text.js';
 
 export interface ProgressReporter {
   update: (done: number, total: number) => void;
@@ -8,10 +11,10 @@ export interface ProgressReporter {
 
 export async function progressReporter(label: string, unit: 'bytes' | 'packets' = 'bytes'): Promise<ProgressReporter | undefined> {
   if (!process.stderr.isTTY) return undefined;
-  const { SingleBar } = await import('cli-progress');
+  const [{ SingleBar }, { WriteStream }] = await Promise.all([import('cli-progress'), import('node:tty')]);
   const bar = new SingleBar({
-    stream: process.stderr,
-    format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit === 'bytes' ? 'MB' : 'packets'} | eta {eta_formatted}`,
+    stream: new WriteStream(2),
+    format: `${printable(label)} [{bar}] {percentage}% | {value}/{total} ${unit === 'bytes' ? 'MB' : 'packets'} | eta {eta_formatted}`,
     hideCursor: true,
     clearOnComplete: true,
     etaBuffer: 50,

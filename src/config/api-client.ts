@@ -8,9 +8,14 @@
 // Requests go through node:http(s) rather than fetch: fetch refuses ports on its blocked list
 // (6000, 6665-6669, ...), and the client must reach any port our own server listens on.
 //
-// Export walks every paginated list to its end: page-number lists until an empty page (as the
-// official SDK does), cursor lists until no cursor is returned. A server that ignores `page` would
-// make that loop endless, so a page that repeats the previous one is an error.
+// Export walks every paginated list to its end: page-number lists until an empty page, cursor
+// lists until no cursor is returned or a page is empty (the official SDK stops on an empty page
+// too). A server that ignores `page`, repeats a cursor, or keeps answering pages would make that
+// loop endless: a page that repeats the previous one, a cursor seen before, and more than
+// MAX_PAGES pages are each an error of one line.
+//
+// A signal (Ctrl-C) given to an Api stops it between two requests, never in the middle of one: the
+// request in flight is answered, and the next one throws Interrupted instead of being sent.
 //
 // Server-assigned fields (ids, timestamps, versions, counts) are kept in an export and dropped
 // from request bodies (`body`). Writing a snapshot into an account is import.ts, over this client.
@@ -19,6 +24,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { systemErrorText, UserError } from '../errors.js';
+import { groupDigits } from '../numbers.js';
 import {
   ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
 } from './resources.js';
@@ -39,7 +45,7 @@ export interface ApiTarget {
 
 export type Obj = Record<string, unknown>;
 
-interface Envelope {
+export interface Envelope {
   result?: unknown;
   result_info?: { cursor?: string; cursors?: { after?: string } };
   success?: boolean;
@@ -50,13 +56,15 @@ const PAGE_SIZE = 100;
 const ITEMS_PAGE_SIZE = 500;
 export const ITEMS_PER_REQUEST = 10_000;
 const TIMEOUT_MS = 60_000;
+/** pages read from one list at most: 100,000 prefixes at 100 a page, 500,000 list items at 500 */
+export const MAX_PAGES = 1_000;
 
 const COMPONENTS = [
   { key: 'syn_protection', path: 'syn_protection', rule: SYN_RULE },
   { key: 'tcp_flow_protection', path: 'tcp_flow_protection', rule: FLOW_RULE },
 ] as const;
 
-interface Reply {
+export interface Reply {
   status: number;
   statusText: string;
   text: string;
@@ -84,11 +92,21 @@ export function refusal(method: string, { url, reply, envelope }: { url: string;
   return new UserError(`${method} ${url}: HTTP ${reply.status}: ${messages.join('; ') || reply.statusText || 'request failed'}`);
 }
 
+/** A signal stopped an Api before a request was sent (the ones before it were answered). */
+export class Interrupted extends Error {
+  override name = 'Interrupted';
+
+  constructor(readonly signal: string) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
 export class Api {
   private readonly base: string;
   private readonly headers: Record<string, string>;
 
-  constructor(readonly target: ApiTarget) {
+  /** `signal`: once aborted (its reason the signal's name, e.g. SIGINT), every later request throws Interrupted */
+  constructor(readonly target: ApiTarget, private readonly signal?: AbortSignal) {
     this.base = target.url.replace(/\/+$/, '');
     this.headers = { accept: 'application/json' };
     if (target.token) this.headers.authorization = `Bearer ${target.token}`;
@@ -106,6 +124,7 @@ export class Api {
 
   /** One request and its answer, whatever its status; a server that cannot be reached or answers other than JSON is an error. */
   async send(method: string, path: string, body?: unknown, query: Record<string, string> = {}): Promise<{ url: string; reply: Reply; envelope: Envelope }> {
+    if (this.signal?.aborted) throw new Interrupted(String(this.signal.reason));
     const qs = new URLSearchParams(query).toString();
     const url = `${this.base}${path}${qs ? `?${qs}` : ''}`;
     const text = body === undefined ? undefined : JSON.stringify(body);
@@ -135,11 +154,24 @@ export class Api {
     return (await this.call(method, path, body)).result as T;
   }
 
+  /**
+   * Whether the routes under `path` take `?dry_run=true`, asked without writing: a GET with a value
+   * no server takes, which a server that reads the parameter refuses (a 400 naming dry_run) and
+   * one that does not ignores. (The vendor documents dry_run on the writes of its Rulesets API
+   * only; a server that ignores it on a GET is taken not to have it, so nothing is ever sent to it
+   * with dry_run that it might carry out.)
+   */
+  async takesDryRun(path: string): Promise<boolean> {
+    const answer = await this.send('GET', path, undefined, { dry_run: 'ask' });
+    return answer.reply.status === 400 && (answer.envelope.errors ?? []).some((e) => (e.message ?? '').startsWith('dry_run:'));
+  }
+
   /** Every item of a page-number list: pages 1, 2, … until an empty page. */
   async allPages(path: string): Promise<Obj[]> {
     const out: Obj[] = [];
     let previous = '';
     for (let page = 1; ; page++) {
+      this.pageLimit(path, page);
       const items = (await this.call('GET', path, undefined, { page: String(page), per_page: String(PAGE_SIZE) })).result;
       if (!Array.isArray(items)) throw new UserError(`GET ${this.base}${path}: the result is not a list`);
       if (items.length === 0) return out;
@@ -150,22 +182,33 @@ export class Api {
     }
   }
 
-  /** Every item of a cursor list: follows `cursor` (or `cursors.after`) until none is returned. */
+  /** Every item of a cursor list: follows `cursor` (or `cursors.after`) until none is returned or a page is empty. */
   async allCursors(path: string, query: Record<string, string> = {}): Promise<Obj[]> {
     const out: Obj[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
-    do {
+    for (let page = 1; ; page++) {
+      this.pageLimit(path, page);
       const envelope = await this.call('GET', path, undefined, cursor === undefined ? query : { ...query, cursor });
       if (!Array.isArray(envelope.result)) throw new UserError(`GET ${this.base}${path}: the result is not a list`);
+      if (envelope.result.length === 0) return out;
       out.push(...(envelope.result as Obj[]));
       cursor = envelope.result_info?.cursors?.after ?? envelope.result_info?.cursor ?? undefined;
-      if (cursor !== undefined) {
-        if (seen.has(cursor)) throw new UserError(`GET ${this.base}${path}: the server returned cursor ${cursor} twice`);
-        seen.add(cursor);
-      }
-    } while (cursor);
-    return out;
+      if (!cursor) return out;
+      if (seen.has(cursor)) throw new UserError(`GET ${this.base}${path}: the server returned cursor ${JSON.stringify(cursor)} twice; the list was not read to its end`);
+      seen.add(cursor);
+    }
+  }
+
+  /** Every item of the account's list with this id. */
+  listItems(id: unknown): Promise<Obj[]> {
+    return this.allCursors(`${this.account}/rules/lists/${encodeURIComponent(String(id))}/items`, { per_page: String(ITEMS_PAGE_SIZE) });
+  }
+
+  private pageLimit(path: string, page: number): void {
+    if (page > MAX_PAGES) {
+      throw new UserError(`GET ${this.base}${path}: stopped after ${groupDigits(MAX_PAGES)} pages, as the server keeps answering with more; the list was not read to its end`);
+    }
   }
 }
 
@@ -180,11 +223,11 @@ function pick(resource: Resource, obj: Obj, withServerFields: boolean): Obj {
   return out;
 }
 
-const stored = (resource: Resource) => (obj: Obj): Obj => pick(resource, obj, true);
+/** `obj` as the API stores it: the resource's fields, server fields (ids, times) included. */
+export const stored = (resource: Resource) => (obj: Obj): Obj => pick(resource, obj, true);
 
 /** Reads the account's whole configuration from the API into a validated snapshot. */
-export async function exportSnapshot(target: ApiTarget): Promise<Snapshot> {
-  const api = new Api(target);
+export async function exportSnapshot(target: ApiTarget, api = new Api(target)): Promise<Snapshot> {
   const status = await api.result<ProtectionStatus>('GET', `${api.cfg}/tcp_protection_status`);
   const snapshot: Obj = {
     tcp_protection_status: { enabled: Boolean(status?.enabled) },
@@ -207,7 +250,7 @@ export async function exportSnapshot(target: ApiTarget): Promise<Snapshot> {
   const lists: Obj[] = [];
   for (const list of await api.result<Obj[]>('GET', `${api.account}/rules/lists`) ?? []) {
     if (list.kind !== 'ip') continue;
-    const items = await api.allCursors(`${api.account}/rules/lists/${encodeURIComponent(String(list.id))}/items`, { per_page: String(ITEMS_PAGE_SIZE) });
+    const items = await api.listItems(list.id);
     lists.push({ ...pick(LIST, list, true), items: items.map(stored(LIST_ITEM)) });
   }
   snapshot.lists = lists;

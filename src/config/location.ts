@@ -1,7 +1,8 @@
 // Where an item of a configuration is written in the user's own file, so that findings, failing
 // cases and changed rules can point at it (lint's SARIF and annotations, JUnit, diff reports).
 // JSON files are read a second time by a parser that keeps offsets (jsonc-parser) rather than by
-// searching the text; inputs without lines (Terraform JSON) name a resource address instead. That
+// searching the text; Terraform JSON names a resource address too, and its rules are placed in the
+// .tf files they are written in where those are found (terraform-source/). The JSON
 // parser is loaded when a place is first asked for, not when a configuration is read: a replay never
 // asks, and loading it costs a command several milliseconds of start-up.
 import { createRequire } from 'node:module';
@@ -16,15 +17,27 @@ export interface SourceLocation {
   /** 1-based line and column of the item's object, where the format has lines */
   line?: number;
   column?: number;
-  /** where the format has no lines (Terraform JSON): the resource address and the item's position, e.g. `module.fw.cloudflare_ruleset.mt rules[3]` */
+  /** where the item ends (exclusive), where it is known (a .tf file's block or attribute) */
+  endLine?: number;
+  endColumn?: number;
+  /** Terraform's name for the item: the resource address and the rule's position, e.g. `module.fw.cloudflare_ruleset.mt rules[3]` */
   address?: string;
 }
+
+/** A place as one line of text: `file:line:column` (and Terraform's address), or `file address` where the format has no lines. */
+export function placeText(at: SourceLocation): string {
+  if (at.line === undefined) return at.address === undefined ? at.file : `${at.file} ${at.address}`;
+  return `${at.file}:${at.line}${at.column === undefined ? '' : `:${at.column}`}${at.address === undefined ? '' : ` (${at.address})`}`;
+}
+
+/** What of a rule to point at: the rule itself, or its `expression` (where the format places it apart: .tf files). */
+export type RulePart = 'rule' | 'expression';
 
 /**
  * Where each rule of a loaded snapshot is written, by the ruleset's index in `rulesets` and the
  * rule's index in its `rules`; without a rule, where the ruleset is written.
  */
-export type RuleLocator = (ruleset: number, rule?: number) => SourceLocation | undefined;
+export type RuleLocator = (ruleset: number, rule?: number, part?: RulePart) => SourceLocation | undefined;
 
 /** Knows no places (a snapshot object, a configuration from the API). */
 export const NOWHERE: RuleLocator = () => undefined;

@@ -14,6 +14,8 @@
 // the first MAX_ISSUES in full, the rest only counted, so a hostile document (300,000 unknown keys)
 // costs a count, not 300,000 messages.
 
+import { printable } from '../terminal-text.js';
+
 /** A path into a JSON document: object keys and array indexes. */
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -78,12 +80,15 @@ export interface JsonSchema {
   readOnly?: boolean;
 }
 
-/** `rulesets[0].rules[2].expression`; the root is `(root)`. */
+/** `rulesets[0].rules[2].expression`; the root is `(root)`; a key that is not plain text is quoted, `["a\\nb"]`. */
 export function dottedPath(path: JsonPath): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : !plainKey(part) ? `[${printable(JSON.stringify(part))}]` : out === '' ? part : `.${part}`;
   return out === '' ? '(root)' : out;
 }
+
+/** A key written as it is in a path: no control character, not empty, not starting with white space or `:` (terminal-text.ts). */
+const plainKey = (key: string): boolean => key !== '' && printable(key) === key && !/^[\s:]/.test(key);
 
 /** RFC 6901 JSON pointer: `/rulesets/0/rules/2/expression`. */
 export function jsonPointer(path: JsonPath): string {

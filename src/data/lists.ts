@@ -71,6 +71,7 @@ class Lists implements ListRegistry {
   constructor(
     private readonly dir: string | undefined,
     accountLists: AccountList[],
+    private readonly onSample: ((name: string) => void) | undefined,
   ) {
     if (dir !== undefined && !isDirectory(dir)) throw new DataError(`${dir}: not a folder of list feeds (--lists DIR)`);
     accountLists.forEach((list, i) => {
@@ -97,6 +98,7 @@ class Lists implements ListRegistry {
       }
       set = parseListFile(text, file);
       this.managed.set(name, set);
+      if (this.dir === undefined) this.onSample?.(name);
     }
     return set;
   }
@@ -121,8 +123,14 @@ function isFile(p: string): boolean {
 /**
  * Managed lists from the bundled samples or `dir`, plus the snapshot's account lists of kind `ip`.
  * Throws DataError for a missing `dir` or a bad account-list item; list files are read on first use.
+ * `onSample` hears each managed list read from the bundled samples (no `dir`): a run says so.
  */
-export function createListRegistry(opts: { dir?: string; accountLists?: AccountList[] }): ListRegistry {
-  return new Lists(opts.dir, opts.accountLists ?? []);
+export function createListRegistry(opts: { dir?: string; accountLists?: AccountList[]; onSample?: (name: string) => void }): ListRegistry {
+  return new Lists(opts.dir, opts.accountLists ?? [], opts.onSample);
+}
+
+/** What a run says when a rule reads a bundled sample (once a list). */
+export function sampleListNote(name: string): string {
+  return `a rule reads $${name}: edgesim's bundled SAMPLE of it (documentation addresses, not a real feed); give real feeds with --lists DIR`;
 }
 

@@ -2,7 +2,11 @@
 // stable code and a byte span, nothing else); parse() catches it once and turns it into the public
 // FilterError whose message is the engine's three-line text, computing line and column only then.
 // The reason texts are the reference engine's Display strings, byte for byte (reference/wirefilter.md
-// §3.1), so callers and the mock API can show them unchanged.
+// §3.1), so callers and the mock API can show them unchanged. The one departure: a line the message
+// echoes that holds control characters, or that a CI runner would run as a workflow command
+// (`::error::…`), is echoed escaped (terminal-text.ts shownLine) with the carets moved under the
+// escaped span; any other line is echoed as the engine echoes it.
+import { shownLine, shownParts } from '../terminal-text.js';
 import type { Source } from './source.js';
 
 /** Internal: thrown by lexers and the parser; carries the engine's reason and a byte span. */
@@ -115,7 +119,27 @@ export function engineMessage(src: Source, reason: string, start: number, end: n
   let spanLen = end - start;
   if (lineEnd < bytes.length) spanLen = Math.min(spanLen, lineEnd - lineStart - column);
   const line = src.slice(lineStart, lineEnd);
-  return `Filter parsing error (${lineNumber + 1}:${column + 1}):\n${line}\n${' '.repeat(column)}${'^'.repeat(Math.max(1, spanLen))} ${reason}\n`;
+  const header = `Filter parsing error (${lineNumber + 1}:${column + 1}):\n`;
+  const mark = echoed(line, src.slice(lineStart, start), src.slice(lineStart, start + Math.max(0, spanLen)));
+  if (mark === null) return `${header}${line}\n${' '.repeat(column)}${'^'.repeat(Math.max(1, spanLen))} ${reason}\n`;
+  return `${header}${mark.line}\n${' '.repeat(mark.column)}${'^'.repeat(Math.max(1, mark.carets))} ${reason}\n`;
+}
+
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/**
+ * A line to echo with a span marked in it, when the line cannot be echoed as it is (see the file's
+ * header): the escaped line, and the span's column and length in it, in bytes as the engine counts
+ * them; null when the line can be echoed as it is. A tab, and a CR ending the line (CRLF input), stay as
+ * the engine leaves them: a terminal and a runner take them as white space (the CLI's guard shows them escaped).
+ */
+export function echoed(line: string, beforeSpan: string, throughSpan: string): { line: string; column: number; carets: number } | null {
+  const body = (line.endsWith('\r') ? line.slice(0, -1) : line).replace(/\t/g, ' ');
+  if (shownLine(body) === body) return null;
+  const parts = shownParts(line);
+  const upTo = (text: string): number => bytes(parts.slice(0, Array.from(text).length).join(''));
+  const column = upTo(beforeSpan);
+  return { line: parts.join(''), column, carets: upTo(throughSpan) - column };
 }
 
 /** The public error for a LexError raised while parsing `src`. */
@@ -136,6 +160,9 @@ export function limitError(code: string, message: string, start: number, end: nu
 export function legacyMessage(expr: string, err: FilterError): string {
   if (err.message === err.reason) return err.message;
   const len = Math.max(1, err.end - err.start);
+  const utf8 = Buffer.from(expr, 'utf8');
+  const mark = echoed(`\`${expr}\``, `\`${utf8.subarray(0, err.start).toString('utf8')}`, `\`${utf8.subarray(0, err.end).toString('utf8')}`);
+  if (mark !== null) return `Filter parsing error:\n${mark.line}\n${' '.repeat(mark.column + 1)}${'^'.repeat(Math.max(1, mark.carets))} ${legacyReason(err.reason)}\n`;
   return `Filter parsing error:\n\`${expr}\`\n${' '.repeat(err.start + 2)}${'^'.repeat(len)} ${legacyReason(err.reason)}\n`;
 }
 

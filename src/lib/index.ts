@@ -2,13 +2,13 @@
 // export is listed in the README's "Using edgesim as a library" section; test/lib/exports.test.ts fails when one is
 // added or removed without updating that list. Importing this loads no CLI code, prints nothing and
 // opens nothing.
-export { loadConfig, type Config } from './config.js';
+export { loadConfig, loadPlan, type Config, type Plan, type PlanOptions } from './config.js';
 export { createSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 export type { Packet } from './packet.js';
 export type { VerdictRecord } from './verdict-record.js';
 export type { CaptureInput } from './replay-records.js';
 export type { PacketTrace, RuleStep, StageStep } from '../suite/trace.js';
-export { validate, lint, diff, type Validation, type ValidateOptions, type ListOptions, type LintOptions, type LintFinding } from './rulesets.js';
+export { validate, lint, diff, type Validation, type ValidateOptions, type ListOptions, type LintOptions, type LintFinding, type LintReport } from './rulesets.js';
 export type { SourceLocation } from '../config/location.js';
 export type { Finding, Comparison, Difference, Unsettled } from '../analysis/index.js';
 export { synth, type SynthOptions, type SynthResult } from './synth.js';

@@ -9,15 +9,18 @@ import { OpenCapture } from '../sim/packet-loop.js';
 import { replay } from '../sim/replay.js';
 import type { VerdictRecord } from './verdict-record.js';
 
-/** A capture file's path, its bytes, or its bytes as chunks (pcap or pcapng, either gzip-compressed). */
-export type CaptureInput = string | Uint8Array | AsyncIterable<Uint8Array>;
+/**
+ * A capture file's path, several paths (replayed merged by time; each record then names its `file`),
+ * its bytes, or its bytes as chunks (pcap or pcapng, either gzip-compressed).
+ */
+export type CaptureInput = string | readonly string[] | Uint8Array | AsyncIterable<Uint8Array>;
 
 /** How messages name a capture given as bytes. */
 const BYTES_NAME = 'capture bytes';
 
 function openInput(input: CaptureInput): Promise<OpenCapture> {
-  if (typeof input === 'string') return OpenCapture.open(input);
-  return OpenCapture.fromStream(BYTES_NAME, Readable.from(input instanceof Uint8Array ? [input] : input, { objectMode: false }));
+  if (typeof input === 'string' || Array.isArray(input)) return OpenCapture.open(input as string | readonly string[]);
+  return OpenCapture.fromStream(BYTES_NAME, Readable.from(input instanceof Uint8Array ? [input] : (input as AsyncIterable<Uint8Array>), { objectMode: false }));
 }
 
 export async function* replayRecords(built: BuiltPath, input: CaptureInput): AsyncGenerator<VerdictRecord, void, undefined> {
@@ -43,7 +46,7 @@ export async function* replayRecords(built: BuiltPath, input: CaptureInput): Asy
     useLabels: false,
     interrupt: stop.signal,
     sinks: (firewall) => {
-      const line = ndjsonLine(firewall);
+      const line = ndjsonLine(firewall, [], capture.fileNames);
       return [
         {
           packet: (rec, v) => {

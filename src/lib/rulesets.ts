@@ -7,6 +7,7 @@ import { createListRegistry } from '../data/lists.js';
 import { attachSource } from '../errors.js';
 import { validateExpression } from '../lang/index.js';
 import { lintFindings } from '../review/lint-findings.js';
+import { choiceArgument, configArgument, optionsArgument, stringArgument } from './arguments.js';
 import type { Config } from './config.js';
 
 /** The engine's verdict on an expression; `message` is its exact text when not valid. */
@@ -19,7 +20,9 @@ export interface ValidateOptions {
 
 /** Validates one expression as the engine (and `edgesim validate`) does. */
 export async function validate(expression: string, options: ValidateOptions = {}): Promise<Validation> {
-  const err = validateExpression(expression, options.scheme === 'filter' ? 'filter' : 'rule');
+  stringArgument('validate', 'the expression', expression);
+  const scheme = choiceArgument('validate', 'scheme', optionsArgument('validate', options).scheme, ['firewall', 'filter']);
+  const err = validateExpression(expression, scheme === 'filter' ? 'filter' : 'rule');
   return err === null ? { valid: true } : { valid: false, message: err.message };
 }
 
@@ -47,13 +50,24 @@ export interface LintOptions extends ListOptions {
   maxRules?: number;
 }
 
-/** `edgesim lint`'s findings for a configuration (unreachable and unmatchable rules, warnings, deploy-time checks), as its JSON gives them. */
-export async function lint(config: Config, options: LintOptions = {}): Promise<LintFinding[]> {
+/** What lint() gives: `edgesim lint --json`'s object. */
+export interface LintReport {
+  findings: LintFinding[];
+}
+
+/**
+ * `edgesim lint`'s findings for a configuration (unreachable and unmatchable rules, warnings,
+ * deploy-time checks), as its --json gives them: `{ findings }` (each finding without a location
+ * when the configuration is an object, which has no file to place it in).
+ */
+export async function lint(config: Config, options: LintOptions = {}): Promise<LintReport> {
+  configArgument('lint', 'the configuration', config);
+  options = optionsArgument('lint', options);
   const model = modelOptions(config, options);
   try {
     const deploy = deployChecks(config.snapshot, options.maxRules);
     const findings = lintFindings({ snapshot: config.snapshot, model, deploy, document: config.snapshot, file: config.source ?? '', locate: config.locate });
-    return findings.map(({ finding, severity, location }) => ({ ...finding, severity, ...(config.source === undefined ? {} : { location }) }));
+    return { findings: findings.map(({ finding, severity, location }) => ({ ...finding, severity, ...(config.source === undefined ? {} : { location }) })) };
   } catch (err) {
     throw attachSource(err, config.source);
   }
@@ -61,5 +75,8 @@ export async function lint(config: Config, options: LintOptions = {}): Promise<L
 
 /** `edgesim diff --static`: the classes of packets two configurations decide differently, each with a witness packet. */
 export async function diff(before: Config, after: Config, options: ListOptions = {}): Promise<Comparison> {
+  configArgument('diff', 'before', before);
+  configArgument('diff', 'after', after);
+  options = optionsArgument('diff', options);
   return compareRulesets(before.snapshot, after.snapshot, { a: modelOptions(before, options), b: modelOptions(after, options) });
 }

@@ -10,6 +10,7 @@ import { withFreshState, type PathOptions } from '../sim/build.js';
 import { SuitePaths, type CasePath } from '../suite/case-path.js';
 import { PacketBuilder } from '../suite/packet-builder.js';
 import { tracePacket, type PacketTrace } from '../suite/trace.js';
+import { captureArgument, configArgument, optionsArgument } from './arguments.js';
 import type { Config } from './config.js';
 import { packetSpec, type Packet } from './packet.js';
 import { replayRecords, type CaptureInput } from './replay-records.js';
@@ -89,12 +90,15 @@ class PathSimulator implements Simulator {
   }
 
   async *replay(capture: CaptureInput): AsyncGenerator<VerdictRecord, void, undefined> {
+    captureArgument('replay', capture);
     yield* replayRecords(withFreshState(this.paths.built), capture);
   }
 }
 
 /** Compiles `config` with the given data; throws ConfigItemError naming a bad item of it (and its file). */
 export async function createSimulator(config: Config, options: SimulatorOptions = {}): Promise<Simulator> {
+  configArgument('createSimulator', 'the configuration', config);
+  options = optionsArgument('createSimulator', options);
   const pathOptions: PathOptions = { geoipPath: options.geoip, asnPath: options.asn, listsDir: options.lists, colo: options.colo, region: options.region, atp: atpOptions(options.atpOptions) };
   try {
     return new PathSimulator(await SuitePaths.open(config.snapshot, pathOptions));

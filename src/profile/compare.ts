@@ -23,6 +23,7 @@
 // A figure knows which way is better (packets/s: higher; ns/packet, ms: lower). A row present on one
 // side only is reported as added or missing, never as a slowdown.
 
+import { printable } from '../terminal-text.js';
 import { groupDigits } from '../numbers.js';
 import { mannWhitneyP } from './significance.js';
 
@@ -129,8 +130,9 @@ function percent(change: number, signed: boolean): string {
  * measured, the p-value and the spread it did not clear.
  */
 export function formatComparison(rows: readonly RowComparison[]): string {
-  const width = Math.min(70, Math.max(10, ...rows.map((r) => r.name.length)));
-  return rows
+  const named = rows.map((r) => ({ ...r, name: printable(r.name) }));
+  const width = Math.min(70, Math.max(10, ...named.map((r) => r.name.length)));
+  return named
     .map((r) => {
       const p = r.p === null ? '' : ` (p = ${r.p < 0.001 ? '< 0.001' : r.p.toFixed(3)}, spread ${percent(r.spread!, false)})`;
       const said = r.change === null ? r.status : `${r.status} ${percent(r.change, r.status === 'inconclusive')}`.trimEnd() + p;

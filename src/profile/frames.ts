@@ -3,12 +3,13 @@
 // lengths and timestamp in typed arrays (no object per frame). A pass decodes each frame from here
 // into one reused PacketRecord, as the reader does from its read buffer. Synthetic traffic (a
 // scenario) is generated straight into the same store, with no file in between.
-import { readCapture, type CaptureInfo } from '../capture/reader.js';
+import type { ReadInfo } from '../capture/merge.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import type { FrameDecoder } from '../capture/frame-delivery.js';
 import { PacketRecord } from '../capture/record.js';
 import { counted } from '../numbers.js';
 import { generate, resolveSpec, type GenerateOptions } from '../capture/synth/index.js';
+import { OpenCapture } from '../sim/packet-loop.js';
 
 const ETHERNET = 1;
 
@@ -79,14 +80,13 @@ export class FrameStore {
   }
 }
 
-/** Reads a capture's frames into memory, at most `limit` of them. Rejects with CaptureError as readCapture does. */
-export async function loadCapture(file: string, limit = Infinity): Promise<FrameStore> {
+/** Reads a capture's frames (several captures: merged by time) into memory, at most `limit` of them. Rejects with CaptureError as readCapture does. */
+export async function loadCapture(file: string | readonly string[], limit = Infinity): Promise<FrameStore> {
   const store = new FrameStore();
   const stop = new AbortController();
-  let info: CaptureInfo | undefined;
+  let info: ReadInfo | undefined;
   try {
-    info = await readCapture(
-      file,
+    info = await (await OpenCapture.open(file)).forEachPacket(
       (rec) => {
         if (store.count >= limit) {
           if (!stop.signal.aborted) stop.abort(new LimitReached());

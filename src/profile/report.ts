@@ -49,14 +49,16 @@ function engineLine(e: EngineReport): string {
   return `${n(e.compiled)} of ${counted(frames, 'frame')}${share}${fell}${decoded}`;
 }
 
+/** Columns right-aligned, but the last (a rule's name, after the figures, so no line starts with it: terminal-text.ts). */
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()).join('\n');
+  const last = widths.length - 1;
+  return cells.map((row) => row.map((c, i) => (i === last ? c : c.padStart(widths[i]!))).join('  ').trimEnd()).join('\n');
 }
 
 export function formatReport(r: FullReport): string {
   const lines: string[] = [];
-  lines.push(`${r.input}: ${counted(r.packets, 'packet')} held in memory`);
+  lines.push(`${printable(r.input)}: ${counted(r.packets, 'packet')} held in memory`);
   lines.push(`whole path (${r.atp ? 'decode + ATP + firewall' : 'fast path, else decode + firewall'}): ${spread(r.whole_path)}`);
   lines.push(`firewall alone:                 ${spread(r.firewall)}`);
   lines.push(`compiled path: ${engineLine(r.engine)}`);
@@ -71,9 +73,8 @@ export function formatReport(r: FullReport): string {
   const rows = [...r.rules].sort((a, b) => b.ns_total - a.ns_total || a.position - b.position);
   lines.push(
     pad([
-      ['rule (costliest first)', '#', 'action', 'evaluations', 'matches', 'ns/eval', 'total ms', 'share'],
+      ['#', 'action', 'evaluations', 'matches', 'ns/eval', 'total ms', 'share', 'rule (costliest first)'],
       ...rows.map((x) => [
-        `${printable(x.rule)}${x.enabled ? (x.never_hit ? '  (never hit)' : '') : '  (disabled)'}`,
         String(x.position + 1),
         x.action,
         n(x.evaluations),
@@ -81,6 +82,7 @@ export function formatReport(r: FullReport): string {
         ns(x.ns_per_evaluation),
         (x.ns_total / 1e6).toFixed(3),
         `${(x.share * 100).toFixed(1)}%`,
+        `${printable(x.rule)}${x.enabled ? (x.never_hit ? '  (never hit)' : '') : '  (disabled)'}`,
       ]),
     ]),
   );

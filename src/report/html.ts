@@ -4,12 +4,13 @@
 // string in it can close the <script> element that carries it. Should anything slip through all
 // the same, the page's policy runs only the scripts and styles whose hashes it lists (`sourceHash`).
 import { createHash } from 'node:crypto';
+import { printable } from '../terminal-text.js';
 
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for use in element content and in quoted attribute values. */
+/** Escapes text for use in element content and in quoted attribute values; control characters shown as the text outputs show them (terminal-text.ts). */
 export function text(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  return printable(String(value)).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 /**

@@ -30,7 +30,13 @@ const SCOPE: Shape = {
 const COMPONENT: Shape = { dropped: { '*': 'number' }, scopes: [SCOPE] };
 
 export const SUMMARY_SHAPE: Shape = {
-  capture: { file: 'string', format: 'string', 'compressed?': 'boolean', warnings: ['string'] },
+  capture: {
+    file: 'string',
+    format: 'string',
+    'compressed?': 'boolean',
+    warnings: ['string'],
+    'files?': [{ file: 'string', format: 'string', packets: 'number', passed: 'number', dropped: 'number' }],
+  },
   'configuration?': 'string|null',
   packets: 'number',
   passed: 'number',

@@ -108,7 +108,7 @@ export function notesSection(r: ReportData): string {
     parts.push(table('Monitoring mode: would have dropped', ['component', 'reason', 'packets'], rows, [2]));
   }
   if (r.notes.length > 0) {
-    const rows = r.notes.map((n) => `<tr><th scope="row">${text(n.note)}</th><td class="n">${num(n.packets)}</td><td class="n">${num(n.firstFrame)}</td></tr>`);
+    const rows = r.notes.map((n) => `<tr><th scope="row">${text(n.note)}</th><td class="n">${num(n.packets)}</td><td class="n">${n.firstFile === undefined ? num(n.firstFrame) : text(`${n.firstFile}:${n.firstFrame}`)}</td></tr>`);
     parts.push(table('Decode notes', ['note', 'packets', 'first frame'], rows, [1, 2]));
   }
   if (r.nonIpPackets > 0) parts.push(`<p class="note">Packets without IP, passed without inspection: ${num(r.nonIpPackets)}.</p>`);

@@ -41,6 +41,7 @@ export function header(r: ReportData): string {
   const rulesets = new Set(r.rules.map((x) => x.ruleset)).size;
   const facts: Array<[string, string]> = [
     ['capture', `<code>${text(r.capture.file)}</code> (${text(r.capture.format)}${r.capture.compressed ? ', gzip' : ''})`],
+    ...(r.capture.files === undefined ? [] : [['merged by time', r.capture.files.map((f) => `<code>${text(f.file)}</code>: ${num(f.packets)} packets, ${num(f.passed)} passed, ${num(f.dropped)} dropped`).join('<br>')] as [string, string]]),
     ['configuration', r.configuration ? `<code>${text(r.configuration)}</code>` : 'none (every packet passes)'],
     ['firewall', ruleCount === 0 ? 'no rules' : `${num(ruleCount)} rule${ruleCount === 1 ? '' : 's'} in ${num(rulesets)} ruleset${rulesets === 1 ? '' : 's'}`],
     ['Advanced TCP Protection', r.atp === null ? 'off' : r.atp.status ? 'on' : 'off'],

@@ -9,17 +9,17 @@ import { ANNOTATIONS_SHOWN, shownAnnotations, type AnnotationLevel } from './wor
 const ORDER: readonly Severity[] = ['error', 'warning', 'note'];
 const LEVEL: Readonly<Record<Severity, AnnotationLevel>> = { error: 'error', warning: 'warning', note: 'notice' };
 
-/** The workflow-command lines for `findings` (in file order), most important first. */
-export function annotationLines(findings: readonly ReviewFinding[]): string[] {
+/** The workflow-command lines for `findings` (in file order), most important first; a finding in one of `notFiles` (standard input) is annotated without a file. */
+export function annotationLines(findings: readonly ReviewFinding[], notFiles: readonly string[] = []): string[] {
   return ORDER.flatMap((severity) => {
     const annotations = findings
       .filter((r) => r.severity === severity)
       .map(({ finding, location }) => ({
         level: LEVEL[severity],
         title: `edgesim ${finding.kind}`,
-        file: location.file,
-        line: location.line,
-        col: location.column,
+        ...(notFiles.includes(location.file)
+          ? {}
+          : { file: location.file, line: location.line, endLine: location.endLine, col: location.column, endColumn: location.endColumn }),
         message: location.address === undefined ? finding.message : `${location.address}: ${finding.message}`,
       }));
     return shownAnnotations(

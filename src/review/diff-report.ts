@@ -6,39 +6,39 @@
 // packets were cut.
 import type { SourceLocation } from '../config/location.js';
 import { counted, groupDigits } from '../numbers.js';
-import type { ChangeGroup, Decision, DiffResult } from '../sim/diff.js';
+import { frameName, type ChangeGroup, type Decision, type DiffResult } from '../sim/diff.js';
 import { share } from '../sim/outputs/format.js';
-import type { RefLocator } from '../sim/rule-places.js';
+import type { RefLocator, RuleLabel } from '../sim/rule-places.js';
 import { markdownTable, markdownText } from './markdown.js';
 import { fitComment, PR_COMMENT_LIMIT } from './pr-comment.js';
 
 /** The two configurations of a diff: their files as the user named them, and where their rules are written. */
 export interface DiffSides {
-  before: { name: string; locate: RefLocator };
-  after: { name: string; locate: RefLocator };
+  before: { name: string; locate: RefLocator; label?: RuleLabel };
+  after: { name: string; locate: RefLocator; label?: RuleLabel };
 }
 
 export function place(at: SourceLocation): string {
   return at.line === undefined ? `${at.file}${at.address === undefined ? '' : ` ${at.address}`}` : `${at.file}:${at.line}`;
 }
 
-function sideText(d: Decision, locate: RefLocator): string {
-  const by = d.rule ?? d.stage;
+function sideText(d: Decision, side: DiffSides['before']): string {
+  const by = d.rule === null ? d.stage : (side.label?.(d.rule) ?? d.rule);
   if (by === null) return `${d.verdict}, no rule`;
-  const at = d.rule === null ? undefined : locate(d.rule);
+  const at = d.rule === null ? undefined : side.locate(d.rule);
   return `${d.verdict} by ${markdownText(by)}${at === undefined ? '' : ` (${markdownText(place(at))})`}`;
 }
 
 const cell = (v: string | number | null): string => (v === null ? '-' : markdownText(String(v)));
 
 function groupLines(g: ChangeGroup, r: DiffResult, sides: DiffSides): string[] {
-  const rows = g.frames.map((frame, i) => {
+  const rows = g.frames.map((_frame, i) => {
     const f = g.flows[i]!;
-    return [String(frame), cell(f.src), cell(f.dst), cell(f.proto), cell(f.sport), cell(f.dport)];
+    return [cell(frameName(g, i)), cell(f.src), cell(f.dst), cell(f.proto), cell(f.sport), cell(f.dport)];
   });
   const more = g.packets - g.frames.length;
   return [
-    `**${sideText(g.before, sides.before.locate)} → ${sideText(g.after, sides.after.locate)}**: ${counted(g.packets, 'packet')}, ${share(g.packets, r.packets)} of the capture`,
+    `**${sideText(g.before, sides.before)} → ${sideText(g.after, sides.after)}**: ${counted(g.packets, 'packet')}, ${share(g.packets, r.packets)} of the capture`,
     '',
     ...markdownTable(['Frame', 'Source', 'Destination', 'Protocol', 'Source port', 'Destination port'], rows),
     ...(more > 0 ? ['', `and ${counted(more, 'more packet')}`] : []),

@@ -1,17 +1,20 @@
 // lint's findings as reviewers' formats take them: each with its severity, its place in the user's
-// file, and a fingerprint that follows the finding from commit to commit (what it is and the
-// rule's expression, not its line, so moving a rule keeps it), in the order of the file.
+// file (the rule's expression for a finding about the expression, where the format places it
+// apart), and a fingerprint that follows the finding from commit to commit: what it is, the rule's
+// own ref or id and its expression — never its line nor its position in the ruleset (a rule without
+// a ref is named `ruleset#3` by position), so a rebase that moves or renumbers rules keeps it.
 import { createHash } from 'node:crypto';
-import { deployFindings, lint, severityOf, withSubjects, type Finding, type FindingSubject, type ModelOptions, type Severity, type SubjectFinding } from '../analysis/index.js';
+import { deployFindings, lint, severityOf, withSubjects, type Finding, type FindingKind, type FindingSubject, type ModelOptions, type Severity, type SubjectFinding } from '../analysis/index.js';
 import type { DeployCheckResult } from '../config/deploy-checks.js';
 import type { RuleLocator, SourceLocation } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
+import { FINDING_RULES } from './finding-rules.js';
 
 export interface ReviewFinding {
   finding: Finding;
   severity: Severity;
   location: SourceLocation;
-  /** stable across runs and moves: kind, ruleset, rule ref and the expression on one line */
+  /** stable across runs, moves and renumbering: kind, ruleset, the rule's own ref and the expression on one line */
   fingerprint: string;
 }
 
@@ -27,25 +30,32 @@ export interface FindingSources {
   deployTime: readonly SubjectFinding[];
 }
 
+/** The rule's ref when it is its own (a ref or an id), null when it is the name by position (`ruleset#3`, firewall.ts ruleRef). */
+function ownRef(finding: Finding): string | null {
+  const positional = finding.rule !== null && finding.rule.startsWith(`${finding.ruleset}#`) && /^\d+$/.test(finding.rule.slice(finding.ruleset.length + 1));
+  return positional ? null : finding.rule;
+}
+
 function fingerprintOf(finding: Finding, subject: FindingSubject): string {
   const expression = subject.expression.replace(/\s+/g, ' ').trim();
-  return createHash('sha256').update(JSON.stringify([finding.kind, finding.ruleset, finding.rule, expression])).digest('hex').slice(0, 32);
+  return createHash('sha256').update(JSON.stringify([finding.kind, finding.ruleset, ownRef(finding), expression])).digest('hex').slice(0, 32);
 }
 
 const lineOf = (l: SourceLocation): number => l.line ?? Number.MAX_SAFE_INTEGER;
 
 /** Every finding placed and fingerprinted, in the order of the file (findings without a line last). */
 export function reviewFindings(sources: FindingSources): ReviewFinding[] {
-  /** the subject's place in the file, given its indexes there */
-  const place = ({ ruleset, rule }: FindingSubject): SourceLocation => (ruleset === undefined ? undefined : sources.locate(ruleset, rule)) ?? { file: sources.file };
+  /** the subject's place in the file, given its indexes there: the part of the rule the finding is about */
+  const place = ({ ruleset, rule }: FindingSubject, kind: FindingKind): SourceLocation =>
+    (ruleset === undefined ? undefined : sources.locate(ruleset, rule, FINDING_RULES[kind].part)) ?? { file: sources.file };
   const inFile = (subject: FindingSubject): FindingSubject => {
     if (subject.ruleset === undefined || subject.rule === undefined) return subject;
     const [ruleset, rule] = sources.origin(subject.ruleset, subject.rule);
     return { ...subject, ruleset, rule };
   };
   const placed = [
-    ...sources.deployTime.map(({ finding, subject }) => ({ finding, subject, location: place(subject) })),
-    ...sources.analysed.map(({ finding, subject }) => ({ finding, subject, location: place(inFile(subject)) })),
+    ...sources.deployTime.map(({ finding, subject }) => ({ finding, subject, location: place(subject, finding.kind) })),
+    ...sources.analysed.map(({ finding, subject }) => ({ finding, subject, location: place(inFile(subject), finding.kind) })),
   ].sort((a, b) => lineOf(a.location) - lineOf(b.location) || (a.location.column ?? 0) - (b.location.column ?? 0));
   const seen = new Map<string, number>();
   return placed.map(({ finding, subject, location }) => {

@@ -1,13 +1,12 @@
 // lint's part of the job summary: a heading with the counts and a Markdown table of the findings
 // (severity, rule, file:line, message), errors first, in the order of the file.
+import { placeText } from '../config/location.js';
 import { counted } from '../numbers.js';
 import type { ReviewFinding } from './lint-findings.js';
 import { markdownTable, markdownText } from './markdown.js';
 
 const ORDER = { error: 0, warning: 1, note: 2 } as const;
 
-const placeOf = ({ location }: ReviewFinding): string =>
-  location.address ?? (location.line === undefined ? location.file : `${location.file}:${location.line}${location.column === undefined ? '' : `:${location.column}`}`);
 
 /** The Markdown summary of lint's findings on `file`. */
 export function lintSummary(file: string, findings: readonly ReviewFinding[]): string {
@@ -18,7 +17,7 @@ export function lintSummary(file: string, findings: readonly ReviewFinding[]): s
     .sort((a, b) => ORDER[a.severity] - ORDER[b.severity])
     .map((r) => {
       const rule = r.finding.rule === null ? r.finding.ruleset : `${r.finding.ruleset} / ${r.finding.rule}`;
-      return [r.severity, markdownText(r.finding.kind), markdownText(rule), markdownText(placeOf(r)), markdownText(r.finding.message)];
+      return [r.severity, markdownText(r.finding.kind), markdownText(rule), markdownText(placeText(r.location)), markdownText(r.finding.message)];
     });
   return `${head}\n${markdownTable(['Severity', 'Finding', 'Rule', 'Where', 'Message'], rows).join('\n')}\n`;
 }

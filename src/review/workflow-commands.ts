@@ -1,5 +1,8 @@
 // GitHub Actions workflow commands (`::error file=…,line=…::message`), escaped as the runner reads
-// them: in the message `%`, CR and LF; in property values also `:` and `,`.
+// them: in the message `%`, CR and LF; in property values also `:` and `,`; any other control
+// character as terminal-text's `printable` writes it. Each line is issued (`issuedCommand`): the
+// guard every printed line passes through lets it, and no other line starting with `::`, through.
+import { issuedCommand, printable } from '../terminal-text.js';
 
 /** Annotations GitHub shows of one level in a step; the rest are counted in one line. */
 export const ANNOTATIONS_SHOWN = 10;
@@ -18,7 +21,7 @@ export interface Annotation {
 }
 
 function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return printable(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 function escapeProperty(text: string): string {
@@ -32,7 +35,7 @@ export function workflowCommand(annotation: Annotation): string {
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
     .join(',');
-  return `::${level}${props === '' ? '' : ` ${props}`}::${escapeData(message)}`;
+  return issuedCommand(`::${level}${props === '' ? '' : ` ${props}`}::${escapeData(message)}`);
 }
 
 /** At most ANNOTATIONS_SHOWN annotations as command lines, then, when some were left out, the line `more` says of their number. */

@@ -14,6 +14,8 @@ export interface PathOptions extends LookupOptions {
   /** a folder of managed-list feeds replacing the bundled samples */
   listsDir?: string;
   atp?: AtpOptionsInput;
+  /** hears each managed list a rule reads from the bundled samples (the CLI says so once a run) */
+  onSampleList?: (name: string) => void;
 }
 
 /** What a path is built from: another thread builds the same path from it (sim/jobs/). */
@@ -39,7 +41,7 @@ export interface BuiltPath {
 /** Compiles the snapshot into a packet path; a bad item throws a ConfigItemError naming its path in the snapshot. */
 export async function buildPacketPath(snapshot: Snapshot, opts: PathOptions = {}): Promise<BuiltPath & { setup: PathSetup }> {
   const warnings = vendorLimitWarnings(snapshot);
-  const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
+  const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists, onSample: opts.onSampleList });
   const resolve = (name: string) => lists.resolve(name);
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const atp = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
@@ -70,6 +72,8 @@ function pathOptionsOf(opts: PathOptions): PathOptions {
     colo: opts.colo,
     region: opts.region,
     atp: opts.atp,
+    // the thread that built the path first has said it
+    onSampleList: undefined,
   };
   return picked;
 }

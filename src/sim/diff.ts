@@ -1,10 +1,10 @@
 // What a configuration change does to real traffic: every packet of one capture decided by two
 // packet paths side by side (each with its own protection state, as two replays would have), and
 // the frames whose verdict, deciding rule or deciding stage differ. Changes are grouped by
-// (before rule, after rule, verdict change) for people, with a count and the first frames of each
-// group with their 5-tuples (a frame the fast path decided from its bytes is decoded in full for
+// (before rule, after rule, verdict change) for people, verdict changes first, with a count and the
+// first frames of each group with their 5-tuples (a frame the fast path decided from its bytes is decoded in full for
 // that, at most FIRST_FRAMES times a group); every changed frame also goes to `onChange` for the per-frame outputs (NDJSON, pcap).
-import type { CaptureInfo } from '../capture/reader.js';
+import type { ReadInfo } from '../capture/merge.js';
 import { decodeFrameAt } from '../capture/decode/link-up.js';
 import { PacketRecord } from '../capture/record.js';
 import { fiveTuple, type FiveTuple } from '../fields/render.js';
@@ -25,8 +25,10 @@ export interface ChangeGroup {
   before: Decision;
   after: Decision;
   packets: number;
-  /** the first frames of the group, in capture order */
+  /** the first frames of the group, in capture order (groups first seen first when counts tie) */
   frames: number[];
+  /** with several captures merged: the file of each of `frames` */
+  files?: string[];
   /** the 5-tuple of each of `frames` */
   flows: FiveTuple[];
 }
@@ -35,9 +37,9 @@ export interface DiffResult {
   capture: string;
   packets: number;
   changed: number;
-  /** largest groups first */
+  /** the groups whose verdict changes first, then those that keep it (another deciding rule or stage); largest first in each */
   groups: ChangeGroup[];
-  info: CaptureInfo;
+  info: ReadInfo;
 }
 
 /** Frames listed per group. */
@@ -62,6 +64,11 @@ export interface DiffOptions extends LoopOptions {
   onChange?: (rec: PacketRecord, before: Decision, after: Decision) => void;
 }
 
+/** How a report names the group's i-th frame: its number, after its file with several captures (`a.pcap:12`, as grep names a line). */
+export function frameName(g: ChangeGroup, i: number): string {
+  return g.files === undefined ? String(g.frames[i]) : `${g.files[i]}:${g.frames[i]}`;
+}
+
 /** Decides every packet of `capture` on both paths and collects the frames decided differently. */
 export async function diffCapture(capture: OpenCapture, before: BuiltPath, after: BuiltPath, opts: DiffOptions = {}): Promise<DiffResult> {
   const a = PacketDecider.of(before);
@@ -71,6 +78,7 @@ export async function diffCapture(capture: OpenCapture, before: BuiltPath, after
   let packets = 0;
   let changed = 0;
   const scratch = new PacketRecord();
+  const names = capture.fileNames;
   const info = await capture.forEachPacket((rec) => {
     packets++;
     const va = a.decide(rec);
@@ -82,16 +90,19 @@ export async function diffCapture(capture: OpenCapture, before: BuiltPath, after
     const key = JSON.stringify([da, db]);
     let group = groups.get(key);
     if (group === undefined) {
-      group = { before: da, after: db, packets: 0, frames: [], flows: [] };
+      group = { before: da, after: db, packets: 0, frames: [], flows: [], ...(names === null ? {} : { files: [] }) };
       groups.set(key, group);
     }
     group.packets++;
     if (group.frames.length < FIRST_FRAMES) {
       group.frames.push(rec.frame);
+      group.files?.push(names![rec.file]!);
       group.flows.push(flowOf(rec, scratch));
     }
     opts.onChange?.(rec, da, db);
   }, { ...opts, decodeFrame: a.decodeFrame });
-  const sorted = [...groups.values()].sort((x, y) => y.packets - x.packets || x.frames[0]! - y.frames[0]!);
+  const keeps = (g: ChangeGroup): number => Number(g.before.verdict === g.after.verdict);
+  // merged captures number frames per file: groups first seen first (the map's order) when the rest ties
+  const sorted = [...groups.values()].sort((x, y) => keeps(x) - keeps(y) || y.packets - x.packets || (names === null ? x.frames[0]! - y.frames[0]! : 0));
   return { capture: capture.name, packets, changed, groups: sorted, info };
 }

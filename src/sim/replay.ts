@@ -7,7 +7,7 @@ import type { Firewall } from '../firewall/firewall.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { buildPacketPath, type BuiltPath, type PathOptions } from './build.js';
 import type { PacketSink } from './outputs/packet-sinks.js';
-import type { CaptureInfo } from '../capture/reader.js';
+import type { ReadInfo } from '../capture/merge.js';
 import type { RangeRunner } from './jobs/range-replay.js';
 import { threadsWanted, whyOneThread, type Jobs } from './jobs/threads.js';
 import { countingVisit } from './count-packets.js';
@@ -17,7 +17,7 @@ import { ReplaySummary, type ReplayReport } from './summary.js';
 import { counted } from '../numbers.js';
 
 export interface ReplayOptions extends LoopOptions {
-  /** per-packet outputs, made once the capture is open (they name the firewall's rules) */
+  /** per-packet outputs, made once the capture is open (they name the firewall's rules, and the files of merged captures: OpenCapture.fileNames) */
   sinks?: (firewall: Firewall) => PacketSink[];
   /** use the capture's label sidecar (synthetic scenarios) to score mitigation; default true */
   useLabels?: boolean;
@@ -43,7 +43,8 @@ export interface ReplayResult {
 export async function replay(capture: OpenCapture, built: BuiltPath, opts: ReplayOptions = {}): Promise<ReplayResult> {
   let sinks: PacketSink[] = [];
   let labels: Labels | null;
-  const labelFiles = opts.useLabels === false || capture.path === '-' ? null : await import('../capture/synth/labels.js');
+  // a label sidecar belongs to one synthetic capture: merged captures are replayed without labels
+  const labelFiles = opts.useLabels === false || capture.path === '-' || capture.merged ? null : await import('../capture/synth/labels.js');
   try {
     labels = labelFiles === null ? null : await labelFiles.readLabels(capture.path);
     sinks = opts.sinks ? opts.sinks(built.firewall) : [];
@@ -53,9 +54,10 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
     throw err;
   }
   const warnings = [...built.warnings];
-  let summary = new ReplaySummary(labels);
+  const files = capture.fileNames?.length ?? 1;
+  let summary = new ReplaySummary(labels, undefined, files);
   const started = process.hrtime.bigint();
-  let info: CaptureInfo | undefined;
+  let info: ReadInfo | undefined;
   let threads = 1;
   try {
     threads = threadsFor(opts.jobs ?? 1, built, capture, sinks.length > 0, labels !== null, warnings);
@@ -74,7 +76,7 @@ export async function replay(capture: OpenCapture, built: BuiltPath, opts: Repla
         // what the ranges counted is thrown away: the one-thread replay counts from nothing
         built.firewall.hits.fill(0);
         built.firewall.decided.fill(0);
-        summary = new ReplaySummary(labels);
+        summary = new ReplaySummary(labels, undefined, files);
         threads = 1;
       }
     }
@@ -125,8 +127,8 @@ function threadsFor(jobs: Jobs, built: BuiltPath, capture: OpenCapture, perPacke
   return 1;
 }
 
-/** Builds the path for `snapshot` and replays the capture file through it (for scripts, benches and tests). */
-export async function replayFile(capture: string, snapshot: Snapshot, opts: ReplayOptions & PathOptions = {}): Promise<ReplayResult> {
+/** Builds the path for `snapshot` and replays the capture file (or several, merged by time) through it (for scripts, benches and tests). */
+export async function replayFile(capture: string | readonly string[], snapshot: Snapshot, opts: ReplayOptions & PathOptions = {}): Promise<ReplayResult> {
   const built = await buildPacketPath(snapshot, opts);
   return replay(await OpenCapture.open(capture), built, opts);
 }

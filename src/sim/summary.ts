@@ -9,7 +9,7 @@
 // from 1) and adds the parts in capture order (absorb), which gives the counts one summary would have.
 import { Outcome, Outcomes, type AtpReport, type LabelScore, type MonitorNote } from '../atp/index.js';
 import type { PacketRecord } from '../capture/record.js';
-import type { CaptureInfo } from '../capture/reader.js';
+import type { ReadInfo } from '../capture/merge.js';
 import type { Labels } from '../capture/synth/labels.js';
 import type { Firewall } from '../firewall/firewall.js';
 import type { AddressLogOptions } from './address-log.js';
@@ -43,8 +43,21 @@ export interface LintFinding {
   witness?: unknown;
 }
 
+/** One of several captures replayed merged by time: what it is, and what became of its packets. */
+export interface CaptureFileReport {
+  file: string;
+  format: string;
+  compressed: boolean;
+  linkTypes: number[];
+  packets: number;
+  passed: number;
+  dropped: number;
+  warnings: string[];
+}
+
 export interface ReplayReport {
-  capture: { file: string; format: string; compressed: boolean; linkTypes: number[]; warnings: string[] };
+  /** `files`: each capture's part, when several were merged (`file` then names them all, joined by " + ") */
+  capture: { file: string; format: string; compressed: boolean; linkTypes: number[]; warnings: string[]; files?: CaptureFileReport[] };
   packets: number;
   passed: number;
   dropped: number;
@@ -56,8 +69,8 @@ export interface ReplayReport {
   rules: RuleReport[];
   /** enabled rules that matched no packet */
   neverHit: string[];
-  /** decode notes: how many packets, and the first frame of each */
-  notes: Array<{ note: string; packets: number; firstFrame: number }>;
+  /** decode notes: how many packets, and the first frame of each (and its file, when several captures were merged) */
+  notes: Array<{ note: string; packets: number; firstFrame: number; firstFile?: string }>;
   nonIpPackets: number;
   atp: AtpReport | null;
   labels: LabelScore | null;
@@ -84,7 +97,7 @@ export interface SummaryParts {
   first: [number, number];
   last: [number, number];
   byStage: Array<[Stage, number]>;
-  notes: Array<[string, { packets: number; firstFrame: number }]>;
+  notes: Array<[string, NoteCount]>;
   series: VerdictSeriesParts;
   drops: DropParts;
   engine: ReturnType<EngineCounts['parts']>;
@@ -105,7 +118,9 @@ export class ReplaySummary {
   private readonly byColumn = new Float64Array(SERIES_COLUMNS.length);
   /** counted by the note object itself: ATP's notes are shared constants, one per stage and reason */
   private readonly monitor = new Map<MonitorNote, number>();
-  private readonly notes = new Map<string, { packets: number; firstFrame: number }>();
+  private readonly notes = new Map<string, NoteCount>();
+  /** packets and drops of each merged capture (by PacketRecord.file), two numbers a file; null for one capture */
+  private readonly byFile: Float64Array | null;
   /** what the whole path did with each frame, when the capture has labels */
   private readonly outcomes: Outcomes | null;
   private readonly series = new VerdictSeries();
@@ -117,8 +132,9 @@ export class ReplaySummary {
    * `part`: this summary counts a batch of a capture that starts at `part.start` (sec, nsec), to be
    * absorbed (no labels), keeping its drops' addresses as `part.addresses` says
    */
-  constructor(labels: Labels | null, part?: { start: readonly [number, number]; addresses: AddressLogOptions }) {
+  constructor(labels: Labels | null, part?: { start: readonly [number, number]; addresses: AddressLogOptions }, files = 1) {
     this.outcomes = labels === null ? null : new Outcomes();
+    this.byFile = files > 1 ? new Float64Array(2 * files) : null;
     this.drops = new DropBreakdown({ keepAddresses: part?.addresses });
     if (part !== undefined) this.series.startAt(part.start[0], part.start[1]);
   }
@@ -159,7 +175,7 @@ export class ReplaySummary {
     for (const [stage, n] of p.byStage) this.byColumn[SERIES_COLUMNS.indexOf(stage)] += n;
     for (const [note, n] of p.notes) {
       const mine = this.notes.get(note);
-      if (mine === undefined) this.notes.set(note, { packets: n.packets, firstFrame: framesBefore + n.firstFrame });
+      if (mine === undefined) this.notes.set(note, { packets: n.packets, firstFrame: framesBefore + n.firstFrame, firstFile: n.firstFile });
       else mine.packets += n.packets;
     }
     if (this.firstSec >= 0 && this.series.isEmpty()) this.series.startAt(this.firstSec, this.firstNsec);
@@ -170,9 +186,10 @@ export class ReplaySummary {
 
   add(rec: PacketRecord, v: PacketVerdict): void {
     this.count(rec);
-    if (rec.note !== '') this.addNote(rec.note, rec.frame);
+    if (rec.note !== '') this.addNote(rec.note, rec.frame, rec.file);
     if (v.drop) {
       this.dropped++;
+      if (this.byFile !== null) this.byFile[2 * rec.file + 1]++;
       this.byColumn[v.column]++;
     } else {
       this.passed++;
@@ -199,6 +216,7 @@ export class ReplaySummary {
   private count(rec: PacketRecord): void {
     this.packets++;
     this.lastFrame = rec.frame;
+    if (this.byFile !== null) this.byFile[2 * rec.file]++;
     if (this.firstSec < 0) {
       this.firstSec = rec.tsSec;
       this.firstNsec = rec.tsNsec;
@@ -213,14 +231,32 @@ export class ReplaySummary {
     return STAGES.map((stage) => [stage, this.byColumn[SERIES_COLUMNS.indexOf(stage)]]);
   }
 
-  private addNote(note: string, frame: number): void {
+  private addNote(note: string, frame: number, file: number): void {
     const n = this.notes.get(note);
-    if (n === undefined) this.notes.set(note, { packets: 1, firstFrame: frame });
+    if (n === undefined) this.notes.set(note, { packets: 1, firstFrame: frame, firstFile: file });
     else n.packets++;
   }
 
+  /** Each merged capture's part of the report, or nothing for one capture. */
+  private fileReports(info: ReadInfo): { files?: CaptureFileReport[] } {
+    const counts = this.byFile;
+    if (info.files === undefined || counts === null) return {};
+    return {
+      files: info.files.map((f, i) => ({
+        file: f.name,
+        format: f.format,
+        compressed: f.compressed,
+        linkTypes: f.linkTypes,
+        packets: counts[2 * i]!,
+        passed: counts[2 * i]! - counts[2 * i + 1]!,
+        dropped: counts[2 * i + 1]!,
+        warnings: f.warnings,
+      })),
+    };
+  }
+
   /** The report; `labels` (those given to the constructor, or null when they do not fit the capture) are scored. */
-  report(file: string, info: CaptureInfo, firewall: Firewall, atp: AtpReport | null, elapsedSeconds: number, labels: Labels | null): ReplayReport {
+  report(file: string, info: ReadInfo, firewall: Firewall, atp: AtpReport | null, elapsedSeconds: number, labels: Labels | null): ReplayReport {
     const rules: RuleReport[] = firewall.rules.map((r, i) => ({
       ref: r.ref,
       ruleset: r.ruleset,
@@ -232,7 +268,7 @@ export class ReplaySummary {
       decided: firewall.decided[i],
     }));
     return {
-      capture: { file, format: info.format, compressed: info.compressed, linkTypes: info.linkTypes, warnings: info.warnings },
+      capture: { file, format: info.format, compressed: info.compressed, linkTypes: info.linkTypes, warnings: info.warnings, ...this.fileReports(info) },
       packets: this.packets,
       passed: this.passed,
       dropped: this.dropped,
@@ -242,7 +278,9 @@ export class ReplaySummary {
       lastTime: this.lastSec < 0 ? null : this.lastSec + this.lastNsec / 1e9,
       rules,
       neverHit: rules.filter((r) => r.enabled && r.hits === 0).map((r) => r.ref),
-      notes: [...this.notes].map(([note, n]) => ({ note, ...n })).sort((a, b) => b.packets - a.packets),
+      notes: [...this.notes]
+        .map(([note, n]) => ({ note, packets: n.packets, firstFrame: n.firstFrame, ...(info.files === undefined ? {} : { firstFile: info.files[n.firstFile]!.name }) }))
+        .sort((a, b) => b.packets - a.packets),
       nonIpPackets: this.nonIp,
       atp,
       labels: labels === null || this.outcomes === null ? null : this.outcomes.score(labels),
@@ -253,6 +291,13 @@ export class ReplaySummary {
       engine: this.engine.report(),
     };
   }
+}
+
+/** A decode note's count, and where it was first seen (frame, and file when several captures are merged). */
+interface NoteCount {
+  packets: number;
+  firstFrame: number;
+  firstFile: number;
 }
 
 // The whole path's outcome for label scoring: a firewall drop, else what ATP did (a drop or a

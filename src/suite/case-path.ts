@@ -5,6 +5,7 @@
 // the firewall and ATP see them exactly where they would see GeoIP's.
 import { AdvancedTcpProtection } from '../atp/index.js';
 import { Has, type PacketRecord } from '../capture/record.js';
+import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { IngressColos } from '../data/colos.js';
 import type { Enrichment } from '../data/enrichment.js';
@@ -12,6 +13,7 @@ import { interned } from '../data/interned.js';
 import type { Firewall } from '../firewall/firewall.js';
 import { buildPacketPath, type BuiltPath, type PathOptions, type PathSetup } from '../sim/build.js';
 import { PacketPath } from '../sim/packet-path.js';
+import { refLocator, type RefLocator } from '../sim/rule-places.js';
 import type { PacketVerdict } from '../sim/verdict.js';
 import type { LookupOverrides } from './packet-spec.js';
 import type { KnownRefs } from './verdict-expect.js';
@@ -92,6 +94,8 @@ export class SuitePaths {
     private readonly ingress: IngressColos,
     /** the refs expectations may name */
     readonly refs: KnownRefs,
+    /** where a rule (by its ref) is written in the configuration's files, for failure reports */
+    readonly placeOf: RefLocator,
   ) {}
 
   get firewall(): Firewall {
@@ -106,13 +110,11 @@ export class SuitePaths {
     return this.built.enrichment;
   }
 
-  /** Compiles the configuration; throws the compile errors of buildPacketPath. */
-  static async open(snapshot: Snapshot, options: PathOptions): Promise<SuitePaths> {
+  /** Compiles the configuration; throws the compile errors of buildPacketPath. `locate`: where its rules are written. */
+  static async open(snapshot: Snapshot, options: PathOptions, locate: RuleLocator = NOWHERE): Promise<SuitePaths> {
     const built = await buildPacketPath(snapshot, options);
-    return new SuitePaths(snapshot, options, built, new IngressColos({ colo: options.colo, region: options.region }), {
-      deciding: [...built.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)],
-      firewall: built.firewall.rules.map((r) => r.ref),
-    });
+    const refs = { deciding: [...built.firewall.rules.map((r) => r.ref), ...atpRefs(snapshot)], firewall: built.firewall.rules.map((r) => r.ref) };
+    return new SuitePaths(snapshot, options, built, new IngressColos({ colo: options.colo, region: options.region }), refs, refLocator(snapshot, locate));
   }
 
   private spare: CasePath | null = null;

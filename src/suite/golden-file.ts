@@ -41,6 +41,7 @@ function placeProblem(file: string, dir: string): string | null {
 export function goldenPath(at: Located, dir: string): string {
   if (at.type !== 'string' || at.value === '') at.fail(`expected the path of a golden NDJSON file (a string), got ${at.type}`);
   const name = at.value as string;
+  if (name.includes('\0')) at.fail(`${JSON.stringify(name)}: a path cannot hold a NUL character`);
   if (path.isAbsolute(name)) at.fail(`${JSON.stringify(name)}: a golden file lives under the suite's folder: give its path relative to the suite`);
   const file = path.resolve(dir, name);
   const problem = placeProblem(file, dir);
@@ -91,13 +92,19 @@ export interface GoldenDifference {
   changed: number;
   /** actual lines */
   lines: number;
-  /** the first frame that differs, with both lines (null: no line) */
-  first: { frame: number; expected: string | null; actual: string | null } | null;
+  /** the first frame that differs (and its file, in the lines of merged captures), with both lines (null: no line) */
+  first: { frame: number; file: string | null; expected: string | null; actual: string | null } | null;
 }
 
 function frameOf(line: string | null): number | null {
   const m = /^\{"frame":(\d+)/.exec(line ?? '');
   return m === null ? null : Number(m[1]);
+}
+
+/** The file a line of merged captures names after its frame, or null. */
+function fileOf(line: string | null): string | null {
+  const m = /^\{"frame":\d+,"file":("(?:[^"\\]|\\.)*")/.exec(line ?? '');
+  return m === null ? null : (JSON.parse(m[1]!) as string);
 }
 
 /** A file's lines, and how to let go of the file whether or not they were all read. */
@@ -134,7 +141,7 @@ export async function compareGolden(actual: string, golden: string): Promise<Gol
       if (got !== null) diff.lines++;
       if (got === want) continue;
       diff.changed++;
-      diff.first ??= { frame: frameOf(got) ?? frameOf(want) ?? i, expected: want, actual: got };
+      diff.first ??= { frame: frameOf(got) ?? frameOf(want) ?? i, file: fileOf(got) ?? fileOf(want), expected: want, actual: got };
     }
   } catch (err) {
     throw new InputError(golden, err, 'cannot read the golden file');

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfiguration } from '../config/inputs/index.js';
+import { NOWHERE, type RuleLocator } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { formatIssues, SnapshotError, validateSnapshot } from '../config/validate.js';
 import { attachSource, systemErrorText, UserError } from '../errors.js';
@@ -45,19 +46,21 @@ async function loadConfig(root: Map<string, Located>, top: Located, dir: string,
   if (at === undefined) return top.fail('config: missing: name the configuration (a file or a list of files, relative to the suite) or write it inline');
   let snapshot: Snapshot;
   let notes: string[] = [];
+  let locate: RuleLocator = NOWHERE;
   const named = at.type === 'list' ? at.items('a list of configuration files') : [at];
   try {
     if (at.type === 'map') snapshot = validateSnapshot(at.value);
     else {
       const inputs = named.map((item) => ({ file: existingFile(item, dir, 'a configuration file') }));
       for (const [i, { file }] of inputs.entries()) files.reads.push({ what: `the configuration of ${top.file}`, path: file, at: named[i]! });
-      ({ snapshot, notes } = await readConfiguration(inputs));
+      // a failing case's report says where its deciding rule is written (a Terraform rule: in its .tf file)
+      ({ snapshot, notes, locate } = await readConfiguration(inputs, { terraformSources: { quiet: true } }));
     }
   } catch (err) {
     return configProblem(at, err);
   }
   try {
-    return { paths: await SuitePaths.open(snapshot, options), notes };
+    return { paths: await SuitePaths.open(snapshot, options, locate), notes };
   } catch (err) {
     return configProblem(at, err);
   }
@@ -100,9 +103,9 @@ function parseCase(node: Located, ctx: LoadContext, names: Map<string, number>):
  * The path of a configuration given on the command line (--config, --api), opened once for every
  * suite of the run, which runs against it instead of the configuration it names.
  */
-export async function openGivenConfiguration(snapshot: Snapshot, source: string | undefined, options: PathOptions): Promise<SuitePaths> {
+export async function openGivenConfiguration(snapshot: Snapshot, source: string | undefined, options: PathOptions, locate?: RuleLocator): Promise<SuitePaths> {
   try {
-    return await SuitePaths.open(snapshot, options);
+    return await SuitePaths.open(snapshot, options, locate);
   } catch (err) {
     throw attachSource(err, source);
   }

@@ -24,7 +24,7 @@ import { MAX_FRAME } from '../capture/synth/frame-builder.js';
 import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
-import { FIELD_REGISTRY, fieldsOfKind, transportOf, type FieldEntry, type FieldKind } from '../field-registry.js';
+import { FIELD_REGISTRY, fieldsOfKind, transportOf, type FieldEntry, type FieldKind, type RegisteredField } from '../field-registry.js';
 import { describeType, suggestion, type Located } from './source.js';
 
 /** the payload of a packet with `sip: true` */
@@ -102,7 +102,17 @@ interface FieldRule {
 }
 
 /** how a suite writes a value of each kind of field */
-const RULE_KINDS: Readonly<Record<FieldKind, Kind>> = { address: 'ip', int: 'int', flag: 'bool', bool: 'bool', name: 'text', raw: 'bytes' };
+const RULE_KINDS = { address: 'ip', int: 'int', flag: 'bool', bool: 'bool', name: 'text', raw: 'bytes' } as const satisfies Readonly<Record<FieldKind, Kind>>;
+
+/** the JavaScript value a packet gives for each way a suite writes a value (the checks below: EXPECTED) */
+interface KindValue {
+  ip: string;
+  int: number;
+  bool: boolean;
+  text: string;
+  number: number;
+  bytes: string;
+}
 
 function fieldRule(f: FieldEntry): FieldRule {
   const transport = transportOf(f);
@@ -118,14 +128,30 @@ const rules = (fields: readonly FieldEntry[]): Record<string, FieldRule> => Obje
  * Every key a packet may give: the Rules-language fields, plus tcp.seq/ack/window, time, payload and
  * frame; the raw bytes last, so that a key as near to `sip` as to `ip` ("sp") is taken for sip.
  */
-const FIELDS: Readonly<Record<string, FieldRule>> = {
-  ...rules(FIELD_REGISTRY.filter((f) => f.kind !== 'raw')),
+const PACKET_ONLY = {
   'tcp.seq': { kind: 'int', transport: 'tcp', max: 0xffffffff }, 'tcp.ack': { kind: 'int', transport: 'tcp', max: 0xffffffff },
   'tcp.window': { kind: 'int', transport: 'tcp', max: 0xffff },
   time: { kind: 'number' },
   payload: { kind: 'text' },
   frame: { kind: 'int' },
+} as const satisfies Readonly<Record<string, FieldRule>>;
+
+const FIELDS: Readonly<Record<string, FieldRule>> = {
+  ...rules(FIELD_REGISTRY.filter((f) => f.kind !== 'raw')),
+  ...PACKET_ONLY,
   ...rules(fieldsOfKind('raw')),
+};
+
+/**
+ * A packet as a suite's `packet:` gives it, as a type: each key a field of the registry or one of
+ * the packet's own (tcp.seq, time, payload, ...), its value of the JavaScript type that key takes
+ * (`{ 'tcp.dstport': 22 }`; `{ 'tcp.port': 22 }` and `{ 'tcp.dstport': '22' }` do not compile).
+ * Derived from the same tables as FIELDS, so the two cannot differ.
+ */
+export type PacketValues = {
+  readonly [F in RegisteredField as F['name']]?: KindValue[(typeof RULE_KINDS)[F['kind']]];
+} & {
+  readonly [K in keyof typeof PACKET_ONLY]?: KindValue[(typeof PACKET_ONLY)[K]['kind']];
 };
 
 export const PACKET_KEYS: readonly string[] = Object.keys(FIELDS);

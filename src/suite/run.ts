@@ -81,7 +81,7 @@ export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opt
         notes: outcome.notes,
         warnings: outcome.warnings,
         written: outcome.written ?? [],
-        details: verdict.status === 'passed' ? '' : failureDetails(what, outcome),
+        details: verdict.status === 'passed' ? '' : failureDetails(what, outcome, suite.paths.placeOf),
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       };
       results.push(result);

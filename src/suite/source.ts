@@ -175,6 +175,7 @@ export function describeType(t: NodeType): string {
 /** Resolves a file the suite names relative to its folder; a missing file is a suite error. */
 export function existingFile(at: Located, dir: string, what: string): string {
   if (at.type !== 'string' || at.value === '') at.fail(`expected the path of ${what} (a string), got ${at.type}`);
+  if ((at.value as string).includes('\0')) at.fail(`${JSON.stringify(at.value)}: a path cannot hold a NUL character`);
   const file = path.resolve(dir, at.value as string);
   let isFile: boolean;
   try {

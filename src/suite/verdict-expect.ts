@@ -1,7 +1,8 @@
 // What a case expects of one packet (a `packet:`, the last of `packets:`, or a capture's frame):
 // verdict, the deciding rule, the stage, ATP's reason, and the refs of every matching rule. A key
-// that is absent is not checked. Rule refs are checked against the configuration when the suite is
-// loaded, so a typo in a ref is a suite error rather than a case that can never pass.
+// that is absent is not checked. A ref that no rule of the configuration has (a typo, or a rule the
+// change deleted or renamed) is that case's failure, with the nearest ref the configuration has:
+// the suite stays valid and its other cases run, so a change shows every case it breaks.
 import { REASONS } from '../atp/vocabulary.js';
 import { suggestion, type Located } from './source.js';
 import type { VerdictSummary } from './trace.js';
@@ -14,6 +15,8 @@ export interface VerdictExpectation {
   matched?: string[];
   /** how a word was read, e.g. `verdict: block` as drop */
   note?: string;
+  /** the refs named that no rule has, each with its failure's text */
+  missing?: Map<string, string>;
 }
 
 export const VERDICT_KEYS = ['verdict', 'rule', 'stage', 'reason', 'matched'] as const;
@@ -37,10 +40,15 @@ function choice(at: Located, allowed: readonly string[], nullable: boolean): str
   return at.value as string;
 }
 
-function ruleRef(at: Located, refs: readonly string[]): string {
+/** Why a ref no rule has cannot be expected, with the nearest ref there is. */
+export function missingRef(ref: string, refs: readonly string[]): string {
+  return `no rule has the ref ${JSON.stringify(ref)}${suggestion(ref, refs, false)}`;
+}
+
+function ruleRef(at: Located, refs: readonly string[], out: VerdictExpectation): string {
   if (at.type !== 'string') at.fail(`expected a rule ref (a string), got ${at.type}`);
   const ref = at.value as string;
-  if (!refs.includes(ref)) at.fail(`no rule has the ref ${JSON.stringify(ref)}${suggestion(ref, refs, false)}`);
+  if (!refs.includes(ref)) (out.missing ??= new Map()).set(ref, missingRef(ref, refs));
   return ref;
 }
 
@@ -55,13 +63,13 @@ export function parseVerdictExpectation(fields: Map<string, Located>, refs: Know
     out.note = `verdict: ${DROP_WORD} read as drop (the verdicts are pass and drop)`;
   } else if (verdict !== undefined) out.verdict = choice(verdict, VERDICTS, false) as 'pass' | 'drop';
   const rule = fields.get('rule');
-  if (rule !== undefined) out.rule = rule.type === 'null' ? null : ruleRef(rule, refs.deciding);
+  if (rule !== undefined) out.rule = rule.type === 'null' ? null : ruleRef(rule, refs.deciding, out);
   const stage = fields.get('stage');
   if (stage !== undefined) out.stage = choice(stage, STAGES, true);
   const reason = fields.get('reason');
   if (reason !== undefined) out.reason = choice(reason, REASONS, true);
   const matched = fields.get('matched');
-  if (matched !== undefined) out.matched = matched.items('a list of rule refs').map((r) => ruleRef(r, refs.firewall));
+  if (matched !== undefined) out.matched = matched.items('a list of rule refs').map((r) => ruleRef(r, refs.firewall, out));
   return out;
 }
 
@@ -82,7 +90,9 @@ export function compareVerdict(want: VerdictExpectation, got: VerdictSummary): s
     const expected = want[key];
     if (expected === undefined) return;
     const same = Array.isArray(expected) ? Array.isArray(actual) && expected.join('\0') === actual.join('\0') : expected === actual;
-    if (!same) diffs.push(`${key}: expected ${show(expected)}, got ${show(actual)}`);
+    if (same) return;
+    const missing = [...(want.missing ?? [])].filter(([ref]) => (Array.isArray(expected) ? expected.includes(ref) : expected === ref)).map(([, why]) => why);
+    diffs.push(`${key}: expected ${show(expected)}${missing.length === 0 ? '' : ` (${missing.join('; ')})`}, got ${show(actual)}`);
   };
   check('verdict', got.verdict);
   check('rule', got.rule);

@@ -16,7 +16,7 @@ describe('compareRulesets', () => {
     const a = snapshotOf([one('block', 'tcp.dstport == 22'), one('block', 'udp.dstport == 53')]);
     const b = snapshotOf([one('block', 'udp.dstport == 53'), one('block', 'tcp.dstport == 22')]);
     const cmp = compareRulesets(a, b);
-    expect(cmp.equivalent).toBe(true);
+    expect(cmp.same_verdicts).toBe(true);
     // the refs moved (r1 <-> r2): the same packets are decided by differently named rules, with
     // the same verdict
     expect(cmp.differences).toEqual([
@@ -29,7 +29,7 @@ describe('compareRulesets', () => {
     const a = snapshotOf([one('block', 'tcp.dstport in {22 23}')]);
     const b = snapshotOf([one('block', 'tcp.dstport == 22')]);
     const cmp = compareRulesets(a, b);
-    expect(cmp.equivalent).toBe(false);
+    expect(cmp.same_verdicts).toBe(false);
     expect(cmp.differences).toEqual([
       expect.objectContaining({ before: { verdict: 'drop', rule: 'r1' }, after: { verdict: 'pass', rule: null }, verdict_changed: true, certain: true }),
     ]);

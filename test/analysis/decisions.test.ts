@@ -20,7 +20,7 @@ describe('jointPacket', () => {
     const cmp = compareRulesets(before, after);
     const added = cmp.differences.find((d) => d.before.rule === 'r2' && d.after.rule === null);
     expect(added).toMatchObject({ before: { verdict: 'drop' }, after: { verdict: 'pass' }, verdict_changed: true, certain: false });
-    expect(cmp.equivalent).toBe(false);
+    expect(cmp.same_verdicts).toBe(false);
     // its witness: port 22 without "abc", dropped by r2 before, passed after
     expect([replayer(before)(added!.witness), replayer(after)(added!.witness)]).toEqual([expect.objectContaining({ verdict: 'drop', rule: 'r2' }), expect.objectContaining({ verdict: 'pass', rule: null })]);
   });
@@ -35,7 +35,7 @@ describe('jointPacket', () => {
         (specs, workLimit) => {
           const cmp = compareRulesets(snapshotOf(specs), snapshotOf(specs), { workLimit });
           expect(cmp.indeterminate).toEqual([]);
-          expect(cmp.equivalent).toBe(true);
+          expect(cmp.same_verdicts).toBe(true);
         },
       ),
       { numRuns: 100 },

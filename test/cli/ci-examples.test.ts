@@ -53,6 +53,7 @@ describe('examples/ci/github-actions.yml', () => {
     }
     const sarif = path.join(cwd, 'edgesim.sarif');
     expect(sarifProblems(sarif).errors).toEqual([]);
+    expect(sarifProblems(sarif, 'Gh')).toEqual({ errors: [], warnings: [] });
     expect((JSON.parse(readFileSync(sarif, 'utf8')) as Log).runs[0]!.tool.driver.name).toBe('edgesim');
     const junit = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(readFileSync(path.join(cwd, 'edgesim-junit.xml'), 'utf8')) as {
       testsuites: { testsuite: Array<{ testcase: Array<Record<string, string>> }> };

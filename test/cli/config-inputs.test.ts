@@ -75,16 +75,22 @@ describe('--plan', () => {
     expect([byPlan.status, byPlan.stdout]).toEqual([byFiles.status, byFiles.stdout]);
   });
 
-  it('lint --plan lints the after side, its findings placed at Terraform addresses; lint --config FILE is lint FILE', () => {
+  it('lint --plan lints the after side; without .tf files beside the plan its findings are placed at the rules in the plan, with their addresses and a note; lint --config FILE is lint FILE', () => {
     const bySnapshot = runCli(['lint', SNAP, '--json']);
     const byPlan = runCli(['lint', '--plan', PLAN, '--json']);
-    type Findings = { findings: Array<{ location: { file: string; address?: string } }> };
+    type Findings = { findings: Array<{ location: { file: string; line?: number; column?: number; address?: string } }> };
     const placeless = (stdout: string) => (JSON.parse(stdout) as Findings).findings.map(({ location, ...finding }) => finding);
-    expect([byPlan.status, byPlan.stderr]).toEqual([bySnapshot.status, bySnapshot.stderr]);
+    expect(byPlan.status).toBe(bySnapshot.status);
+    expect(byPlan.stderr).toBe(`edgesim: warning: module.fw.cloudflare_ruleset.mt: placed in ${PLAN}: no .tf files in ${path.dirname(PLAN)} (give their folder with --tf-dir)\n`);
     expect(placeless(byPlan.stdout)).toEqual(placeless(bySnapshot.stdout));
     const places = (JSON.parse(byPlan.stdout) as Findings).findings.map((f) => f.location);
     expect(places.length).toBeGreaterThan(0);
-    for (const place of places) expect(place).toEqual({ file: PLAN, address: expect.stringMatching(/^module\.fw\.cloudflare_ruleset\.mt rules\[\d+\]$/) });
+    const planLines = readFileSync(path.join(ROOT, PLAN), 'utf8').split('\n');
+    for (const place of places) {
+      expect(place).toEqual({ file: PLAN, line: expect.any(Number), column: expect.any(Number), address: expect.stringMatching(/^module\.fw\.cloudflare_ruleset\.mt rules\[\d+\]$/) });
+      // the rule's object in planned_values: its first key on the next line
+      expect(planLines[place.line! - 1]!.slice(place.column! - 1)).toMatch(/^\{/);
+    }
     expect(runCli(['lint', '--config', SNAP, '--json'])).toEqual(bySnapshot);
   });
 

@@ -118,3 +118,49 @@ describe('edgesim diff --format markdown', () => {
     expect(s.stdout).toContain(`drop by block-us-https (${after}:${ruleLine(after, 'block-us-https')})`);
   });
 });
+
+describe("the review's text (issue 35)", () => {
+  const after = changed();
+
+  it('text: the table lists the verdict changes first, as the markdown does, though a same-verdict group is larger; JSON in the same order', () => {
+    const r = runCli(['diff', DEMO, '-c', BEFORE, '--against', after]);
+    expect(r.status).toBe(1);
+    const rows = r.stdout.split('\n').filter((l) => /(->|\(same\))/.test(l));
+    const kinds = rows.map((l) => (l.includes('(same)') ? 'same' : 'verdict'));
+    expect(kinds.indexOf('same')).toBeGreaterThan(kinds.lastIndexOf('verdict'));
+    expect(kinds.filter((k) => k === 'verdict').length).toBeGreaterThan(0);
+    const json = JSON.parse(runCli(['diff', DEMO, '-c', BEFORE, '--against', after, '--format', 'json']).stdout) as { groups: Group[] };
+    const changes = json.groups.map((g) => g.before.verdict !== g.after.verdict);
+    expect(changes).toEqual([...changes].sort((a, b) => Number(b) - Number(a)));
+    // the largest group keeps its verdict (so the order is not the size's)
+    expect(Math.max(...json.groups.map((g) => g.packets))).toBe(json.groups.find((g) => g.before.verdict === g.after.verdict)!.packets);
+  });
+
+  it('--static: the classes changing verdict first in text; JSON says same_verdicts and same_deciding_rules, never "equivalent" beside differences', () => {
+    const text = runCli(['diff', '--static', BEFORE, after]);
+    const lines = text.stdout.split('\n').filter((l) => l.includes(' -> '));
+    const same = lines.map((l) => l.includes('(same verdict)'));
+    expect(same.indexOf(true)).toBeGreaterThan(same.lastIndexOf(false));
+    const c = JSON.parse(runCli(['diff', '--static', BEFORE, after, '--format', 'json']).stdout) as Record<string, unknown>;
+    expect(Object.keys(c)).toEqual(['same_verdicts', 'same_deciding_rules', 'differences', 'indeterminate']);
+    expect(c).toMatchObject({ same_verdicts: false, same_deciding_rules: false });
+  });
+
+  it('exit status: 1 when only the deciding rule changes, and with --fail-on verdict 0 then, 1 on a verdict change', () => {
+    const s = JSON.parse(readFileSync(BEFORE, 'utf8')) as Snapshot;
+    s.rulesets![0]!.rules!.find((r) => r.ref === 'block-telnet')!.ref = 'no-telnet';
+    const renamed = path.join(tmp, 'renamed.json');
+    writeFileSync(renamed, JSON.stringify(s, null, 2));
+    const capture = runCli(['diff', DEMO, '-c', BEFORE, '--against', renamed]);
+    expect(capture.status).toBe(1);
+    expect(capture.stdout).toMatch(/drop \(block-telnet\)\s+│\s+drop \(no-telnet\)\s+│\s+drop \(same\)/);
+    expect(runCli(['diff', DEMO, '-c', BEFORE, '--against', renamed, '--fail-on', 'verdict']).status).toBe(0);
+    expect(runCli(['diff', DEMO, '-c', BEFORE, '--against', after, '--fail-on', 'verdict']).status).toBe(1);
+    const moved = runCli(['diff', '--static', BEFORE, renamed, '--format', 'json']);
+    expect(moved.status).toBe(1);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ same_verdicts: true, same_deciding_rules: false });
+    expect(runCli(['diff', '--static', BEFORE, renamed, '--fail-on', 'verdict']).status).toBe(0);
+    expect(runCli(['diff', '--static', BEFORE, after, '--fail-on', 'verdict']).status).toBe(1);
+    expect(runCli(['diff', '--static', BEFORE, renamed]).stdout).toMatch(/^the same verdicts; 1 class of packets is decided by other rules:/);
+  });
+});

@@ -137,7 +137,7 @@ describe('edgesim lint: formats and deploy-time checks', () => {
     expect(text[tooMany.location.line!]).toContain('"name": "fw"');
   });
 
-  it('--format sarif passes Microsoft\'s validator on the demo and on every kind of finding', () => {
+  it('--format sarif passes Microsoft\'s validator, with its default rules and with GitHub\'s, on the demo and on every kind of finding', () => {
     for (const [name, args] of [
       ['demo', [BEFORE]],
       ['every-kind', [everyKindFile, '--max-rules', '5']],
@@ -151,6 +151,8 @@ describe('edgesim lint: formats and deploy-time checks', () => {
       expect(errors, name).toEqual([]);
       // the one finding without a line (an ATP filter) has no region, which the validator only warns about
       expect(warnings.map((w) => /SARIF\d+/.exec(w)?.[0]), name).toEqual(name === 'every-kind' ? ['SARIF2017'] : []);
+      // GitHub's rules: a full description and help for every rule (GH2012), relative locations, ...
+      expect(sarifProblems(out, 'Gh'), name).toEqual({ errors: [], warnings: [] });
     }
     const log = JSON.parse(readFileSync(path.join(tmp, 'every-kind.sarif'), 'utf8')) as Log;
     const ids = log.runs[0]!.tool.driver.rules!.map((r) => r.id);
@@ -161,7 +163,7 @@ describe('edgesim lint: formats and deploy-time checks', () => {
 
   it('SARIF fingerprints are the same in two runs and after a line is inserted above the rules; the lines move', () => {
     const sarif = (file: string): Log => JSON.parse(runCli(['lint', file, '--format', 'sarif', '--max-rules', '5']).stdout) as Log;
-    const prints = (log: Log) => log.runs[0]!.results!.map((r) => r.partialFingerprints!['edgesimFinding/v1']);
+    const prints = (log: Log) => log.runs[0]!.results!.map((r) => r.partialFingerprints!['edgesimFinding/v2']);
     const lines = (log: Log) => log.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation!.region?.startLine);
     const first = sarif(everyKindFile);
     expect(new Set(prints(first)).size).toBe(prints(first).length);
@@ -205,7 +207,7 @@ describe('edgesim lint: formats and deploy-time checks', () => {
     const copy = write('precious.json', readFileSync(BEFORE, 'utf8'));
     for (const flag of ['--out', '--summary']) {
       const r = runCli(['lint', copy, flag, copy]);
-      expect([r.status, r.stderr]).toEqual([2, `edgesim: ${flag} ${copy}: the same file as a configuration; give each output its own file\n`]);
+      expect([r.status, r.stderr]).toEqual([2, `edgesim: ${flag} ${copy}: the same file as the configuration; give each output its own file\n`]);
     }
     expect(readFileSync(copy, 'utf8')).toBe(readFileSync(BEFORE, 'utf8'));
   });
@@ -232,8 +234,8 @@ describe('edgesim diff --static', () => {
     });
     const r = runCli(['diff', '--static', BEFORE, after, '--format', 'json']);
     expect(r.status).toBe(1);
-    const cmp = JSON.parse(r.stdout) as { equivalent: boolean; differences: Array<{ before: { verdict: string; rule: string | null }; after: { verdict: string; rule: string | null } }> };
-    expect(cmp.equivalent).toBe(false);
+    const cmp = JSON.parse(r.stdout) as { same_verdicts: boolean; differences: Array<{ before: { verdict: string; rule: string | null }; after: { verdict: string; rule: string | null } }> };
+    expect(cmp.same_verdicts).toBe(false);
     const capture = runCli(['diff', DEMO, '--config', BEFORE, '--against', after, '--format', 'ndjson']);
     const lines = capture.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
     const firewall = lines.filter((l) => l.before.stage !== 'syn_protection' && l.before.stage !== 'tcp_flow_protection' && l.after.stage !== 'syn_protection' && l.after.stage !== 'tcp_flow_protection');
@@ -268,8 +270,8 @@ describe('large rulesets within the vendor limits', () => {
     const r = runCli(['diff', '--static', file('customers', before), file('customers-changed', withActionChanged(before, 50)), '--format', 'json'], capped);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(1);
-    const cmp = JSON.parse(r.stdout) as { equivalent: boolean; differences: Array<Record<string, unknown>>; indeterminate: unknown[] };
-    expect(cmp.equivalent).toBe(false);
+    const cmp = JSON.parse(r.stdout) as { same_verdicts: boolean; differences: Array<Record<string, unknown>>; indeterminate: unknown[] };
+    expect(cmp.same_verdicts).toBe(false);
     expect(cmp.differences).toEqual([expect.objectContaining({ before: { verdict: 'pass', rule: 'c50-allow' }, after: { verdict: 'drop', rule: 'c50-allow' }, certain: true })]);
     expect(cmp.indeterminate).toEqual([]);
   });
@@ -279,8 +281,8 @@ describe('large rulesets within the vendor limits', () => {
     const args = ['diff', '--static', file('and-terms', before), file('and-terms-changed', withActionChanged(before, 50))];
     const r = runCli([...args, '--format', 'json'], capped);
     expect(r.status).toBe(1);
-    const cmp = JSON.parse(r.stdout) as { equivalent: boolean; differences: unknown[]; indeterminate: Array<{ before: object; after: object; reason: string }> };
-    expect(cmp.equivalent).toBe(false);
+    const cmp = JSON.parse(r.stdout) as { same_verdicts: boolean; differences: unknown[]; indeterminate: Array<{ before: object; after: object; reason: string }> };
+    expect(cmp.same_verdicts).toBe(false);
     expect(cmp.indeterminate).toEqual([{ before: { verdict: 'drop', rule: 'r51' }, after: { verdict: 'pass', rule: 'r51' }, verdict_changed: true, reason: expect.stringMatching(/work limit \(10,000 steps\)/) }]);
     const text = runCli(args, capped);
     expect(text.stdout).toContain('drop by r51 -> pass by r51: indeterminate: the analysis reached its work limit');

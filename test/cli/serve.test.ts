@@ -3,7 +3,7 @@
 // rule limit, and refuses an unusable data folder with one line instead of spinning, or a data
 // folder another serve holds (a killed one's lock is taken over).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +99,27 @@ describe('edgesim serve', () => {
     expect((await call('GET', `${cfg(third.url, 'acct')}/tcp_protection_status`)).body.result).toEqual({ enabled: true });
     await stop(third.child);
     expect(existsSync(path.join(data, 'serve.lock'))).toBe(false);
+  });
+
+  it('a killed holder its parent has not reaped (a zombie, which kill(pid, 0) still finds) does not keep the lock', async () => {
+    const data = tempDir();
+    // the serve's parent becomes `sleep`, which never waits for a child: once killed, the serve stays a zombie while sleep runs
+    const parent = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" serve --port 0 --data "${data}" 2>/dev/null & exec sleep 600`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const first = await new Promise<string>((resolve) => createInterface({ input: parent.stdout! }).once('line', resolve));
+      expect((await call('PATCH', `${cfg(first, 'acct')}/tcp_protection_status`, { enabled: true })).status).toBe(200);
+      const pid = Number(readFileSync(path.join(data, 'serve.lock'), 'utf8'));
+      process.kill(pid, 'SIGKILL');
+      const state = (): string => { const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); return stat.slice(stat.lastIndexOf(')') + 2)[0]; };
+      for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(state()).toBe('Z');
+      expect(() => process.kill(pid, 0)).not.toThrow(); // what the lock's check relied on alone
+      const second = await serve(['--data', data]);
+      expect((await call('GET', `${cfg(second.url, 'acct')}/tcp_protection_status`)).body.result).toEqual({ enabled: true });
+      await stop(second.child);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('a data folder that cannot be created (/proc/nope) is one line, not a spin', async () => {

@@ -89,6 +89,68 @@ describe('export', () => {
     expect((err as Error).message).toMatch(/prefixes: page 2 repeats page 1; the server ignores pagination$/);
   });
 
+  /**
+   * A server whose every list is empty but the rulesets' and the prefixes': `rulesets(n)` and
+   * `prefixes(page)` answer page n (from 1). Counts the requests made to each path.
+   */
+  async function endless(rulesets: (n: number) => { result: unknown[]; cursor?: string }, prefixes: (page: number) => unknown[] = () => []) {
+    const requests = new Map<string, number>();
+    const fake = createHttpServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      requests.set(u.pathname, (requests.get(u.pathname) ?? 0) + 1);
+      res.setHeader('content-type', 'application/json');
+      const ok = (result: unknown, result_info?: unknown) => res.end(JSON.stringify({ result, result_info, success: true, errors: [], messages: [] }));
+      if (u.pathname.endsWith('tcp_protection_status')) return ok({ enabled: false });
+      if (u.pathname.endsWith('/rulesets')) {
+        const n = Number(u.searchParams.get('cursor')?.slice(1) ?? '1');
+        const page = rulesets(n);
+        return ok(page.result, page.cursor === undefined ? {} : { cursor: page.cursor });
+      }
+      if (u.pathname.endsWith('/prefixes')) return ok(prefixes(Number(u.searchParams.get('page'))));
+      return ok([]);
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(fake.address() as { port: number }).port}/client/v4`;
+    return { url, requests: (suffix: string) => [...requests].filter(([p]) => p.endsWith(suffix)).reduce((a, [, c]) => a + c, 0), close: () => new Promise((resolve) => fake.close(resolve)) };
+  }
+
+  /** `edgesim export` against `url`, as a user runs it. */
+  const exportCli = (url: string): Promise<{ status: number | null; stdout: string; stderr: string }> => new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'export', '--api', url, '--account', 'a', '--token', 't'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+
+  it('a server that answers empty pages with new cursors without end: the list ends at the first empty page', async () => {
+    const fake = await endless((n) => ({ result: [], cursor: `c${n + 1}` }));
+    const r = await exportCli(fake.url);
+    await fake.close();
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(r.stdout).rulesets).toEqual([]);
+    expect(fake.requests('/rulesets')).toBe(1);
+  });
+
+  it('a server that answers new pages without end is stopped at 1,000 pages with one line; a repeated cursor too', async () => {
+    const rulesetPages = await endless((n) => ({ result: [{ id: `r${n}`, name: `r${n}`, kind: 'custom', phase: 'magic_transit' }], cursor: `c${n + 1}` }));
+    const r = await exportCli(rulesetPages.url);
+    await rulesetPages.close();
+    expect(r).toEqual({ status: 1, stdout: '', stderr: `edgesim: GET ${rulesetPages.url}/accounts/a/rulesets: stopped after 1,000 pages, as the server keeps answering with more; the list was not read to its end\n` });
+    expect(rulesetPages.requests('/rulesets')).toBe(1000);
+
+    const prefixPages = await endless(() => ({ result: [] }), (page) => [{ id: `p${page}`, prefix: `10.${page % 256}.${page >> 8}.0/24` }]);
+    const err = await exportSnapshot({ url: prefixPages.url, account: 'a', token: 't' }).catch((e: Error) => e);
+    await prefixPages.close();
+    expect((err as Error).message).toBe(`GET ${prefixPages.url}/accounts/a/magic/advanced_tcp_protection/configs/prefixes: stopped after 1,000 pages, as the server keeps answering with more; the list was not read to its end`);
+
+    const repeated = await endless((n) => ({ result: [{ id: `r${n}`, name: `r${n}`, kind: 'custom', phase: 'magic_transit' }], cursor: n < 3 ? `c${n + 1}` : 'c2' }));
+    const again = await exportSnapshot({ url: repeated.url, account: 'a', token: 't' }).catch((e: Error) => e);
+    await repeated.close();
+    expect((again as Error).message).toBe(`GET ${repeated.url}/accounts/a/rulesets: the server returned cursor "c2" twice; the list was not read to its end`);
+  });
+
   it('an unreachable API and an HTTP error are one-line errors naming the URL', async () => {
     const port = await closedPort();
     const unreachable = await exportSnapshot({ url: `http://127.0.0.1:${port}/client/v4`, account: 'a', token: 't' }).catch((e: Error) => e);

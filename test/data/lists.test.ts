@@ -18,9 +18,9 @@ describe('bundled sample lists', () => {
     expect(readdirSync(samples).sort()).toEqual(MANAGED_LISTS.map((n) => `${n}.txt`).sort());
   });
 
-  it('holds only documentation addresses (RFC 5737, RFC 3849)', () => {
+  it('holds only documentation and benchmarking addresses (RFC 5737, RFC 2544, RFC 3849)', () => {
     const doc = new IpSetBuilder();
-    for (const t of ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32']) {
+    for (const t of ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '198.18.0.0/15', '2001:db8::/32']) {
       const c = parseCidr(t);
       if (c.family === 4) doc.addPrefix4(c.v4, c.len);
       else doc.addPrefix6(c.v6, c.len);
@@ -44,16 +44,40 @@ describe('bundled sample lists', () => {
       expect(lists.resolve(`$${name}`)).toBe(set);
       expect(lists.resolve(name.replace('svc.', 'cf.'))).toBe(set);
     }
-    expect(lists.resolve('svc.anonymizer')!.has4(ip4('203.0.113.130'))).toBe(true);
-    expect(lists.resolve('svc.vpn')!.has4(ip4('203.0.113.130'))).toBe(false);
+    expect(lists.resolve('svc.anonymizer')!.has4(ip4('198.18.0.130'))).toBe(true);
+    expect(lists.resolve('svc.vpn')!.has4(ip4('198.18.0.130'))).toBe(false);
     expect(lists.resolve('svc.botnetcc')!.has6(ip6('2001:db8:c::66'))).toBe(true);
     expect(lists.resolve('svc.unknown')).toBeUndefined();
+  });
+
+  it("holds none of the demo's or synth's servers, nor a suite packet's default source (issue 32)", () => {
+    const lists = createListRegistry({});
+    const servers4 = ['203.0.113.10', '203.0.113.11', '203.0.113.20', '198.51.100.53', '198.51.100.20'];
+    for (const name of MANAGED_LISTS) {
+      const set = lists.resolve(name)!;
+      for (const t of servers4) expect(set.has4(ip4(t)), `${name} holds ${t}`).toBe(false);
+      for (let host = 0; host < 256; host++) expect(set.has4(ip4(`203.0.113.${host}`)), `${name} holds 203.0.113.${host}`).toBe(false);
+      for (const t of ['2001:db8:ffff::10', '2001:db8:ffff::11', '2001:db8:53::53', '2001:db8::20']) expect(set.has6(ip6(t)), `${name} holds ${t}`).toBe(false);
+    }
+  });
+
+  it('says each sample a rule reads, and only without --lists', () => {
+    const heard: string[] = [];
+    const samplesRead = createListRegistry({ onSample: (n) => heard.push(n) });
+    samplesRead.resolve('cf.anonymizer');
+    samplesRead.resolve('svc.anonymizer');
+    samplesRead.resolve('svc.vpn');
+    expect(heard).toEqual(['svc.anonymizer', 'svc.vpn']);
+    const dir = tempDir('edgesim-feeds-');
+    writeFileSync(path.join(dir, 'svc.vpn.txt'), '100.64.0.0/10\n');
+    createListRegistry({ dir, onSample: (n) => heard.push(n) }).resolve('svc.vpn');
+    expect(heard).toEqual(['svc.anonymizer', 'svc.vpn']);
   });
 
   it('anonymizer contains the open-proxy and VPN samples', () => {
     const lists = createListRegistry({});
     const anonymizer = lists.resolve('svc.anonymizer')!;
-    for (const t of ['203.0.113.0', '203.0.113.63', '203.0.113.64', '203.0.113.127']) expect(anonymizer.has4(ip4(t))).toBe(true);
+    for (const t of ['198.18.0.0', '198.18.0.63', '198.18.0.64', '198.18.0.127']) expect(anonymizer.has4(ip4(t))).toBe(true);
     expect(anonymizer.has6(ip6('2001:db8:a:2::1'))).toBe(true);
   });
 });
@@ -82,7 +106,7 @@ describe('--lists DIR', () => {
     writeFileSync(path.join(dir, 'cf.malware.txt'), '100.127.0.1\n');
     const lists = createListRegistry({ dir });
     expect(lists.resolve('svc.vpn')!.has4(ip4('100.100.0.1'))).toBe(true);
-    expect(lists.resolve('svc.vpn')!.has4(ip4('203.0.113.64'))).toBe(false);
+    expect(lists.resolve('svc.vpn')!.has4(ip4('198.18.0.64'))).toBe(false);
     expect(lists.resolve('cf.malware')!.has4(ip4('100.127.0.1'))).toBe(true);
     expect(() => lists.resolve('svc.botnetcc')).toThrow(`${dir}: no feed for $svc.botnetcc (expected svc.botnetcc.txt or cf.botnetcc.txt)`);
   });

@@ -1,8 +1,10 @@
-// The package as users get it: `npm pack`, the tarball installed into a fresh project (offline: its
-// dependencies come from npm's cache at the versions this project's lockfile pins), an example run
+// The package as users get it: `npm pack` (its prepack and postpack scripts included; dist/ is built
+// by the test run's global setup, so prepack does not build again), the tarball installed into a
+// fresh project (offline: its dependencies come from npm's cache at the versions this project's
+// lockfile pins) with its scripts allowed, as a user installs it, without a warning; an example run
 // there, and a TypeScript consumer type-checked with --strict and nodenext resolution against the
-// shipped declarations. The tarball holds the built code, its types, the ATP option reference and
-// the data, and no tests; its size is printed.
+// shipped declarations, wrong uses of the types failing to compile. The tarball holds the built code,
+// its types, the ATP option reference and the data, and no tests; its size is the README's.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +27,9 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 let dir: string;
 let app: string;
 let packed: Packed;
+/** what `npm ci` printed installing the tarball */
+let installed: string;
+const manifestBefore = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
 
 function run(cmd: string, args: string[], cwd: string): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000 });
@@ -50,20 +55,44 @@ function freshProject(tarball: string): string {
 
 beforeAll(() => {
   dir = tempDir('edgesim-pack-');
-  // dist/ is built by the test run's global setup; the package's own build scripts are not run again
-  [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)) as Packed[];
+  // dist/ is built by the test run's global setup: prepack leaves the build out (EDGESIM_PREBUILT)
+  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, EDGESIM_PREBUILT: '1' } });
+  if (pack.status !== 0) throw new Error(`npm pack exited ${pack.status}:\n${pack.stderr}`);
+  [packed] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Packed[];
   console.log(`edgesim tarball: ${packed!.filename}, ${packed!.size} bytes packed, ${packed!.unpackedSize} unpacked, ${packed!.files.length} files`);
   app = freshProject(packed!.filename);
-  run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], app);
+  const ci = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  if (ci.status !== 0) throw new Error(`npm ci exited ${ci.status}:\n${ci.stdout}\n${ci.stderr}`);
+  installed = ci.stdout + ci.stderr;
 }, 300_000);
 
 describe('the packed package', () => {
   it('holds the built code, its types, the ATP option reference and the data, and no tests', () => {
     const files = packed.files.map((f) => f.path);
-    for (const wanted of ['bin/edgesim.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/vitest.d.ts', 'dist/bundle/main.js', 'src/atp/README.md', 'datasets/colos.json', 'README.md']) {
+    for (const wanted of ['bin/edgesim.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/vitest.d.ts', 'dist/bundle/main.js', 'src/atp/README.md', 'datasets/colos.json', 'datasets/hcl/tree-sitter-terraform.wasm', 'README.md']) {
       expect(files, wanted).toContain(wanted);
     }
     expect(files.filter((f) => /^test\/|\.test\.|\.map$/.test(f))).toEqual([]);
+  });
+
+  it('installs without a word about scripts: the packed manifest has no build script, and the checkout keeps its own', () => {
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', path.join(dir, packed.filename), 'package/package.json'], { encoding: 'utf8' })) as { scripts: Record<string, string> };
+    expect(Object.keys(manifest.scripts)).not.toContain('prepare');
+    expect(Object.keys(manifest.scripts)).not.toContain('prepack');
+    expect(installed).not.toMatch(/npm warn/i);
+    // npm pack's postpack put the project's own manifest back, byte for byte
+    expect(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).toBe(manifestBefore);
+    expect(JSON.parse(manifestBefore).scripts.prepare).toBeDefined();
+  });
+
+  it("is as big as the README says (its figures within 5% of npm pack's)", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const m = /The tarball \(about ([\d.]+) MB; ([\d.]+) MB unpacked, about ([\d,]+) files/.exec(readme);
+    expect(m, 'the README\'s sentence on the tarball').not.toBeNull();
+    const near = (stated: number, actual: number): boolean => Math.abs(actual - stated) <= 0.05 * stated;
+    expect(near(Number(m![1]) * 1e6, packed.size), `packed ${packed.size} bytes`).toBe(true);
+    expect(near(Number(m![2]) * 1e6, packed.unpackedSize), `unpacked ${packed.unpackedSize} bytes`).toBe(true);
+    expect(near(Number(m![3]!.replace(',', '')), packed.files.length), `${packed.files.length} files`).toBe(true);
   });
 
   it('runs an example in a fresh project: the library and the command', () => {
@@ -82,10 +111,20 @@ console.log(v.verdict, v.rule, drops, Object.keys(matchers).length);
     expect(run(process.execPath, ['node_modules/.bin/edgesim', '--version'], app).trim()).toBe(pkg.version);
   });
 
+  it("places a Terraform plan's findings in the .tf files beside it (the shipped HCL grammar, found from the bundle)", () => {
+    const fixture = path.join(ROOT, 'test/config/terraform-source/fixtures/v4-dynamic');
+    for (const f of ['main.tf', 'plan.json']) writeFileSync(path.join(app, f), readFileSync(path.join(fixture, f)));
+    const r = spawnSync(process.execPath, ['node_modules/.bin/edgesim', 'lint', '--plan', 'plan.json', '--format', 'github'], { cwd: app, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    // the one warning is that the plan's rules have no ref (paired with the state by content); none says a rule fell back to the JSON
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^edgesim: warning: cloudflare_ruleset\.magic_transit\[0\]: 5 rules' ids are known only after apply \(no ref\)/)]);
+    expect(r.stdout).toMatch(/^::error title=edgesim unreachable,file=main\.tf,line=\d+,/m);
+  });
+
   it('type-checks a TypeScript consumer with --strict and nodenext against the shipped declarations', () => {
     writeFileSync(
       path.join(app, 'consumer.ts'),
-      `import { loadConfig, createSimulator, validate, SuiteError, type Simulator, type VerdictRecord } from 'edgesim';
+      `import { loadConfig, createSimulator, validate, lint, SuiteError, type Simulator, type VerdictRecord } from 'edgesim';
 import { matchers, type EdgesimMatchers } from 'edgesim/vitest';
 const sim: Simulator = await createSimulator(await loadConfig('firewall.json'), { atpOptions: { bidirectional: true } });
 const v: VerdictRecord = sim.decide({ 'ip.src': '198.51.100.7', 'tcp.dstport': 22 });
@@ -95,6 +134,23 @@ const checked = await validate('ip.src == 1.2.3.4');
 if (!checked.valid) console.log(checked.message.length);
 const typed: EdgesimMatchers<void> | null = null;
 console.log(verdict, typeof matchers.toPass, typed, SuiteError.name);
+// a packet's keys are the fields, each with its type of value
+sim.decide({ 'ip.proto': 'udp', 'udp.dstport': 53, 'tcp.flags.syn': false, 'ip.ttl': 3, time: 0.5, payload: 'x' });
+// @ts-expect-error tcp.port is not a field (tcp.srcport, tcp.dstport)
+sim.decide({ 'tcp.port': 22 });
+// @ts-expect-error a port is a number
+sim.decide({ 'tcp.dstport': '22' });
+// @ts-expect-error a flag is true or false
+sim.decide({ 'tcp.flags.syn': 1 });
+const stage: 'firewall' | 'syn_protection' | 'tcp_flow_protection' | null = v.stage;
+// @ts-expect-error the stage is one of the path's stages
+const other: 'firewall' | null = v.stage;
+// @ts-expect-error a verdict is pass or drop
+if (v.verdict === 'reject') console.log(stage, other);
+if (v.monitor !== null) console.log(v.monitor.stage satisfies 'syn_protection' | 'tcp_flow_protection', v.reason);
+// lint gives edgesim lint --json's object; loadConfig takes any format's parsed object
+const { findings } = await lint(await loadConfig({ format_version: '1.0', values: { root_module: { resources: [] } } }));
+console.log(findings.map((f) => f.severity satisfies 'error' | 'warning' | 'note'));
 `,
     );
     const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');

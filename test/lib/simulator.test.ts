@@ -1,12 +1,14 @@
 // The library's simulator against the CLI: decide keeps a conversation and reset() ends it, a wrong
 // packet is a SuiteError naming the field, replay yields exactly the CLI's NDJSON records from a path,
 // bytes or chunks (however the bytes are cut), and validate gives the engine's exact text.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSimulator, loadConfig, validate, lint, diff, ConfigItemError, SuiteError, SnapshotError, type VerdictRecord } from '../../src/lib/index.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const DEMO = path.join(ROOT, 'examples/demo-snapshot.json');
 const CAPTURE = path.join(ROOT, 'examples/demo.pcap');
@@ -82,6 +84,7 @@ describe('createSimulator: decide, trace, reset', () => {
     expect(() => sim.decide({ 'tcp.dstport': 70000 })).toThrow(new SuiteError('packet', 1, 'tcp.dstport', '70000 is out of range (0 to 65535)').detail);
     const err = (() => {
       try {
+        // @ts-expect-error a misspelt field does not compile; a JavaScript caller gets the SuiteError
         sim.decide({ 'tcp.dstprot': 22 });
       } catch (e) {
         return e;
@@ -110,6 +113,21 @@ describe('createSimulator: replay', () => {
     // each replay starts from fresh protection state, whatever decide did before
     sim.decide({ 'ip.src': '198.51.100.7', ...SSH });
     expect(await all(sim.replay(new Uint8Array(readFileSync(CAPTURE))))).toEqual(cli);
+  });
+
+  it('replays several captures merged by time, as the CLI does, each record naming its file', async () => {
+    const dir = tempDir('edgesim-lib-merge-');
+    const parts = [path.join(dir, 'a.pcap'), path.join(dir, 'b.pcap')];
+    // every other run of 500 frames to b, the rest to a
+    const b = ['1-500', '1001-1500', '2001-2500', '3001-3500', '4001-4500'];
+    expect(spawnSync('editcap', ['-F', 'pcap', CAPTURE, parts[0]!, ...b]).status).toBe(0);
+    expect(spawnSync('editcap', ['-F', 'pcap', '-r', CAPTURE, parts[1]!, ...b]).status).toBe(0);
+    const sim = await createSimulator(await loadConfig(DEMO));
+    const records = await all(sim.replay(parts));
+    const cli = runCli(['replay', ...parts, '--config', DEMO, '--format', 'ndjson']);
+    expect(records).toEqual(cli.stdout.trim().split('\n').map((l) => JSON.parse(l) as VerdictRecord));
+    expect(records.slice(499, 501).map((r) => [r.file, r.frame])).toEqual([[parts[1], 500], [parts[0], 1]]);
+    expect(records.map(({ file: _f, frame: _n, ...r }) => r)).toEqual(cliRecords().map(({ frame: _n, ...r }) => r));
   });
 
   it('gives the same records however the bytes are cut into chunks', async () => {
@@ -151,13 +169,20 @@ describe('validate, lint, diff', () => {
     const cli = runCli(['lint', DEMO, '--json']);
     const { findings } = JSON.parse(cli.stdout) as { findings: Array<Record<string, unknown>> };
     expect(findings.length).toBeGreaterThan(0);
-    expect(await lint(config)).toEqual(findings);
+    // the object --json prints, as the README says
+    expect(await lint(config)).toEqual(JSON.parse(cli.stdout));
     // a configuration given as an object has no file to place its findings in
     const placeless = await lint(await loadConfig(JSON.parse(readFileSync(DEMO, 'utf8'))));
-    expect(placeless).toEqual(findings.map(({ location: _, ...f }) => f));
+    expect(placeless).toEqual({ findings: findings.map(({ location: _, ...f }) => f) });
     const after = await loadConfig(JSON.parse(readFileSync(DEMO, 'utf8').replace('tcp.dstport in { 23 2323 }', 'tcp.dstport in { 23 }')));
     const d = await diff(config, after);
-    expect(d.equivalent).toBe(false);
+    expect(d.same_verdicts).toBe(false);
     expect(d.differences[0]!.before.rule).toBe('block-telnet');
+    // only the deciding rule changes: the same verdicts, not the same deciding rules (never "equivalent" beside differences)
+    const renamed = await loadConfig(JSON.parse(readFileSync(DEMO, 'utf8').replace('"block-telnet"', '"no-telnet"')));
+    const moved = await diff(config, renamed);
+    expect(moved).toMatchObject({ same_verdicts: true, same_deciding_rules: false });
+    expect(moved.differences.length).toBeGreaterThan(0);
+    expect('equivalent' in moved).toBe(false);
   });
 });

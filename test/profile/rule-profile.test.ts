@@ -209,7 +209,7 @@ describe('reordering advice', () => {
           expect(verdicts(firewallOf(order.map((i) => rs[i]!)), recs)).toEqual(verdicts(firewallOf(rs), recs));
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 500 },
     );
     expect(moves).toBeGreaterThanOrEqual(20);
   });

@@ -70,3 +70,32 @@ describe('fitComment', () => {
     );
   });
 });
+
+describe('a report whose head alone passes the limit (issue 34)', () => {
+  it('capture diff: thousands of warnings are cut at a line end with a note, the groups still follow; no crash', () => {
+    const r = hugeDiff(3);
+    const warnings = Array.from({ length: 3000 }, (_, i) => `frame ${i + 1}: truncated: captured 60 of 1514 bytes`);
+    const md = diffMarkdown(r, SIDES, warnings);
+    expect(md.length).toBeLessThanOrEqual(PR_COMMENT_LIMIT);
+    expect(md.split('\n')[0]).toBe(`### edgesim diff: ${r.changed} of ${r.packets} packets (50.00%) decided differently`);
+    expect(md).toMatch(/\n_… [\d]+ more lines of this heading cut to keep the report under the comment limit\._\n/);
+    // every line kept is a whole line of the head
+    for (const line of md.split('\n').filter((l) => l.startsWith('- warning: '))) expect(warnings.map((w) => `- warning: ${w}`)).toContain(line);
+    // the groups fit in the half of the room the head leaves them
+    expect(md.split('\n').filter((l) => l.startsWith('**'))).toHaveLength(r.groups.length);
+    expect(md.length).toBeGreaterThan(PR_COMMENT_LIMIT / 2);
+  });
+
+  it('any head, any blocks: never over the limit, and the head keeps its first line (cut if it must be)', () => {
+    const note = (cut: readonly { text: string }[]): string => `\n${cut.length} cut\n`;
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 300 }).map((l) => l.replace(/\n/g, ' ')), { minLength: 1, maxLength: 40 }), fc.array(fc.string({ maxLength: 60 }).map((text) => ({ text })), { maxLength: 10 }), fc.integer({ min: 200, max: 2000 }), (lines, blocks, limit) => {
+        const head = `${lines.join('\n')}\n`;
+        const out = fitComment(head, blocks, note, limit);
+        expect(out.length).toBeLessThanOrEqual(limit);
+        const first = lines[0]!;
+        expect(out.startsWith(first) || (out.startsWith(first.slice(0, out.indexOf('…'))) && out.indexOf('…') < first.length)).toBe(true);
+      }),
+    );
+  });
+});

@@ -106,7 +106,7 @@ describe('sarifLog', () => {
   const tool = { name: 'edgesim', version: '0.1.0', informationUri: 'https://www.npmjs.com/package/edgesim' };
 
   it('one result per finding, its rule id, region, logical location and fingerprint; the file relative to the working folder', () => {
-    const log = sarifLog([{ ...placed('error', 9), location: { file: '/work/repo/rules/config.json', line: 9, column: 5 } }], tool, '/work/repo');
+    const log = sarifLog([{ ...placed('error', 9), location: { file: '/work/repo/rules/config.json', line: 9, column: 5 } }], tool, { cwd: '/work/repo' });
     const run = log.runs[0]!;
     expect(run.tool.driver.rules!.find((r) => r.id === 'edgesim/unreachable')!.defaultConfiguration).toEqual({ level: 'error' });
     expect(run.results).toEqual([
@@ -123,14 +123,14 @@ describe('sarifLog', () => {
             ],
           },
         ],
-        partialFingerprints: { 'edgesimFinding/v1': 'f9' },
+        partialFingerprints: { 'edgesimFinding/v2': 'f9' },
       },
     ]);
     expect(run.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: 'file:///work/repo/' } });
   });
 
   it('a file outside the working folder is a file: URI', () => {
-    const log = sarifLog([{ ...placed('error', 9), location: { file: '/elsewhere/c.json', line: 9 } }], tool, '/work/repo');
+    const log = sarifLog([{ ...placed('error', 9), location: { file: '/elsewhere/c.json', line: 9 } }], tool, { cwd: '/work/repo' });
     expect(log.runs[0]!.results![0]!.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: 'file:///elsewhere/c.json' });
   });
 });

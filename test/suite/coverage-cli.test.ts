@@ -29,7 +29,7 @@ describe('edgesim test --coverage', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const after = r.stdout.slice(r.stdout.indexOf('3 cases: 3 passed'));
-    expect(after).toMatch(/\n {2}all +7\/9 +77\.8% +14\/14 +100\.0%\n/);
+    expect(after).toMatch(/\n +7\/9 +77\.8% +14\/14 +100\.0%  all\n/);
     expect(after).toContain('not matched by any case: block-botnet-cc (reached, never matched), block-other-tcp (reached, never matched)');
     expect(after).toContain('not counted (no case can reach them): block-fragments (disabled)');
     const report = JSON.parse(readFileSync(json, 'utf8')) as { passed: number; coverage: Record<string, unknown> };

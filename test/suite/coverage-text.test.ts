@@ -12,8 +12,8 @@ describe('coverage table', () => {
   it('lists 20 rules with conditions not seen both ways and counts the rest', () => {
     const details = Array.from({ length: 23 }, (_, i) => rule(`r${i}`, { true: false, false: true }));
     const text = coverageTable(coverageReport([...details, rule('done', { true: true, false: true })]));
-    expect(text).toMatch(/\n  edge +24\/24 +100\.0% +1\/24 +4\.2%\n/);
-    expect(text).toContain('  r19: tcp.dstport == 22 (never true)');
+    expect(text).toMatch(/\n +24\/24 +100\.0% +1\/24 +4\.2%  edge\n/);
+    expect(text).toContain('  rule r19: tcp.dstport == 22 (never true)');
     expect(text).not.toContain('r20:');
     expect(text).toContain('(and 3 more rules with conditions not seen both ways: every one is in --json)');
   });

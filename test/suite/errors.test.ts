@@ -36,7 +36,6 @@ const TABLE: Array<[string, string, string]> = [
   ['a payload no packet holds', `  - name: a\n    packet: {payload: "${'a'.repeat(2000)}"}\n    expect: {verdict: drop}\n`, '4: cases[0].packet.payload: 2000 bytes do not fit a packet (at most 2034 bytes with its headers)'],
   ['a payload longer than ip.len', '  - name: a\n    packet: {payload: "hello", ip.len: 40}\n    expect: {verdict: drop}\n', '4: cases[0].packet.ip.len: 40 does not fit this packet (its headers and payload take 45 bytes; at most 2034)'],
   ['unknown expect key', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect:\n      verdic: drop\n', '6: cases[0].expect.verdic: unknown expect key (did you mean "verdict"?)'],
-  ['unknown rule ref', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect:\n      rule: ssh-from-ofice\n', '6: cases[0].expect.rule: no rule has the ref "ssh-from-ofice" (did you mean "ssh-from-office"?)'],
   ['a verdict that is not one', '  - name: a\n    packet: {tcp.dstport: 22}\n    expect:\n      verdict: blocked\n', '6: cases[0].expect.verdict: expected pass | drop, got "blocked"'],
   ['duplicate case name', '  - name: same\n    packet: {}\n    expect: {verdict: pass}\n  - name: same\n    packet: {}\n    expect: {verdict: pass}\n', '6: cases[1].name: duplicate case name "same" (first at line 3)'],
   ['missing capture', '  - name: a\n    capture: nowhere.pcap\n    expect: {totals: {pass: 1}}\n', '4: cases[0].capture: "nowhere.pcap": no such file (paths are relative to the suite\'s folder)'],

@@ -4,6 +4,7 @@
 // whose status is then readable. The mock completes every operation before it answers, so the
 // status is always `completed`. Adding an address already in the list updates its comment.
 // A list used by a rule cannot be deleted (the rule would stop compiling).
+// Every write takes `?dry_run=true` as the rulesets' do (routes/common.ts): checked, not kept, `result: null`.
 // Items bodies (up to 100,000 items) are checked and prepared in chunks, letting other requests
 // run in between, and only then applied, in one synchronous step.
 import { CONFLICTS, findConflicts, VOCABULARY } from '../../config/checks.js';
@@ -19,7 +20,7 @@ import { hexId, timestamp } from '../ids.js';
 import { cursorPage } from '../pagination.js';
 import type { ItemChanges } from '../item-log.js';
 import type { AccountState, StoredList } from '../state.js';
-import { accountOf, bodyOf, findById, ordered, param, queryOf, withBody, type Obj, type RouteContext } from './common.js';
+import { accountOf, bodyOf, findById, ordered, param, queryOf, takeDryRun, withBody, writeOrCheck, type Obj, type RouteContext } from './common.js';
 
 const MAX_OPERATIONS = 100;
 const DEFAULT_ITEMS_PER_PAGE = 25;
@@ -157,14 +158,15 @@ function itemsPage(list: StoredList, query: Record<string, string | undefined>):
 /** Registers the list routes under `{prefix}/accounts/:account/rules/lists`. */
 export function registerListRoutes({ app, store }: RouteContext, prefix: string): void {
   const base = `${prefix}/accounts/:account/rules/lists`;
+  takeDryRun(app, base);
   const listOf = (state: AccountState, id: string) => findById(state.lists, id, 'list');
   const mutate = <B>(fn: (state: AccountState, list: StoredList, body: B, items: ItemChanges) => unknown) => async (req: Parameters<typeof accountOf>[0]) => {
-    return ok(await store.write(accountOf(req), (state, items) => fn(state, listOf(state, param(req, 'id')), bodyOf<B>(req), items)));
+    return ok(await writeOrCheck(store, req, (state, items) => fn(state, listOf(state, param(req, 'id')), bodyOf<B>(req), items)));
   };
 
   app.get(base, async (req) => ok(await store.read(accountOf(req), (state) => state.lists.map((l) => present(state, l)))));
   app.post(base, withBody(createSchema(LIST)), async (req) => {
-    return ok(await store.write(accountOf(req), (state) => {
+    return ok(await writeOrCheck(store, req, (state) => {
       const body = bodyOf<AccountList>(req);
       const conflicts = findConflicts(CONFLICTS.list, [body as unknown as Obj], () => [], state.lists as unknown as Obj[], (l) => `list ${String(l.id)}`);
       if (conflicts.length > 0) throw ApiError.fromIssues(conflicts);
@@ -205,7 +207,7 @@ export function registerListRoutes({ app, store }: RouteContext, prefix: string)
   // items bodies are checked by prepareItems (in chunks), not by the route's body schema
   const withItems = (fn: (state: AccountState, list: StoredList, incoming: IncomingItem[], items: ItemChanges) => unknown) => async (req: Parameters<typeof accountOf>[0]) => {
     const incoming = await prepareItems(req.body);
-    return ok(await store.write(accountOf(req), (state, items) => fn(state, listOf(state, param(req, 'id')), incoming, items)));
+    return ok(await writeOrCheck(store, req, (state, items) => fn(state, listOf(state, param(req, 'id')), incoming, items)));
   };
   app.post(`${base}/:id/items`, withItems((state, list, incoming, items) => {
     items.record({ list: list.id, op: 'add', items: upsert(list, incoming) });

@@ -6,6 +6,8 @@
 // spelling (`edge_transit`) and answered in the one the request used (its path's phase, else its
 // body's), else the one the ruleset was last written with. The list omits rules and pages by cursor.
 // A rule with `logging` whose action is not `skip` is refused with the vendor's error 20018.
+// Every write takes `?dry_run=true`, as the vendor's since 2026-09-17 (routes/common.ts): the same
+// credentials and validation, nothing kept, `result: null` (a 204 stays a 204); another value is a 400.
 import type { FastifyRequest } from 'fastify';
 import { CONFLICTS, findConflicts, loggingIssues, VOCABULARY } from '../../config/checks.js';
 import { unknownListIssues } from '../../config/references.js';
@@ -20,7 +22,7 @@ import {
   commitVersion, nextVersion, placeRule, presentRuleset, rulesetAt, settleRules, versionSummaries, type Position,
 } from '../ruleset-versions.js';
 import type { AccountState, StoredRuleset } from '../state.js';
-import { accountOf, bodyOf, findById, param, queryOf, withBody, type Obj, type RouteContext } from './common.js';
+import { accountOf, bodyOf, findById, param, queryOf, takeDryRun, withBody, writeOrCheck, type Obj, type RouteContext } from './common.js';
 
 const DEFAULT_RULESETS_PER_PAGE = 20;
 const MAX_RULESETS_PER_PAGE = 100;
@@ -165,11 +167,12 @@ function version(rs: StoredRuleset, v: string, phase?: string): Ruleset {
 /** Registers the ruleset routes under `{prefix}/accounts/:account/rulesets`. */
 export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, prefix: string): void {
   const base = `${prefix}/accounts/:account/rulesets`;
+  takeDryRun(app, base);
   type Request = FastifyRequest;
   const byId = <T>(req: Request, view: (rs: StoredRuleset) => T) =>
     store.read(accountOf(req), (state) => view(findById(state.rulesets, param(req, 'id'), 'ruleset')));
   const change = <B>(fn: (state: AccountState, rs: StoredRuleset, body: B, ruleId: string) => void) => async (req: Request) => {
-    return ok(await store.write(accountOf(req), (state) => {
+    return ok(await writeOrCheck(store, req, (state) => {
       const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
       fn(state, rs, bodyOf<B>(req), param(req, 'rule'));
       return written(req, rs);
@@ -180,7 +183,7 @@ export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, pr
   const createBody = rulesetBody(createSchema(RULESET));
   const replaceBody = rulesetBody(patchSchema(RULESET));
   app.post(base, createBody, async (req) => {
-    return ok(await store.write(accountOf(req), (state) => written(req, create(state, bodyOf<Ruleset>(req)))));
+    return ok(await writeOrCheck(store, req, (state) => written(req, create(state, bodyOf<Ruleset>(req)))));
   });
   app.get(base, async (req) => {
     const query = queryOf(req);
@@ -196,7 +199,7 @@ export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, pr
   app.get(`${base}/:id`, async (req) => ok(await byId(req, (rs) => presentRuleset(rs))));
   app.put(`${base}/:id`, replaceBody, change<Partial<Ruleset>>((state, rs, body) => replace(state, rs, body)));
   app.delete(`${base}/:id`, async (req, reply) => {
-    await store.write(accountOf(req), (state) => {
+    await writeOrCheck(store, req, (state) => {
       const rs = findById(state.rulesets, param(req, 'id'), 'ruleset');
       state.rulesets.splice(state.rulesets.indexOf(rs), 1);
     });
@@ -220,7 +223,7 @@ export function registerRulesetRoutes({ app, store, maxRules }: RouteContext, pr
     if (body.phase !== undefined && body.phase !== phase) {
       throw new ApiError('invalid_value', `phase: the body says ${JSON.stringify(body.phase)} but the path says ${JSON.stringify(phase)}`, '/phase');
     }
-    return ok(await store.write(accountOf(req), (state) => {
+    return ok(await writeOrCheck(store, req, (state) => {
       const existing = entryPoint(state, phase);
       if (existing) {
         replace(state, existing, body);

@@ -20,6 +20,8 @@ export interface ConfigurationDocument {
   locate: RuleLocator;
   /** things worth saying that are not errors (a phase not simulated, an alias read), each once */
   notes: string[];
+  /** the refs the reader made (a Terraform rule's name where the user set no ref): reports name rules by them, a write to an API leaves them out */
+  madeRefs?: readonly string[];
 }
 
 /**

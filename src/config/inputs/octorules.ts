@@ -12,9 +12,9 @@ const NOT_SIMULATED = ['network_firewall_managed', 'network_firewall_ratelimit',
 /** octorules' own per-rule settings, not part of the API's rule */
 const OCTORULES_KEY = 'octorules';
 
-/** Whether a parsed YAML value is an octorules account file. */
-export function isOctorulesAccount(value: unknown): boolean {
-  return isObject(value) && (RULES_KEY in value || NOT_SIMULATED.some((k) => k in value));
+/** Whether a parsed YAML value is an octorules account file (its rules, or only its lists). */
+export function isOctorulesFile(value: unknown): boolean {
+  return isObject(value) && (RULES_KEY in value || 'lists' in value || NOT_SIMULATED.some((k) => k in value));
 }
 
 function apiRule(rule: unknown): unknown {
@@ -37,7 +37,7 @@ export function readOctorulesDocument(text: string, file: string): Configuration
     throw new UserError(`invalid YAML at line ${line}, column ${col}: ${e.message.split('\n')[0]!}`, { source: file });
   }
   const value: unknown = doc.toJS();
-  if (!isObject(value) || !(isOctorulesAccount(value) || 'lists' in value)) throw new UserError('not an octorules account file (no network_firewall_rules: or lists:)', { source: file });
+  if (!isObject(value) || !isOctorulesFile(value)) throw new UserError('not an octorules account file (no network_firewall_rules: or lists:)', { source: file });
   const snapshotKey = Object.keys(value).find((k) => k !== 'lists' && k in SNAPSHOT_SCHEMA.properties!);
   if (snapshotKey !== undefined) throw new UserError(`${snapshotKey}: not an octorules key (an edgesim snapshot's): read the file as a snapshot`, { source: file });
   const document: Record<string, unknown> = {};
@@ -45,11 +45,20 @@ export function readOctorulesDocument(text: string, file: string): Configuration
     const rules = value[RULES_KEY];
     document.rulesets = [{ name: RULES_KEY, kind: 'root', phase: 'magic_transit', rules: Array.isArray(rules) ? rules.map(apiRule) : rules }];
   }
-  if ('lists' in value) document.lists = Array.isArray(value.lists) ? value.lists.map(apiList) : value.lists;
   const notes = NOT_SIMULATED.filter((k) => Array.isArray(value[k]) && (value[k] as unknown[]).length > 0).map((k) => `${k}: this phase is not simulated`);
+  // the network firewall matches IP lists; octorules also manages asn, hostname and redirect lists
+  const lists: unknown[] = Array.isArray(value.lists) ? value.lists : [];
+  const ipList = (l: unknown): boolean => !isObject(l) || typeof l.kind !== 'string' || l.kind === 'ip';
+  const kept = lists.flatMap((l, i) => (ipList(l) ? [i] : []));
+  if (kept.length < lists.length) {
+    const other = lists.filter((l) => !ipList(l)) as Array<Record<string, unknown>>;
+    notes.push(`lists ${other.map((l) => `${String(l.name)} (${String(l.kind)})`).join(', ')}: not IP lists, left out (the network firewall matches IP lists)`);
+  }
+  if ('lists' in value) document.lists = Array.isArray(value.lists) ? kept.map((i) => apiList(lists[i])) : value.lists;
+  if (!(RULES_KEY in value)) notes.push(`no ${RULES_KEY}: in this file (the network firewall's rules); it holds ${Object.keys(value).join(', ')}`);
   return {
     document,
-    origin: rulesetOrigin(() => [RULES_KEY], (_i, j) => [RULES_KEY, j]),
+    origin: (path) => (path[0] === 'lists' && typeof path[1] === 'number' ? ['lists', kept[path[1]] ?? path[1], ...path.slice(2)] : rulesetOrigin(() => [RULES_KEY], (_i, j) => [RULES_KEY, j])(path)),
     locate: (_ruleset, rule) => {
       const node = doc.getIn(rule === undefined ? [RULES_KEY] : [RULES_KEY, rule], true) as Node | undefined;
       if (node?.range == null) return undefined;

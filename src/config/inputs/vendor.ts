@@ -29,6 +29,10 @@ export function readVendorDocument(text: string, file: string): ConfigurationDoc
   const notes = found.filter(([, r]) => OTHER_PHASE.test(String(r.phase))).map(([, r]) => `ruleset ${JSON.stringify(r.name)} of phase ${String(r.phase)} is not simulated`);
   const kept = found.filter(([, r]) => FIREWALL_PHASES.has(String(r.phase)));
   // the rulesets list (GET /accounts/ID/rulesets) answers without rules: read as is, the ruleset would decide nothing
+  if (kept.length === 0) {
+    const phases = [...new Set(found.map(([, r]) => String(r.phase)))];
+    notes.push(`no network-firewall ruleset (phase magic_transit) in this file; it holds ${phases.length === 0 ? 'no ruleset' : `rulesets of phase ${phases.join(', ')}`}`);
+  }
   notes.push(...kept.filter(([, r]) => !('rules' in r)).map(([, r]) => `ruleset ${JSON.stringify(r.name)} has no "rules": the rulesets list answers without them; save the ruleset's own GET (…/rulesets/ID or …/phases/magic_transit/entrypoint) to have its rules`));
   const pathOf = (i: number): JsonPath => kept[i]?.[0] ?? [];
   return {

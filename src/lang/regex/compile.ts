@@ -9,6 +9,7 @@
 // every entry point, and still works on UTF-16 text; re2-wasm is a WebAssembly dependency for what
 // is about 600 lines here, with RE2 syntax, not Rust's. A Thompson automaton run as a lazy DFA over
 // bytes is what the reference engine itself does, so its semantics are the reference's by design.
+import { shownLine, shownParts } from '../../terminal-text.js';
 import { buildNfa, RegexTooBigError } from './nfa.js';
 import { LazyDfa } from './lazy-dfa.js';
 import { parseRegex, RegexSyntaxError } from './syntax.js';
@@ -23,7 +24,11 @@ export function compileRegex(pattern: string): ByteRegex | string {
     if (err instanceof RegexTooBigError) return err.message;
     if (!(err instanceof RegexSyntaxError)) throw err;
     const text = Buffer.from(pattern, 'latin1').toString('utf8');
-    const column = Buffer.from(pattern.slice(0, err.at), 'latin1').toString('utf8').length;
-    return `regex parse error:\n    ${text}\n    ${' '.repeat(column)}^\nerror: ${err.message}`;
+    const before = Buffer.from(pattern.slice(0, err.at), 'latin1').toString('utf8');
+    // a pattern with control characters (a raw newline) or a runner's `::` is echoed escaped, the caret under the escaped place (lang/errors.ts)
+    const plain = text.replace(/\t/g, ' ');
+    const asIs = shownLine(plain) === plain;
+    const column = asIs ? before.length : shownParts(text).slice(0, Array.from(before).length).join('').length;
+    return `regex parse error:\n    ${asIs ? text : shownLine(text)}\n    ${' '.repeat(column)}^\nerror: ${err.message}`;
   }
 }

@@ -63,6 +63,7 @@ function ownRunnableThreads(): number {
 
 /** Why a replay that asked for several threads runs on one, or null when it can run on several. */
 export function whyOneThread(built: BuiltPath, capture: OpenCapture, perPacket: boolean): string | null {
+  if (capture.merged) return 'several captures are merged by time, on one thread';
   if (built.atp.active) return "protection is on, and Advanced TCP Protection's state depends on the order of packets";
   if (perPacket) return 'per-packet outputs are written in capture order';
   if (built.setup === null) return 'the path cannot be built on another thread';

@@ -5,17 +5,20 @@ import { PacketRecord } from '../../capture/record.js';
 import { LOOKUP_FIELDS } from '../../fields/lookups.js';
 import { UsageError } from '../../errors.js';
 import { requestedField } from './packet-fields.js';
-import type { Decision, DiffResult } from '../diff.js';
+import { frameName, type Decision, type DiffResult } from '../diff.js';
 import { printable } from '../../terminal-text.js';
 import { count as n, share as pct, table } from './format.js';
 import { counted } from '../../numbers.js';
 
-function side(d: Decision): string {
-  const by = d.rule ?? d.stage ?? 'no rule';
+/** How the table shows a rule by its ref (rule-places.ts ruleLabels: a rule without a ref of its own by its description). */
+type Label = (ref: string) => string;
+
+function side(d: Decision, label: Label): string {
+  const by = d.rule === null ? (d.stage ?? 'no rule') : label(d.rule);
   return `${d.verdict} (${printable(by)})`;
 }
 
-export function formatDiff(r: DiffResult, warnings: readonly string[] = []): string {
+export function formatDiff(r: DiffResult, warnings: readonly string[] = [], labels: { before: Label; after: Label } = { before: (ref) => ref, after: (ref) => ref }): string {
   const out: string[] = [];
   for (const w of warnings) out.push(`warning: ${printable(w)}`);
   if (r.changed === 0) {
@@ -26,7 +29,7 @@ export function formatDiff(r: DiffResult, warnings: readonly string[] = []): str
   const t = table(['before', 'after', 'verdict', 'packets', 'first frames']);
   for (const g of r.groups) {
     const verdict = g.before.verdict === g.after.verdict ? `${g.before.verdict} (same)` : `${g.before.verdict} -> ${g.after.verdict}`;
-    t.push([side(g.before), side(g.after), verdict, n(g.packets), g.frames.join(', ') + (g.packets > g.frames.length ? ', ...' : '')]);
+    t.push([side(g.before, labels.before), side(g.after, labels.after), verdict, n(g.packets), g.frames.map((_f, i) => printable(frameName(g, i))).join(', ') + (g.packets > g.frames.length ? ', ...' : '')]);
   }
   out.push(t.toString());
   return `${out.join('\n')}\n`;
@@ -39,9 +42,9 @@ export function diffJson(r: DiffResult, warnings: readonly string[] = []): strin
 
 const decisionJson = (d: Decision): string => JSON.stringify({ verdict: d.verdict, rule: d.rule, stage: d.stage });
 
-/** One changed frame as an NDJSON line: {frame, time, before, after}. */
-export function diffLine(rec: PacketRecord, before: Decision, after: Decision, fields = ''): string {
-  return `{"frame":${rec.frame},"time":${rec.timeText()},"before":${decisionJson(before)},"after":${decisionJson(after)}${fields}}\n`;
+/** One changed frame as an NDJSON line: {frame, file (with several captures: `files`, by PacketRecord.file), time, before, after}. */
+export function diffLine(rec: PacketRecord, before: Decision, after: Decision, fields = '', files: readonly string[] | null = null): string {
+  return `{"frame":${rec.frame}${files === null ? '' : `,"file":${JSON.stringify(files[rec.file])}`},"time":${rec.timeText()},"before":${decisionJson(before)},"after":${decisionJson(after)}${fields}}\n`;
 }
 
 /**

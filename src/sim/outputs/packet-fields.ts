@@ -15,7 +15,11 @@ export class PacketAt {
   rec!: PacketRecord;
   v!: PacketVerdict;
 
-  constructor(readonly firewall: Firewall) {}
+  /** `files`: the names of merged captures, by PacketRecord.file (OpenCapture.fileNames); null for one capture */
+  constructor(
+    readonly firewall: Firewall,
+    readonly files: readonly string[] | null = null,
+  ) {}
 }
 
 /** Firewall rules by their place in the firewall's list: the first `matchedCount` of `matched` (a FirewallResult). */
@@ -33,7 +37,7 @@ export interface RuleList {
 export type PacketField =
   | { readonly name: string; readonly kind: 'number'; value(p: PacketAt): string }
   | { readonly name: string; readonly kind: 'literal'; value(p: PacketAt): string | null }
-  | { readonly name: string; readonly kind: 'text'; readonly optional?: boolean; value(p: PacketAt): string | null }
+  | { readonly name: string; readonly kind: 'text'; readonly optional?: boolean; readonly merged?: boolean; value(p: PacketAt): string | null }
   | { readonly name: string; readonly kind: 'rules'; value(p: PacketAt): RuleList };
 
 export interface PacketFieldGroup {
@@ -43,13 +47,15 @@ export interface PacketFieldGroup {
 }
 
 /**
- * frame (1-based, as Wireshark numbers frames), time, verdict, stage, rule (the firewall rule that
+ * frame (1-based, as Wireshark numbers frames), file (only when several captures are merged: the
+ * frame's capture, in which `frame` numbers it), time, verdict, stage, rule (the firewall rule that
  * decided, or for a protection drop the ATP filter or rule whose mode applied), matched (every rule
  * that matched, in evaluation order), monitor (what a protection in monitoring mode would have done,
  * and the filter or rule that set that mode), reason (ATP's), note (when decoding stopped early).
  */
 export const PACKET_FIELDS: ReadonlyArray<PacketField | PacketFieldGroup> = [
   { name: 'frame', kind: 'number', value: (p) => String(p.rec.frame) },
+  { name: 'file', kind: 'text', optional: true, merged: true, value: (p) => (p.files === null ? null : p.files[p.rec.file]!) },
   { name: 'time', kind: 'number', value: (p) => p.rec.timeText() },
   { name: 'verdict', kind: 'text', value: (p) => verdictName(p.v.drop) },
   { name: 'stage', kind: 'text', value: (p) => p.v.stage },
@@ -88,6 +94,11 @@ export function recordFieldColumns(names: readonly string[]): PacketField[] {
     }
     return { name, kind: 'text', value: (p: PacketAt) => field.read(p.rec) as string | null };
   });
+}
+
+/** The fields of a replay's lines: `file` only when several captures are merged (`files`, OpenCapture.fileNames). */
+export function packetFields(files: readonly string[] | null): ReadonlyArray<PacketField | PacketFieldGroup> {
+  return files === null ? PACKET_FIELDS.filter((f) => isGroup(f) || f.kind !== 'text' || f.merged !== true) : PACKET_FIELDS;
 }
 
 export function isGroup(f: PacketField | PacketFieldGroup): f is PacketFieldGroup {

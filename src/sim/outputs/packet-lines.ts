@@ -3,10 +3,11 @@
 // that concatenates the line in the list's order, each field's value read by its own call, so a
 // packet costs what a hand-written line costs (a loop over the list, asking each field its kind,
 // took 40% more time) and allocates nothing but the line.
+import { printable } from '../../terminal-text.js';
 import type { PacketRecord } from '../../capture/record.js';
 import type { Firewall } from '../../firewall/firewall.js';
 import type { PacketVerdict } from '../verdict.js';
-import { isGroup, PACKET_FIELDS, PacketAt, Quoted, type PacketField, type PacketFieldGroup, type RuleList } from './packet-fields.js';
+import { isGroup, packetFields, PacketAt, Quoted, type PacketField, type PacketFieldGroup, type RuleList } from './packet-fields.js';
 
 /** Writes one packet's line, newline included. */
 export type PacketLine = (rec: PacketRecord, v: PacketVerdict) => string;
@@ -22,8 +23,8 @@ function valueAt(c: Compiled, read: (p: PacketAt) => unknown): string {
   return `V[${c.values.length - 1}](at)`;
 }
 
-function compile(c: Compiled, firewall: Firewall, lineCode: string): PacketLine {
-  const at = new PacketAt(firewall);
+function compile(c: Compiled, firewall: Firewall, files: readonly string[] | null, lineCode: string): PacketLine {
+  const at = new PacketAt(firewall, files);
   const line = new Function('V', 'H', 'at', `return (rec, v) => { at.rec = rec; at.v = v; let t; return ${lineCode}; };`);
   return line(c.values, c.helpers, at) as PacketLine;
 }
@@ -40,9 +41,9 @@ function ruleNames(firewall: Firewall, ref: (name: string) => string, sep: strin
 
 /**
  * One JSON object per packet, its keys the fields in order, then `extra` (recordFieldColumns); an
- * optional field that is null is left out (it is never first).
+ * optional field that is null is left out (it is never first). `files`: the merged captures' names (packetFields).
  */
-export function ndjsonLine(firewall: Firewall, extra: readonly PacketField[] = []): PacketLine {
+export function ndjsonLine(firewall: Firewall, extra: readonly PacketField[] = [], files: readonly string[] | null = null): PacketLine {
   const quoted = new Quoted(JSON.stringify);
   const names = ruleNames(firewall, JSON.stringify, ',');
   const c: Compiled = {
@@ -62,23 +63,25 @@ export function ndjsonLine(firewall: Firewall, extra: readonly PacketField[] = [
         return `${key} + H.text(${value})`;
       })
       .join(' + ');
-  return compile(c, firewall, `"{" + ${object([...PACKET_FIELDS, ...extra])} + "}\\n"`);
+  return compile(c, firewall, files, `"{" + ${object([...packetFields(files), ...extra])} + "}\\n"`);
 }
 
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/** A text cell: control characters written as the text outputs write them (terminal-text.ts), so a row is one line; quoted when it holds `"` or `,`. */
+function csvField(text: string): string {
+  const s = printable(text);
+  return /[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The CSV header: the fields' names, a group's members named `<group>_<member>`, then `extra`'s. */
-export function csvColumns(extra: readonly PacketField[] = []): string[] {
-  return [...PACKET_FIELDS, ...extra].flatMap((f) => (isGroup(f) ? f.fields.map((m) => `${f.name}_${m.name}`) : [f.name]));
+export function csvColumns(extra: readonly PacketField[] = [], files: readonly string[] | null = null): string[] {
+  return [...packetFields(files), ...extra].flatMap((f) => (isGroup(f) ? f.fields.map((m) => `${f.name}_${m.name}`) : [f.name]));
 }
 
 /**
  * RFC 4180 CSV, one row per packet, a column per field (csvColumns), then `extra`; a group's columns
  * are empty when the packet has none, as is a literal that is null; rules are joined by ';'.
  */
-export function csvLine(firewall: Firewall, extra: readonly PacketField[] = []): PacketLine {
+export function csvLine(firewall: Firewall, extra: readonly PacketField[] = [], files: readonly string[] | null = null): PacketLine {
   const quoted = new Quoted(csvField);
   const names = ruleNames(firewall, (ref) => ref, ';');
   const c: Compiled = {
@@ -95,5 +98,5 @@ export function csvLine(firewall: Firewall, extra: readonly PacketField[] = []):
         return f.kind === 'rules' ? `H.rules(${value})` : `H.text(${value})`;
       })
       .join(' + "," + ');
-  return compile(c, firewall, `${cells([...PACKET_FIELDS, ...extra])} + "\\n"`);
+  return compile(c, firewall, files, `${cells([...packetFields(files), ...extra])} + "\\n"`);
 }

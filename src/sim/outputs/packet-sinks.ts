@@ -24,9 +24,9 @@ function openPcap(path: string, linkType: number): PcapWriter {
 export class NdjsonSink implements PacketSink {
   private readonly line: PacketLine;
 
-  /** `extra`: the packet's own fields after the contract's (recordFieldColumns) */
-  constructor(private readonly out: TextSink, firewall: Firewall, extra: readonly PacketField[] = []) {
-    this.line = ndjsonLine(firewall, extra);
+  /** `extra`: the packet's own fields after the contract's (recordFieldColumns); `files`: merged captures' names (OpenCapture.fileNames) */
+  constructor(private readonly out: TextSink, firewall: Firewall, extra: readonly PacketField[] = [], files: readonly string[] | null = null) {
+    this.line = ndjsonLine(firewall, extra, files);
   }
 
   packet(rec: PacketRecord, v: PacketVerdict): void {
@@ -42,10 +42,10 @@ export class NdjsonSink implements PacketSink {
 export class CsvSink implements PacketSink {
   private readonly line: PacketLine;
 
-  /** `extra`: the packet's own fields after the contract's (recordFieldColumns) */
-  constructor(private readonly out: TextSink, firewall: Firewall, extra: readonly PacketField[] = []) {
-    this.line = csvLine(firewall, extra);
-    out.write(`${csvColumns(extra).join(',')}\n`);
+  /** `extra`: the packet's own fields after the contract's (recordFieldColumns); `files`: merged captures' names (OpenCapture.fileNames) */
+  constructor(private readonly out: TextSink, firewall: Firewall, extra: readonly PacketField[] = [], files: readonly string[] | null = null) {
+    this.line = csvLine(firewall, extra, files);
+    out.write(`${csvColumns(extra, files).join(',')}\n`);
   }
 
   packet(rec: PacketRecord, v: PacketVerdict): void {

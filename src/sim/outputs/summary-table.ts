@@ -24,6 +24,12 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
   }
   out.push(verdicts.toString());
 
+  if (r.capture.files !== undefined) {
+    const files = table(['capture (merged by time)', 'format', 'packets', 'pass', 'drop']);
+    for (const f of r.capture.files) files.push([printable(f.file), `${f.format}${f.compressed ? ', gzip' : ''}`, n(f.packets), n(f.passed), n(f.dropped)]);
+    out.push('', files.toString());
+  }
+
   if (r.rules.length > 0) {
     const rules = table(['#', 'rule', 'action', 'hits', 'decided', 'description']);
     r.rules.forEach((rule, i) => {
@@ -55,7 +61,7 @@ export function formatSummary(r: ReplayReport, warnings: string[] = []): string 
 
   if (r.notes.length > 0 || r.nonIpPackets > 0) {
     const notes = table(['decode note', 'packets', 'first frame']);
-    for (const note of r.notes) notes.push([note.note, n(note.packets), String(note.firstFrame)]);
+    for (const note of r.notes) notes.push([note.note, n(note.packets), note.firstFile === undefined ? String(note.firstFrame) : `${printable(note.firstFile)}:${note.firstFrame}`]);
     out.push('', notes.toString());
     if (r.nonIpPackets > 0) out.push(`packets without IP, passed without inspection: ${n(r.nonIpPackets)}`);
   }

@@ -1,9 +1,11 @@
 // A buffered text writer to a file or stdout that writes synchronously in 64 KiB chunks. The replay
 // calls its sinks synchronously per packet, so a synchronous write gives natural backpressure: a slow
 // consumer (a pipe into jq) slows the replay instead of growing memory. A closed pipe (`| head`)
-// surfaces as an EPIPE error, which the CLI treats as a normal end.
+// surfaces as an EPIPE error, which the CLI treats as a normal end. On stdout it writes to the file
+// descriptor itself, past process.stdout's guard, so it keeps a LineGuard of its own (terminal-text.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { OutputError } from '../../errors.js';
+import { LineGuard } from '../../terminal-text.js';
 
 const FLUSH_AT = 64 * 1024;
 
@@ -14,13 +16,16 @@ export class TextSink {
   private size = 0;
   private readonly fd: number;
   private readonly owned: boolean;
+  private readonly guard: LineGuard | null;
 
   /** `path` of '-' or undefined writes to stdout. */
   constructor(private readonly path?: string) {
     if (path === undefined || path === '-') {
       this.fd = 1;
       this.owned = false;
+      this.guard = new LineGuard();
     } else {
+      this.guard = null;
       try {
         this.fd = openSync(path, 'w');
       } catch (err) {
@@ -38,7 +43,8 @@ export class TextSink {
 
   flush(): void {
     if (this.parts.length === 0) return;
-    const buf = Buffer.from(this.parts.join(''), 'utf8');
+    const text = this.parts.join('');
+    const buf = Buffer.from(this.guard === null ? text : this.guard.pass(text), 'utf8');
     this.parts = [];
     this.size = 0;
     let off = 0;

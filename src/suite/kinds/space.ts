@@ -15,6 +15,8 @@ export interface SpaceCase {
   space: HeaderSpaceSpec;
   verdict: 'pass' | 'drop';
   rule?: string | null;
+  /** why `rule` can never decide: no rule has that ref */
+  missing?: string;
 }
 
 function scalar(at: Located): SpaceValue {
@@ -56,7 +58,8 @@ export const spaceKind: CaseKind<SpaceCase> = {
     }
     const want = parseVerdictExpectation(expect, ctx.paths.refs);
     const verdict = want.verdict ?? value.fail('a space case needs expect.verdict');
-    return { space, verdict, ...(want.rule === undefined ? {} : { rule: want.rule }) };
+    const missing = want.rule === undefined || want.rule === null ? undefined : want.missing?.get(want.rule);
+    return { space, verdict, ...(want.rule === undefined ? {} : { rule: want.rule }), ...(missing === undefined ? {} : { missing }) };
   },
   async run(c, ctx) {
     const prover = proverOf(ctx);
@@ -65,7 +68,7 @@ export const spaceKind: CaseKind<SpaceCase> = {
     if (proof.status === 'holds') return { failures: [], traces: [], warnings: [], notes: [] };
     if (proof.status === 'undecided') return { failures: [], traces: [], warnings: [`not proved: ${proof.reason}`], notes: [] };
     const got = `${proof.verdict} by ${proof.rule ?? '(no rule)'}`;
-    const want = `${c.verdict}${c.rule === undefined ? '' : ` by ${c.rule ?? '(no rule)'}`}`;
+    const want = `${c.verdict}${c.rule === undefined ? '' : ` by ${c.rule ?? '(no rule)'}`}${c.missing === undefined ? '' : ` (${c.missing})`}`;
     const line = `expected ${want} for every packet, got ${got} for packet ${JSON.stringify(proof.witness)}`;
     if (proof.status === 'fails') return { failures: [line], traces: [], warnings: [], notes: [] };
     return { failures: [], traces: [], warnings: [`possibly ${line} (regular expressions, byte strings or functions decide it)`], notes: [] };

@@ -50,7 +50,8 @@ function descriptions(snapshot: Snapshot): Array<string | undefined> {
 }
 
 function ruleCases(rule: PinnedRule, description: string | undefined, paths: SuitePaths, withMatched: boolean, names: Names, unpinned: string[]): WrittenCase[] {
-  const title = description === undefined ? rule.ref : `${rule.ref}: ${description}`;
+  // a rule named after its description (Terraform rules without ref) is not named twice
+  const title = description === undefined || rule.ref.includes(description.slice(0, 60).trimEnd()) ? rule.ref : `${rule.ref}: ${description}`;
   if (rule.witness === null) {
     unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): ${rule.why}`);
     return [];

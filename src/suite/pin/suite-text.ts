@@ -1,7 +1,9 @@
 // A pinned suite as YAML text written for people: a comment at the top, `config:`, and each case
 // on three or four lines with its packet, space and expectation as one-line flow maps, the way
 // examples/demo-suite.yaml is written. Scalars are plain where YAML reads them back as the same
-// string, else double-quoted (JSON's quoting is YAML's).
+// string, else double-quoted (JSON's quoting is YAML's, control characters escaped).
+
+import { plainJson, printable } from '../../terminal-text.js';
 
 export type FlowValue = string | number | boolean | null | readonly FlowValue[] | { readonly [key: string]: FlowValue };
 
@@ -19,7 +21,7 @@ const READ_AS_OTHER = /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*)?\.?
 
 function scalar(v: string | number | boolean | null): string {
   if (typeof v !== 'string') return String(v);
-  return PLAIN.test(v) && !READ_AS_OTHER.test(v) ? v : JSON.stringify(v);
+  return PLAIN.test(v) && !READ_AS_OTHER.test(v) ? v : plainJson(JSON.stringify(v));
 }
 
 /** A value as one line of YAML flow style. */
@@ -29,13 +31,14 @@ export function flow(v: FlowValue): string {
   return scalar(v as string | number | boolean | null);
 }
 
+/** Comment lines, one per line of `text`; names in them printable (a CR would end a YAML comment: terminal-text.ts). */
 function commentLines(text: string, indent = ''): string {
-  return text.split('\n').map((l) => `${indent}#${l === '' ? '' : ` ${l}`}\n`).join('');
+  return text.split('\n').map((l) => `${indent}#${l === '' ? '' : ` ${printable(l)}`}\n`).join('');
 }
 
-/** The suite: a header comment, the configuration's path, the cases, and a closing comment. */
-export function suiteText(header: string, config: string, cases: readonly WrittenCase[], footer: string): string {
-  let out = `${commentLines(header)}config: ${scalar(config)}\ncases:\n`;
+/** The suite: a header comment, the configuration's path (or paths), the cases, and a closing comment. */
+export function suiteText(header: string, config: string | readonly string[], cases: readonly WrittenCase[], footer: string): string {
+  let out = `${commentLines(header)}config: ${flow(config)}\ncases:\n`;
   for (const c of cases) {
     if (c.comment !== undefined) out += commentLines(c.comment, '  ');
     out += `  - name: ${scalar(c.name)}\n`;

@@ -6,7 +6,11 @@
 // testcase named after its file, with an <error> at the problem's line.
 import type { CaseResult } from '../suite.js';
 
-/** Text as XML character data or attribute value: escaped, and characters XML 1.0 cannot hold dropped. */
+/**
+ * Text as XML character data or attribute value: escaped, characters XML 1.0 cannot hold dropped, and
+ * line breaks, other control characters and the `[` of `##[` written as character references, so the
+ * value reads back the same and no line of the file starts with text from a suite (terminal-text.ts).
+ */
 export function xmlText(s: string): string {
   return s
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
@@ -14,7 +18,9 @@ export function xmlText(s: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+    .replace(/'/g, '&apos;')
+    .replace(/[\t\n\r\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`)
+    .replace(/##\[/g, '##&#x5b;');
 }
 
 function seconds(s: number): string {

@@ -15,6 +15,7 @@ import { figuresOf, formatReport, type FullReport } from '../../../profile/repor
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 import { figuresOfSamplers, samplerSide, type Side } from './samplers.js';
 
 export interface BenchFlags extends ConfigFlags, DataFlags {
@@ -56,7 +57,10 @@ function readSaved(file: string): SavedFigures {
   return saved;
 }
 
-export async function run(capture: string | undefined, flags: BenchFlags): Promise<void> {
+export async function run(captures: string[], flags: BenchFlags): Promise<void> {
+  // several captures are measured merged by time, as one
+  const capture = captures.length === 0 ? undefined : captures.join(' + ');
+  distinctCaptures(captures);
   if ((capture === undefined) === (flags.scenario === undefined)) throw new UsageError('give a capture file or --scenario NAME (one of them)');
   if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
   if (flags.minTime === 0) throw new UsageError('--min-time must be at least 1 (ms)');
@@ -65,14 +69,14 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   const judged = flags.save !== undefined || flags.compare !== undefined || flags.against !== undefined;
   const processes = flags.processes ?? MIN_PROCESSES;
   if (judged && processes < MIN_PROCESSES) throw new UsageError(`--processes must be at least ${MIN_PROCESSES}: with fewer, no difference can be told from noise at p < 0.01`);
-  if (judged && [capture, ...(flags.config ?? []), ...(flags.against ?? [])].includes('-')) throw new UsageError('--save, --compare and --against measure in several processes: give files, not standard input (read once)');
+  if (judged && [...captures, ...(flags.config ?? []), ...(flags.against ?? [])].includes('-')) throw new UsageError('--save, --compare and --against measure in several processes: give files, not standard input (read once)');
   const sampler = samplerSide();
   const baseline = flags.compare === undefined || sampler !== undefined ? undefined : readSaved(flags.compare);
   // --against names files, whatever names --config's side (files, or --api)
   const config = await loadConfiguration(sampler === 'against' ? { ...flags, config: flags.against, api: undefined } : flags);
   const store =
     capture !== undefined
-      ? await loadCapture(capture, flags.limit ?? 300_000)
+      ? await loadCapture(captures, flags.limit ?? 300_000)
       : loadScenario(flags.scenario!, { packets: flags.packets ?? 100_000, seed: flags.seed });
   if (store.count === 0) throw new UserError('no packets to measure', { source: capture ?? `--scenario ${flags.scenario}` });
   const runs = flags.runs ?? 5;
@@ -87,12 +91,12 @@ export async function run(capture: string | undefined, flags: BenchFlags): Promi
   const withPeers = capture !== undefined && flags.peers;
   const peerRuns = Math.min(runs, 3);
   // the peers read the whole file, so edgesim's figure against them does too (whatever --limit says)
-  const ours = withPeers ? await fromFile(capture, config.snapshot, dataOptions(flags), peerRuns) : null;
-  const peers = ours !== null ? runPeers(capture!, expressions, ours.packets, peerRuns) : [];
+  const ours = withPeers ? await fromFile(captures, config.snapshot, dataOptions(flags), peerRuns) : null;
+  const peers = ours !== null ? runPeers(captures, expressions, ours.packets, peerRuns) : [];
   const full: FullReport = { input: capture ?? `scenario ${flags.scenario}`, ...report, from_file_packets_per_second: ours?.packets_per_second ?? null, peers };
 
   writeOutput(flags.out, flags.json ? `${JSON.stringify(full, null, 2)}\n` : formatReport(full));
-  printWarnings(capture, report.warnings);
+  printWarnings(captures.length > 1 ? undefined : capture, report.warnings);
 
   if (!judged) return;
   // samples of one process share its state: figures kept or judged are each process's median, from

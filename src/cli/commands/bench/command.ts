@@ -8,7 +8,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('bench')
     .description("measure a ruleset on a capture: packets/s of the whole path and of the firewall alone, each rule's cost, never-hit rules, reordering advice")
-    .argument('[capture]', 'the capture file (pcap, pcapng, optionally gzipped); or use --scenario')
+    .argument('[capture...]', 'the capture file (pcap, pcapng, optionally gzipped), or several, merged by time (tcpdump and tshark read them one after the other); or use --scenario')
     .addOption(readOption())
     .option('--scenario <name>', 'synthetic traffic instead of a capture (a scenario of `edgesim synth`, or a flow spec .json)')
     .option('--packets <n>', 'packets to generate with --scenario (default 100000)', wholeNumberOf('packets'))
@@ -55,5 +55,5 @@ Examples:
   edgesim bench big.pcap --config snap.json --compare before.json --threshold 15   # exit 1 if slower
   edgesim bench big.pcap --config main.json --against pr.json --threshold 25 --no-peers`,
   );
-  cmd.action(async (capture: string | undefined, flags: BenchFlags) => (await import('./action.js')).run(capture, flags));
+  cmd.action(async (captures: string[], flags: BenchFlags) => (await import('./action.js')).run(captures, flags));
 }

@@ -26,10 +26,10 @@ export async function run(inputs: string[], given: DiffFlags): Promise<void> {
     }
     return (await import('./static.js')).runStaticDiff(filesSide([inputs[0]!], flags), filesSide([inputs[1]!], flags), flags);
   }
-  if (inputs.length !== 1) throw new UsageError('diff takes one capture file (or --static BEFORE.json AFTER.json)');
-  if (flags.plan !== undefined) return (await import('./capture.js')).runCaptureDiff(inputs[0]!, ...planSides(flags), flags);
+  if (inputs.length === 0) throw new UsageError('diff takes a capture file, or several merged by time (or --static BEFORE.json AFTER.json)');
+  if (flags.plan !== undefined) return (await import('./capture.js')).runCaptureDiff(inputs, ...planSides(flags), flags);
   // worded as commander words a missing required option
   if (flags.config === undefined) throw new UsageError("required option '-c, --config <before.json>' not specified (or give --plan PLAN.json)");
   if (flags.against === undefined) throw new UsageError("required option '--against <after.json>' not specified");
-  return (await import('./capture.js')).runCaptureDiff(inputs[0]!, filesSide(flags.config, flags), filesSide(flags.against, flags), flags);
+  return (await import('./capture.js')).runCaptureDiff(inputs, filesSide(flags.config, flags), filesSide(flags.against, flags), flags);
 }

@@ -16,7 +16,19 @@ export function register(program: Command): void {
     .option('--display-filter', 'print the equivalent Wireshark display filter (tshark -Y), or why there is none')
     .addHelpText(
       'after',
-      `\nExamples:\n  edgesim explain 'tcp.flags.syn and not tcp.flags.ack and tcp.dstport in {80 443}'\n  edgesim explain --bpf 'udp.dstport == 53 and ip.src in {10.0.0.0/8}'\n  tcpdump -r capture.pcap "$(edgesim explain --bpf 'tcp.dstport == 22')"\n  edgesim explain --display-filter 'ip.src.country == "CN"'   # no equivalent: says why, exit 1`,
+      `
+A translation selects exactly the packets the expression matches, or is refused with the reason.
+The display filter follows IPv6 extension headers as edgesim does, and is exact with IP reassembly
+off (tshark -o ip.defragment:FALSE -o ipv6.defragment:FALSE): edgesim reads each frame alone. BPF
+cannot follow them: it translates addresses and the TTL; ip.proto, ports, TCP flags and ICMP fields
+are refused.
+
+Examples:
+  edgesim explain 'tcp.flags.syn and not tcp.flags.ack and tcp.dstport in {80 443}'
+  edgesim explain --bpf 'ip.src in {10.0.0.0/8} and ip.ttl < 64'
+  tcpdump -r capture.pcap "$(edgesim explain --bpf 'ip.dst == 203.0.113.10')"
+  tshark -o ip.defragment:FALSE -o ipv6.defragment:FALSE -r capture.pcap -Y "$(edgesim explain --display-filter 'tcp.dstport == 22')"
+  edgesim explain --display-filter 'ip.src.country == "CN"'   # no equivalent: says why, exit 1`,
     )
     .action(async (arg: string | undefined, flags: ExplainFlags) => (await import('./action.js')).run(arg, flags));
 }

@@ -1,6 +1,7 @@
 // `edgesim fields`, run: the field reference (src/fields/reference.ts) as an aligned table whose
 // meaning column wraps to the terminal's width, or as JSON.
 import { UserError } from '../../../errors.js';
+import { printable } from '../../../terminal-text.js';
 import { FIELD_REFERENCE, type FieldReference } from '../../../fields/reference.js';
 
 export interface FieldsFlags {
@@ -42,7 +43,7 @@ export function fieldTable(rows: readonly FieldReference[], columns: number): st
 
 export async function run(name: string | undefined, flags: FieldsFlags): Promise<void> {
   const rows = name === undefined ? FIELD_REFERENCE : FIELD_REFERENCE.filter((f) => f.name === name || f.name.startsWith(`${name}.`));
-  if (rows.length === 0) throw new UserError(`no field named ${name} (edgesim fields lists them all)`);
+  if (rows.length === 0) throw new UserError(`no field named ${printable(String(name))} (edgesim fields lists them all)`);
   if (flags.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else process.stdout.write(fieldTable(rows, process.stdout.isTTY ? process.stdout.columns : 100));
 }

@@ -1,5 +1,5 @@
 // `edgesim inspect`, run: each packet through a path with lookups only, rendered as one JSON line:
-// `frame`, `time` (written as replay writes it), every field the packet has, and `note` when
+// `frame` (and `file`, for several captures merged by time), `time` (written as replay writes it), every field the packet has, and `note` when
 // decoding stopped early.
 import type { PacketRecord } from '../../../capture/record.js';
 import { recordFields } from '../../../fields/render.js';
@@ -9,27 +9,32 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface InspectFlags extends DataFlags {
   limit?: number;
   lookups: boolean;
 }
 
-function packetLine(rec: PacketRecord): string {
+/** `files`: the merged captures' names (OpenCapture.fileNames), each line then naming its file after its frame, as replay's do */
+function packetLine(rec: PacketRecord, files: readonly string[] | null): string {
   const obj: Record<string, string | number | boolean> = recordFields(rec);
   if (rec.note !== '') obj.note = rec.note;
   const fields = JSON.stringify(obj);
-  return `{"frame":${rec.frame},"time":${rec.timeText()}${fields === '{}' ? '}' : `,${fields.slice(1)}`}\n`;
+  const file = files === null ? '' : `,"file":${JSON.stringify(files[rec.file])}`;
+  return `{"frame":${rec.frame}${file},"time":${rec.timeText()}${fields === '{}' ? '}' : `,${fields.slice(1)}`}\n`;
 }
 
 /** thrown through the loop's signal once --limit packets are out */
 const LIMIT_REACHED = new Error('limit reached');
 
-export async function run(capture: string, flags: InspectFlags): Promise<void> {
+export async function run(captures: string[], flags: InspectFlags): Promise<void> {
   const limit = flags.limit ?? Infinity;
   if (limit === 0) return;
   const built = await buildLookupPath(flags.lookups, dataOptions(flags));
-  const input = await OpenCapture.open(capture);
+  distinctCaptures(captures);
+  const input = await OpenCapture.open(captures);
+  const files = input.fileNames;
   const out = new TextSink();
   const stop = new AbortController();
   const verdict = built.path.newVerdict();
@@ -39,12 +44,12 @@ export async function run(capture: string, flags: InspectFlags): Promise<void> {
       (rec) => {
         if (printed >= limit) return;
         built.path.process(rec, verdict);
-        out.write(packetLine(rec));
+        out.write(packetLine(rec, files));
         if (++printed === limit) stop.abort(LIMIT_REACHED);
       },
       { signal: stop.signal },
     );
-    printWarnings(input.name, info.warnings);
+    printWarnings(input.warningSource, info.warnings);
   } catch (err) {
     if (err !== LIMIT_REACHED) throw err;
   } finally {

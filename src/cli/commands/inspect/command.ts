@@ -8,7 +8,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('inspect')
     .description("print each packet's decoded Rules-language fields as NDJSON (one object a line)")
-    .argument('<capture>', 'the capture file (pcap or pcapng, optionally gzipped; "-" reads standard input)')
+    .argument('<capture...>', 'the capture file (pcap or pcapng, optionally gzipped; "-" reads standard input), or several, merged by time (each line then names its "file")')
     .addOption(readOption())
     .option('-n, --limit <n>', 'stop after this many packets', wholeNumberOf('packets'))
     .option('--no-lookups', 'no GeoIP / data-center lookups: only what the capture itself holds')
@@ -25,5 +25,5 @@ Example:
   edgesim inspect examples/demo.pcap --limit 5 | jq -c '{frame, "ip.src", "tcp.dstport"}'`,
     );
   addDataOptions(cmd);
-  cmd.action(async (capture: string, flags: InspectFlags) => (await import('./action.js')).run(capture, flags));
+  cmd.action(async (captures: string[], flags: InspectFlags) => (await import('./action.js')).run(captures, flags));
 }

@@ -4,6 +4,7 @@
 // one rule's overlaps (--explain).
 import { explain, type Explanation } from '../../../analysis/index.js';
 import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
+import { placeText } from '../../../config/location.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
@@ -12,15 +13,16 @@ import { failsAt, findingJson, lintFindings, type ReviewFinding } from '../../..
 import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
+import { STDIN_NAME } from '../../../capture/source.js';
 import { VERSION } from '../../about.js';
-import { loadConfiguration } from '../../configuration.js';
+import { loadConfiguration, sampleListSaid } from '../../configuration.js';
 import type { ConfigFlags } from '../../options.js';
-import { writeOutput } from '../../output.js';
-import { distinctFiles } from '../../paths.js';
+import { warn, warnIf, writeOutput } from '../../output.js';
+import { writes } from '../../paths.js';
 
 type Format = 'text' | 'json' | 'sarif' | 'github';
 
-export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat'> {
+export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'configFormat' | 'tfDir' | 'account'> {
   format?: Format;
   json?: boolean;
   out?: string;
@@ -33,24 +35,19 @@ export interface LintFlags extends Pick<ConfigFlags, 'config' | 'plan' | 'config
 
 const packet = (w: object): string => printable(JSON.stringify(w));
 
-function placeText({ location }: ReviewFinding): string {
-  if (location.address !== undefined) return `${location.file}: ${location.address}`;
-  return location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
-}
-
 function formatFindings(findings: readonly ReviewFinding[]): string {
   if (findings.length === 0) return 'no findings\n';
   const lines = findings.map((r) => {
     const { finding: f } = r;
     const subject = f.rule === null ? f.ruleset : `${f.ruleset} ${f.rule}`;
-    const head = printable(`${placeText(r)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
+    const head = printable(`${placeText(r.location)}: ${r.severity}: ${subject}: ${f.kind}: ${f.message}`);
     return f.witness === null ? head : `${head}\n  packet: ${packet(f.witness)}`;
   });
   return `${lines.join('\n')}\n`;
 }
 
 function formatExplanation(e: Explanation): string {
-  const lines = [`${printable(`${e.ruleset} ${e.rule} (${e.action}): ${e.status}`)}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
+  const lines = [`${printable(`rule ${e.rule} of ${e.ruleset} (${e.action}): ${e.status}`)}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
   if (e.overlaps.length === 0) lines.push('no earlier enabled rule shares a packet with it');
   for (const o of e.overlaps) {
     if (o.witness === null) lines.push(`may overlap ${printable(o.rule)} (${o.action}): undecided: ${o.undecided ?? ''}`);
@@ -67,8 +64,8 @@ function formatOf(flags: LintFlags): Format {
 
 function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   if (format === 'json') return `${JSON.stringify({ findings: findings.map(findingJson) }, null, 2)}\n`;
-  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }), null, 2)}\n`;
-  if (format === 'github') return annotationLines(findings).map((line) => `${line}\n`).join('');
+  if (format === 'sarif') return `${JSON.stringify(sarifLog(findings, { name: 'edgesim', version: VERSION, informationUri: 'https://www.npmjs.com/package/edgesim' }, { notFiles: [STDIN_NAME] }), null, 2)}\n`;
+  if (format === 'github') return annotationLines(findings, [STDIN_NAME]).map((line) => `${line}\n`).join('');
   return formatFindings(findings);
 }
 
@@ -81,13 +78,8 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   const files = [...(file === undefined ? [] : [file]), ...(flags.config ?? [])];
   if (files.length === 0 && flags.plan === undefined) throw new UsageError('lint takes a configuration: edgesim lint FILE, --config FILE or --plan PLAN.json');
   const read = [...files, ...(flags.plan === undefined ? [] : [flags.plan])];
-  distinctFiles(
-    read.map((f): [string, string] => ['a configuration', f]),
-    [
-      ['--out', flags.out],
-      ['--summary', summary],
-    ],
-  );
+  // --out and --summary are checked against the files read before the action (paths.ts); the job summary GitHub names, here
+  if (flags.summary === undefined) writes('$GITHUB_STEP_SUMMARY', summary);
   // the deploy-time checks look at the document as the file has it, before the schema (of several
   // files, the one that holds the rulesets)
   let deploy: DeployCheckResult | undefined;
@@ -97,10 +89,10 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
     if (deploy === undefined || holdsRulesets(value)) [deploy, document] = [checked, value];
     return checked.document;
   };
-  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare });
+  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare, places: true });
   const where = locate(0)?.file ?? read[0]!;
   try {
-    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists });
+    const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists, onSample: sampleListSaid });
     const options = { lists: (name: string) => registry.resolve(name) };
     if (flags.explain !== undefined) {
       const e = explain(snapshot, flags.explain, options);
@@ -108,8 +100,11 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
       return;
     }
     const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
+    if (format === 'sarif' && findings.some((r) => r.location.file === STDIN_NAME)) {
+      warn('--format sarif: the configuration came from standard input, which is no file: its findings have no place in the repository for code scanning to show them at');
+    }
     writeOutput(flags.out, rendered(format, findings));
-    appendJobSummary(lintSummary(where, findings), summary);
+    warnIf(appendJobSummary(lintSummary(read.join(', '), findings), summary));
     process.exitCode = failsAt(findings, flags.failOn) ? 1 : 0;
   } catch (err) {
     throw attachSource(err, source);

@@ -1,6 +1,6 @@
 // `edgesim lint CONFIG` (or --config FILE..., --plan PLAN.json): options and help; the work is in action.ts, loaded when run.
 import { Option, type Command } from 'commander';
-import { configFormatOption, configOption, errorsExitWith, planOption, wholeNumberOf } from '../../options.js';
+import { accountOption, configFormatOption, configOption, errorsExitWith, planOption, tfDirOption, wholeNumberOf } from '../../options.js';
 import type { LintFlags } from './action.js';
 
 export function register(program: Command): void {
@@ -11,6 +11,8 @@ export function register(program: Command): void {
     .addOption(configOption())
     .addOption(planOption('lint the configuration after its changes'))
     .addOption(configFormatOption())
+    .addOption(tfDirOption())
+    .addOption(accountOption())
     .addOption(new Option('--format <format>', 'text (for people), json, sarif (SARIF 2.1.0, for GitHub code scanning) or github (workflow-command annotations)').choices(['text', 'json', 'sarif', 'github']))
     .option('--json', 'the same as --format json: print {"findings": [...]}')
     .option('-o, --out <file>', 'write the findings here instead of stdout')

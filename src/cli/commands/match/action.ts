@@ -3,7 +3,8 @@
 // the one-rule path, whose rule's hits are the count, so a large capture is counted in ranges as
 // `replay --jobs` replays it; on one thread, the frames are counted as they are matched.
 import { ConfigItemError, UserError } from '../../../errors.js';
-import type { CaptureInfo } from '../../../capture/reader.js';
+import type { PacketRecord } from '../../../capture/record.js';
+import type { ReadInfo } from '../../../capture/merge.js';
 import { buildExpressionPath, type BuiltPath } from '../../../sim/build.js';
 import { threadsWanted, type Jobs } from '../../../sim/jobs/threads.js';
 import { TextSink } from '../../../sim/outputs/text-sink.js';
@@ -13,13 +14,14 @@ import { replay } from '../../../sim/replay.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
   jobs: Jobs;
 }
 
-export async function run(capture: string, expression: string, flags: MatchFlags): Promise<void> {
+export async function run(captures: string[], expression: string, flags: MatchFlags): Promise<void> {
   const config = await loadConfiguration(flags, { required: false });
   const built = await buildExpressionPath(expression, config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     // the expression is the path's one rule: its compile error is the expression's
@@ -27,7 +29,8 @@ export async function run(capture: string, expression: string, flags: MatchFlags
     throw err;
   });
   printWarnings(undefined, built.warnings);
-  const input = await OpenCapture.open(capture);
+  distinctCaptures(captures);
+  const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {
     if (flags.count && threadsWanted(flags.jobs, input) > 1) {
@@ -35,28 +38,30 @@ export async function run(capture: string, expression: string, flags: MatchFlags
       out.write(`${report.rules[0]!.hits}\n`);
       // the path's own warnings were printed before the read
       printWarnings(undefined, warnings.slice(built.warnings.length));
-      printWarnings(input.name, report.capture.warnings);
+      printWarnings(input.warningSource, report.capture.warnings);
       return;
     }
     if (!flags.count && flags.jobs !== 'auto' && flags.jobs > 1) {
       printWarnings(undefined, [`--jobs ${flags.jobs}: the matched frames are printed in capture order, so it ran on one thread`]);
     }
     let count = 0;
-    const info = await eachMatch(input, built, (frame) => {
+    // several captures: each frame after its file, as grep names a line of one of several files
+    const files = input.fileNames;
+    const info = await eachMatch(input, built, (rec) => {
       count++;
-      if (!flags.count) out.write(`${frame}\n`);
+      if (!flags.count) out.write(files === null ? `${rec.frame}\n` : `${files[rec.file]}:${rec.frame}\n`);
     });
     if (flags.count) out.write(`${count}\n`);
-    printWarnings(input.name, info.warnings);
+    printWarnings(input.warningSource, info.warnings);
   } finally {
     out.close();
   }
 }
 
-/** Reads the capture on this thread, calling `matched` with each matched frame's number. */
-function eachMatch(input: OpenCapture, built: BuiltPath, matched: (frame: number) => void): Promise<CaptureInfo> {
+/** Reads the capture on this thread, calling `matched` with each matched packet. */
+function eachMatch(input: OpenCapture, built: BuiltPath, matched: (rec: PacketRecord) => void): Promise<ReadInfo> {
   const decider = PacketDecider.of(built);
   return input.forEachPacket((rec) => {
-    if (decider.decide(rec).firewall.matchedCount !== 0) matched(rec.frame);
+    if (decider.decide(rec).firewall.matchedCount !== 0) matched(rec);
   }, { decodeFrame: decider.decodeFrame });
 }

@@ -1,13 +1,16 @@
 // `edgesim pin CONFIG --out SUITE.yaml`: options and help; the work is in action.ts, loaded when run.
 import type { Command } from 'commander';
+import { accountOption, configFormatOption, configOption } from '../../options.js';
 import type { PinFlags } from './action.js';
 
 export function register(program: Command): void {
   const cmd = program
     .command('pin')
     .description("write a test suite that pins the configuration's behaviour today: a case for every rule the analysis can reach")
-    .argument('[snapshot]', 'configuration snapshot file (or --config)')
-    .option('-c, --config <snapshot.json>', 'configuration snapshot file (see `edgesim export`)')
+    .argument('[config]', 'the configuration file (as --config)')
+    .addOption(configOption('-c, --config <file>', 'configuration file in any format --config reads elsewhere (a snapshot, Terraform JSON, a vendor API response, octorules YAML); repeat to merge files, e.g. a Terraform state and an ATP snapshot; the suite names the same files'))
+    .addOption(configFormatOption())
+    .addOption(accountOption())
     .option('-o, --out <suite.yaml>', 'the suite to write (default and -: standard output); never one of the inputs')
     .option('--capture <file>', 'also pin a capture (pcap or pcapng): a capture case whose golden file (<suite>.golden.ndjson, beside the suite) is written too; needs --out FILE')
     .addHelpText(
@@ -31,7 +34,9 @@ standard output).
 Examples:
   edgesim pin examples/demo-snapshot.json --out pinned.yaml
   edgesim pin --config firewall.json --out suites/pinned.yaml --capture traffic.pcap
+  terraform show -json > state.json && edgesim pin --config state.json --config atp.json --out pinned.yaml
+  edgesim test pinned.yaml --plan plan.json --config atp.json   # what a Terraform plan changes
   edgesim test pinned.yaml`,
     );
-  cmd.action(async (snapshot: string | undefined, flags: PinFlags) => (await import('./action.js')).run(snapshot, flags));
+  cmd.action(async (config: string | undefined, flags: PinFlags) => (await import('./action.js')).run(config, flags));
 }

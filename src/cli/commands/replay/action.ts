@@ -14,7 +14,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { Interrupts } from '../../interrupt.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, refusePageOnTerminal, writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
+import { distinctCaptures } from '../../paths.js';
 import { progressReporter } from '../../progress.js';
 
 export interface ReplayFlags extends ConfigFlags, DataFlags {
@@ -28,12 +28,8 @@ export interface ReplayFlags extends ConfigFlags, DataFlags {
   jobs: Jobs;
 }
 
-export async function run(capture: string, flags: ReplayFlags): Promise<void> {
-  distinctPaths(capture, [
-    ['--out', flags.out],
-    ['--write-passed', flags.writePassed],
-    ['--write-dropped', flags.writeDropped],
-  ]);
+export async function run(captures: string[], flags: ReplayFlags): Promise<void> {
+  distinctCaptures(captures);
   if (flags.format === 'html') refusePageOnTerminal(flags.out);
   if (flags.fields !== undefined && flags.format !== 'ndjson' && flags.format !== 'csv') throw new UsageError('--fields goes with --format ndjson or csv');
   // the per-packet outputs' code is loaded only when one is asked for (start-up time)
@@ -44,14 +40,14 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
   const built = await buildPacketPath(config.snapshot, dataOptions(flags)).catch((err: unknown) => {
     throw attachSource(err, config.source);
   });
-  const input = await OpenCapture.open(capture);
-  const progress = flags.progress && capture !== '-' ? await progressReporter(capture) : undefined;
+  const input = await OpenCapture.open(captures);
+  const progress = flags.progress && !captures.includes('-') ? await progressReporter(input.merged ? `${captures.length} captures` : input.name) : undefined;
   const sinks = (firewall: Firewall): PacketSink[] => {
     const list: PacketSink[] = [];
     if (outputs === null) return list;
     const { CsvSink, NdjsonSink, PcapVerdictSink, TextSink } = outputs;
-    if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall, extra));
-    if (flags.format === 'csv') list.push(new CsvSink(new TextSink(flags.out), firewall, extra));
+    if (flags.format === 'ndjson') list.push(new NdjsonSink(new TextSink(flags.out), firewall, extra, input.fileNames));
+    if (flags.format === 'csv') list.push(new CsvSink(new TextSink(flags.out), firewall, extra, input.fileNames));
     if (flags.writePassed) list.push(new PcapVerdictSink(flags.writePassed, false));
     if (flags.writeDropped) list.push(new PcapVerdictSink(flags.writeDropped, true));
     return list;
@@ -77,7 +73,7 @@ export async function run(capture: string, flags: ReplayFlags): Promise<void> {
     else if (flags.format === 'html') writeOutput(flags.out, (await import('../../../report/render.js')).renderHtmlReport({ ...report, configuration: config.source ?? null, warnings }));
     else {
       printWarnings(undefined, warnings);
-      printWarnings(input.name, report.capture.warnings);
+      printWarnings(input.warningSource, report.capture.warnings);
       process.stderr.write(`edgesim: ${counted(report.packets, 'packet')}: ${groupDigits(report.passed)} passed, ${groupDigits(report.dropped)} dropped\n`);
     }
   } finally {

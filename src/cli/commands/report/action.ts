@@ -6,17 +6,12 @@ import { InputError, UserError } from '../../../errors.js';
 import { renderHtmlReport } from '../../../report/render.js';
 import { checkSummary } from '../../../report/summary-shape.js';
 import { refusePageOnTerminal, writeOutput } from '../../output.js';
-import { distinctPaths } from '../../paths.js';
 
 export interface ReportFlags {
   out?: string;
 }
 
 export async function run(summary: string, flags: ReportFlags): Promise<void> {
-  distinctPaths(undefined, [
-    ['the summary', summary],
-    ['--out', flags.out],
-  ]);
   refusePageOnTerminal(flags.out);
   const name = summary === '-' ? 'standard input' : summary;
   let text: string;

@@ -32,6 +32,10 @@ or X-Auth-Email with X-Auth-Key) may read and write every account; serve says so
 "write" includes reading; reading is GET, every other method writes; "*" is every account, and an
 account's own entry wins over "*".
 
+Rulesets and lists take ?dry_run=true on every write, as the vendor's Rulesets API does: the same
+credentials and checks, nothing kept, "result": null (a 204 stays a 204); any value but true or
+false is a 400, on a read too (which is how a client asks whether dry_run is taken).
+
 Examples:
   edgesim serve --port 8787 --data ./api-data
   edgesim serve --port 0 --in-memory --token secret

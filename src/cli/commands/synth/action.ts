@@ -3,6 +3,8 @@
 // configuration, the capture's servers are checked against its protected prefixes: traffic that
 // reaches none of them is never inspected by Advanced TCP Protection, which a replay would only
 // show as protection doing nothing.
+import { labelsPathFor } from '../../../capture/synth/labels.js';
+import { writes } from '../../paths.js';
 import { ProtectedSpace } from '../../../atp/index.js';
 import { generateToFile, resolveSpec, SCENARIOS, specToJson, type FlowSpec, type GenerateOptions } from '../../../capture/synth/index.js';
 import { attachSource, UsageError } from '../../../errors.js';
@@ -92,6 +94,8 @@ export async function run(source: string, flags: SynthFlags): Promise<void> {
     return;
   }
   if (flags.out === undefined) throw new UsageError('--out FILE is required (use --out - for stdout)');
+  // --out, --labels and --config are checked before the action (paths.ts); the label file --out implies, here
+  if (flags.labels === undefined && flags.out !== '-') writes('the label file', labelsPathFor(flags.out));
   const planned = resolveSpec(source, opts);
   const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
   let space: ProtectedSpace | undefined;

@@ -27,8 +27,8 @@ import type { CaseResult, Suite } from '../../../suite/suite.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { readStdinText } from '../../input.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
-import { printWarnings, writeOutput } from '../../output.js';
-import { distinctFiles, firstClash, type NamedFile } from '../../paths.js';
+import { printWarnings, warnIf, writeOutput } from '../../output.js';
+import { firstClash, reads, writes, type NamedFile } from '../../paths.js';
 
 export interface TestFlags extends ConfigFlags, DataFlags {
   format: 'text' | 'json' | 'github';
@@ -66,16 +66,14 @@ function checkGoldens(suites: ReadonlyArray<Suite | InvalidSuite>, configFiles: 
   }
 }
 
-/** Refuses reports that would overwrite any file of the suites or the --config files. */
-function checkReports(suites: readonly Suite[], configFiles: readonly NamedFile[], flags: TestFlags): void {
-  distinctFiles(
-    [...suites.flatMap((s) => [...s.files.reads, ...s.files.goldens]).map((f): NamedFile => [f.what, f.path]), ...configFiles],
-    [
-      ['--json', flags.json],
-      ['--junit', flags.junit],
-      ['--summary', flags.summary],
-    ],
-  );
+/**
+ * The files of the suites are inputs of the run (paths.ts): --json, --junit and --summary, checked
+ * against the --config files before the action, may overwrite none of them; with --update, the
+ * golden files are outputs (without it, inputs too).
+ */
+function claimSuiteFiles(suites: readonly Suite[], flags: TestFlags): void {
+  for (const f of suites.flatMap((s) => s.files.reads)) reads(f.what, f.path);
+  for (const f of suites.flatMap((s) => s.files.goldens)) (flags.update === true ? writes : reads)(f.what, f.path);
 }
 
 /** Each suite loaded, or the error that makes it invalid. */
@@ -121,13 +119,13 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   if (flags.force && !flags.update) throw new UsageError('--force goes with --update');
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read once: give - as one suite only');
   if (files.includes('-') && flags.config?.includes('-')) throw new UsageError('standard input (-) can be read once: give - as a suite or to --config, not both');
-  // --config / --api: every suite runs against it instead of the configuration it names
-  const config = flags.config !== undefined || flags.api !== undefined ? await loadConfiguration(flags) : undefined;
-  const given = config === undefined ? undefined : await openGivenConfiguration(config.snapshot, config.source, dataOptions(flags));
-  const configFiles = (flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]);
+  // --config / --plan / --api: every suite runs against it instead of the configuration it names
+  const config = flags.config !== undefined || flags.api !== undefined || flags.plan !== undefined ? await loadConfiguration(flags, { places: 'quiet' }) : undefined;
+  const given = config === undefined ? undefined : await openGivenConfiguration(config.snapshot, config.source, dataOptions(flags), config.locate);
+  const configFiles = [...(flags.config ?? []).filter((f) => f !== '-').map((f): NamedFile => ['--config', f]), ...(flags.plan === undefined ? [] : [['--plan', flags.plan] as NamedFile])];
   const suites = checkGoldens(await loadSuites(files, flags, given), configFiles);
   const invalid = suites.filter((s): s is InvalidSuite => !loaded(s));
-  checkReports(suites.filter(loaded), configFiles, flags);
+  claimSuiteFiles(suites.filter(loaded), flags);
   const coverage = flags.coverage === true || flags.minCoverage !== undefined ? new RunCoverage() : undefined;
   const results = await runSuites(suites, {
     update: flags.update,
@@ -147,10 +145,13 @@ export async function run(files: string[], flags: TestFlags): Promise<void> {
   }
   if (flags.json !== undefined) writeOutput(flags.json, `${JSON.stringify(jsonReport(results, covered), null, 2)}\n`);
   if (flags.junit !== undefined) writeOutput(flags.junit, junitReport(results));
-  appendJobSummary(testSummary(results), summaryFile(flags.summary));
+  warnIf(appendJobSummary(testSummary(results), summaryFile(flags.summary)));
   if (invalid.length > 0) throw invalidSuitesError(invalid);
-  const below = covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage;
-  if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
+  // no rule to count (a configuration without firewall rules, such as a Terraform file of the wrong workspace) covers nothing
+  const nothing = covered !== undefined && flags.minCoverage !== undefined && covered.rules.total === 0;
+  const below = nothing || (covered !== undefined && flags.minCoverage !== undefined && percent(covered.rules) < flags.minCoverage);
+  if (nothing) process.stdout.write(`FAIL coverage: nothing to cover: the configuration has no firewall rule a case could match (--min-coverage ${flags.minCoverage}%)\n`);
+  else if (below) process.stdout.write(`FAIL coverage: ${percent(covered.rules).toFixed(1)}% of the rules matched by a case, below --min-coverage ${flags.minCoverage}%\n`);
   const failing = results.some((r) => r.status !== 'passed' || (flags.failOn === 'warning' && r.warnings.length > 0));
   if (failing || below) process.exitCode = 1;
 }

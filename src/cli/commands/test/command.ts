@@ -1,7 +1,7 @@
 // `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
 // is in action.ts, loaded when the command runs.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, planOption, tfDirOption } from '../../options.js';
 import type { TestFlags } from './action.js';
 
 function percentage(value: string): number {
@@ -15,7 +15,8 @@ export function register(program: Command): void {
     .command('test')
     .description('run regression suites (YAML or JSON) of packets, captures, scenarios and header spaces against a configuration; exit 0 all passed, 1 a case failed, 2 a suite is invalid (the other suites still run)')
     .argument('<suite...>', 'suite files (.yaml, .yml or .json); - reads one from standard input (its paths relative to the working folder)')
-    .addOption(new Option('-f, --format <format>', 'standard output: text (a line a case, then failures), json (the --json report) or github (an ::error annotation at the line of each case that did not pass, the first 10)').choices(['text', 'json', 'github']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'standard output: text (a line a case, then failures), json (the --json report) or github (an error annotation, a workflow command, at the line of each case that did not pass, the first 10)').choices(['text', 'json', 'github']).default('text'))
+    .addOption(tfDirOption())
     .addOption(new Option('--fail-on <level>', 'exit 1 on cases of this level or worse: error (a case failed or could not run) or warning (also a case that raised a warning)').choices(['error', 'warning']).default('error'))
     .option('--summary <file>', 'append a Markdown summary (a table of the cases that did not pass) to this file (default: $GITHUB_STEP_SUMMARY when set)')
     .option('--json <file>', 'write the results as JSON: {passed, failed, errors, cases: [{name, status, message}]} (not over a file the suite reads or a golden file)')
@@ -26,14 +27,15 @@ export function register(program: Command): void {
     .option('--coverage', "after the totals, a table of the firewall rules the cases matched and of their conditions (each operand of and/or/xor/not) seen true and false; in --json as coverage (disabled, unreachable and unmatchable rules are listed apart, not counted)")
     .option('--min-coverage <pct>', 'implies --coverage; exit 1, as a failed case does, when fewer than PCT percent (0-100) of the counted rules are matched by a case', percentage);
   addConfigOptions(cmd);
+  cmd.addOption(planOption("run every suite against the configuration after its changes (a suite pinned from the state runs against the plan; rules without ref are matched across the plan by content)"));
   addDataOptions(cmd);
   addAtpOptions(cmd);
   cmd.addHelpText(
     'after',
     `
 A suite (every path relative to the suite's folder; the whole suite is checked before any case runs):
-  config: firewall.json                  # a snapshot file, or an inline snapshot object;
-                                         # --config FILE or --api URL replaces it for every suite
+  config: firewall.json                  # a file in any --config format (or a list), or an inline snapshot;
+                                         # --config FILE, --plan PLAN.json or --api URL replaces it for every suite
   cases:
     - name: office SSH passes            # unique in the suite
       packet: {ip.src: 10.1.2.3, ip.dst: 203.0.113.5, tcp.dstport: 22, tcp.flags.syn: true}
@@ -58,7 +60,8 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
       space: {ip.dst: [203.0.113.0/24], ip.src: [198.51.100.0/24], tcp.dstport: [22, 2222-2223]}
       expect: {verdict: drop}            # a failure shows a witness packet; {not: [values]}: all values but those
 
-Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none),
+Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none; a ref
+no rule has fails the case, with the nearest one),
 stage (firewall|syn_protection|tcp_flow_protection|null), reason (ATP's reason), matched (refs of
 every matching rule, log rules included). A key that is absent is not checked.
 
