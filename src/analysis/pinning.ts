@@ -33,7 +33,7 @@ import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledR
 import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
 import { ABSENT, type Box, Dim, type Region, V6_BASE, coalesced, firstOutside, hullsApart, intersectRegions, projection, subtractRegions } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
-import { type Witness, witnessOf } from './witness.js';
+import { type Witness, holdsItsHeaders, witnessOf } from './witness.js';
 
 /** A witness as a suite builds it: arrived at a data center. */
 function arrivedAt(box: Box, hs: HeaderSpace): Witness {
@@ -337,6 +337,17 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   /** the packets inside the parts of `p` no space pins whole (none when its region is not built: the witness stands for it) */
   const insideOf = (p: Pieces | undefined): InsidePacket[] => (p === undefined ? [] : inside(hs, model, p.d, p.boxes.filter((b) => !p.whole.has(b)).flatMap((b) => p.left.get(b) ?? [b]), run));
 
+  /** the witness's packet, or one of the decided region's first boxes' when its ip.len cannot hold its headers (`ip.len <= 28`: not TCP's, UDP's) */
+  const buildable = (witness: Box, p: Pieces | undefined): Witness => {
+    const w = arrivedAt(witness, hs);
+    if (holdsItsHeaders(w)) return w;
+    for (const box of p?.boxes.slice(0, MAX_EDGE_BOXES) ?? []) {
+      const other = arrivedAt(box, hs);
+      if (holdsItsHeaders(other)) return other;
+    }
+    return w;
+  };
+
   const rules = found.map(({ rule, witness, why, i }): PinnedRule => {
     const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
     if (witness === null) return { ...base, witness: null, spaces: [], edges: [], inside: [], omitted: [] };
@@ -348,7 +359,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     const omitted = [...spacesSaid(byRule.has(i) ? p : undefined, 'its decided region')];
     if (within.length > kept.a.length) omitted.push(`${within.length - kept.a.length} of the ${counted(within.length, 'packet')} inside the parts of its region no space pins (at most ${MAX_CASES_PER_RULE} cases a rule)`);
     if (e.length > kept.b.length) omitted.push(`${e.length - kept.b.length} of the ${counted(e.length, 'packet')} just outside its region (at most ${MAX_CASES_PER_RULE} cases a rule)`);
-    return { ...base, witness: arrivedAt(witness, hs), spaces, edges: kept.b, inside: kept.a, omitted };
+    return { ...base, witness: buildable(witness, p), spaces, edges: kept.b, inside: kept.a, omitted };
   });
   const pass = all.at(-1)!;
   const box = withinBudget(() => decidedPacket(pass, hs.universe, 'must', run.question()), () => null);
