@@ -6,7 +6,7 @@
 // of its expression (a port, a prefix length, a TTL) moved by one, a prefix moved to the next
 // block, in a rule or a list — that compareRulesets proves changes some packet's verdict or
 // deciding rule makes the suite `edgesim pin` wrote for the original fail; and the pinned suite of
-// every original passes as written.
+// every original passes as written (docs/suites.md, "Starting from no tests").
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
