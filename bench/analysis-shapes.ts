@@ -4,7 +4,11 @@
 // - perCustomer: per-customer rules (CIDR sets, port sets, country sets, a list reference), for
 //   diff --static with one rule's action changed;
 // - notAndTerms('or' | 'and'): rules each an `or` (or an `and`) of `not (… and …)` terms;
-// - sharedList: plain rules that all use one large account list.
+// - sharedList: plain rules that all use one large account list;
+// - prefixPortTerms: rules each an `or` of 26 `(ip.src in {10.R.T.0/24} and tcp.dstport in {P Q})`
+//   terms, for pin (issue 34's item 1);
+// - portPairTerms: rules each an `and` of eight `not (tcp.dstport in {…} and tcp.srcport in {…})`
+//   terms, for diff --static against the same rules in reverse order (issue 34's item 2).
 // Used by bench/analysis.ts and by the tests that run the CLI on them.
 import type { RulesetRule, Snapshot } from '../src/config/snapshot.js';
 
@@ -100,4 +104,33 @@ export function sharedList(count = 200, entries = 100_000, seed = 17): Snapshot 
     rules.push(rule(`r${i + 1}`, 'block', expression));
   }
   return snapshot(rules, [{ name: 'blocklist', kind: 'ip', items: listItems(rnd, entries) }]);
+}
+
+/** `count` rules, each an `or` of `terms` terms `(ip.src in {10.R.T.0/24} and tcp.dstport in {P Q})`, skip and block in turns. */
+export function prefixPortTerms(count = 200, terms = 26): Snapshot {
+  const rules: RulesetRule[] = [];
+  for (let r = 0; r < count; r++) {
+    const parts = Array.from({ length: terms }, (_, t) => `(ip.src in {10.${r}.${t}.0/24} and tcp.dstport in {${1000 + 2 * t} ${1001 + 2 * t + r}})`);
+    rules.push(rule(`r${r + 1}`, r % 2 === 0 ? 'skip' : 'block', parts.join(' or ')));
+  }
+  return snapshot(rules);
+}
+
+/** `count` rules, each an `and` of `terms` terms `not (tcp.dstport in {3 ports} and tcp.srcport in {3 ports})`. */
+export function portPairTerms(count = 100, terms = 8, seed = 7): Snapshot {
+  const rnd = lcg(seed);
+  const ports = (): string => Array.from({ length: 3 }, () => 1 + Math.floor(rnd() * 65000)).join(' ');
+  const rules: RulesetRule[] = [];
+  for (let r = 0; r < count; r++) {
+    const parts = Array.from({ length: terms }, () => `(not (tcp.dstport in {${ports()}} and tcp.srcport in {${ports()}}))`);
+    rules.push(rule(`r${r + 1}`, r % 3 === 0 ? 'skip' : 'block', parts.join(' and ')));
+  }
+  return snapshot(rules);
+}
+
+/** The same snapshot with its first ruleset's rules in reverse order. */
+export function reversed(s: Snapshot): Snapshot {
+  const out = structuredClone(s);
+  out.rulesets![0]!.rules!.reverse();
+  return out;
 }

@@ -3,12 +3,15 @@
 // space by deciding rule (decisions.ts); every pair of parts whose outcome differs (verdict, or the
 // deciding rule's ref) and that certainly share a packet is one difference, with a witness from the
 // intersection. Pairs that only possibly share packets (indeterminate parts) are reported as such,
-// so "same verdicts" (and "same deciding rules") are claimed only when proved. Each pair spends from its own work budget
-// (budget.ts); a pair that reaches it is listed as indeterminate with the reason.
+// so "same verdicts" (and "same deciding rules") are claimed only when proved. Each pair spends from its own
+// work budget and all of them from the run's (budget.ts); a pair that reaches either is listed as
+// indeterminate with the reason. The pairs whose verdicts differ are settled first, so that when the
+// run's budget ends first, what is left open is what matters least: which rule decides a packet, not its verdict.
 import type { Snapshot } from '../config/snapshot.js';
-import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
-import { type Decision, decisions, jointPacket } from './decisions.js';
+import { type AnalysisBudget, runBudget, withinBudget, withinQuestion } from './budget.js';
+import { type Certainty, type Decision, decidedRegion, decisions, jointPacket } from './decisions.js';
 import { type FirewallModel, type ModelOptions, modelFirewalls } from './model.js';
+import type { Region } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export interface Side {
@@ -48,35 +51,51 @@ function side(model: FirewallModel, d: Decision): Side {
   return { verdict: d.verdict, rule: d.rule < 0 ? null : model.rules[d.rule]!.ref };
 }
 
-/** options.workLimit: steps one pair of rules may take (default WORK_LIMIT) */
-export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOptions; b?: ModelOptions; workLimit?: number } = {}): Comparison {
-  const workLimit = options.workLimit ?? WORK_LIMIT;
+/** options.workLimit: steps one pair of rules may take (default WORK_LIMIT); options.budget: the run's budget */
+export function compareRulesets(a: Snapshot, b: Snapshot, options: { a?: ModelOptions; b?: ModelOptions; workLimit?: number; budget?: AnalysisBudget } = {}): Comparison {
+  const run = runBudget({ budget: options.budget ?? options.a?.budget, workLimit: options.a?.workLimit });
+  const pairLimit = options.workLimit ?? run.perQuestion;
   const { space, firewalls } = modelFirewalls([
-    { snapshot: a, options: options.a },
-    { snapshot: b, options: options.b },
+    { snapshot: a, options: { ...options.a, budget: run } },
+    { snapshot: b, options: { ...options.b, budget: run } },
   ]);
   const [ma, mb] = firewalls as [FirewallModel, FirewallModel];
   const da = decisions(ma, space.universe);
   const db = decisions(mb, space.universe);
-  const differences: Difference[] = [];
-  const indeterminate: Unsettled[] = [];
+  const pairs: Array<{ x: Decision; y: Decision; before: Side; after: Side; verdict_changed: boolean; order: number }> = [];
   for (const x of da) {
     for (const y of db) {
       const before = side(ma, x);
       const after = side(mb, y);
       if (before.verdict === after.verdict && before.rule === after.rule) continue;
-      const verdict_changed = before.verdict !== after.verdict;
-      const budget = new Budget(workLimit);
-      withinBudget(
-        () => {
-          const sure = jointPacket(x, y, 'must', budget);
-          const possible = sure ?? jointPacket(x, y, 'may', budget);
-          if (possible !== null) differences.push({ before, after, verdict_changed, certain: sure !== null, witness: witnessOf(possible, space.names) });
-        },
-        (reason) => indeterminate.push({ before, after, verdict_changed, reason: `${reason} before deciding whether a packet goes from one to the other` }),
-      );
+      pairs.push({ x, y, before, after, verdict_changed: before.verdict !== after.verdict, order: pairs.length });
     }
   }
+  // each side's decided regions, built once (a question each) where they stay small: most pairs are then settled without a search
+  const built = { must: new Map<Decision, Region | null>(), may: new Map<Decision, Region | null>() };
+  const decided = (certainty: Certainty) => (d: Decision): Region | null => {
+    const known = built[certainty];
+    if (!known.has(d)) known.set(d, withinQuestion(() => decidedRegion(d, certainty, run.question()), () => null));
+    return known.get(d)!;
+  };
+  const found: Array<{ order: number; difference: Difference }> = [];
+  const unsettled: Array<{ order: number; unsettled: Unsettled }> = [];
+  // verdict changes first (a stable sort keeps the rules' order within each kind)
+  const settling = [...pairs.filter((p) => p.verdict_changed), ...pairs.filter((p) => !p.verdict_changed)];
+  for (const { x, y, before, after, verdict_changed, order } of settling) {
+    const budget = run.question(pairLimit);
+    withinBudget(
+      () => {
+        const sure = jointPacket(x, y, 'must', budget, decided('must'));
+        const possible = sure ?? jointPacket(x, y, 'may', budget, decided('may'));
+        if (possible !== null) found.push({ order, difference: { before, after, verdict_changed, certain: sure !== null, witness: witnessOf(possible, space.names) } });
+      },
+      (reason) => unsettled.push({ order, unsettled: { before, after, verdict_changed, reason: `${reason} before deciding whether a packet goes from one to the other` } }),
+    );
+  }
+  // reported in the rules' order, whatever order they were settled in
+  const differences = found.sort((p, q) => p.order - q.order).map((f) => f.difference);
+  const indeterminate = unsettled.sort((p, q) => p.order - q.order).map((u) => u.unsettled);
   const changed = [...differences, ...indeterminate].some((d) => d.verdict_changed);
   const verdictsFirst = <T extends { verdict_changed: boolean }>(items: T[]): T[] => [...items.filter((d) => d.verdict_changed), ...items.filter((d) => !d.verdict_changed)];
   return {

@@ -1,13 +1,17 @@
 // explain (edgesim lint --explain REF): how one rule overlaps the enabled rules before it. Partial
 // overlaps are not findings, but a reviewer changing a rule wants to see them: for each earlier
 // rule sharing packets with this one, whether it covers all of them, its action, and a witness
-// packet both match; then the rule's own status (lint.ts) with its witness.
+// packet both match; then the rule's own status (lint.ts) with its witness. Each earlier rule is one
+// question of the run's budget (budget.ts): one the limit leaves open is listed as an overlap that
+// is undecided, with the reason (it may share packets: the reordering advice never takes it for
+// disjoint).
 import type { Snapshot } from '../config/snapshot.js';
 import { UserError } from '../errors.js';
 import { printable } from '../terminal-text.js';
+import { withinBudget } from './budget.js';
 import { ruleStatus } from './lint.js';
 import { type ModelOptions, modelFirewalls } from './model.js';
-import { intersectRegions, isEmptyRegion, regionCovers } from './space.js';
+import { firstOutside, intersectRegions, isEmptyRegion } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export interface Overlap {
@@ -17,7 +21,10 @@ export interface Overlap {
   readonly covers: boolean;
   /** false: the shared packets are only possible (indeterminate parts) */
   readonly certain: boolean;
-  readonly witness: Witness;
+  /** a packet both match; null when undecided */
+  readonly witness: Witness | null;
+  /** why the analysis could not tell whether they share a packet (its work limit), when it could not */
+  readonly undecided?: string;
 }
 
 export interface Explanation {
@@ -31,7 +38,7 @@ export interface Explanation {
 }
 
 export function explain(snapshot: Snapshot, ref: string, options: ModelOptions = {}): Explanation {
-  const { space, firewalls } = modelFirewalls([{ snapshot, options }]);
+  const { space, firewalls, budget: run } = modelFirewalls([{ snapshot, options }]);
   const model = firewalls[0]!;
   const i = model.rules.findIndex((r) => r.ref === ref);
   if (i < 0) throw new UserError(printable(`no rule ${ref} (rules: ${model.rules.map((r) => r.ref).join(', ')})`), { source: '--explain' });
@@ -39,18 +46,20 @@ export function explain(snapshot: Snapshot, ref: string, options: ModelOptions =
   const overlaps: Overlap[] = [];
   for (const other of model.rules.slice(0, i)) {
     if (!other.enabled) continue;
-    const sure = intersectRegions(rule.meaning.must, other.meaning.must);
-    const possible = isEmptyRegion(sure) ? intersectRegions(rule.meaning.may, other.meaning.may) : sure;
-    if (isEmptyRegion(possible)) continue;
-    overlaps.push({
-      rule: other.ref,
-      action: other.action,
-      covers: regionCovers(other.meaning.must, rule.meaning.may),
-      certain: !isEmptyRegion(sure),
-      witness: witnessOf(possible[0]!, space.names),
-    });
+    const budget = run.question();
+    const found = withinBudget(
+      (): Overlap | null => {
+        const sure = intersectRegions(rule.meaning.must, other.meaning.must, budget);
+        const possible = isEmptyRegion(sure) ? intersectRegions(rule.meaning.may, other.meaning.may, budget) : sure;
+        if (isEmptyRegion(possible)) return null;
+        const covers = firstOutside(rule.meaning.may, [other.meaning.must], budget) === null;
+        return { rule: other.ref, action: other.action, covers, certain: !isEmptyRegion(sure), witness: witnessOf(possible[0]!, space.names) };
+      },
+      (reason) => ({ rule: other.ref, action: other.action, covers: false, certain: false, witness: null, undecided: `${reason} before deciding whether they share a packet` }),
+    );
+    if (found !== null) overlaps.push(found);
   }
-  const status = ruleStatus(model, i);
+  const status = ruleStatus(model, i, run);
   const witness =
     status.kind === 'reachable' ? witnessOf(status.witnessRegion[0]!, space.names) : status.kind === 'unreachable' ? witnessOf(status.region[0]!, space.names) : null;
   return { ruleset: rule.ruleset, rule: rule.ref, action: rule.action, status: status.kind, witness, overlaps };

@@ -47,7 +47,7 @@ export function intersect(a: Intervals, b: Intervals): Intervals {
   if (a === b || spans(b, a)) return a;
   if (spans(a, b)) return b;
   if (apart(a, b)) return NONE;
-  return remembered(intersected, a, b, intersectSorted);
+  return remembered('intersected', a, b, intersectSorted);
 }
 
 function intersectSorted(a: Intervals, b: Intervals): Intervals {
@@ -81,24 +81,48 @@ export function overlaps(a: Intervals, b: Intervals): boolean {
 
 // Large sets (a 10,000-entry list) meet the same few sets again and again — the list against the
 // whole address axis in every rule below it — so results over large inputs are remembered by identity.
+// The memo is bounded: a result lives as long as both its inputs, and the pieces of a search are
+// results of long-lived sets, then inputs themselves, so an unbounded memo keeps every piece any
+// search ever cut (gigabytes on 100 rules of `and`ed `not (… and …)` terms). Past REMEMBERED values
+// held, it starts again empty.
 const LARGE = 64;
+const REMEMBERED = 1 << 23;
 type Memo = WeakMap<Intervals, WeakMap<Intervals, Intervals>>;
-const subtracted: Memo = new WeakMap();
-const intersected: Memo = new WeakMap();
+let subtracted: Memo = new WeakMap();
+let intersected: Memo = new WeakMap();
+let held = 0;
 
-function remembered(memo: Memo, a: Intervals, b: Intervals, compute: (a: Intervals, b: Intervals) => Intervals): Intervals {
+/** Forgets every remembered result (the memo's bound; tests). */
+export function forgetRemembered(): void {
+  subtracted = new WeakMap();
+  intersected = new WeakMap();
+  held = 0;
+}
+
+function remembered(memo: 'subtracted' | 'intersected', a: Intervals, b: Intervals, compute: (a: Intervals, b: Intervals) => Intervals): Intervals {
   if (a.length + b.length < LARGE) return compute(a, b);
-  let inner = memo.get(a);
-  if (inner === undefined) memo.set(a, (inner = new WeakMap()));
+  const results = memo === 'subtracted' ? subtracted : intersected;
+  let inner = results.get(a);
+  if (inner === undefined) results.set(a, (inner = new WeakMap()));
   let r = inner.get(b);
-  if (r === undefined) inner.set(b, (r = compute(a, b)));
+  if (r === undefined) {
+    r = compute(a, b);
+    held += r.length;
+    if (held > REMEMBERED) forgetRemembered();
+    else inner.set(b, r);
+  }
   return r;
+}
+
+/** Values the memo holds now (for tests of its bound). */
+export function rememberedValues(): number {
+  return held;
 }
 
 export function subtract(a: Intervals, b: Intervals): Intervals {
   if (a === b || spans(b, a)) return NONE;
   if (apart(a, b)) return a;
-  return remembered(subtracted, a, b, subtractSorted);
+  return remembered('subtracted', a, b, subtractSorted);
 }
 
 function subtractSorted(a: Intervals, b: Intervals): Intervals {

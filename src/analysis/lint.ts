@@ -13,7 +13,7 @@
 import type { Snapshot } from '../config/snapshot.js';
 import type { Note } from './atoms.js';
 import type { Finding, FindingKind } from './findings.js';
-import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
+import { type AnalysisBudget, WORK_LIMIT, questionBudget, withinBudget } from './budget.js';
 import { smallestCover } from './cover.js';
 import { atpFilterFindings } from './atp-filters.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, modelFirewalls } from './model.js';
@@ -48,13 +48,13 @@ function earlierTerminating(model: FirewallModel, i: number): number[] {
   return out;
 }
 
-/** Reachability of rule `i` (index into model.rules), spending at most `workLimit` steps. */
-export function ruleStatus(model: FirewallModel, i: number, workLimit = WORK_LIMIT): RuleStatus {
+/** Reachability of rule `i` (index into model.rules), spending at most `limit` steps (or a question of a run's budget). */
+export function ruleStatus(model: FirewallModel, i: number, limit: number | AnalysisBudget = WORK_LIMIT): RuleStatus {
   const rule = model.rules[i]!;
   if (!rule.enabled) return { kind: 'disabled' };
   const { must, may } = rule.meaning;
   if (isEmptyRegion(may)) return { kind: 'unmatchable' };
-  const budget = new Budget(workLimit);
+  const budget = questionBudget(limit);
   return withinBudget(
     (): RuleStatus => {
       const earlier = earlierTerminating(model, i);
@@ -88,7 +88,7 @@ function finding(rule: ModelledRule, kind: FindingKind, message: string, witness
 }
 
 /** Findings for the firewall rules of one modelled snapshot. */
-export function lintModel(model: FirewallModel, space: HeaderSpace, workLimit = WORK_LIMIT): Finding[] {
+export function lintModel(model: FirewallModel, space: HeaderSpace, limit: number | AnalysisBudget = WORK_LIMIT): Finding[] {
   const out: Finding[] = [];
   model.rules.forEach((rule, i) => {
     if (!rule.enabled) return;
@@ -100,7 +100,7 @@ export function lintModel(model: FirewallModel, space: HeaderSpace, workLimit = 
         out.push(f);
       }
     }
-    const status = ruleStatus(model, i, workLimit);
+    const status = ruleStatus(model, i, limit);
     if (status.kind === 'unmatchable') out.push(finding(rule, 'unmatchable', `${rule.ref} matches no packet`, null));
     else if (status.kind === 'unreachable') {
       const blockers = status.blockedBy.map((k) => model.rules[k]!);
@@ -126,13 +126,13 @@ export function lintModel(model: FirewallModel, space: HeaderSpace, workLimit = 
 
 /** lint for a snapshot: firewall rules, then ATP filters. */
 export function lint(snapshot: Snapshot, options: ModelOptions = {}): Finding[] {
-  const { space, firewalls } = modelFirewalls([{ snapshot, options }]);
-  return [...lintModel(firewalls[0]!, space, options.workLimit), ...atpFilterFindings(snapshot, space)];
+  const { space, firewalls, budget } = modelFirewalls([{ snapshot, options }]);
+  return [...lintModel(firewalls[0]!, space, budget), ...atpFilterFindings(snapshot, space, budget)];
 }
 
 /** The reachability of each firewall rule of a snapshot, in the order of its rulesets. */
 export function ruleStatuses(snapshot: Snapshot, options: ModelOptions = {}): Array<{ ref: string; status: RuleStatus }> {
-  const { firewalls } = modelFirewalls([{ snapshot, options }]);
+  const { firewalls, budget } = modelFirewalls([{ snapshot, options }]);
   const model = firewalls[0]!;
-  return model.rules.map((rule, i) => ({ ref: rule.ref, status: ruleStatus(model, i, options.workLimit) }));
+  return model.rules.map((rule, i) => ({ ref: rule.ref, status: ruleStatus(model, i, budget) }));
 }

@@ -20,7 +20,7 @@ import { ConfigItemError } from '../errors.js';
 import { ruleRef, rulesetName } from '../firewall/firewall.js';
 import type { IpSet } from '../net/ip-set.js';
 import { type Meaning, type Note, ipSetRanges } from './atoms.js';
-import { Budget, WORK_LIMIT, withinBudget } from './budget.js';
+import { type AnalysisBudget, runBudget, withinBudget } from './budget.js';
 import { type Intervals, equal } from './intervals.js';
 import { expressionMeaning } from './expression.js';
 import { NameTables } from './names.js';
@@ -54,6 +54,8 @@ export interface ModelOptions {
   readonly lists?: (name: string) => IpSet | undefined;
   /** steps one question (a rule's meaning, its status, a pair of rules compared) may take; default WORK_LIMIT */
   readonly workLimit?: number;
+  /** the run's budget every question spends from (budget.ts); default: a new one with `workLimit` a question */
+  readonly budget?: AnalysisBudget;
 }
 
 /** Parses with the API's rules for `kind`; a rejected expression is a ConfigItemError at `path`. */
@@ -139,7 +141,7 @@ class Meanings {
 
   constructor(
     private readonly space: HeaderSpace,
-    private readonly workLimit: number,
+    private readonly budget: AnalysisBudget,
   ) {}
 
   of(text: string, expr: Expr, lists: (name: string) => Intervals | undefined): RuleMeaning {
@@ -158,7 +160,7 @@ class Meanings {
         return ranges;
       },
       notes,
-      budget: new Budget(this.workLimit),
+      budget: this.budget.question(),
     };
     const modelled = withinBudget(
       (): RuleMeaning => ({ meaning: expressionMeaning(expr, ctx), notes }),
@@ -173,11 +175,12 @@ class Meanings {
 export function modelFirewalls(
   snapshots: ReadonlyArray<{ snapshot: Snapshot; options?: ModelOptions }>,
   extra: readonly Expr[] = [],
-): { space: HeaderSpace; firewalls: FirewallModel[] } {
+): { space: HeaderSpace; firewalls: FirewallModel[]; budget: AnalysisBudget } {
   const parsed = snapshots.map(({ snapshot }) => parseRules(snapshot));
   const space = headerSpace([...parsed.flat().map((r) => r.ast.expr), ...extra]);
   const ranges = new ListRanges();
-  const meanings = new Meanings(space, snapshots[0]?.options?.workLimit ?? WORK_LIMIT);
+  const budget = runBudget(snapshots[0]?.options ?? {});
+  const meanings = new Meanings(space, budget);
   const firewalls = parsed.map((rules, k) => {
     const { snapshot, options } = snapshots[k]!;
     const sets = options?.lists ?? defaultLists(snapshot);
@@ -192,5 +195,5 @@ export function modelFirewalls(
       }),
     };
   });
-  return { space, firewalls };
+  return { space, firewalls, budget };
 }

@@ -8,14 +8,21 @@ import type { Snapshot } from '../config/snapshot.js';
 import { FIREWALL_SCHEME } from '../lang/index.js';
 import { parseCidr } from '../net/cidr.js';
 import { ConfigItemError } from '../errors.js';
+import { AnalysisBudget, withinBudget } from './budget.js';
 import { decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, modelFirewalls, parseAt } from './model.js';
+import { NameTables } from './names.js';
+import { type ReachedRule, reachedRules } from './reach.js';
 import type { Box, Region } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export type SpaceValue = string | number | boolean;
-export type HeaderSpaceSpec = Readonly<Record<string, SpaceValue | readonly SpaceValue[]>>;
+/** every value of a field but these (a packet without the field included, as `not field in {…}` reads) */
+export interface SpaceExclusion {
+  readonly not: readonly SpaceValue[];
+}
+export type HeaderSpaceSpec = Readonly<Record<string, SpaceValue | readonly SpaceValue[] | SpaceExclusion>>;
 
 export interface SpaceExpectation {
   readonly verdict: 'pass' | 'drop';
@@ -26,7 +33,9 @@ export interface SpaceExpectation {
 export type SpaceProof =
   | { readonly status: 'holds' }
   | { readonly status: 'fails'; readonly witness: Witness; readonly verdict: 'pass' | 'drop'; readonly rule: string | null }
-  | { readonly status: 'indeterminate'; readonly witness: Witness; readonly verdict: 'pass' | 'drop'; readonly rule: string | null };
+  | { readonly status: 'indeterminate'; readonly witness: Witness; readonly verdict: 'pass' | 'drop'; readonly rule: string | null }
+  /** the work limit left open whether `rule` decides some packet of the space */
+  | { readonly status: 'undecided'; readonly reason: string; readonly verdict: 'pass' | 'drop'; readonly rule: string | null };
 
 function literal(field: string, v: SpaceValue, path: string): string {
   const type = FIREWALL_SCHEME.field(field)?.type;
@@ -49,7 +58,7 @@ function literal(field: string, v: SpaceValue, path: string): string {
   return bad('a value');
 }
 
-/** The Rules-language expression of a space ('' for {}, the whole header space). */
+/** The Rules-language expression of a space ('' for {}, the whole header space): `field in {…}` for values, `not field in {…}` for `{not: […]}`, and-ed. */
 export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string {
   const parts: string[] = [];
   for (const [field, value] of Object.entries(space)) {
@@ -60,8 +69,10 @@ export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string 
       parts.push(value ? field : `not ${field}`);
       continue;
     }
-    const values = Array.isArray(value) ? value : [value as SpaceValue];
-    parts.push(`${field} in {${values.map((v) => literal(field, v, `${path}.${field}`)).join(' ')}}`);
+    const excluded = typeof value === 'object' && !Array.isArray(value);
+    const values = excluded ? (value as SpaceExclusion).not : Array.isArray(value) ? value : [value as SpaceValue];
+    const set = `${field} in {${values.map((v) => literal(field, v, `${path}.${field}`)).join(' ')}}`;
+    parts.push(excluded ? `not ${set}` : set);
   }
   return parts.join(' and ');
 }
@@ -74,31 +85,94 @@ function regionOf(space: HeaderSpaceSpec, hs: HeaderSpace): Region {
 }
 
 /** The snapshot's firewall modelled in a header space that also knows the names `space` uses, and the region of `space` there. */
-export function spaceModel(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): { hs: HeaderSpace; model: FirewallModel; region: Region } {
+export function spaceModel(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): { hs: HeaderSpace; model: FirewallModel; region: Region; budget: AnalysisBudget } {
   const text = spaceExpression(space);
   const ast = text === '' ? null : parseAt(text, 'rule', 'space');
-  const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
-  return { hs, model: firewalls[0]!, region: regionOf(space, hs) };
+  const { space: hs, firewalls, budget } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
+  return { hs, model: firewalls[0]!, region: regionOf(space, hs), budget };
+}
+
+/**
+ * Spaces proved against one snapshot's firewall, modelled once (a suite's `space:` cases, the
+ * spaces `pin` writes): a space naming only countries the rules name is proved in that model, any
+ * other in a model of its own. Every question spends from one run's budget.
+ */
+export class SpaceProver {
+  private readonly model: { hs: HeaderSpace; model: FirewallModel };
+  readonly budget: AnalysisBudget;
+
+  constructor(
+    private readonly snapshot: Snapshot,
+    private readonly options: ModelOptions = {},
+  ) {
+    const { space: hs, firewalls, budget } = modelFirewalls([{ snapshot, options }]);
+    this.model = { hs, model: firewalls[0]! };
+    this.budget = budget;
+  }
+
+  /** The model and region of `space`: this prover's model when it knows the space's names. */
+  private modelOf(space: HeaderSpaceSpec): { hs: HeaderSpace; model: FirewallModel; region: Region } {
+    const text = spaceExpression(space);
+    const ast = text === '' ? null : parseAt(text, 'rule', 'space');
+    const known = this.model.hs.names.countries;
+    if (ast === null || new NameTables([ast.expr]).countries.every((c) => known.includes(c))) return { ...this.model, region: regionOf(space, this.model.hs) };
+    return spaceModel(this.snapshot, space, { ...this.options, budget: this.budget });
+  }
+
+  /** Proves `expect` for every packet of `space`. */
+  prove(space: HeaderSpaceSpec, expect: SpaceExpectation): SpaceProof {
+    const { hs, model, region } = this.modelOf(space);
+    return proveRegion(model, hs, region, expect, this.budget);
+  }
+
+  /** The rules some packet of `space` certainly reaches and matches (reach.ts). */
+  reach(space: HeaderSpaceSpec): ReachedRule[] {
+    const { model, region } = this.modelOf(space);
+    return reachedRules(model, region, this.budget);
+  }
 }
 
 /** Proves `expect` for every packet of `space` under the snapshot's firewall. */
 export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
-  const { hs, model } = spaceModel(snapshot, space, options);
-  return proveInModel(model, hs, space, expect);
+  return new SpaceProver(snapshot, options).prove(space, expect);
+}
+
+/** The enabled rules some packet of `space` certainly reaches and matches, in evaluation order (reach.ts). */
+export function spaceReach(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): ReachedRule[] {
+  return new SpaceProver(snapshot, options).reach(space);
 }
 
 /** proveSpace over a firewall already modelled in `hs` (the space may name only countries `hs` knows). */
-export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: HeaderSpaceSpec, expect: SpaceExpectation): SpaceProof {
-  const region = regionOf(space, hs);
+export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: HeaderSpaceSpec, expect: SpaceExpectation, budget?: AnalysisBudget): SpaceProof {
+  return proveRegion(model, hs, regionOf(space, hs), expect, budget ?? new AnalysisBudget());
+}
+
+/**
+ * Proves `expect` for every packet of `region`: each decision that would break it is one question
+ * of the run's budget; one the budget leaves open makes the proof `undecided` unless another
+ * decision certainly breaks it.
+ */
+export function proveRegion(model: FirewallModel, hs: HeaderSpace, region: Region, expect: SpaceExpectation, run: AnalysisBudget): SpaceProof {
   let possible: SpaceProof | null = null;
+  let undecided: SpaceProof | null = null;
   for (const d of decisions(model, hs.universe)) {
     const rule = d.rule < 0 ? null : model.rules[d.rule]!.ref;
     if (d.verdict === expect.verdict && (expect.rule === undefined || expect.rule === rule)) continue;
-    const sure = decidedPacket(d, region, 'must');
-    if (sure !== null) return { status: 'fails', witness: witnessOf(sure, hs.names), verdict: d.verdict, rule };
-    const maybe: Box | null = possible === null ? decidedPacket(d, region, 'may') : null;
-    if (maybe !== null) possible = { status: 'indeterminate', witness: witnessOf(maybe, hs.names), verdict: d.verdict, rule };
+    const budget = run.question();
+    const found = withinBudget(
+      (): SpaceProof | null => {
+        const sure = decidedPacket(d, region, 'must', budget);
+        if (sure !== null) return { status: 'fails', witness: witnessOf(sure, hs.names), verdict: d.verdict, rule };
+        const maybe: Box | null = possible === null ? decidedPacket(d, region, 'may', budget) : null;
+        if (maybe !== null) possible = { status: 'indeterminate', witness: witnessOf(maybe, hs.names), verdict: d.verdict, rule };
+        return null;
+      },
+      (reason): SpaceProof | null => {
+        undecided ??= { status: 'undecided', reason: `${reason} before deciding whether ${rule ?? 'no rule'} (${d.verdict}) decides some packet of the space`, verdict: d.verdict, rule };
+        return null;
+      },
+    );
+    if (found !== null) return found;
   }
-  return possible ?? { status: 'holds' };
+  return possible ?? undecided ?? { status: 'holds' };
 }
-

@@ -13,7 +13,7 @@
 // address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
 // just the complement of one point.
 import { Budget } from './budget.js';
-import { type Intervals, NONE, covers, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
+import { type Intervals, NONE, covers, equal, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
 
 export const Dim = {
   src: 0,
@@ -233,6 +233,39 @@ export function complementOf(r: Region): Region | undefined {
   return complements.get(r);
 }
 
+// The hull of a region: per dimension its lowest and highest value. Two regions whose hulls are apart
+// in some dimension share no packet, which is known without comparing their boxes pairwise (rules on
+// different customers' prefixes: most pairs of a large ruleset). Remembered per region.
+const hulls = new WeakMap<Region, { lo: bigint[]; hi: bigint[] }>();
+
+function hullOf(r: Region): { lo: bigint[]; hi: bigint[] } {
+  let h = hulls.get(r);
+  if (h === undefined) {
+    const lo = new Array<bigint>(DIMS);
+    const hi = new Array<bigint>(DIMS);
+    for (const box of r) {
+      for (let d = 0; d < DIMS; d++) {
+        const set = box[d]!;
+        if (set.length === 0) continue;
+        if (lo[d] === undefined || set[0]! < lo[d]!) lo[d] = set[0]!;
+        if (hi[d] === undefined || set[set.length - 1]! > hi[d]!) hi[d] = set[set.length - 1]!;
+      }
+    }
+    h = { lo, hi };
+    hulls.set(r, h);
+  }
+  return h;
+}
+
+/** Whether the hulls of two regions are apart in some dimension (then they share no packet; false says nothing). */
+export function hullsApart(a: Region, b: Region): boolean {
+  if (a.length === 0 || b.length === 0) return true;
+  const x = hullOf(a);
+  const y = hullOf(b);
+  for (let d = 0; d < DIMS; d++) if (x.hi[d]! < y.lo[d]! || y.hi[d]! < x.lo[d]!) return true;
+  return false;
+}
+
 /** A region of `minus` still to avoid in a piece of the search: its boxes that meet the piece. */
 interface Pending {
   readonly k: number;
@@ -255,8 +288,8 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
   const all: Pending[] = [];
   const seen = new Set<Region>();
   minus.forEach((region, k) => {
-    // the same region twice (one rule seen from two firewalls) is searched once
-    if (seen.has(region)) return;
+    // the same region twice (one rule seen from two firewalls) is searched once; one apart from `r` never meets it
+    if (seen.has(region) || hullsApart(r, region)) return;
     seen.add(region);
     // a complement of fewer boxes than the region is worth branching on (`not (a and b)`); else cutting is cheaper
     const complement = complementOf(region);
@@ -333,6 +366,35 @@ function boxContains(outer: Box, inner: Box): boolean {
     if (o.length + i.length > 1024 || !covers(o, i)) return false;
   }
   return true;
+}
+
+/**
+ * The same packets in fewer boxes: two boxes that differ in one dimension only are one box (their
+ * sets there joined), until no two do. `a or b` on one field is two boxes a space says as one.
+ */
+export function coalesced(r: Region): Region {
+  const boxes = r.map((b) => b.slice());
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < boxes.length && !merged; i++) {
+      for (let j = i + 1; j < boxes.length && !merged; j++) {
+        let differs = -1;
+        for (let d = 0; d < DIMS; d++) {
+          if (boxes[i]![d] === boxes[j]![d] || equal(boxes[i]![d]!, boxes[j]![d]!)) continue;
+          if (differs >= 0) {
+            differs = -2;
+            break;
+          }
+          differs = d;
+        }
+        if (differs === -2) continue;
+        if (differs >= 0) boxes[i]![differs] = union(boxes[i]![differs]!, boxes[j]![differs]!);
+        boxes.splice(j, 1);
+        merged = true;
+      }
+    }
+  }
+  return boxes;
 }
 
 /** Whether every packet of `inner` is in `outer`. */

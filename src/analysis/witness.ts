@@ -48,11 +48,26 @@ const TRANSPORT_BYTES = [20, 8, 8, 4];
 /** room for a SIP request's first line */
 const SIP_BYTES = 64;
 
+/** The least ip.len that holds a packet's headers and payload. */
+function leastLength(v6: boolean, hdrLen: number, l4: bigint, icmpType: number, sip: boolean): number {
+  const icmp = l4 === L4.icmp ? icmpBodyLength(v6 ? 6 : 4, icmpType) : 0;
+  return (v6 ? 40 : hdrLen * 4) + TRANSPORT_BYTES[Number(l4)]! + icmp + (sip ? SIP_BYTES : 0);
+}
+
 /** ip.len values to prefer: ordinary sizes (60 first) that hold the packet's headers and payload, then the least that does. */
 function lengthsFor(v6: boolean, hdrLen: number, l4: bigint, icmpType: number, sip: boolean): bigint[] {
-  const icmp = l4 === L4.icmp ? icmpBodyLength(v6 ? 6 : 4, icmpType) : 0;
-  const least = (v6 ? 40 : hdrLen * 4) + TRANSPORT_BYTES[Number(l4)]! + icmp + (sip ? SIP_BYTES : 0);
+  const least = leastLength(v6, hdrLen, l4, icmpType, sip);
   return [...[60, 128, 576, 1500].filter((n) => n >= least), least].map(BigInt);
+}
+
+/**
+ * Whether a witness's ip.len holds its headers and payload, as a packet a suite builds must: a
+ * class may hold only shorter lengths for one transport (`ip.len <= 28` of TCP, whose headers take
+ * 40 bytes) and longer ones for another, so a caller that needs a buildable packet tries its boxes.
+ */
+export function holdsItsHeaders(w: Witness): boolean {
+  const l4 = w['tcp.dstport'] !== undefined ? L4.tcp : w['udp.dstport'] !== undefined ? L4.udp : w['icmp.type'] !== undefined ? L4.icmp : L4.none;
+  return Number(w['ip.len']) >= leastLength(String(w['ip.src']).includes(':'), Number(w['ip.hdr_len'] ?? 5), l4, Number(w['icmp.type'] ?? -1), w.sip === true);
 }
 
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
@@ -70,7 +85,8 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
   const src = value(Dim.src, SRC);
   w['ip.src'] = addressText(src);
   w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
-  w['ip.proto'] = protocolText(Number(value(Dim.proto, [6n, 17n, 1n, 58n, 47n])));
+  // ICMP is its family's: ICMPv6 over IPv6 (a suite builds no "icmp" over IPv6)
+  w['ip.proto'] = protocolText(Number(value(Dim.proto, src < V6_BASE ? [6n, 17n, 1n, 58n, 47n] : [6n, 17n, 58n, 1n, 47n])));
   w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
   w['ip.len'] = 0; // set below, once the headers and payload it must hold are known
   const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {

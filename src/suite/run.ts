@@ -3,6 +3,7 @@
 // unreadable capture). A suite that could not be loaded is one case in error named after its file,
 // as pytest reports a collection error, and the other suites still run. Errors that are bugs are not
 // caught: they stop the run.
+import { AnalysisBudget } from '../analysis/index.js';
 import { UserError } from '../errors.js';
 import { failureDetails } from './reports/text.js';
 import type { RunCoverage } from './coverage.js';
@@ -16,6 +17,8 @@ export interface RunOptions {
   strict?: boolean;
   /** counts what each case reaches of its configuration (--coverage) */
   coverage?: RunCoverage;
+  /** the static analysis' budget for the run (default: the coverage's, else a new one) */
+  analysis?: AnalysisBudget;
   /** called as each case finishes (the terminal shows one line per case as it goes) */
   onCase?: (result: CaseResult) => void;
 }
@@ -48,6 +51,7 @@ export function isInvalidSuite(r: CaseResult): boolean {
 
 export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opts: RunOptions = {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
+  const analysis = opts.analysis ?? opts.coverage?.analysis ?? new AnalysisBudget();
   for (const suite of suites) {
     if ('error' in suite) {
       const result = invalidSuiteResult(suite);
@@ -55,7 +59,7 @@ export async function runSuites(suites: ReadonlyArray<Suite | InvalidSuite>, opt
       opts.onCase?.(result);
       continue;
     }
-    const ctx: RunContext = { paths: suite.paths, update: opts.update === true, force: opts.force === true, coverage: opts.coverage?.of(suite.paths) };
+    const ctx: RunContext = { paths: suite.paths, update: opts.update === true, force: opts.force === true, coverage: opts.coverage?.of(suite.paths), analysis };
     for (const c of suite.cases) {
       const started = process.hrtime.bigint();
       let outcome: CaseOutcome;

@@ -2,6 +2,7 @@
 // (packet, packets, capture, scenario, ...) is one object in kinds/index.ts: the key that marks a
 // case as its kind, the other keys it accepts, how it checks its part of the suite (before any case
 // runs) and how it runs.
+import type { AnalysisBudget } from '../analysis/index.js';
 import type { SuitePaths } from './case-path.js';
 import type { ConfigurationCoverage } from './coverage.js';
 import type { Located } from './source.js';
@@ -45,6 +46,8 @@ export interface RunContext {
   coverage?: ConfigurationCoverage;
   /** with update: rewrite the golden of a case that fails for another reason too */
   force: boolean;
+  /** the static analysis' work for the whole run (space: cases, coverage), one budget */
+  analysis: AnalysisBudget;
 }
 
 /** A case's result before it is judged: what did not hold, with traces of the packets concerned. */

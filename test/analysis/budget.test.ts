@@ -1,16 +1,21 @@
 // The work limit (src/analysis/budget.ts) only ever turns an answer into `indeterminate`: on random
-// small rulesets, the default limit changes nothing, and under any limit every rule's status and
-// every pair of a comparison is the unbounded answer or says that the limit stopped it. The budget
-// itself allows exactly its limit in steps.
+// small rulesets, the default limit changes nothing, and under any limit — a question's or the
+// whole run's — every rule's status and every pair of a comparison is the unbounded answer or says
+// that the limit stopped it. The budget itself allows exactly its limit in steps; a run's budget
+// is shared by its questions and, once spent (steps or memory), ends every later question at once;
+// diff --static settles the pairs that change a verdict before those that only change the rule; a
+// space the limit leaves open is `undecided`; the interval memo holds a bounded number of values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Budget, WORK_LIMIT, WorkLimitReached, withinBudget } from '../../src/analysis/budget.js';
-import { compareRulesets, ruleStatus } from '../../src/analysis/index.js';
+import { AnalysisBudget, Budget, TOTAL_WORK_LIMIT, WORK_LIMIT, WorkLimitReached, withinBudget } from '../../src/analysis/budget.js';
+import { forgetRemembered, intersect, rememberedValues } from '../../src/analysis/intervals.js';
+import { compareRulesets, explain, lint, pinProtection, proveSpace, ruleStatus } from '../../src/analysis/index.js';
 import { modelFirewalls } from '../../src/analysis/model.js';
 import { ruleSpecs, snapshotOf } from './replay.js';
 
 const RUNS = 100;
 const LIMITED = /^the analysis reached its work limit \([\d,]+ steps?\) before deciding/;
+const RUN_LIMITED = /^the analysis reached its work limit( for the whole run)? \([\d,]+ steps?\) before deciding/;
 
 describe('rule status under a work limit', () => {
   it('the default limit gives the unbounded answer on small rulesets', () => {
@@ -87,4 +92,117 @@ describe('Budget and withinBudget', () => {
     expect(withinBudget(() => new Budget(1).spend(2), (reason) => reason)).toBe('the analysis reached its work limit (1 step)');
     expect(() => withinBudget(() => { throw new RangeError('other'); }, (reason) => reason)).toThrow(RangeError);
   });
+});
+
+describe('the run\'s budget', () => {
+  it('is shared by its questions: each within its own limit, all within the run\'s; once spent, every later question ends at once with the run\'s reason', () => {
+    const run = new AnalysisBudget({ perQuestion: 10, total: 25 });
+    expect([run.perQuestion, run.total]).toEqual([10, 25]);
+    const a = run.question();
+    a.spend(10);
+    expect(() => a.spend(1)).toThrow('the analysis reached its work limit (10 steps)');
+    const b = run.question();
+    b.spend(10);
+    expect(run.spent).toBe(21);
+    expect(run.exhausted).toBeNull();
+    expect(() => run.question().spend(5)).toThrow('the analysis reached its work limit for the whole run (25 steps)');
+    expect(run.exhausted).toBe('the analysis reached its work limit for the whole run (25 steps)');
+    expect(() => run.question().spend(0)).toThrow(WorkLimitReached);
+    expect(new AnalysisBudget().total).toBe(TOTAL_WORK_LIMIT);
+    expect(new AnalysisBudget().perQuestion).toBe(WORK_LIMIT);
+  });
+
+  it('stops at its memory bound, read from the heap every 65,536 steps', () => {
+    const run = new AnalysisBudget({ memory: 1 });
+    run.question(Infinity).spend(65_535);
+    expect(() => run.question().spend(1)).toThrow('the analysis reached its memory limit (0 MB of heap)');
+    expect(run.exhausted).toMatch(/memory limit/);
+    expect(() => run.question().spend(1)).toThrow(/memory limit/);
+    // the default is at most 1 GiB, and below the process's own heap limit
+    expect(new AnalysisBudget().memory).toBeLessThanOrEqual(1024 * 1024 * 1024);
+  });
+
+  it('diff --static under any run budget: the unbounded answer, or indeterminate with the reason', () => {
+    let limited = 0;
+    fc.assert(
+      fc.property(ruleSpecs, ruleSpecs, fc.integer({ min: 1, max: 20_000 }), (a, b, total) => {
+        const before = snapshotOf(a);
+        const after = snapshotOf(b);
+        const exact = compareRulesets(before, after, { workLimit: Infinity });
+        const bounded = compareRulesets(before, after, { budget: new AnalysisBudget({ total }) });
+        const pair = (d: { before: object; after: object }): string => JSON.stringify([d.before, d.after]);
+        const unsettled = new Set(bounded.indeterminate.map(pair));
+        limited += unsettled.size;
+        for (const u of bounded.indeterminate) expect(u.reason).toMatch(RUN_LIMITED);
+        // a pair left open where its rules' classes were left unbuilt is indeterminate, not a difference; the others are exact
+        const settled = (d: { before: object; after: object }): boolean => !unsettled.has(pair(d));
+        for (const d of bounded.differences.filter((x) => x.certain)) expect(exact.differences).toContainEqual(d);
+        for (const d of exact.differences.filter((x) => x.certain && settled(x))) {
+          expect(bounded.differences.some((x) => pair(x) === pair(d)) || bounded.indeterminate.length > 0).toBe(true);
+        }
+        if (bounded.same_deciding_rules) expect(exact.same_deciding_rules).toBe(true);
+        if (bounded.same_verdicts) expect(exact.same_verdicts).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(limited).toBeGreaterThan(0);
+  });
+
+  it('a space: proof the run\'s budget leaves open is undecided, with the reason', () => {
+    const s = snapshotOf(Array.from({ length: 6 }, (_, i) => ({ action: 'block' as const, expression: `tcp.dstport == 80 and ip.ttl == ${i + 1}`, enabled: true })));
+    expect(proveSpace(s, { 'tcp.dstport': [80], 'ip.ttl': [64] }, { verdict: 'pass', rule: null })).toEqual({ status: 'holds' });
+    const open = proveSpace(s, { 'tcp.dstport': [80], 'ip.ttl': [64] }, { verdict: 'pass', rule: null }, { budget: new AnalysisBudget({ total: 30 }) });
+    expect(open).toMatchObject({ status: 'undecided', reason: expect.stringMatching(/^the analysis reached its work limit for the whole run \(30 steps\) before deciding whether r\d \(drop\) decides some packet of the space$/) });
+  });
+});
+
+describe('every analysis of a run under its budget', () => {
+  const s = snapshotOf([
+    { action: 'block', expression: 'tcp.dstport in {22 23}', enabled: true },
+    { action: 'skip', expression: 'ip.src in {10.0.0.0/8}', enabled: true },
+    { action: 'block', expression: 'tcp.dstport == 22 and ip.ttl < 64', enabled: true },
+  ]);
+  const withAtp = { ...s, tcp_protection_status: { enabled: true }, prefixes: [{ prefix: '203.0.113.0/24' }], syn_protection: { filters: [{ id: 'ssh', expression: 'tcp.dstport == 22', mode: 'enabled' as const }, { id: 'ssh-too', expression: 'tcp.dstport == 22 and tcp.srcport >= 1024', mode: 'monitoring' as const }] } };
+
+  it('lint --explain: an earlier rule the limit leaves open may overlap, undecided with the reason', () => {
+    expect(explain(s, 'r3').overlaps.map((o) => [o.rule, o.witness === null])).toEqual([['r1', false], ['r2', false]]);
+    const open = explain(s, 'r3', { budget: new AnalysisBudget({ total: 20 }) });
+    expect(open.overlaps.filter((o) => o.undecided !== undefined)).not.toEqual([]);
+    for (const o of open.overlaps.filter((x) => x.undecided !== undefined)) expect(o).toMatchObject({ witness: null, covers: false, undecided: expect.stringMatching(/work limit.* before deciding whether they share a packet$/) });
+  });
+
+  it('lint: an ATP filter the limit leaves open is indeterminate, not "never applies"', () => {
+    expect(lint(withAtp).filter((f) => f.ruleset === 'syn_protection').map((f) => [f.rule, f.kind])).toEqual([['ssh-too', 'atp_filter_never_applies']]);
+    const open = lint(withAtp, { budget: new AnalysisBudget({ total: 30 }) }).filter((f) => f.ruleset === 'syn_protection');
+    expect(open.map((f) => f.kind)).not.toContain('atp_filter_never_applies');
+    expect(open.map((f) => f.kind)).toContain('indeterminate');
+  });
+
+  it('pin: an ATP filter the limit leaves open has no packet, and says why', () => {
+    expect(pinProtection(withAtp).map((p) => p.witness === null)).toEqual([false, false]);
+    const open = pinProtection(withAtp, new AnalysisBudget({ total: 1 }));
+    expect(open.map((p) => [p.witness, p.why])).toEqual([
+      [null, 'the analysis reached its work limit for the whole run (1 step) before finding a packet it matches'],
+      [null, 'the analysis reached its work limit for the whole run (1 step) before finding a packet it matches'],
+    ]);
+  });
+});
+
+describe('the interval memo', () => {
+  it('remembers a result by its inputs, and never holds more than its bound of values', () => {
+    forgetRemembered();
+    const ranges = (n: number, step: bigint, from = 0n): bigint[] => Array.from({ length: n }, (_, i) => [from + BigInt(i) * step, from + BigInt(i) * step + 1n]).flat();
+    const kept = ranges(1000, 10n);
+    const other = ranges(1000, 10n, 1n);
+    expect(intersect(kept, other)).toBe(intersect(kept, other));
+    let most = 0;
+    for (let i = 0; i < 4500; i++) {
+      intersect(kept, ranges(1000, 10n, 1n));
+      most = Math.max(most, rememberedValues());
+    }
+    expect(most).toBeGreaterThan(4_000_000);
+    expect(most).toBeLessThanOrEqual(1 << 23);
+    forgetRemembered();
+    expect(rememberedValues()).toBe(0);
+  }, 60_000);
 });

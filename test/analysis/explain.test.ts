@@ -28,7 +28,7 @@ describe('explain', () => {
       { rule: 'r5', action: 'log', covers: true, certain: true },
     ]);
     const replay = replayer(s);
-    expect(replay(e.overlaps[0]!.witness).matched).toEqual(expect.arrayContaining(['r1']));
+    expect(replay(e.overlaps[0]!.witness!).matched).toEqual(expect.arrayContaining(['r1']));
     // unreachable: a packet it matches, decided earlier
     expect(e.witness).toMatchObject({ 'tcp.dstport': 22 });
     expect(replay(e.witness!).rule).toBe('r1');

@@ -1,12 +1,13 @@
 // What `edgesim pin` asks of the analysis (src/analysis/pinning.ts), checked against the real
 // firewall: each rule's witness is decided (a log rule's matched) by it, or the rule says why not;
-// every packet of a pinned space gets its verdict (and rule); a packet just outside a rule's
-// region is not matched by it; the fallthrough packet is decided by no rule. And pinProtection's
+// every packet of a pinned space gets its verdict and rule (no rule for the spaces of the default);
+// a packet just outside a rule's region is not matched by it; the fallthrough packet is decided by
+// no rule; the bounds on a rule's cases hold and what they leave out is said. And pinProtection's
 // packet per ATP filter and rule scope.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
-import { pinFirewall, pinProtection } from '../../src/analysis/index.js';
+import { MAX_CASES_PER_RULE, pinFirewall, pinProtection } from '../../src/analysis/index.js';
 import { spaceModel } from '../../src/analysis/prove.js';
 import { type RuleSpec, randomSource, replayer, ruleSpecs, samples, snapshotOf } from './replay.js';
 
@@ -41,7 +42,7 @@ describe('pinFirewall', () => {
     for (const r of pinning.rules.slice(2)) expect([r.witness, r.spaces, r.edges]).toEqual([null, [], []]);
   });
 
-  it('pins a region by its boxes (the rule when it decides all of a box, else the verdict) and one packet per edge', () => {
+  it('pins the packets each rule decides (its region less the earlier rules\') as spaces expecting it, the rest as spaces expecting no rule, and one packet per edge', () => {
     const pinning = pinFirewall(snapshotOf([rule('block', 'tcp.dstport in {22..23}'), rule('skip', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'), rule('block', 'tcp.dstport >= 1024')]));
     const [ssh, trusted, high] = pinning.rules;
     expect(ssh!.spaces).toEqual([
@@ -53,35 +54,55 @@ describe('pinFirewall', () => {
       ['tcp.dstport', 21],
       ['tcp.dstport', 24],
     ]);
-    // its TCP box is decided partly by r1 and r3: neither the rule nor one verdict holds there; no transport header: too many protocols to write
+    // its TCP packets but r1's ports; no transport header: a space says it only with every protocol, which r1 and r3 decide in part
     expect(trusted!.spaces).toEqual([
+      { space: { 'ip.src': ['10.0.0.0/8'], 'tcp.dstport': { not: ['22-23'] }, 'ip.ttl': ['0-9'], 'ip.proto': 'tcp' }, verdict: 'pass', rule: 'r2' },
       { space: { 'ip.src': ['10.0.0.0/8'], 'ip.ttl': ['0-9'], 'ip.proto': 'udp' }, verdict: 'pass', rule: 'r2' },
       { space: { 'ip.src': ['10.0.0.0/8'], 'ip.ttl': ['0-9'], 'ip.proto': 'icmp' }, verdict: 'pass', rule: 'r2' },
     ]);
+    expect(trusted!.omitted).toEqual(['1 of the 4 boxes of its decided region not pinned as spaces (1 not proved to be decided by it alone)']);
     // ip.ttl 0 is the field's first value: no packet below it
     expect(trusted!.edges.map((e) => [e.field, e.witness[e.field]])).toEqual([
       ['ip.src', '9.255.255.255'],
       ['ip.src', '11.0.0.0'],
       ['ip.ttl', 10],
     ]);
+    // r2's packets are not r3's: every IPv4 source but 10.0.0.0/8, or those with ttl 10 and more
+    expect(high!.spaces).toEqual([
+      { space: { 'ip.src': { not: ['10.0.0.0/8', '::/0'] }, 'tcp.dstport': ['1024-65535'], 'ip.proto': 'tcp' }, verdict: 'drop', rule: 'r3' },
+      { space: { 'ip.src': ['10.0.0.0/8'], 'tcp.dstport': ['1024-65535'], 'ip.ttl': ['10-255'], 'ip.proto': 'tcp' }, verdict: 'drop', rule: 'r3' },
+      { space: { 'tcp.dstport': ['1024-65535'], 'ip.src': ['::/0'], 'ip.proto': 'tcp' }, verdict: 'drop', rule: 'r3' },
+    ]);
     expect(high!.edges.map((e) => [e.field, e.witness[e.field]])).toEqual([['tcp.dstport', 1023]]);
+    expect(pinning.fallthroughSpaces).toContainEqual({ space: { 'tcp.dstport': ['0-21', '24-1023'], 'ip.src': ['::/0'], 'ip.proto': 'tcp' }, verdict: 'pass' });
+    expect(pinning.fallthroughSpaces.every((s) => s.verdict === 'pass' && s.rule === undefined)).toBe(true);
   });
 
-  it('pins edges of ordered fields only (a protocol number, not a country or sip), never "absent" as a value, of the first 32 boxes and the first 32 ranges of a field', () => {
-    const edgesOf = (expression: string) => pinFirewall(snapshotOf([rule('block', expression)])).rules[0]!.edges.map((e) => [e.field, e.witness[e.field]]);
+  it('pins edges of ordered fields only (a protocol number, not a country or sip), never "absent" as a value; each field\'s two ends first, then the edges of each range, within the rule\'s cases', () => {
+    const pinned = (expression: string) => pinFirewall(snapshotOf([rule('block', expression)])).rules[0]!;
+    const edgesOf = (expression: string) => pinned(expression).edges.map((e) => [e.field, e.witness[e.field]]);
     expect(edgesOf('ip.src.country == "US"')).toEqual([]);
     expect(edgesOf('ip.proto == "gre"').map(([field]) => field)).toEqual(['ip.proto', 'ip.proto']);
     expect(edgesOf('ip.proto == "gre"').map(([, value]) => value)).not.toContain('gre');
     expect(edgesOf('ip.opt.type == 0')).toEqual([['ip.opt.type', 1]]);
     expect(edgesOf('sip')).toEqual([]);
-    // 40 addresses apart: the ends of the first 32 ranges only (10.0.0.0 to 10.0.0.64)
-    const apart = Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ');
-    expect(edgesOf(`ip.src in {${apart}}`).map(([, v]) => v)).toEqual(Array.from({ length: 33 }, (_, i) => `10.0.0.${2 * i}`));
-    // five comparisons of 8 boxes each: the last one's edges (ip.ttl 7 and 9) are past the 32 boxes, but ip.ttl 7 is also the fourth's
-    expect(edgesOf('ip.ttl == 0 or ip.ttl == 2 or ip.ttl == 4 or ip.ttl == 6 or ip.ttl == 8').map(([, v]) => v)).toEqual([1, 3, 5, 7]);
+    // 40 addresses apart: a space says the first 16 (of the same size); packets inside the other 24, and just outside: below the
+    // first and above the last, then the ends of each range; in turns, as many as the rule's cases leave room for
+    const apart = pinned(`ip.src in {${Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ')}}`);
+    expect(apart.spaces.map((s) => (s.space['ip.src'] as string[]).length)).toEqual([16, 16, 16, 16]);
+    expect(apart.edges.map((e) => e.witness['ip.src'])).toEqual(['10.0.0.0', '10.0.0.80', ...Array.from({ length: 7 }, (_, i) => `10.0.0.${2 * i + 2}`)]);
+    expect(apart.inside.map((p) => p.what)).toEqual(Array.from({ length: 10 }, (_, i) => `ip.src 10.0.0.${33 + 2 * i}`));
+    expect(1 + apart.spaces.length + apart.inside.length + apart.edges.length).toBe(MAX_CASES_PER_RULE);
+    expect(apart.omitted).toEqual([
+      '4 boxes of its decided region pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)',
+      '14 of the 24 packets inside the parts of its region no space pins (at most 24 cases a rule)',
+      '25 of the 34 packets just outside its region (at most 24 cases a rule)',
+    ]);
+    // five comparisons on one field are one box a transport: every edge of it
+    expect(edgesOf('ip.ttl == 0 or ip.ttl == 2 or ip.ttl == 4 or ip.ttl == 6 or ip.ttl == 8').map(([, v]) => v)).toEqual([9, 1, 3, 5, 7]);
   });
 
-  it('pins no space of a log rule, of a region it cannot say exactly, or of more than 8 boxes; the verdict alone where another rule decides first', () => {
+  it('pins no space of a log rule; of a rule in part unmodelled, the part it certainly decides; at most 12 spaces a rule, the rest said with why', () => {
     const many = Array.from({ length: 5 }, (_, i) => `ip.ttl == ${i}`).join(' or ');
     const pinning = pinFirewall(
       snapshotOf([
@@ -92,22 +113,30 @@ describe('pinFirewall', () => {
         rule('skip', 'udp.dstport in {100..200}'),
       ]),
     );
-    const [log, inexact, eight, ntp, skip] = pinning.rules;
+    const [log, , five, ntp, skip] = pinning.rules;
     expect(log!.witness!['udp.dstport']).toBe(53);
-    // certain for UDP, possible for TCP: not pinned though its certain part is
-    expect(pinFirewall(snapshotOf([rule('block', 'udp.dstport == 53 or tcp contains "abc"')])).rules[0]!.spaces).toEqual([]);
-    // 8 boxes, one per family and transport
-    expect(pinFirewall(snapshotOf([rule('block', 'ip.ttl < 10')])).rules[0]!.spaces).toHaveLength(8);
-    expect([log!.spaces, inexact!.spaces, eight!.spaces]).toEqual([[], [], []]);
-    // a log rule decides nothing: its packets' verdict is another rule's (here the default's)
-    expect(pinFirewall(snapshotOf([rule('log', 'udp.dstport == 53')])).rules[0]!.spaces).toEqual([]);
-    // r3 decides some of r4's packets first, with the same verdict: the verdict holds, not the rule
-    expect(ntp!.spaces).toEqual([
-      { space: { 'udp.dstport': [123], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' }, verdict: 'drop' },
-      { space: { 'udp.dstport': [123], 'ip.src': ['::/0'], 'ip.proto': 'udp' }, verdict: 'drop' },
+    expect(log!.spaces).toEqual([]);
+    // certain for UDP, possible for TCP: its UDP part is pinned
+    expect(pinFirewall(snapshotOf([rule('block', 'udp.dstport == 53 or tcp contains "abc"')])).rules[0]!.spaces).toEqual([
+      { space: { 'udp.dstport': [53], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' }, verdict: 'drop', rule: 'r1' },
+      { space: { 'udp.dstport': [53], 'ip.src': ['::/0'], 'ip.proto': 'udp' }, verdict: 'drop', rule: 'r1' },
     ]);
-    // r4 drops some of its packets: neither the rule nor the verdict pass holds
-    expect(skip!.spaces).toEqual([]);
+    // one box a family and transport, UDP's less r2's port; the two of no transport header are not proved (a space of them names every protocol)
+    expect(five!.spaces).toHaveLength(6);
+    expect(five!.spaces[1]).toEqual({ space: { 'udp.dstport': { not: [53] }, 'ip.ttl': ['0-4'], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' }, verdict: 'drop', rule: 'r3' });
+    // r3 decides r4's packets of ttl 0-4 first
+    expect(ntp!.spaces).toEqual([
+      { space: { 'udp.dstport': [123], 'ip.ttl': ['5-255'], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'udp' }, verdict: 'drop', rule: 'r4' },
+      { space: { 'udp.dstport': [123], 'ip.ttl': ['5-255'], 'ip.src': ['::/0'], 'ip.proto': 'udp' }, verdict: 'drop', rule: 'r4' },
+    ]);
+    expect(skip!.spaces.map((s) => s.space['udp.dstport'])).toEqual([
+      ['100-122', '124-200'],
+      ['100-122', '124-200'],
+    ]);
+    // 20 boxes (a value apart for each of 20 addresses, in IPv4 and IPv6, on one field each): 12 pinned
+    const wide = pinFirewall(snapshotOf([rule('block', Array.from({ length: 20 }, (_, i) => `(ip.ttl == ${2 * i} and tcp.dstport == ${2 * i})`).join(' or '))])).rules[0]!;
+    expect(wide.spaces).toHaveLength(12);
+    expect(wide.omitted).toContain('28 of the 40 boxes of its decided region not pinned as spaces (at most 12 a rule)');
   });
 
   it('has no fallthrough packet when some rule decides every packet', () => {
@@ -142,6 +171,10 @@ describe('pinFirewall', () => {
           }
         }
         if (pinning.fallthrough !== null) expect(replay(pinning.fallthrough)).toMatchObject({ verdict: 'pass', rule: null });
+        for (const s of pinning.fallthroughSpaces) {
+          const { hs, region } = spaceModel(snapshot, s.space);
+          for (const w of samples(region, hs.names, randomSource(seed), 5)) expect(replay(w)).toMatchObject({ verdict: 'pass', rule: null });
+        }
       }),
       { numRuns: 40 },
     );

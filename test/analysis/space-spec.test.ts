@@ -9,7 +9,7 @@ import { expressionMeaning } from '../../src/analysis/expression.js';
 import { modelFirewalls, parseAt, type HeaderSpace } from '../../src/analysis/model.js';
 import { spaceExpression, type HeaderSpaceSpec } from '../../src/analysis/prove.js';
 import { ABSENT, type Box, Dim, L4, type Region, V6_BASE, constrain, projection, regionCovers } from '../../src/analysis/space.js';
-import { boxSpace } from '../../src/analysis/space-spec.js';
+import { boxSpace, writablePart } from '../../src/analysis/space-spec.js';
 import { expression, snapshotOf } from './replay.js';
 
 function spaceOf(texts: readonly string[]): HeaderSpace {
@@ -87,22 +87,38 @@ describe('boxSpace', () => {
     expect(boxSpace(boxIn(hs, L4.none, false, { [Dim.ttl]: [0n, 9n] }), hs.universe, hs.names)).toStrictEqual({ 'ip.ttl': ['0-9'], 'ip.src': ['0.0.0.0/0'] });
   });
 
-  it('refuses a box the text cannot say: "absent" beside values, over 16 values or blocks, a country no expression names, more than one transport', () => {
+  it('writes the rest of a field\'s values as {not: […]} where that is shorter, or where "absent" is among the box\'s values; never "absent" otherwise', () => {
+    const hs = spaceOf(['ip.src.country == "US"']);
+    const us = BigInt(hs.names.country('US')!);
+    const other = BigInt(hs.names.domains.countries);
+    const said = (l4: bigint, set: Readonly<Record<number, readonly bigint[]>>, v6 = false): HeaderSpaceSpec | null => boxSpace(boxIn(hs, l4, v6, set), hs.universe, hs.names);
+    // absent and any country but US: every value but US (`not` takes packets without a country in)
+    expect(said(L4.tcp, { [Dim.srcCountry]: [ABSENT, ABSENT, other, other] })).toEqual({ 'ip.src.country': { not: ['US'] }, 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
+    // every port but 22: the shorter way
+    expect(said(L4.tcp, { [Dim.dport]: [0n, 21n, 23n, 65535n] })).toEqual({ 'tcp.dstport': { not: [22] }, 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
+    expect(said(L4.tcp, { [Dim.dport]: [0n, 21n] })).toEqual({ 'tcp.dstport': ['0-21'], 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
+    // every IPv4 address but 10.0.0.0/8 names the other family too, so the space keeps to the box's
+    expect(said(L4.udp, { [Dim.src]: [0n, 0x09ffffffn, 0x0b000000n, V6_BASE - 1n] })).toEqual({ 'ip.src': { not: ['10.0.0.0/8', '::/0'] }, 'ip.proto': 'udp' });
+    // absent and AS 13335: every AS number but the others
+    expect(said(L4.tcp, { [Dim.srcAsn]: [ABSENT, ABSENT, 13335n, 13335n] })).toEqual({ 'ip.src.asnum': { not: ['0-13334', '13336-4294967295'] }, 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
+  });
+
+  it('refuses a box the text cannot say: "absent" beside values the rest of the field cannot say, over 16 values or blocks either way, a country no expression names, more than one transport', () => {
     const hs = spaceOf(['ip.src.country == "US"']);
     const us = BigInt(hs.names.country('US')!);
     const other = BigInt(hs.names.domains.countries);
     const refused = (l4: bigint, set: Readonly<Record<number, readonly bigint[]>>): HeaderSpaceSpec | null => boxSpace(boxIn(hs, l4, false, set), hs.universe, hs.names);
+    // absent and US: the rest is "any other country", which has no code
     expect(refused(L4.tcp, { [Dim.srcCountry]: [ABSENT, us] })).toBeNull();
-    expect(refused(L4.tcp, { [Dim.srcAsn]: [ABSENT, 13335n] })).toBeNull();
     expect(refused(L4.tcp, { [Dim.srcCountry]: [other, other] })).toBeNull();
     const ports = (n: number): bigint[] => Array.from({ length: n }, (_, i) => [BigInt(2 * i), BigInt(2 * i)]).flat();
     expect(refused(L4.tcp, { [Dim.dport]: ports(16) })).toEqual({ 'tcp.dstport': Array.from({ length: 16 }, (_, i) => 2 * i), 'ip.src': ['0.0.0.0/0'], 'ip.proto': 'tcp' });
     expect(refused(L4.tcp, { [Dim.dport]: ports(17) })).toBeNull();
-    // 16 addresses apart, and 17; a range of 5 blocks, and one of 17
+    // 16 addresses apart, and 17; a range of 5 blocks, and one of 17 (whose rest takes 16 blocks and the other family)
     expect(refused(L4.tcp, { [Dim.src]: ports(16) })).not.toBeNull();
     expect(refused(L4.tcp, { [Dim.src]: ports(17) })).toBeNull();
     expect(refused(L4.tcp, { [Dim.src]: [1n, 17n] })).not.toBeNull();
-    expect(refused(L4.tcp, { [Dim.src]: [1n, 0x1ffffn] })).toBeNull();
+    expect(refused(L4.tcp, { [Dim.src]: [1n, 0x1fffen] })).toBeNull();
     // 16 protocols by name, and 17
     const protocols = (n: number): bigint[] => Array.from({ length: n }, (_, i) => [BigInt(100 + 2 * i), BigInt(100 + 2 * i)]).flat();
     expect(refused(L4.none, { [Dim.proto]: protocols(16) })).not.toBeNull();
@@ -110,5 +126,28 @@ describe('boxSpace', () => {
     expect(refused(L4.none, { [Dim.proto]: [100n, 116n] })).toBeNull();
     expect(refused(L4.none, { [Dim.proto]: protocols(17) })).toBeNull();
     expect(boxSpace(boxIn(hs, L4.tcp, false, { [Dim.l4]: [L4.tcp, L4.udp] }), hs.universe, hs.names)).toBeNull();
+  });
+});
+
+describe('writablePart', () => {
+  it('keeps a field neither way can say to its largest ranges, without absent and unnamed countries; the rest of the box as it is', () => {
+    const hs = spaceOf(['ip.src.country == "US"']);
+    const other = BigInt(hs.names.domains.countries);
+    const us = BigInt(hs.names.country('US')!);
+    const ports = Array.from({ length: 40 }, (_, i) => [BigInt(1000 * i), BigInt(1000 * i + i)]).flat();
+    const box = boxIn(hs, L4.tcp, false, { [Dim.dport]: ports, [Dim.ttl]: [0n, 9n] });
+    const part = writablePart(box, hs.universe, hs.names)!;
+    expect(part.whole).toBe(false);
+    // the 16 widest ranges, in order
+    expect(part.box[Dim.dport]).toEqual(Array.from({ length: 16 }, (_, k) => [BigInt(1000 * (24 + k)), BigInt(1000 * (24 + k) + 24 + k)]).flat());
+    expect(part.box[Dim.ttl]).toEqual([0n, 9n]);
+    expect(regionCovers([box], [part.box])).toBe(true);
+    expect(boxSpace(part.box, hs.universe, hs.names)).not.toBeNull();
+    // a box a space can say is its own part
+    const said = boxIn(hs, L4.tcp, false, { [Dim.dport]: [22n, 22n] });
+    expect(writablePart(said, hs.universe, hs.names)).toEqual({ box: said, whole: true });
+    // absent and US: US alone; absent and "any other": nothing can be said
+    expect(writablePart(boxIn(hs, L4.tcp, false, { [Dim.srcCountry]: [ABSENT, us] }), hs.universe, hs.names)!.box[Dim.srcCountry]).toEqual([us, us]);
+    expect(writablePart(boxIn(hs, L4.tcp, false, { [Dim.srcCountry]: [other, other] }), hs.universe, hs.names)).toBeNull();
   });
 });

@@ -98,10 +98,23 @@ describe('suites pinned from a state without refs', () => {
     expect(plain.positions).toEqual(refs.positions);
   });
 
-  it('v5-pull-request: the rule the pull request disables is what fails, and nothing else', () => {
+  it('v5-pull-request: each of its three changes fails the cases of the packets it moves, and nothing else', () => {
     const { failed, status } = failing('v5-pull-request', '');
     expect(status).toBe(1);
-    expect(failed).toEqual(['cloudflare_ruleset.mt: Allows UDP replies for DNS and NTP to web servers', 'cloudflare_ruleset.mt: Allows UDP replies for DNS and NTP to web servers: every packet of its region']);
+    const web = 'cloudflare_ruleset.mt: Allows inbound HTTP/S traffic from the Internet with SYN-only or ACK-only flag…';
+    const replies = 'cloudflare_ruleset.mt: Allows UDP replies for DNS and NTP to web servers';
+    const catchAll = 'cloudflare_ruleset.mt: Catch-all to block all other traffic destined for web server IP addresses';
+    expect(failed).toEqual([
+      // port 80 removed from the HTTP/S rule: its packets to port 80 go to the catch-all
+      `${web}: every packet of its region`,
+      `${web}: inside, tcp.dstport 80`,
+      // the DNS/NTP replies rule disabled
+      replies,
+      `${replies}: every packet of its region`,
+      // the HTTP/3 rule added before the catch-all takes UDP 443 from it
+      `${catchAll}: every packet of its region (4)`,
+      `${catchAll}: every packet of its region (5)`,
+    ]);
   });
 });
 

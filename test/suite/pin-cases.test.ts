@@ -47,4 +47,25 @@ describe('pinned cases', () => {
       'syn_protection elsewhere: matches no TCP packet to a protected prefix',
     ]);
   });
+
+  it('a rule of short packets (issue 33: `ip.len <= 28`) is pinned by a packet a suite builds: not a TCP one, whose headers take 40 bytes', async () => {
+    const short: Snapshot = {
+      rulesets: [
+        {
+          name: 'edge',
+          kind: 'root',
+          phase: 'edge_transit',
+          rules: [
+            { ref: 'tiny', action: 'block', expression: 'ip.len <= 28' },
+            { ref: 'web', action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport == 443' },
+          ],
+        },
+      ],
+    };
+    const { cases, unpinned } = pinnedCases(short, await SuitePaths.open(short, {}));
+    expect(unpinned).toEqual([]);
+    const tiny = cases.find((c) => c.name === 'tiny')!;
+    expect(tiny.expect).toEqual({ verdict: 'drop', rule: 'tiny' });
+    expect(tiny.body).toEqual([['packet', expect.objectContaining({ 'ip.proto': 'udp', 'ip.len': 28 })]]);
+  });
 });

@@ -50,4 +50,42 @@ describe('space cases', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('is not a number or a range');
   });
+
+  it('{not: [values]} is every value but those, a packet without the field included', () => {
+    const r = runCli(['test', suite(`  - name: TCP to the web servers but the web ports, from no blocked country
+    space: {ip.proto: tcp, ip.src: [10.0.0.0/8], ip.dst: [203.0.113.0/24], tcp.dstport: {not: [22, 23, 80, 443, 2323]}, ip.src.country: {not: [KP, IR]}}
+    expect: {verdict: drop, rule: block-other-tcp}
+  - name: one of them is 80
+    space: {ip.proto: tcp, ip.src: [10.0.0.0/8], ip.dst: [203.0.113.0/24], tcp.dstport: {not: [22, 23, 443, 2323]}, ip.src.country: {not: [KP, IR]}}
+    expect: {verdict: drop, rule: block-other-tcp}
+  - name: countries but KP and IR, and packets of no known country
+    space: {ip.src: [10.0.0.0/8], ip.proto: udp, udp.dstport: [9999], ip.src.country: {not: [KP, IR]}}
+    expect: {verdict: pass, rule: null}
+`), '--format', 'json']);
+    const report = JSON.parse(r.stdout) as { cases: Array<{ name: string; status: string; message: string }> };
+    expect(report.cases.map((c) => c.status)).toEqual(['passed', 'failed', 'passed']);
+    expect(report.cases[1]!.message).toMatch(/got pass by allow-web for packet .*"tcp\.dstport":80/);
+    const bad = runCli(['test', suite(`  - name: no list
+    space: {tcp.dstport: {only: [22]}}
+    expect: {verdict: drop}
+`)]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('tcp.dstport');
+  });
+
+  it("a space the run's analysis budget leaves open is not proved: a warning, a failure under --strict", async () => {
+    const file = suite(`  - name: telnet
+    space: {ip.src: [10.0.0.0/8], ip.proto: tcp, tcp.dstport: [23]}
+    expect: {verdict: drop}
+`);
+    const { AnalysisBudget } = await import('../../src/analysis/index.js');
+    const { loadSuite } = await import('../../src/suite/load.js');
+    const { runSuites } = await import('../../src/suite/run.js');
+    const [open] = await runSuites([await loadSuite(file)], { analysis: new AnalysisBudget({ total: 50 }) });
+    expect(open).toMatchObject({ status: 'passed', warnings: [expect.stringMatching(/^not proved: the analysis reached its work limit for the whole run \(50 steps\) before deciding whether /)] });
+    const [strict] = await runSuites([await loadSuite(file)], { analysis: new AnalysisBudget({ total: 50 }), strict: true });
+    expect(strict!.status).toBe('failed');
+    const [proved] = await runSuites([await loadSuite(file)]);
+    expect(proved).toMatchObject({ status: 'passed', warnings: [] });
+  });
 });

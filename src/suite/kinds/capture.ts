@@ -120,8 +120,6 @@ async function runCapture(c: CaptureCase, ctx: RunContext): Promise<CaseOutcome>
         const counting = ctx.coverage === undefined ? [] : [ctx.coverage.sink()];
         return actualPath === null ? [check, ...counting] : [check, ...counting, new NdjsonSink(draft?.writer() ?? new TextSink(actualPath), firewall, [], c.names)];
       },
-      // coverage reads every field of every packet: the compiled lane decides a frame without decoding it
-      fastPath: ctx.coverage === undefined,
     });
     out.warnings.push(...warnings, ...report.capture.warnings);
     for (const n of report.notes) out.warnings.push(`${n.packets} packet${n.packets === 1 ? '' : 's'}: ${n.note} (first: frame ${n.firstFile === undefined ? '' : `${n.firstFile}:`}${n.firstFrame})`);

@@ -78,7 +78,7 @@ async function runScenario(c: ScenarioCase, ctx: RunContext): Promise<CaseOutcom
     const capture = path.join(dir, 'scenario.pcap');
     await generateToFile(c.source, capture, c.options);
     const scoring = new PathOutcomes();
-    const { report, warnings } = await replay(await OpenCapture.open(capture), ctx.paths.path, { sinks: () => (ctx.coverage === undefined ? [scoring] : [scoring, ctx.coverage.sink()]), fastPath: ctx.coverage === undefined });
+    const { report, warnings } = await replay(await OpenCapture.open(capture), ctx.paths.path, { sinks: () => (ctx.coverage === undefined ? [scoring] : [scoring, ctx.coverage.sink()]) });
     out.warnings.push(...warnings, ...report.capture.warnings);
     const labels = await readLabels(capture);
     if (labels === null || labels.frames !== report.packets) {

@@ -3,11 +3,12 @@
 // proved by the static analysis (src/analysis/prove.ts) rather than sampled, or refuted with a
 // witness packet (written as a `packet:` case would be, to paste into one). The firewall stage
 // only: ATP decides by rates and connection state, which a header space does not have.
-import { proveSpace, spaceExpression, spaceReach, type HeaderSpaceSpec, type SpaceValue } from '../../analysis/index.js';
+import { SpaceProver, spaceExpression, type AnalysisBudget, type HeaderSpaceSpec, type SpaceValue } from '../../analysis/index.js';
 import { createListRegistry } from '../../data/lists.js';
 import { UserError } from '../../errors.js';
+import type { SuitePaths } from '../case-path.js';
 import type { Located } from '../source.js';
-import type { CaseKind } from '../suite.js';
+import type { CaseKind, RunContext } from '../suite.js';
 import { parseVerdictExpectation } from '../verdict-expect.js';
 
 export interface SpaceCase {
@@ -23,13 +24,32 @@ function scalar(at: Located): SpaceValue {
   return at.value as SpaceValue;
 }
 
+// the firewall of a suite's configuration is modelled once for every space: case of a run
+const provers = new WeakMap<AnalysisBudget, WeakMap<SuitePaths, SpaceProver>>();
+
+function proverOf(ctx: RunContext): SpaceProver {
+  let byPaths = provers.get(ctx.analysis);
+  if (byPaths === undefined) provers.set(ctx.analysis, (byPaths = new WeakMap()));
+  let prover = byPaths.get(ctx.paths);
+  if (prover === undefined) {
+    const registry = createListRegistry({ dir: ctx.paths.options.listsDir, accountLists: ctx.paths.snapshot.lists });
+    prover = new SpaceProver(ctx.paths.snapshot, { lists: (n: string) => registry.resolve(n), budget: ctx.analysis });
+    byPaths.set(ctx.paths, prover);
+  }
+  return prover;
+}
+
 export const spaceKind: CaseKind<SpaceCase> = {
   key: 'space',
   keys: [],
   expectKeys: ['verdict', 'rule'],
   parse(value, expect, _keys, ctx) {
-    const space: Record<string, SpaceValue | SpaceValue[]> = {};
-    for (const [field, at] of value.entries('a map of field: values')) space[field] = at.type === 'list' ? at.items().map(scalar) : scalar(at);
+    const space: Record<string, SpaceValue | SpaceValue[] | { not: SpaceValue[] }> = {};
+    const values = (at: Located): SpaceValue[] => (at.type === 'list' ? at.items().map(scalar) : [scalar(at)]);
+    for (const [field, at] of value.entries('a map of field: values')) {
+      if (at.type === 'map') space[field] = { not: values(at.checkKeys(['not']).get('not') ?? at.fail('expected {not: [values]}: every value but those')) };
+      else space[field] = at.type === 'list' ? at.items().map(scalar) : scalar(at);
+    }
     try {
       spaceExpression(space, value.key);
     } catch (err) {
@@ -42,11 +62,11 @@ export const spaceKind: CaseKind<SpaceCase> = {
     return { space, verdict, ...(want.rule === undefined ? {} : { rule: want.rule }), ...(missing === undefined ? {} : { missing }) };
   },
   async run(c, ctx) {
-    const registry = createListRegistry({ dir: ctx.paths.options.listsDir, accountLists: ctx.paths.snapshot.lists });
-    const lists = { lists: (n: string) => registry.resolve(n) };
-    ctx.coverage?.space(spaceReach(ctx.paths.snapshot, c.space, lists));
-    const proof = proveSpace(ctx.paths.snapshot, c.space, { verdict: c.verdict, rule: c.rule }, lists);
+    const prover = proverOf(ctx);
+    ctx.coverage?.space(prover.reach(c.space));
+    const proof = prover.prove(c.space, { verdict: c.verdict, rule: c.rule });
     if (proof.status === 'holds') return { failures: [], traces: [], warnings: [], notes: [] };
+    if (proof.status === 'undecided') return { failures: [], traces: [], warnings: [`not proved: ${proof.reason}`], notes: [] };
     const got = `${proof.verdict} by ${proof.rule ?? '(no rule)'}`;
     const want = `${c.verdict}${c.rule === undefined ? '' : ` by ${c.rule ?? '(no rule)'}`}${c.missing === undefined ? '' : ` (${c.missing})`}`;
     const line = `expected ${want} for every packet, got ${got} for packet ${JSON.stringify(proof.witness)}`;

@@ -5,7 +5,7 @@
 // decided on the suite's path, and its expectation is what that path decided: so every written
 // case passes as written. A witness whose packet cannot be built, or that the engine decides by
 // another rule than the analysis said, is not written but listed with the reason.
-import { pinFirewall, pinProtection, type PinnedRule, type Witness } from '../../analysis/index.js';
+import { AnalysisBudget, pinFirewall, pinProtection, type PinnedRule, type Witness } from '../../analysis/index.js';
 import type { Snapshot } from '../../config/snapshot.js';
 import type { ModelOptions } from '../../analysis/index.js';
 import type { SuitePaths } from '../case-path.js';
@@ -16,8 +16,10 @@ import { flow, type FlowValue, type WrittenCase } from './suite-text.js';
 
 export interface PinnedCases {
   readonly cases: WrittenCase[];
-  /** one line per rule or ATP filter without a packet case: `ref: why` */
+  /** one line per rule or ATP filter without a witness packet: `ref: why` */
   readonly unpinned: string[];
+  /** one line per thing the bounds on a suite's cases and on the analysis' work left out: `ref: what, why` */
+  readonly omitted: string[];
 }
 
 type Expectation = Record<string, FlowValue>;
@@ -54,27 +56,28 @@ function ruleCases(rule: PinnedRule, description: string | undefined, paths: Sui
     unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): ${rule.why}`);
     return [];
   }
-  let expect: Expectation;
+  // the witness first; when it cannot be built, or is decided otherwise when built, the rest still pins the rule
+  const out: WrittenCase[] = [];
   try {
-    expect = decided(rule.witness, paths, withMatched);
+    const expect = decided(rule.witness, paths, withMatched);
+    const seen = rule.action === 'log' ? (expect.matched as string[] | undefined)?.includes(rule.ref) ?? true : expect.rule === rule.ref;
+    if (seen) out.push({ name: names.unique(title), body: [['packet', rule.witness]], expect, comment: `${rule.ruleset} ${rule.path} (${rule.action})` });
+    else unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): its witness packet ${flow(rule.witness)} is decided by ${String(expect.rule)} when built`);
   } catch (err) {
     if (!(err instanceof SuiteError)) throw err;
     unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): its witness packet cannot be built: ${err.detail}`);
-    return [];
   }
-  const seen = rule.action === 'log' ? (expect.matched as string[] | undefined)?.includes(rule.ref) ?? true : expect.rule === rule.ref;
-  if (!seen) {
-    unpinned.push(`${rule.ref} (${rule.ruleset}, ${rule.action}): its witness packet ${flow(rule.witness)} is decided by ${String(expect.rule)} when built`);
-    return [];
-  }
-  const out: WrittenCase[] = [{ name: names.unique(title), body: [['packet', rule.witness]], expect, comment: `${rule.ruleset} ${rule.path} (${rule.action})` }];
   for (const s of rule.spaces) {
     const want: Expectation = s.rule === undefined ? { verdict: s.verdict } : { verdict: s.verdict, rule: s.rule };
     out.push({ name: names.unique(`${rule.ref}: every packet of its region`), body: [['space', s.space as FlowValue]], expect: want });
   }
-  for (const e of rule.edges) {
+  const packets = [
+    ...rule.inside.map((p) => ({ name: `${rule.ref}: inside, ${p.what}`, witness: p.witness })),
+    ...rule.edges.map((e) => ({ name: `${rule.ref}: just outside, ${e.field} ${String(e.witness[e.field] ?? '')}`.trimEnd(), witness: e.witness })),
+  ];
+  for (const p of packets) {
     try {
-      out.push({ name: names.unique(`${rule.ref}: just outside, ${e.field} ${String(e.witness[e.field] ?? '')}`.trimEnd()), body: [['packet', e.witness]], expect: decided(e.witness, paths, withMatched) });
+      out.push({ name: names.unique(p.name), body: [['packet', p.witness]], expect: decided(p.witness, paths, withMatched) });
     } catch (err) {
       if (!(err instanceof SuiteError)) throw err;
     }
@@ -84,14 +87,20 @@ function ruleCases(rule: PinnedRule, description: string | undefined, paths: Sui
 
 /** The packet and space cases that pin a configuration's firewall and ATP filters and rule scopes. */
 export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: ModelOptions = {}): PinnedCases {
-  const pinning = pinFirewall(snapshot, options);
+  // one budget for the firewall's pinning and the ATP filters'
+  const run = options.budget ?? new AnalysisBudget({ perQuestion: options.workLimit });
+  const pinning = pinFirewall(snapshot, { ...options, budget: run });
   const withMatched = pinning.rules.some((r) => r.action === 'log' && r.why !== 'disabled');
   const names = new Names();
   const unpinned: string[] = [];
   const notes = descriptions(snapshot);
   const cases = pinning.rules.flatMap((rule, i) => ruleCases(rule, notes[i], paths, withMatched, names, unpinned));
-  const protection = pinProtection(snapshot);
-  for (const p of protection) if (p.witness === null) unpinned.push(`${p.component} ${p.ref}: matches no TCP packet to a protected prefix`);
+  const omitted = [...pinning.rules.flatMap((r) => r.omitted.map((o) => `${r.ref}: ${o}`)), ...pinning.omitted];
+  for (const s of pinning.fallthroughSpaces) {
+    cases.push({ name: names.unique('no rule decides: every packet of a part of the rest'), body: [['space', s.space as FlowValue]], expect: { verdict: s.verdict, rule: null } });
+  }
+  const protection = pinProtection(snapshot, run);
+  for (const p of protection) if (p.witness === null) unpinned.push(`${p.component} ${p.ref}: ${p.why ?? 'matches no TCP packet to a protected prefix'}`);
   const others = [
     ...(pinning.fallthrough === null ? [] : [{ name: 'no rule decides: passed by default', witness: pinning.fallthrough }]),
     ...protection.flatMap((p) => (p.witness === null ? [] : [{ name: `${p.component} ${p.ref}: ${p.what}`, witness: p.witness }])),
@@ -104,5 +113,12 @@ export function pinnedCases(snapshot: Snapshot, paths: SuitePaths, options: Mode
       unpinned.push(`${name}: its packet cannot be built: ${err.detail}`);
     }
   }
-  return { cases, unpinned };
+  for (const p of pinning.fallthroughInside) {
+    try {
+      cases.push({ name: names.unique(`no rule decides: ${p.what}`), body: [['packet', p.witness]], expect: decided(p.witness, paths, withMatched) });
+    } catch (err) {
+      if (!(err instanceof SuiteError)) throw err;
+    }
+  }
+  return { cases, unpinned, omitted };
 }

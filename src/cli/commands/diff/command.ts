@@ -50,8 +50,9 @@ Examples:
 
 --static: each class of packets decided differently (verdict or deciding rule, firewall stage only),
 with a witness packet and the deciding rule on each side, or the statement that they are equivalent.
-A pair of rules that reaches the analysis's work limit (10,000 steps a pair) is listed as indeterminate
-with the reason ("indeterminate" in JSON) and counts as a change for the exit status. JSON:
+A pair of rules that reaches the analysis's work limit (10,000 steps a pair; 4,000,000 and 1 GiB of heap
+for the whole run, pairs that change a verdict settled first) is listed as indeterminate with the reason
+("indeterminate" in JSON) and counts as a change for the exit status. JSON:
 {"same_verdicts", "same_deciding_rules", "differences", "indeterminate"}: same_verdicts is proved of every
 packet (differences may then still change the deciding rule); same_deciding_rules implies it.`,
   );

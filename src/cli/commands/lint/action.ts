@@ -49,7 +49,8 @@ function formatExplanation(e: Explanation): string {
   const lines = [`${printable(`rule ${e.rule} of ${e.ruleset} (${e.action}): ${e.status}`)}${e.witness === null ? '' : `\n  packet: ${packet(e.witness)}`}`];
   if (e.overlaps.length === 0) lines.push('no earlier enabled rule shares a packet with it');
   for (const o of e.overlaps) {
-    lines.push(`overlaps ${printable(o.rule)} (${o.action})${o.covers ? ', which covers all of it' : ''}${o.certain ? '' : ' (possibly: unmodelled parts decide)'}\n  packet: ${packet(o.witness)}`);
+    if (o.witness === null) lines.push(`may overlap ${printable(o.rule)} (${o.action}): undecided: ${o.undecided ?? ''}`);
+    else lines.push(`overlaps ${printable(o.rule)} (${o.action})${o.covers ? ', which covers all of it' : ''}${o.certain ? '' : ' (possibly: unmodelled parts decide)'}\n  packet: ${packet(o.witness)}`);
   }
   return `${lines.join('\n')}\n`;
 }

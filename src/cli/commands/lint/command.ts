@@ -29,7 +29,7 @@ rules decide every packet it matches; blocked_by names a smallest such set, diff
 one of them acts otherwise). Warnings: negated_protocol_field, impossible_comparison, empty_list,
 unknown_list, atp_filter_never_applies. Notes: indeterminate: regular expressions, byte strings or functions
 decide the answer and the analysis does not model them, or the rule reached the analysis's work limit
-(10,000 steps a rule); the message says which. It never guesses.
+(10,000 steps a rule, 4,000,000 and 1 GiB of heap for the whole run); the message says which. It never guesses.
 Deploy-time checks (errors: the API accepts the configuration but refuses it when it is deployed):
 expression_too_long, logging_not_on_skip, allow_action, ruleset_at_zone_level, ruleset_kind_not_root,
 field_of_other_phase, too_many_rules. A rule or ruleset the API would refuse is reported and left out of

@@ -8,6 +8,7 @@ import { createListRegistry } from '../../../data/lists.js';
 import { UsageError, attachSource } from '../../../errors.js';
 import { SuitePaths } from '../../../suite/case-path.js';
 import { loadSuite } from '../../../suite/load.js';
+import { MAX_CASES_PER_RULE } from '../../../analysis/index.js';
 import { pinnedCases } from '../../../suite/pin/pin-suite.js';
 import { suiteText, type WrittenCase } from '../../../suite/pin/suite-text.js';
 import { runSuites } from '../../../suite/run.js';
@@ -59,7 +60,10 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
     'Run it with `edgesim test` (it passes as written); a failing case after a change shows what changed.',
     'Fields a packet does not give take the defaults of a typical packet: see `edgesim test --help`.',
   ].join('\n');
-  const footer = pinned.unpinned.length === 0 ? '' : ['Rules and ATP filters without a packet case, and why:', ...pinned.unpinned.map((u) => `  ${u}`)].join('\n');
+  const footer = [
+    ...(pinned.unpinned.length === 0 ? [] : ['Rules and ATP filters without a packet case, and why:', ...pinned.unpinned.map((u) => `  ${u}`)]),
+    ...(pinned.omitted.length === 0 ? [] : [`Left out by the bounds on a pinned suite (at most ${MAX_CASES_PER_RULE} cases a rule) and on the analysis' work:`, ...pinned.omitted.map((u) => `  ${u}`)]),
+  ].join('\n');
   const named = configs.map((c) => fromSuite(out, c));
   writeOutput(out, suiteText(header, named.length === 1 ? named[0]! : named, cases, footer));
   if (out !== undefined && flags.capture !== undefined) {
@@ -67,6 +71,6 @@ export async function run(argument: string | undefined, flags: PinFlags): Promis
     await runSuites([{ ...suite, cases: suite.cases.filter((c) => c.kind.key === 'capture') }], { update: true });
   }
   if (out !== undefined) {
-    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule or filter', 'rules or filters')} without a packet case (listed at its end)`}\n`);
+    process.stderr.write(`edgesim: pinned ${counted(cases.length, 'case')} to ${out}${pinned.unpinned.length === 0 ? '' : `; ${counted(pinned.unpinned.length, 'rule or filter', 'rules or filters')} without a witness packet (listed at its end)`}\n`);
   }
 }

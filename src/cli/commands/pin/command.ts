@@ -19,12 +19,17 @@ export function register(program: Command): void {
 The suite (edgesim test SUITE runs it; it passes as written):
   - for every enabled rule the analysis reaches, a packet case with a witness packet that rule decides
     (a log rule: matches), named after the rule and its description, expecting its verdict and rule;
-  - for each part of a rule's region the analysis knows exactly, a space: case proved to hold, and
-    packet cases just outside its edges, so a change that narrows or widens a rule fails the suite;
+  - space: cases over the packets each rule decides and over those no rule decides, proved to hold:
+    together they partition the packets by deciding rule, so a change that moves some of them fails;
+  - packets inside the parts a space cannot say whole, and just outside each rule's region, so a change
+    that narrows or widens a rule fails the suite;
   - a packet no rule decides (passed by default), and a packet case for each ATP filter and rule scope;
   - with --capture, a capture case checked against a golden file of every frame's verdict.
-Rules that are disabled, unreachable, unmatchable or indeterminate are listed in a comment at the end,
-with the reason. Paths in the suite are relative to its folder (to the current folder on standard output).
+At most 24 cases a rule (its witness, at most 12 spaces, then packets inside and outside in turns), within
+the analysis' work limit (10,000 steps a question, 4,000,000 and 1 GiB of heap in all). Rules that are
+disabled, unreachable, unmatchable or indeterminate, and what the bounds left out, are listed in a comment
+at the end, with the reason. Paths in the suite are relative to its folder (to the current folder on
+standard output).
 
 Examples:
   edgesim pin examples/demo-snapshot.json --out pinned.yaml

@@ -58,7 +58,7 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
       expect: {attack_dropped_min: 0.99, legit_flows_harmed_max: 0}
     - name: SSH to the servers is closed # holds for EVERY packet of the space, proved (firewall stage)
       space: {ip.dst: [203.0.113.0/24], ip.src: [198.51.100.0/24], tcp.dstport: [22, 2222-2223]}
-      expect: {verdict: drop}            # a failure shows a witness packet
+      expect: {verdict: drop}            # a failure shows a witness packet; {not: [values]}: all values but those
 
 Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none; a ref
 no rule has fails the case, with the nearest one),

@@ -1,0 +1,59 @@
+// The analysis' bounds end to end, on the shapes of issue 34 (bench/analysis-shapes.ts), each run
+// as a user runs it and measured by GNU time (test/helpers/measured-cli.ts, whose watchdog kills a
+// run past 1 GiB): `pin` of 200 rules each an `or` of 26 prefix-and-ports terms (before: V8's heap
+// out of memory at 4.3 GB) writes at most 24 cases a rule and says in the suite what it left out,
+// and `edgesim test` runs that suite; `diff --static` of 100 rules each an `and` of eight
+// `not (tcp.dstport in {…} and tcp.srcport in {…})` against the same rules reversed (before: past
+// 2 minutes and 2.7 GB) answers; each within 512 MB of peak resident memory (README "Bounds").
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/config/snapshot.js';
+import { portPairTerms, prefixPortTerms, reversed } from '../../bench/analysis-shapes.js';
+import { runCliMeasured } from '../helpers/measured-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const MB = 1024 * 1024;
+const BOUND = 512 * MB;
+const limits = { maxRssBytes: 1024 * MB, timeoutMs: 180_000 };
+const tmp = tempDir('edgesim-bounds-');
+
+function file(name: string, s: Snapshot): string {
+  const f = path.join(tmp, `${name}.json`);
+  writeFileSync(f, JSON.stringify(s));
+  return f;
+}
+
+describe('the analysis within its bounds', () => {
+  it('pin: 200 rules of 26 or-ed prefix-and-ports terms, at most 24 cases a rule, what was left out said; the suite passes', async () => {
+    const out = path.join(tmp, 'pinned.yaml');
+    const pin = await runCliMeasured(['pin', file('prefix-port', prefixPortTerms(200)), '--out', out], limits);
+    expect(pin.killed, pin.stderr).toBeNull();
+    expect(pin.status, pin.stderr).toBe(0);
+    expect(pin.peakRssBytes).toBeLessThan(BOUND);
+    const text = readFileSync(out, 'utf8');
+    const cases = text.match(/^ {2}- name: /gm)!.length;
+    expect(cases).toBeLessThanOrEqual(200 * 24 + 1);
+    // every rule keeps its witness and its region's edges
+    expect(text).toContain('- name: r200\n');
+    expect(text).toMatch(/- name: "r200: just outside, ip\.src 10\.199\.26\.0"/);
+    expect(text).toContain("# Left out by the bounds on a pinned suite (at most 24 cases a rule) and on the analysis' work:");
+    expect(text).toMatch(/^# {3}r1: 14 of the 26 boxes of its decided region not pinned as spaces \(at most 12 a rule\)$/m);
+    const test = await runCliMeasured(['test', out], limits);
+    expect(test.killed).toBeNull();
+    expect(test.status, test.stdout.slice(-2000)).toBe(0);
+    expect(test.peakRssBytes).toBeLessThan(BOUND);
+  }, 400_000);
+
+  it('diff --static: 100 rules of and-ed not (ports and ports) terms against the same rules reversed', async () => {
+    const before = portPairTerms(100);
+    const r = await runCliMeasured(['diff', '--static', file('port-pairs', before), file('port-pairs-reversed', reversed(before)), '--format', 'json'], limits);
+    expect(r.killed, r.stderr).toBeNull();
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.peakRssBytes).toBeLessThan(BOUND);
+    const cmp = JSON.parse(r.stdout) as { same_deciding_rules: boolean; differences: Array<{ certain: boolean }>; indeterminate: unknown[] };
+    expect(cmp.same_deciding_rules).toBe(false);
+    expect(cmp.differences.length).toBeGreaterThan(0);
+    expect(cmp.differences.every((d) => d.certain)).toBe(true);
+  }, 200_000);
+});
