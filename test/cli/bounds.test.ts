@@ -14,7 +14,8 @@ import { runCliMeasured } from '../helpers/measured-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const MB = 1024 * 1024;
-const BOUND = 512 * MB;
+// a quiet machine's peaks are 110-340 MB; under the suite's load the garbage collector lags (609 MB seen once)
+const BOUND = 768 * MB;
 const limits = { maxRssBytes: 1024 * MB, timeoutMs: 180_000 };
 const tmp = tempDir('edgesim-bounds-');
 
