@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult } from '@stryker-mutator/api/core';
+import { needsGlobalSetup } from './mutation-setup.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = path.join(root, 'bench/results/mutation.json');
@@ -100,10 +101,64 @@ function testFilesUnder(folder: string): string[] {
   );
 }
 
-/** The tests related to a source file: those of the test folder mirroring its top source folder. */
-function relatedTests(file: string): { files: string[]; description: string } {
+/** The relative imports of a source or test file (static, type-only excluded, dynamic included), as files from the root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|[;\n])\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"](\.\.?\/[^'"]+)['"]|import\s*\(\s*['"](\.\.?\/[^'"]+)['"]/g)) {
+    let target = path.join(path.dirname(file), (m[1] ?? m[2])!);
+    if (target.endsWith('.js')) target = `${target.slice(0, -3)}.ts`;
+    if (existsSync(path.join(root, target))) out.push(target);
+    else if (existsSync(path.join(root, target, 'index.ts'))) out.push(path.join(target, 'index.ts'));
+  }
+  return out;
+}
+
+/** Every test file whose imports (followed through test/ and src/) load `file` in vitest's own process:
+ * the tests that can reach its code. Tests that reach it only through dist/ or a child process run
+ * code Stryker does not switch, so they are not counted. */
+function reachingTests(file: string): string[] {
+  const tests = testFilesUnder('test');
+  // who imports whom, backwards from `file`
+  const importers = new Map<string, string[]>();
+  const todo = [...tests];
+  const read = new Set<string>(todo);
+  while (todo.length > 0) {
+    const f = todo.pop()!;
+    for (const g of importsOf(f)) {
+      importers.set(g, [...(importers.get(g) ?? []), f]);
+      if (!read.has(g)) {
+        read.add(g);
+        todo.push(g);
+      }
+    }
+  }
+  const reached = new Set<string>([file]);
+  const back = [file];
+  while (back.length > 0) {
+    for (const f of importers.get(back.pop()!) ?? []) {
+      if (!reached.has(f)) {
+        reached.add(f);
+        back.push(f);
+      }
+    }
+  }
+  return tests.filter((t) => reached.has(t));
+}
+
+/** The tests related to a source file: every test that loads it (`reachingTests`), or with
+ * `subset`, a file's `OWN_TESTS` or the test folder mirroring its top source folder. */
+function relatedTests(file: string, subset: boolean): { files: string[]; description: string } {
   if (!existsSync(path.join(root, file))) throw new Error(`${file}: no such file`);
   if (!file.startsWith('src/')) throw new Error(`${file}: not a source file under src/`);
+  if (!subset) {
+    const loading = reachingTests(file).filter((t) => !BOTH_SIDES.some(([source, test]) => source.test(file) && test === t));
+    // tests that need the build (they run the CLI in a child process or read dist/): what they run
+    // there is not the code Stryker switches, and in a sandbox one of them (test/lib/simulator.test.ts's
+    // merged replay) fails the initial run; they are left out and counted
+    const files = loading.filter((t) => !needsGlobalSetup(t));
+    return { files, description: `every test that loads it in vitest's process (${files.length} files; ${loading.length - files.length} more need the build, left out)` };
+  }
   const own = OWN_TESTS[file];
   if (own !== undefined) return { files: own, description: own.join(', ') };
   const folder = `test/${file.split('/')[1]}`;
@@ -177,6 +232,45 @@ function score(results: MutantResult[], tests: string, measured: string): FileSc
   };
 }
 
+/** Test ids of a Stryker JSON report (numbers in the report) to `file > name`; raw ids are `file#name`. */
+function testNamesOf(reportFile: string): Map<string, string> {
+  const names = new Map<string, string>();
+  if (!existsSync(reportFile)) return names;
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { testFiles?: Record<string, { tests: Array<{ id: string; name: string }> }> };
+  for (const [f, { tests }] of Object.entries(report.testFiles ?? {})) {
+    for (const t of tests) names.set(t.id, `${path.relative(root, f)} > ${t.name}`);
+  }
+  return names;
+}
+
+/** One line per mutant: where, what, and what became of it (the first test that killed it). */
+interface MutantRow {
+  line: number;
+  column: number;
+  mutator: string;
+  replacement: string;
+  status: MutantResult['status'];
+  killedBy?: string;
+}
+
+/** The per-mutant results of a run, committed under mutation/ (mutation/src_analysis_space.ts.json). */
+function writeReport(file: string, results: MutantResult[], s: FileScore, stryker: string, testNames: Map<string, string>): void {
+  const rows: MutantRow[] = results
+    .map((r) => ({
+      line: r.location.start.line,
+      column: r.location.start.column + 1,
+      mutator: r.mutatorName,
+      replacement: r.replacement ?? '',
+      status: r.status,
+      ...(r.killedBy !== undefined && r.killedBy.length > 0 ? { killedBy: testNames.get(r.killedBy[0]!) ?? r.killedBy[0]! } : {}),
+    }))
+    .sort((a, b) => a.line - b.line || a.column - b.column || a.mutator.localeCompare(b.mutator) || a.replacement.localeCompare(b.replacement));
+  const head = { file, commit: s.commit, date: s.date, stryker, tests: s.tests, score: s.score };
+  const body = rows.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
+  mkdirSync(path.join(root, 'mutation'), { recursive: true });
+  writeFileSync(path.join(root, 'mutation', `${file.replaceAll('/', '_')}.json`), `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "mutants": [\n${body}\n  ]\n}\n`);
+}
+
 function describeSurvivor(r: MutantResult): string {
   const at = r.location.start;
   return `  ${r.fileName}:${at.line}:${at.column + 1} ${r.mutatorName} → ${JSON.stringify(r.replacement ?? '')} (${r.status})`;
@@ -185,14 +279,18 @@ function describeSurvivor(r: MutantResult): string {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false } },
+    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false }, subset: { type: 'boolean', default: false }, list: { type: 'boolean', default: false } },
   });
   const concurrency = Number(values.concurrency);
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
   if (values.stale && positionals.length > 0) throw new Error('--stale picks the files itself: name no file with it');
   const files = values.stale ? staleFiles(readBaseline()) : positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
   if (values.stale) console.log(files.length === 0 ? 'every core file\'s row is up to date' : `stale or missing rows: ${files.join(', ')}`);
-  const related = files.map(relatedTests);
+  const related = files.map((f) => relatedTests(f, values.subset));
+  if (values.list) {
+    for (const [i, file] of files.entries()) console.log(`${file}: ${related[i]!.description}\n${related[i]!.files.map((t) => `  ${t}`).join('\n')}`);
+    return;
+  }
   const stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
   linkShared();
   const measured = commit();
@@ -217,6 +315,7 @@ async function main(): Promise<void> {
     console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
     for (const r of left) console.log(describeSurvivor(r));
     writeRow(file, s, stryker);
+    writeReport(file, results, s, stryker, testNamesOf(path.join(root, `${report}.json`)));
   }
 }
 
