@@ -232,18 +232,7 @@ function score(results: MutantResult[], tests: string, measured: string): FileSc
   };
 }
 
-/** Test ids of a Stryker JSON report (numbers in the report) to `file > name`; raw ids are `file#name`. */
-function testNamesOf(reportFile: string): Map<string, string> {
-  const names = new Map<string, string>();
-  if (!existsSync(reportFile)) return names;
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { testFiles?: Record<string, { tests: Array<{ id: string; name: string }> }> };
-  for (const [f, { tests }] of Object.entries(report.testFiles ?? {})) {
-    for (const t of tests) names.set(t.id, `${path.relative(root, f)} > ${t.name}`);
-  }
-  return names;
-}
-
-/** One line per mutant: where, what, and what became of it (the first test that killed it). */
+/** One line per mutant: where, what, and what became of it (the first test that killed it, as `file#describe test`). */
 interface MutantRow {
   line: number;
   column: number;
@@ -254,7 +243,7 @@ interface MutantRow {
 }
 
 /** The per-mutant results of a run, committed under mutation/ (mutation/src_analysis_space.ts.json). */
-function writeReport(file: string, results: MutantResult[], s: FileScore, stryker: string, testNames: Map<string, string>): void {
+function writeReport(file: string, results: MutantResult[], s: FileScore, stryker: string): void {
   const rows: MutantRow[] = results
     .map((r) => ({
       line: r.location.start.line,
@@ -262,7 +251,7 @@ function writeReport(file: string, results: MutantResult[], s: FileScore, stryke
       mutator: r.mutatorName,
       replacement: r.replacement ?? '',
       status: r.status,
-      ...(r.killedBy !== undefined && r.killedBy.length > 0 ? { killedBy: testNames.get(r.killedBy[0]!) ?? r.killedBy[0]! } : {}),
+      ...(r.killedBy !== undefined && r.killedBy.length > 0 ? { killedBy: r.killedBy[0]! } : {}),
     }))
     .sort((a, b) => a.line - b.line || a.column - b.column || a.mutator.localeCompare(b.mutator) || a.replacement.localeCompare(b.replacement));
   const head = { file, commit: s.commit, date: s.date, stryker, tests: s.tests, score: s.score };
@@ -315,7 +304,7 @@ async function main(): Promise<void> {
     console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
     for (const r of left) console.log(describeSurvivor(r));
     writeRow(file, s, stryker);
-    writeReport(file, results, s, stryker, testNamesOf(path.join(root, `${report}.json`)));
+    writeReport(file, results, s, stryker);
   }
 }
 
