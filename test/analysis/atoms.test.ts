@@ -5,6 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { explain, lint } from '../../src/analysis/index.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
+import { type ComparisonExpr, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
+import { comparisonMeaning } from '../../src/analysis/atoms.js';
+import { range } from '../../src/analysis/intervals.js';
+import { NameTables } from '../../src/analysis/names.js';
+import { ABSENT, Dim, projection, universe } from '../../src/analysis/space.js';
 import { replayer, snapshotOf } from './replay.js';
 
 type Lists = Snapshot['lists'];
@@ -127,6 +132,24 @@ describe('a comparison the analysis does not model', () => {
     expect(indeterminateAfter('cf.colo.name > "sfo06"', 'cf.colo.name == "sfo06"')).toBe('indeterminate');
     // a country pattern may match any country code, but not a packet without a country (ip.src.country)
     expect(indeterminateAfter('ip.src.country matches "^U"', 'ip.src.country == "US"')).toBe('indeterminate');
+  });
+
+  it('a TCP flag is a TCP packet\'s: a UDP rule after one is not overlapped by it', () => {
+    const e = explain(block('tcp.flags.syn', 'udp.dstport == 53'), 'r2');
+    expect(e.status).toBe('reachable');
+    expect(e.overlaps).toEqual([]);
+    expect(explain(block('tcp.flags.syn', 'tcp.dstport == 53'), 'r2').overlaps).toEqual([expect.objectContaining({ rule: 'r1', covers: false })]);
+  });
+
+  // what lint and explain cannot show: ip.geoip.country (either address's country) may also match a
+  // packet whose source has no country (-1; 0 stands for every code, none being named), which no
+  // modelled rule isolates: a rule cannot name "no country" apart from the codes it does not name
+  it('a country of either address may match packets without a source country', () => {
+    const expr = parse('ip.geoip.country matches "^U"', FIREWALL_SCHEME).expr as ComparisonExpr;
+    const names = new NameTables([expr]);
+    const U = universe(names.domains);
+    const m = comparisonMeaning(expr, { universe: U, names, lists: () => undefined, notes: [] });
+    expect(projection(m.may, Dim.srcCountry)).toEqual(range(ABSENT, 0n));
   });
 });
 
