@@ -15,7 +15,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { labelsPathFor } from '../capture/synth/labels.js';
+import { labelsPathFor } from '../capture/synth/label-path.js';
 import { UsageError } from '../errors.js';
 import { printable } from '../terminal-text.js';
 
@@ -79,7 +79,7 @@ const FILE_OPTIONS: Readonly<Record<string, Role>> = {
   '--save': 'write',
 };
 
-/** Command arguments by their name in the command's usage (one of several, `<suite...>`, is named with its path). */
+/** Command arguments by their name in the command's usage (one of several, `<suite...>` given twice or more, is named with its path). */
 const FILE_ARGUMENTS: Readonly<Record<string, { role: Role; name: string }>> = {
   capture: { role: 'capture', name: 'the capture' },
   suite: { role: 'read', name: 'the suite' },
@@ -156,7 +156,9 @@ export function claimCommandFiles(command: Command): void {
   });
   const args = command.registeredArguments.flatMap((argument, i) => {
     const file = FILE_ARGUMENTS[argument.name()];
-    return file === undefined ? [] : strings(command.processedArgs[i]).map((path) => ({ role: file.role, name: argument.variadic ? `${file.name} ${path}` : file.name, path }));
+    const paths = strings(command.processedArgs[i]);
+    // one of several is named with its path; a variadic argument given once is named as a single one
+    return file === undefined ? [] : paths.map((path) => ({ role: file.role, name: paths.length > 1 ? `${file.name} ${path}` : file.name, path }));
   });
   for (const f of [...args, ...given]) if (f.role !== 'write') reads(f.name, f.path, f.role);
   for (const f of given) if (f.role === 'write') writes(f.name, f.path);

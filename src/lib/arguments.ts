@@ -48,10 +48,11 @@ export function configArgument(fn: string, what: string, value: unknown): void {
   if (!isObject(value) || !isObject(value.snapshot)) wrong(fn, what, 'a Config (what loadConfig returns)', value);
 }
 
-/** A capture: a path, bytes, or an async iterable of byte chunks. */
+/** A capture: a path, bytes, or an async iterable of byte chunks; or several paths, replayed merged by time. */
 export function captureArgument(fn: string, value: unknown): void {
-  const ok = typeof value === 'string' || value instanceof Uint8Array || (isObject(value) && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function');
-  if (!ok) wrong(fn, 'the capture', 'a path, a Uint8Array or an async iterable of Uint8Array chunks', value);
+  const paths = Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string');
+  const ok = paths || typeof value === 'string' || value instanceof Uint8Array || (isObject(value) && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function');
+  if (!ok) wrong(fn, 'the capture', 'a path, several paths, a Uint8Array or an async iterable of Uint8Array chunks', value);
 }
 
 /** A packet's values are a suite's: strings, finite numbers, booleans, null. */

@@ -90,8 +90,8 @@ describe('synth', () => {
 
 describe('every other command with an output', () => {
   it('diff refuses --out over the sidecar and --write-changed over the capture', () => {
-    refused(['diff', 'demo.pcap', '-c', 'snapshot.json', '--against', 'snapshot.json', '--out', 'demo.pcap.labels.ndjson'], /^edgesim: --out demo\.pcap\.labels\.ndjson: the same file as the capture demo\.pcap's label sidecar;/);
-    refused(['diff', 'demo.pcap', '-c', 'snapshot.json', '--against', 'snapshot.json', '--write-changed', 'demo.pcap'], /^edgesim: --write-changed demo\.pcap: the same file as the capture demo\.pcap;/);
+    refused(['diff', 'demo.pcap', '-c', 'snapshot.json', '--against', 'snapshot.json', '--out', 'demo.pcap.labels.ndjson'], /^edgesim: --out demo\.pcap\.labels\.ndjson: the same file as the capture's label sidecar;/);
+    refused(['diff', 'demo.pcap', '-c', 'snapshot.json', '--against', 'snapshot.json', '--write-changed', 'demo.pcap'], /^edgesim: --write-changed demo\.pcap: the same file as the capture;/);
   });
 
   it('lint and pin refuse an output over what they read', () => {

@@ -53,6 +53,13 @@ describe('library arguments', () => {
     const err = await refusal(async () => {
       for await (const r of sim.replay(42 as never)) return r;
     });
-    expect(err.message).toBe('replay: the capture must be a path, a Uint8Array or an async iterable of Uint8Array chunks, got a number');
+    expect(err.message).toBe('replay: the capture must be a path, several paths, a Uint8Array or an async iterable of Uint8Array chunks, got a number');
+    // several captures are paths; an empty list or a list of something else is no capture
+    for (const bad of [[], [42], ['a.pcap', new Uint8Array(4)]]) {
+      const e = await refusal(async () => {
+        for await (const r of sim.replay(bad as never)) return r;
+      });
+      expect(e.message).toMatch(/^replay: the capture must be a path, several paths, .*, got an? /);
+    }
   });
 });

@@ -12,11 +12,10 @@ import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { OutputError, systemErrorText, UserError } from '../../errors.js';
 import { counted, groupDigits } from '../../numbers.js';
+import { labelsPathFor } from './label-path.js';
 
-/** The label sidecar's path for a capture. */
-export function labelsPathFor(capturePath: string): string {
-  return `${capturePath}.labels.ndjson`;
-}
+export { labelsPathFor };
+
 
 const encoder = new TextEncoder();
 const CHUNK = 1 << 20;

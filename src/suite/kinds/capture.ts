@@ -4,7 +4,7 @@
 // packets it decided) and `golden` (every frame's verdict in the replay's NDJSON format, with the
 // file of each frame of a list as the suite names it). `--update` rewrites golden files, and only
 // those, from the current result (btest's -U).
-import { labelsPathFor } from '../../capture/synth/labels.js';
+import { labelsPathFor } from '../../capture/synth/label-path.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

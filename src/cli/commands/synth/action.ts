@@ -3,7 +3,7 @@
 // configuration, the capture's servers are checked against its protected prefixes: traffic that
 // reaches none of them is never inspected by Advanced TCP Protection, which a replay would only
 // show as protection doing nothing.
-import { labelsPathFor } from '../../../capture/synth/labels.js';
+import { labelsPathFor } from '../../../capture/synth/label-path.js';
 import { writes } from '../../paths.js';
 import { ProtectedSpace } from '../../../atp/index.js';
 import { generateToFile, resolveSpec, SCENARIOS, specToJson, type FlowSpec, type GenerateOptions } from '../../../capture/synth/index.js';
