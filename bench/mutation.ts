@@ -233,33 +233,47 @@ function score(results: MutantResult[], tests: string, measured: string): FileSc
   };
 }
 
-/** One line per mutant: where, what, and what became of it (the first test that killed it, as `file#describe test`). */
+/** One line per mutant: where (1-based, to where it ends), what, and what became of it (the first test that killed it, as `file#describe test`). */
 interface MutantRow {
   line: number;
   column: number;
+  end: string;
   mutator: string;
   replacement: string;
-  status: MutantResult['status'];
+  status: string;
   killedBy?: string;
 }
 
-/** The per-mutant results of a run, committed under mutation/ (mutation/src_analysis_space.ts.json). */
-function writeReport(file: string, results: MutantResult[], s: FileScore, stryker: string): void {
-  const rows: MutantRow[] = results
-    .map((r) => ({
-      line: r.location.start.line,
-      column: r.location.start.column + 1,
-      mutator: r.mutatorName,
-      replacement: r.replacement ?? '',
-      status: r.status,
-      ...(r.killedBy !== undefined && r.killedBy.length > 0 ? { killedBy: r.killedBy[0]! } : {}),
+interface StrykerReport {
+  files: Record<string, { mutants: Array<{ location: { start: { line: number; column: number }; end: { line: number; column: number } }; mutatorName: string; replacement?: string; status: string; killedBy?: string[] }> }>;
+  testFiles?: Record<string, { tests: Array<{ id: string; name: string }> }>;
+}
+
+/** The per-mutant results of a run (from Stryker's JSON report), committed under mutation/ (mutation/src_analysis_space.ts.json). */
+function writeReport(file: string, reportFile: string, s: FileScore, stryker: string): void {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as StrykerReport;
+  const tests = new Map<string, string>();
+  for (const [f, { tests: list }] of Object.entries(report.testFiles ?? {})) for (const t of list) tests.set(t.id, `${path.relative(root, f)}#${t.name}`);
+  const rows: MutantRow[] = Object.values(report.files)
+    .flatMap((f) => f.mutants)
+    .map((m) => ({
+      line: m.location.start.line,
+      column: m.location.start.column,
+      end: `${m.location.end.line}:${m.location.end.column}`,
+      mutator: m.mutatorName,
+      replacement: m.replacement ?? '',
+      status: m.status,
+      ...(m.killedBy !== undefined && m.killedBy.length > 0 ? { killedBy: tests.get(m.killedBy[0]!) ?? m.killedBy[0]! } : {}),
     }))
-    .sort((a, b) => a.line - b.line || a.column - b.column || a.mutator.localeCompare(b.mutator) || a.replacement.localeCompare(b.replacement));
+    .sort((a, b) => a.line - b.line || a.column - b.column || cmp(a.mutator, b.mutator) || cmp(a.replacement, b.replacement) || cmp(a.end, b.end));
   const head = { file, commit: s.commit, date: s.date, stryker, tests: s.tests, score: s.score };
   const body = rows.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
   mkdirSync(path.join(root, 'mutation'), { recursive: true });
   writeFileSync(path.join(root, 'mutation', `${file.replaceAll('/', '_')}.json`), `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "mutants": [\n${body}\n  ]\n}\n`);
 }
+
+/** Code-point order (Python's, so a row's place never depends on the locale). */
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function describeSurvivor(r: MutantResult): string {
   const at = r.location.start;
@@ -305,7 +319,7 @@ async function main(): Promise<void> {
     console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
     for (const r of left) console.log(describeSurvivor(r));
     writeRow(file, s, stryker);
-    writeReport(file, results, s, stryker);
+    writeReport(file, path.join(root, `${report}.json`), s, stryker);
   }
 }
 

@@ -10,6 +10,8 @@ import { ROOT } from './helpers/cli.js';
 interface Mutant {
   line: number;
   column: number;
+  /** where it ends, line:column */
+  end: string;
   mutator: string;
   replacement: string;
   status: string;
@@ -23,7 +25,7 @@ interface Report {
 }
 
 const ALIVE = new Set(['Survived', 'NoCoverage']);
-const key = (m: Pick<Mutant, 'line' | 'column' | 'mutator' | 'replacement'>): string => `${m.line}:${m.column} ${m.mutator} ${JSON.stringify(m.replacement)}`;
+const key = (m: Pick<Mutant, 'line' | 'column' | 'end' | 'mutator' | 'replacement'>): string => `${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}`;
 
 const reports: Report[] = readdirSync(path.join(ROOT, 'mutation'))
   .filter((f) => f.endsWith('.json'))
@@ -31,7 +33,7 @@ const reports: Report[] = readdirSync(path.join(ROOT, 'mutation'))
 
 const docs = readFileSync(path.join(ROOT, 'docs/mutation.md'), 'utf8');
 
-/** The judged mutants of a file's section (`### src/…`): lines `` - `L:C Mutator` `"replacement"` … ``. */
+/** The judged mutants of a file's section (`### src/…`): lines `` - `L:C-L:C Mutator` `"replacement"` … `` (where it starts and ends). */
 export function judgedIn(text: string, file: string): string[] {
   const markdown = `\n${text}`;
   const start = markdown.indexOf(`\n### ${file}\n`);
@@ -39,16 +41,16 @@ export function judgedIn(text: string, file: string): string[] {
   const end = markdown.indexOf('\n### ', start + 1);
   const section = markdown.slice(start, end < 0 ? undefined : end);
   const judged: string[] = [];
-  for (const m of section.matchAll(/^- `(\d+):(\d+) (\w+)` (`+) ?(".*?") ?\4(?!`)/gm)) {
-    judged.push(key({ line: Number(m[1]), column: Number(m[2]), mutator: m[3]!, replacement: JSON.parse(m[5]!) as string }));
+  for (const m of section.matchAll(/^- `(\d+):(\d+)-(\d+:\d+) (\w+)` (`+) ?(".*?") ?\5(?!`)/gm)) {
+    judged.push(key({ line: Number(m[1]), column: Number(m[2]), end: m[3]!, mutator: m[4]!, replacement: JSON.parse(m[6]!) as string }));
   }
   return judged;
 }
 
 describe('the judgements of docs/mutation.md against the committed reports (mutation/)', () => {
   it('parses a judgement line, a replacement holding backticks among them', () => {
-    const md = '### src/x.ts\n\n- `12:5 ConditionalExpression` `"false"`: why.\n- `13:1 StringLiteral` `` "`a`" ``: why.\n\n### src/y.ts\n- `1:1 BlockStatement` `"{}"`: not x.\n';
-    expect(judgedIn(md, 'src/x.ts')).toEqual(['12:5 ConditionalExpression "false"', '13:1 StringLiteral "`a`"']);
+    const md = '### src/x.ts\n\n- `12:5-12:9 ConditionalExpression` `"false"`: why.\n- `13:1-13:4 StringLiteral` `` "`a`" ``: why.\n\n### src/y.ts\n- `1:1-2:1 BlockStatement` `"{}"`: not x.\n';
+    expect(judgedIn(md, 'src/x.ts')).toEqual(['12:5-12:9 ConditionalExpression "false"', '13:1-13:4 StringLiteral "`a`"']);
   });
 
   it('has reports', () => {
