@@ -26,14 +26,15 @@ describe('unreachable', () => {
   });
 
   // r6 is decided by r1..r3 (which the proof finds) and by r4, r5 alone (which only the search finds)
-  const minimumCover = rules(
+  const minimumCoverRules: Array<[RuleSpec['action'], string]> = [
     ['block', 'tcp.dstport in {1 4}'],
     ['block', 'tcp.dstport in {2 5}'],
     ['block', 'tcp.dstport in {3 6}'],
     ['block', 'tcp.dstport in {1..3}'],
     ['block', 'tcp.dstport in {4..6}'],
     ['block', 'tcp.dstport in {1..6}'],
-  );
+  ];
+  const minimumCover = rules(...minimumCoverRules);
 
   it('returns a minimum set where an inclusion-minimal one would be larger', () => {
     expect(lint(minimumCover).find((f) => f.rule === 'r6')).toMatchObject({ kind: 'unreachable', blocked_by: ['r4', 'r5'] });
@@ -41,15 +42,7 @@ describe('unreachable', () => {
 
   // r1..r3 and r4, r5 as above, after `filler` rules that each overlap the last rule without covering any of it
   const pastExactLimit = (filler: number): Snapshot =>
-    rules(
-      ...Array.from({ length: filler }, (_, k): [RuleSpec['action'], string] => ['block', `tcp.dstport in {1..6} and ip.src == 10.0.0.${k + 1}`]),
-      ['block', 'tcp.dstport in {1 4}'],
-      ['block', 'tcp.dstport in {2 5}'],
-      ['block', 'tcp.dstport in {3 6}'],
-      ['block', 'tcp.dstport in {1..3}'],
-      ['block', 'tcp.dstport in {4..6}'],
-      ['block', 'tcp.dstport in {1..6}'],
-    );
+    rules(...Array.from({ length: filler }, (_, k): [RuleSpec['action'], string] => ['block', `tcp.dstport in {1..6} and ip.src == 10.0.0.${k + 1}`]), ...minimumCoverRules);
 
   it('searches for the fewest rules among at most 12 overlapping earlier rules; past 12, names each rule its proof needed', () => {
     // 12 earlier rules overlap r13: the fewest, r4 and r5 (here r11, r12)
