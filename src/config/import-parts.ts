@@ -221,13 +221,13 @@ export function listPart(before: AccountList | undefined, after: AccountList, in
     write: (w) => setList(w, after.name, after, before),
     restore: (w) => setList(w, after.name, before, after),
     dryRun(api) {
-      if (!before) return { routes: 'lists', path: `lists[${index}]`, requests: [{ method: 'POST', path: `${api.account}/rules/lists`, body: body(LIST, after) }], notChecked: 'its items, as the list does not exist until it is created' };
+      if (!before) return { routes: 'lists', path: `lists[${index}]`, requests: [{ method: 'POST', path: `${api.account}/rules/lists`, body: body(LIST, after) }], notChecked: 'not its items, as the list does not exist until it is created' };
       const url = listUrl(api, before.id);
       const requests: DryRunRequest[] = [];
       if ((before.description ?? '') !== (after.description ?? '')) requests.push({ method: 'PUT', path: url, body: { description: after.description ?? '' } });
       const [first = [], ...rest] = chunks((after.items ?? []).map((i) => body(LIST_ITEM, i)), ITEMS_PER_REQUEST);
       requests.push({ method: 'PUT', path: `${url}/items`, body: first });
-      return { routes: 'lists', path: `lists[${index}]`, requests, notChecked: rest.length > 0 ? `its items after the first ${counted(ITEMS_PER_REQUEST, 'item')}` : undefined };
+      return { routes: 'lists', path: `lists[${index}]`, requests, notChecked: rest.length > 0 ? `not its items after the first ${counted(ITEMS_PER_REQUEST, 'item')}` : undefined };
     },
   };
 }
@@ -315,7 +315,7 @@ export function rulesetPart(before: Ruleset | undefined, after: Ruleset | undefi
       }
       // the rules as the phase's entry point would take them: the same checks (rules, lists, the limit) whatever the ruleset's name
       const created = [...new Set((after.rules ?? []).flatMap((r) => listsReferenced(r.expression)))].filter((l) => !accountLists.has(l));
-      if (created.length > 0) return { ...check, notChecked: `it uses lists this import creates first (${created.map((l) => `$${l}`).join(', ')})` };
+      if (created.length > 0) return { ...check, notChecked: `it uses lists this import creates first: ${created.map((l) => `$${l}`).join(', ')}` };
       check.requests.push({ method: 'PUT', path: `${api.account}/rulesets/phases/${PHASE.vendor}/entrypoint`, body: { description: after.description, rules: (after.rules ?? []).map(sentRule) } });
       return check;
     },

@@ -118,7 +118,7 @@ async function checkOnServer(parts: readonly ImportPart[], api: Api, target: Api
   }
   const result: ServerChecks = { byServer: [], here: [] };
   for (const { part, check } of checks) {
-    const how = check?.notChecked === undefined ? '' : ` (not ${check.notChecked})`;
+    const how = check?.notChecked === undefined ? '' : ` (${check.notChecked})`;
     if (!check || check.requests.length === 0 || !offered.has(check.routes)) {
       result.here.push(`${part.label}${how}`);
       continue;

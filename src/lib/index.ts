@@ -1,5 +1,5 @@
 // edgesim as a library (`import { … } from 'edgesim'`): the public surface, small and stable. Every
-// export is listed in the README's "Using edgesim as a library" section; test/lib/exports.test.ts fails when one is
+// export is listed in docs/library.md (the README's "Use it as a library" links it); test/lib/exports.test.ts fails when one is
 // added or removed without updating that list. Importing this loads no CLI code, prints nothing and
 // opens nothing.
 export { loadConfig, loadPlan, type Config, type Plan, type PlanOptions } from './config.js';

@@ -8,7 +8,7 @@ import { ndjsonLine } from '../sim/outputs/packet-lines.js';
 import type { PacketVerdict, Stage } from '../sim/verdict.js';
 import type { VerdictName } from '../verdict.js';
 
-/** One packet's verdict, as one line of replay's NDJSON (README "Per-packet output"). */
+/** One packet's verdict, as one line of replay's NDJSON (docs/commands.md, "Per-packet output"). */
 export interface VerdictRecord {
   /** 1-based, as Wireshark numbers frames (decide: the packets since the last reset; in its own file when several captures are replayed) */
   frame: number;

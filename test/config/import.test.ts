@@ -320,6 +320,12 @@ describe('a dry run sends no write', () => {
       'PUT /rulesets/phases/magic_transit/entrypoint?dry_run=true',
     ]);
     expect(await exportSnapshot(target(acct))).toEqual(before);
+    // a ruleset that reads a list the import creates cannot be sent before that list exists: said, in words
+    writeFileSync(file, JSON.stringify({ ...FILE, rulesets: [{ ...rulesets[0], rules: [{ action: 'block', expression: 'ip.src in $labs' }] }] }));
+    const uses = await runCliAsync(['import', file, '--api', server.url, '--account', acct, '--token', TOKEN, '--dry-run']);
+    expect(uses.status).toBe(0);
+    expect(uses.stdout).toMatch(/\nChecked here only \([^)]*\): the protection status, .*, the root ruleset \(it uses lists this import creates first: \$labs\)\.\n$/);
+    expect(await exportSnapshot(target(acct))).toEqual(before);
   });
 
   it('against a server that does not take dry_run, sends nothing but reads, and says what was not checked', async () => {

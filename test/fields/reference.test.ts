@@ -28,15 +28,14 @@ describe('field reference', () => {
   });
 });
 
-describe('the field table in the README', () => {
+describe('the field table in docs/fields.md', () => {
   it('is the reference, field for field', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    // the section from its heading to the next heading of its level or above
-    const start = readme.indexOf('### Fields');
-    const body = start + '### Fields'.length;
-    const end = readme.slice(body).search(/^#{1,3} /m);
-    const section = readme.slice(start, end < 0 ? undefined : body + end);
+    const section = readFileSync(new URL('../../docs/fields.md', import.meta.url), 'utf8');
     const rows = [...section.matchAll(/^\| `([^`]+)` \| (\w+) \| ([^|]+) \| (.+) \|$/gm)].map((m) => ({ name: m[1], type: m[2], unit: m[3]!.trim(), meaning: m[4]!.replace(/\\\|/g, '|') }));
     expect(rows).toEqual(FIELD_REFERENCE.map((f) => ({ name: f.name, type: f.type, unit: f.unit, meaning: f.meaning })));
+  });
+
+  it('is linked from the README', () => {
+    expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain('](docs/fields.md)');
   });
 });

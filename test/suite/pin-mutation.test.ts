@@ -1,4 +1,4 @@
-// The mutation score of pinned suites (README "Testing rulesets in CI"): over generated rulesets,
+// The mutation score of pinned suites (docs/suites.md, "Testing rulesets in CI"): over generated rulesets,
 // every single change (an action flipped, a rule disabled or deleted, a number in an expression
 // changed, two neighbouring rules swapped) that compareRulesets proves changes some packet's
 // verdict or deciding rule must make the suite `edgesim pin` wrote for the original fail, on at

@@ -3,7 +3,7 @@
 // threads would pay off, and a larger one takes the processors that are idle at the moment it starts,
 // up to AUTO_THREADS_MAX. On a shared machine whose processors are busy, another thread only competes
 // with this one: a 10M-packet replay on 2 threads took 1.4x the wall time of one thread while other
-// work kept 7 to 21 tasks runnable on the 2 processors (README "Speed"). Loaded by every replay,
+// work kept 7 to 21 tasks runnable on the 2 processors (docs/speed.md). Loaded by every replay,
 // unlike the code of a parallel replay itself (range-replay.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';

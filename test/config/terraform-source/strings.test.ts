@@ -21,7 +21,11 @@ function tupleStrings(text: string): Promise<Array<TemplateString | undefined>> 
 
 /** The value of `x = …` in `text`. */
 function attributeString(text: string): Promise<TemplateString | undefined> {
-  return readHcl(text, (root) => templateString(root.descendantsOfType('attribute')[0]!.namedChildren.find((n) => n?.type === 'expression')!, text));
+  return readHcl(text, (root) => {
+    // no attribute: the grammar could not read the line
+    const attribute = root.descendantsOfType('attribute')[0];
+    return attribute === undefined ? undefined : templateString(attribute.namedChildren.find((n) => n?.type === 'expression')!, text);
+  });
 }
 
 /** `value` as a quoted HCL string's content: escapes for `\`, `"`, control characters, and `${`/`%{` doubled. */
@@ -59,6 +63,8 @@ describe('HCL strings', () => {
       fc.asyncProperty(text, async (value) => {
         const source = `x = "${quoted(value)}"\n`;
         const s = await attributeString(source);
+        // `$$${` with no `}` after it: the grammar reads an interpolation that never ends, so the string is not read (never guessed)
+        if (s === undefined && /\$\$\$\{[^}]*$/.test(quoted(value))) return;
         expect(s).toBeDefined();
         expect(s!.interpolated).toBe(false);
         expect(s!.value).toBe(value);
@@ -95,6 +101,8 @@ describe('HCL strings', () => {
     // terraform 1.11.4: "$$${x}" is the text `$${x}`, "%%%{" is `%%{`
     expect((await attributeString('x = "$$${x}"\n'))?.value).toBe('$${x}');
     expect(await attributeString('x = "%%%{"\n')).toBeUndefined();
+    // "$$${" is the text `$${` to Terraform; the grammar sees an interpolation that never ends
+    expect(await attributeString('x = "$$${"\n')).toBeUndefined();
   });
 
   it('an interpolation or a directive makes a string interpolated; its literal parts are kept', async () => {
