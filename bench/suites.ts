@@ -12,5 +12,6 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['synth', () => import('./synth.js')],
   ['suite', () => import('./suite.js')],
   ['analysis', () => import('./analysis.js')],
+  ['lsp', () => import('./lsp.js')],
   ['compare', () => import('./compare-noise.js')],
 ];

@@ -1,6 +1,7 @@
 // Once per `npm test`: build dist/ and the CLI bundle so that end-to-end tests run the installed
 // `edgesim` command as a user would, and make sure the oracle tools (tshark, tcpdump) that differential tests compare
-// against, and the browser the report page is tested in (chromium), are present, installing them
+// against, the browser the report page is tested in (chromium) and the editor that drives the language
+// server (neovim) are present, installing them
 // from Debian's packages when we can (CI runs as root).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -48,6 +49,8 @@ export default function setup(): void {
   ]);
   // memory tests measure a whole process's peak as GNU time reports it (test/helpers/measured-cli.ts)
   ensureTools(['/usr/bin/time'], ['time'], 'the memory tests');
-  // the report page is tested in a real browser (test/report/browser.test.ts)
+  // the report page and the playground are tested in a real browser (test/report/browser.test.ts, test/playground/)
   ensureTools(['chromium'], ['chromium', 'fonts-liberation'], 'the report page tests');
+  // the language server is driven by a real editor's client (test/lsp/neovim.test.ts)
+  ensureTools(['nvim'], ['neovim'], "the language server's Neovim test");
 }

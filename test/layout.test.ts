@@ -39,9 +39,13 @@ const MAY_IMPORT: Record<string, string[]> = {
   profile: ['field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fastpath', 'fields', 'firewall', 'lang', 'net', 'sim', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // reviewers' formats: SARIF, GitHub workflow commands, job summaries, pull-request reports
   review: ['analysis', 'config', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  // the language server (edgesim lsp): the engine, lint, the registry, the analysis, bench's per-rule costs, in an editor
+  lsp: ['field-registry', 'analysis', 'capture', 'config', 'data', 'firewall', 'lang', 'profile', 'review', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  // serve's playground page: the language server's checks, a packet's trace (suite), an account read through the API's client
+  playground: ['config', 'lsp', 'report', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the library (`import … from 'edgesim'`): the stages, the suites' packets and traces; never the CLI
   lib: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'review', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'profile', 'report', 'review', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'lsp', 'net', 'playground', 'profile', 'report', 'review', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
 };
 
 function sources(dir: string): string[] {

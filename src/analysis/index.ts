@@ -9,4 +9,4 @@ export { proveSpace, spaceExpression, type HeaderSpaceSpec, type SpaceExpectatio
 export { deployFindings, withSubjects, type FindingSubject, type SubjectFinding } from './finding-subjects.js';
 export { witnessRecord, type Witness } from './witness.js';
 export { checkExpressions, type ModelOptions } from './model.js';
-export { pinFirewall, pinProtection, type Pinning, type PinnedRule, type PinnedSpace, type ProtectionWitness } from './pinning.js';
+export { pinFirewall, pinProtection, pinRule, type Pinning, type PinnedRule, type PinnedSpace, type ProtectionWitness } from './pinning.js';

@@ -127,19 +127,30 @@ function edges(hs: HeaderSpace, region: Region): PinnedRule['edges'] {
   return out;
 }
 
+function pinned(model: FirewallModel, hs: HeaderSpace, i: number, workLimit: number | undefined): PinnedRule {
+  const rule = model.rules[i]!;
+  const { witness, why } = whyNot(model, i, workLimit);
+  const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
+  if (witness === null) return { ...base, witness: null, spaces: [], edges: [] };
+  return { ...base, witness: arrivedAt(witness, hs), spaces: pinnedSpaces(model, hs, rule), edges: edges(hs, rule.meaning.must) };
+}
+
 /** The pinning of a snapshot's firewall (see the top of this file). */
 export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pinning {
   const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }]);
   const model = firewalls[0]!;
-  const rules = model.rules.map((rule, i): PinnedRule => {
-    const { witness, why } = whyNot(model, i, options.workLimit);
-    const base = { ref: rule.ref, ruleset: rule.ruleset, path: rule.path, action: rule.action, why };
-    if (witness === null) return { ...base, witness: null, spaces: [], edges: [] };
-    return { ...base, witness: arrivedAt(witness, hs), spaces: pinnedSpaces(model, hs, rule), edges: edges(hs, rule.meaning.must) };
-  });
+  const rules = model.rules.map((_, i) => pinned(model, hs, i, options.workLimit));
   const pass = decisions(model, hs.universe).at(-1)!;
   const box = decidedPacket(pass, hs.universe, 'must');
   return { rules, fallthrough: box === null ? null : arrivedAt(box, hs) };
+}
+
+/** One rule's pinning (the rule at `path`, e.g. rulesets[0].rules[3]), or undefined when the firewall has no such rule: what an editor says of it. */
+export function pinRule(snapshot: Snapshot, path: string, options: ModelOptions = {}): PinnedRule | undefined {
+  const { space: hs, firewalls } = modelFirewalls([{ snapshot, options }]);
+  const model = firewalls[0]!;
+  const i = model.rules.findIndex((r) => r.path === path);
+  return i < 0 ? undefined : pinned(model, hs, i, options.workLimit);
 }
 
 /** A packet ATP applies a filter or a scoped rule to. */

@@ -39,6 +39,12 @@ export interface ServerOptions {
   maxRules?: number;
   /** Largest accepted request body in bytes. Default 16 MiB (a full 100,000-item list fits). */
   bodyLimit?: number;
+  /**
+   * Pages served beside the API (`serve`'s playground), registered on the server: routes whose
+   * config says `page: true` are open to every client, and read an account only through the API,
+   * with the client's own credentials.
+   */
+  pages?: (app: FastifyInstance) => void;
 }
 
 /** A listening server. */
@@ -115,6 +121,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   });
 
   app.addHook('onRequest', async (req) => {
+    if ((req.routeOptions.config as { page?: boolean } | undefined)?.page === true) return;
     const account = (req.params as { account?: string } | undefined)?.account;
     authenticate(req.headers, options.credentials, account, access(req.method));
     if (account !== undefined && !ACCOUNT_ID.test(account)) {
@@ -142,6 +149,7 @@ function buildApp(options: ServerOptions, store: AccountStore): FastifyInstance 
   registerRulesetRoutes(ctx, BASE_PATH);
   registerListRoutes(ctx, BASE_PATH);
   registerValidateExprRoutes(ctx, BASE_PATH);
+  options.pages?.(app);
   return app;
 }
 

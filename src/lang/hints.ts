@@ -77,41 +77,72 @@ function nameBefore(expr: string, pos: number): string {
   return expr.slice(start, end);
 }
 
+/** A change of the expression a hint proposes: bytes [start, end) of the expression replaced by `text`. */
+export interface HintFix {
+  readonly title: string;
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** A hint's line and the changes it proposes (an editor's quick fixes). */
+export interface Hint {
+  readonly text: string;
+  readonly fixes: readonly HintFix[];
+}
+
+const bytesOf = (text: string): number => Buffer.byteLength(text, 'utf8');
+
 /** A one-line hint for a parse error of expr against scheme, or null. */
 export function hintFor(expr: string, err: FilterError, scheme: Scheme): string | null {
+  return hintOf(expr, err, scheme)?.text ?? null;
+}
+
+/** hintFor's line with the changes it proposes, or null. */
+export function hintOf(expr: string, err: FilterError, scheme: Scheme): Hint | null {
   const bytes = Buffer.from(expr, 'utf8');
   /** the text before a byte offset */
   const at = (offset: number) => bytes.subarray(0, offset).toString('utf8');
   if (err.code === 'unknown_identifier') {
     const name = bytes.subarray(err.start, err.end).toString('utf8');
-    if (FIREWALL_SCHEME.field(name) && !WIRESHARK_NAMES.has(name)) return `${name} is a firewall rule field: an ATP filter may use only ${oneOf(scheme.fieldNames())}`;
+    if (FIREWALL_SCHEME.field(name) && !WIRESHARK_NAMES.has(name)) return { text: `${name} is a firewall rule field: an ATP filter may use only ${oneOf(scheme.fieldNames())}`, fixes: [] };
     const like = fieldsLike(name, scheme);
-    return like.length > 0 ? `did you mean ${oneOf(like)}?` : null;
+    return like.length > 0 ? { text: `did you mean ${oneOf(like)}?`, fixes: like.map((f) => ({ title: `Change ${name} to ${f}`, start: err.start, end: err.end, text: f })) } : null;
   }
-  const compared = /([A-Za-z0-9_.]+)\s*(==|eq|!=|ne)\s*$/.exec(at(err.start));
+  const before = at(err.start);
+  const compared = /([A-Za-z0-9_.]+)\s*(==|eq|!=|ne)\s*$/.exec(before);
   if (compared !== null) {
     const [, name, op] = compared as unknown as [string, string, string];
     // the value the engine could not read, which the error starts (its span may cover only part of it)
     const value = /^[^\s)}]*/.exec(bytes.subarray(err.start).toString('utf8'))![0];
     const type = scheme.field(name)?.type;
-    if (type !== undefined && display(type) === 'Bytes' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(value)) return `a Bytes value is written in quotes: ${name} ${op} "${value}"`;
+    const valueEnd = err.start + bytesOf(value);
+    if (type !== undefined && display(type) === 'Bytes' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(value)) {
+      return { text: `a Bytes value is written in quotes: ${name} ${op} "${value}"`, fixes: [{ title: `Quote ${value}: "${value}"`, start: err.start, end: valueEnd, text: `"${value}"` }] };
+    }
     if (type !== undefined && display(type) === 'Ip' && value.includes('/')) {
-      return `${op} compares one address; for a network write ${op === '==' || op === 'eq' ? '' : 'not '}${name} in {${value}}`;
+      const negated = op !== '==' && op !== 'eq';
+      const written = `${negated ? 'not ' : ''}${name} in {${value}}`;
+      return {
+        text: `${op} compares one address; for a network write ${written}`,
+        fixes: [{ title: `Write ${written}`, start: bytesOf(before.slice(0, compared.index)), end: valueEnd, text: written }],
+      };
     }
   }
   if (err.reason !== 'expected ComparisonOp') return null;
-  const prefix = at(err.start);
-  const name = nameBefore(prefix, prefix.length);
+  const name = nameBefore(before, before.length);
   const field = scheme.field(name);
   if (!field) return null;
   const header = PROTOCOL_HEADERS.get(name);
   if (header) {
-    const proto = name !== 'ip' && scheme.field('ip.proto') ? `: did you mean ip.proto == "${name}"?` : '';
-    return `${name} is the raw ${header} header (Bytes), not a condition${proto}`;
+    const proto = name !== 'ip' && scheme.field('ip.proto') ? `ip.proto == "${name}"` : null;
+    const nameEnd = bytesOf(before.trimEnd());
+    const fixes = proto === null ? [] : [{ title: `Write ${proto}`, start: nameEnd - bytesOf(name), end: nameEnd, text: proto }];
+    return { text: `${name} is the raw ${header} header (Bytes), not a condition${proto === null ? '' : `: did you mean ${proto}?`}`, fixes };
   }
   const type = display(field.type);
   const article = /^[AEIOU]/.test(type) ? 'an' : 'a';
-  return `${name} is ${article} ${type} field: compare it with a value, for example ${name} ${EXAMPLE[type] ?? '== …'}`;
+  return { text: `${name} is ${article} ${type} field: compare it with a value, for example ${name} ${EXAMPLE[type] ?? '== …'}`, fixes: [] };
 }
 
 const EXAMPLE: Record<string, string> = { Int: '== 80', Ip: 'in {192.0.2.0/24}', Bytes: '== "…"' };

@@ -18,6 +18,6 @@ export { interpret, type CompileOptions } from './interpret.js';
 export { printExpr } from './print.js';
 export type * from './binding.js';
 export { explain } from './explain.js';
-export { hintFor, listWarnings } from './hints.js';
+export { hintFor, hintOf, listWarnings, type Hint, type HintFix } from './hints.js';
 export { MANAGED_LISTS } from './lists.js';
 export { conditionsOf, ConditionProbe, type ConditionValue } from './conditions.js';

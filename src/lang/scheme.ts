@@ -38,6 +38,9 @@ export type ParamProblem =
  */
 export interface FunctionDef {
   readonly name: string;
+  /** for people (completion, hover): the call with its parameters' kinds and types, and what it gives */
+  readonly signature: string;
+  readonly summary: string;
   readonly minArgs: number;
   /** undefined: no maximum */
   readonly maxArgs?: number;

@@ -94,18 +94,42 @@ export interface BenchReport {
   warnings: string[];
 }
 
-export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: BenchOptions = {}): Promise<BenchReport> {
-  const runs = Math.max(1, opts.runs ?? 5);
-  const sampling = { runs: Math.ceil(runs / ROUNDS), minNs: ((opts.minTimeMs ?? 50) * 1e6) / ROUNDS };
+/** What every measurement of a ruleset starts from: its firewall compiled, protection, the lookups its rules read. */
+async function compiledPath(store: FrameStore, snapshot: Snapshot, opts: PathOptions) {
   const warnings = [...store.warnings];
   const lists = createListRegistry({ dir: opts.listsDir, accountLists: snapshot.lists });
   const resolve = (name: string) => lists.resolve(name);
   const firewall = Firewall.compile(snapshot.rulesets ?? [], { lists: resolve });
   const probe = AdvancedTcpProtection.fromSnapshot(snapshot, opts.atp);
   const enrichment = await enrichmentFor(firewall.fields, probe.readsIngress, opts, warnings);
+  const freshPath = () => new PacketPath({ enrichment, atp: probe.withFreshState(), firewall });
+  const rules: Array<ProfiledRule & { action: string; expression: string }> = firewall.rules.map((r) => ({
+    ref: r.ref,
+    enabled: r.enabled,
+    terminating: r.action !== 'log',
+    action: r.action,
+    expression: r.expression,
+    predicate: compileRecordExpression('rule', r.expression, resolve).predicate,
+  }));
+  return { warnings, resolve, firewall, probe, enrichment, freshPath, rules };
+}
+
+/**
+ * Each rule's counts on the packets (a replay's hits) and its cost per evaluation timed alone, once,
+ * without the throughput rounds or the scaling to the firewall's time (an editor's figures, on save).
+ */
+export async function ruleCosts(store: FrameStore, snapshot: Snapshot, opts: PathOptions & { minTimeMs?: number } = {}): Promise<{ costs: RuleCost[]; actions: string[]; packets: number; warnings: string[] }> {
+  const { warnings, firewall, freshPath, rules } = await compiledPath(store, snapshot, opts);
+  const costs = profileRules(rules, firewallRecords(store, freshPath()), { runs: 1, minNs: (opts.minTimeMs ?? 1) * 1e6 });
+  return { costs, actions: firewall.rules.map((r) => r.action), packets: store.count, warnings };
+}
+
+export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: BenchOptions = {}): Promise<BenchReport> {
+  const runs = Math.max(1, opts.runs ?? 5);
+  const sampling = { runs: Math.ceil(runs / ROUNDS), minNs: ((opts.minTimeMs ?? 50) * 1e6) / ROUNDS };
+  const { warnings, resolve, firewall, probe, enrichment, freshPath, rules } = await compiledPath(store, snapshot, opts);
 
   // 1. whole path
-  const freshPath = () => new PacketPath({ enrichment, atp: probe.withFreshState(), firewall });
   const rec0 = new PacketRecord();
   const fastPath = fastPathFor({ firewall, atp: probe, lists: resolve, enrichment });
   const wholePath = () =>
@@ -138,15 +162,6 @@ export async function benchmark(store: FrameStore, snapshot: Snapshot, opts: Ben
     });
 
   // 3. per rule
-  const rules: Array<ProfiledRule & { action: string; expression: string }> = firewall.rules.map((r) => ({
-    ref: r.ref,
-    enabled: r.enabled,
-    terminating: r.action !== 'log',
-    action: r.action,
-    expression: r.expression,
-    predicate: compileRecordExpression('rule', r.expression, resolve).predicate,
-  }));
-
   // measured in rounds, so that each figure's samples spread over the run's time
   // each round's rules compiled afresh, so that V8's feedback and code for a predicate differ from round to round as from run to run
   const freshRules = () => rules.map((r) => ({ ...r, predicate: compileRecordExpression('rule', r.expression, resolve).predicate }));

@@ -5,7 +5,7 @@
 // a ref is named `ruleset#3` by position), so a rebase that moves or renumbers rules keeps it.
 import { createHash } from 'node:crypto';
 import { deployFindings, lint, severityOf, withSubjects, type Finding, type FindingKind, type FindingSubject, type ModelOptions, type Severity, type SubjectFinding } from '../analysis/index.js';
-import type { DeployCheckResult } from '../config/deploy-checks.js';
+import { deployChecks, type DeployCheckResult } from '../config/deploy-checks.js';
 import type { RuleLocator, SourceLocation } from '../config/location.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { FINDING_RULES } from './finding-rules.js';
@@ -16,6 +16,8 @@ export interface ReviewFinding {
   location: SourceLocation;
   /** stable across runs, moves and renumbering: kind, ruleset, the rule's own ref and the expression on one line */
   fingerprint: string;
+  /** what it is about: the ruleset's and the rule's indexes in the file (as the reader made the document) */
+  subject: FindingSubject;
 }
 
 export interface FindingSources {
@@ -55,15 +57,44 @@ export function reviewFindings(sources: FindingSources): ReviewFinding[] {
   };
   const placed = [
     ...sources.deployTime.map(({ finding, subject }) => ({ finding, subject, location: place(subject, finding.kind) })),
-    ...sources.analysed.map(({ finding, subject }) => ({ finding, subject, location: place(inFile(subject), finding.kind) })),
+    ...sources.analysed.map(({ finding, subject }) => ({ finding, subject: inFile(subject), location: place(inFile(subject), finding.kind) })),
   ].sort((a, b) => lineOf(a.location) - lineOf(b.location) || (a.location.column ?? 0) - (b.location.column ?? 0));
   const seen = new Map<string, number>();
   return placed.map(({ finding, subject, location }) => {
     const base = fingerprintOf(finding, subject);
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
-    return { finding, severity: severityOf(finding.kind), location, fingerprint: count === 1 ? base : `${base}:${count}` };
+    return { finding, severity: severityOf(finding.kind), location, fingerprint: count === 1 ? base : `${base}:${count}`, subject };
   });
+}
+
+const holdsRulesets = (value: unknown): boolean => typeof value === 'object' && value !== null && 'rulesets' in value;
+
+/** The deploy-time checks of the documents a configuration is read from, as lint takes them. */
+export interface DeployCheckCollector {
+  /** for the readers' `prepare`: checks a document and gives what the schema then validates (deployChecks's document) */
+  prepare(value: unknown): unknown;
+  /** the checks of the document that holds the rulesets (of several files), and that document as its file has it */
+  readonly deploy: DeployCheckResult | undefined;
+  readonly document: unknown;
+}
+
+/** Collects the deploy-time checks of the documents read (of several files, the one that holds the rulesets). */
+export function collectDeployChecks(maxRules: number): DeployCheckCollector {
+  const collected: { deploy: DeployCheckResult | undefined; document: unknown } = { deploy: undefined, document: undefined };
+  return {
+    prepare(value) {
+      const checked = deployChecks(value, maxRules);
+      if (collected.deploy === undefined || holdsRulesets(value)) [collected.deploy, collected.document] = [checked, value];
+      return checked.document;
+    },
+    get deploy() {
+      return collected.deploy;
+    },
+    get document() {
+      return collected.document;
+    },
+  };
 }
 
 /** What lint reads: the loaded snapshot, the deploy-time checks of the document it came from, and where it is written. */

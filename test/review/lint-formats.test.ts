@@ -15,6 +15,7 @@ const placed = (severity: Severity, line: number, kind: FindingKind = 'unreachab
   severity,
   location: { file: 'config.json', line, column: 5 },
   fingerprint: `f${line}`,
+  subject: { ruleset: 0, rule: line, expression: '' },
 });
 
 describe('annotationLines', () => {

@@ -133,7 +133,7 @@ describe('rewriting a golden file', () => {
 describe('reports that would overwrite a file of the run', () => {
   for (const flag of ['--json', '--junit']) {
     for (const [what, file, other] of [
-      ['the suite', 'suite.yaml', /the suite .*suite\.yaml/],
+      ['the suite', 'suite.yaml', /the suite/],
       ['the configuration', 'config.json', /the configuration of .*suite\.yaml/],
       ['a capture', 'demo.pcap', /the capture of case "demo"/],
       ['a golden file', 'verdicts.ndjson', /the golden file of case "demo"/],

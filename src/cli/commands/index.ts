@@ -19,6 +19,7 @@ import { register as test } from './test/command.js';
 import { register as pin } from './pin/command.js';
 import { register as trace } from './trace/command.js';
 import { register as bench } from './bench/command.js';
+import { register as lsp } from './lsp/command.js';
 import { register as about } from './about/command.js';
 
 export const commands: Array<(program: Command) => void> = [
@@ -39,5 +40,6 @@ export const commands: Array<(program: Command) => void> = [
   importSnapshot,
   synth,
   bench,
+  lsp,
   about,
 ];

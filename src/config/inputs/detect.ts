@@ -20,7 +20,8 @@ export async function detectValueFormat(value: unknown): Promise<ConfigFormat> {
   return jsonFormat(value);
 }
 
-function jsonFormat(value: unknown): ConfigFormat {
+/** The format of a JSON value: Terraform's output, the vendor API's answer, or else a snapshot. */
+export function jsonFormat(value: unknown): ConfigFormat {
   if (Array.isArray(value)) return 'vendor';
   if (isTerraformJson(value)) return 'terraform';
   // a snapshot has no top-level phase: a ruleset object does

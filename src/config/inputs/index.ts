@@ -15,8 +15,9 @@ import { isObject, type ConfigFormat, type ConfigurationDocument, type PlanSide 
 import { mergeParts, type ConfigurationPart } from './merge.js';
 
 export { CONFIG_FORMATS, type ConfigFormat } from './document.js';
+export { detectFormat } from './detect.js';
 
-type Reader = (text: string, file: string, side: PlanSide, options: { account?: string }) => ConfigurationDocument;
+export type Reader = (text: string, file: string, side: PlanSide, options: { account?: string }) => ConfigurationDocument;
 
 /** Each format's reader, loaded when a file is in that format (the YAML parser is not small). */
 const READERS: Readonly<Record<ConfigFormat, () => Promise<Reader>>> = {
@@ -25,6 +26,11 @@ const READERS: Readonly<Record<ConfigFormat, () => Promise<Reader>>> = {
   vendor: async () => (await import('./vendor.js')).readVendorDocument,
   octorules: async () => (await import('./octorules.js')).readOctorulesDocument,
 };
+
+/** The reader of a format (the language server reads an editor's text with it, as --config reads a file). */
+export function readerFor(format: ConfigFormat): Promise<Reader> {
+  return READERS[format]();
+}
 
 /** A configuration file; `plan` reads one side of a Terraform plan's changes (diff --plan, lint --plan). */
 export interface ConfigurationInput {

@@ -2,7 +2,7 @@
 // magic_transit entry point's rules (API rule objects without read-only fields) and whose `lists:`
 // are the account's lists. `skip` means what it means in the API. The other network phases
 // octorules knows are named as not simulated. Lines come from the YAML parser's own ranges.
-import { LineCounter, parseDocument, type Node } from 'yaml';
+import { LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { UserError } from '../../errors.js';
 import { SNAPSHOT_SCHEMA } from '../resources.js';
 import { isObject, rulesetOrigin, type ConfigurationDocument } from './document.js';
@@ -28,7 +28,8 @@ function apiList(list: unknown): unknown {
   return { ...list, items: list.items.map((item: unknown) => (typeof item === 'string' ? { ip: item } : item)) };
 }
 
-export function readOctorulesDocument(text: string, file: string): ConfigurationDocument {
+/** A YAML document with its lines; invalid YAML is one error naming the line and the column (an octorules file, a suite's inline configuration). */
+export function readYamlDocument(text: string, file: string): { doc: Document.Parsed; lines: LineCounter } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -36,6 +37,11 @@ export function readOctorulesDocument(text: string, file: string): Configuration
     const { line, col } = lines.linePos(e.pos[0]);
     throw new UserError(`invalid YAML at line ${line}, column ${col}: ${e.message.split('\n')[0]!}`, { source: file });
   }
+  return { doc, lines };
+}
+
+export function readOctorulesDocument(text: string, file: string): ConfigurationDocument {
+  const { doc, lines } = readYamlDocument(text, file);
   const value: unknown = doc.toJS();
   if (!isObject(value) || !isOctorulesFile(value)) throw new UserError('not an octorules account file (no network_firewall_rules: or lists:)', { source: file });
   const snapshotKey = Object.keys(value).find((k) => k !== 'lists' && k in SNAPSHOT_SCHEMA.properties!);

@@ -30,6 +30,8 @@ export function readBits(bytes: Uint8Array, start: number, end: number, from: nu
 
 export const bitSlice: FunctionDef = {
   name: 'bit_slice',
+  signature: 'bit_slice(protocol: ip | tcp | udp | icmp, start: Int, end: Int) -> Int',
+  summary: `Bits [start, end) of the raw header of protocol, read big-endian from that header's first byte as an unsigned integer: start and end are Int literals, end - start from 1 to ${BIT_SLICE_MAX_WIDTH}, end at most ${BIT_SLICE_MAX_END}. Absent where the bits lie past the captured bytes.`,
   minArgs: 3,
   maxArgs: 3,
   checkParam(index, param, previous): ParamProblem | null {

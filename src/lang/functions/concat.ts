@@ -7,6 +7,8 @@ import { display, isArray, sameType } from '../types.js';
 
 export const concat: FunctionDef = {
   name: 'concat',
+  signature: 'concat(a: Bytes | Array<T>, b: same type, …) -> same type',
+  summary: 'The byte strings or arrays given, joined in order; absent arguments are skipped, and all absent gives absent.',
   minArgs: 2,
   checkParam(index, param, previous): ParamProblem | null {
     if (index === 0) return param.type === 'Bytes' || isArray(param.type) ? null : { kind: 'type', expected: 'Bytes or Array<_>' };

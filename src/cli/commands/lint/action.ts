@@ -3,13 +3,12 @@
 // first, its witness packet below), as JSON, SARIF or GitHub annotations, with a job summary; or
 // one rule's overlaps (--explain).
 import { explain, type Explanation } from '../../../analysis/index.js';
-import { deployChecks, type DeployCheckResult } from '../../../config/deploy-checks.js';
 import { placeText } from '../../../config/location.js';
 import { createListRegistry } from '../../../data/lists.js';
 import { attachSource, UsageError } from '../../../errors.js';
 import { annotationLines } from '../../../review/annotations.js';
 import { appendJobSummary, summaryFile } from '../../../review/job-summary.js';
-import { failsAt, findingJson, lintFindings, type ReviewFinding } from '../../../review/lint-findings.js';
+import { collectDeployChecks, failsAt, findingJson, lintFindings, type ReviewFinding } from '../../../review/lint-findings.js';
 import { lintSummary } from '../../../review/lint-summary.js';
 import { sarifLog } from '../../../review/sarif.js';
 import { printable } from '../../../terminal-text.js';
@@ -68,8 +67,6 @@ function rendered(format: Format, findings: readonly ReviewFinding[]): string {
   return formatFindings(findings);
 }
 
-const holdsRulesets = (value: unknown): boolean => typeof value === 'object' && value !== null && 'rulesets' in value;
-
 export async function run(file: string | undefined, flags: LintFlags): Promise<void> {
   const format = formatOf(flags);
   const summary = summaryFile(flags.summary);
@@ -81,14 +78,8 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
   if (flags.summary === undefined) writes('$GITHUB_STEP_SUMMARY', summary);
   // the deploy-time checks look at the document as the file has it, before the schema (of several
   // files, the one that holds the rulesets)
-  let deploy: DeployCheckResult | undefined;
-  let document: unknown;
-  const prepare = (value: unknown): unknown => {
-    const checked = deployChecks(value, flags.maxRules);
-    if (deploy === undefined || holdsRulesets(value)) [deploy, document] = [checked, value];
-    return checked.document;
-  };
-  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare, places: true });
+  const checks = collectDeployChecks(flags.maxRules);
+  const { snapshot, source, locate } = await loadConfiguration({ ...flags, config: files.length === 0 ? undefined : files }, { unknownLists: 'allow', side: 'after', prepare: checks.prepare, places: true });
   const where = locate(0)?.file ?? read[0]!;
   try {
     const registry = createListRegistry({ dir: flags.lists, accountLists: snapshot.lists, onSample: sampleListSaid });
@@ -98,7 +89,7 @@ export async function run(file: string | undefined, flags: LintFlags): Promise<v
       writeOutput(flags.out, format === 'json' ? `${JSON.stringify(e, null, 2)}\n` : formatExplanation(e));
       return;
     }
-    const findings = lintFindings({ snapshot, model: options, deploy: deploy!, document, file: where, locate });
+    const findings = lintFindings({ snapshot, model: options, deploy: checks.deploy!, document: checks.document, file: where, locate });
     if (format === 'sarif' && findings.some((r) => r.location.file === STDIN_NAME)) {
       warn('--format sarif: the configuration came from standard input, which is no file: its findings have no place in the repository for code scanning to show them at');
     }

@@ -50,9 +50,13 @@ async function start(flags: ServeFlags): Promise<{ server: RunningServer; creden
   const maxRules = whole('--max-rules', flags.maxRules, 1, 100_000);
   const credentials = await credentialsOf(flags);
   const data = flags.inMemory ? undefined : (flags.data ?? DEFAULT_DATA);
-  const { createServer } = await import('../../../api/server.js');
+  const [{ createServer }, { registerPlayground }] = await Promise.all([import('../../../api/server.js'), import('../../../playground/route.js')]);
+  // the playground reads accounts through the API at the address the server listens on
+  let apiUrl = '';
   try {
-    return { server: await createServer({ port: p, host: flags.host, data, credentials, maxRules }), credentials };
+    const server = await createServer({ port: p, host: flags.host, data, credentials, maxRules, pages: (app) => registerPlayground(app, () => apiUrl) });
+    apiUrl = server.url;
+    return { server, credentials };
   } catch (err) {
     if (err instanceof UserError) throw err;
     throw new UserError(`cannot listen on ${flags.host}:${p}: ${systemErrorText(err)}`);
@@ -63,7 +67,8 @@ export async function run(flags: ServeFlags): Promise<void> {
   const { server, credentials } = await start(flags);
   process.stdout.write(`${server.url}\n`);
   const where = flags.inMemory ? 'in memory' : `in ${flags.data ?? DEFAULT_DATA}`;
-  process.stderr.write(`edgesim: API listening at ${server.url} (configuration kept ${where}); Ctrl-C stops it\n`);
+  const playground = server.url.replace(/\/client\/v4$/, '/playground');
+  process.stderr.write(`edgesim: API listening at ${server.url} (configuration kept ${where}), the playground at ${playground}; Ctrl-C stops it\n`);
   process.stderr.write(`edgesim: ${accessNote(flags, credentials)}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

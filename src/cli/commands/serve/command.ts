@@ -20,7 +20,8 @@ export function register(program: Command): void {
       'after',
       `
 The base URL is printed on stdout as the first line (useful with --port 0); Ctrl-C stops the server
-after pending writes finish.
+after pending writes finish. http://HOST:PORT/playground is a page to write an expression with the
+editor's diagnostics and completion, and to trace a packet through an account's configuration.
 
 Open mode (the default, for local work): any well-formed credentials (Authorization: Bearer <token>,
 or X-Auth-Email with X-Auth-Key) may read and write every account; serve says so when it starts.
