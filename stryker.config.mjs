@@ -12,8 +12,8 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  // the sandbox builds its own dist/ in vitest's global setup
-  ignorePatterns: ['dist', 'bench/results', 'reports', 'tmp'],
+  // the sandbox builds its own dist/ in vitest's global setup; rooted (/reports, not reports: src/suite/reports is source)
+  ignorePatterns: ['/dist', '/bench/results', '/reports', '/tmp'],
   tempDirName: 'tmp/stryker',
   timeoutMS: 10_000,
 };

@@ -8,7 +8,7 @@
 // - Stryker takes the initial test run's time beyond its tests' own as the overhead it adds to
 //   every mutant's timeout; a build in the global setup made that a minute, so every mutant that
 //   loops waited a minute more. Loading the config is not timed.
-import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import projectSetup from '../test/global-setup.js';
@@ -39,4 +39,24 @@ export function setupSandboxOnce(): void {
     if (waited > 20 * 60_000) throw new Error(`bench/mutation-setup.ts: the sandbox's setup did not finish in 20 minutes (${done})`);
     Atomics.wait(pause, 0, 0, 250);
   }
+}
+
+// what test/global-setup.ts provides: the build's outputs, the oracle tools (tshark and the Wireshark
+// tools that come with it) run by name, the browser, GNU time (a false match only costs the build)
+const NEEDS_SETUP =
+  /(?<![\w@.-])dist\/|bin\/edgesim|runTool\(|(?:spawn|execFile)(?:Sync)?\(\s*['"](?:tshark|tcpdump|capinfos|mergecap|editcap|text2pcap)\b|\/usr\/bin\/(?:time|chromium)\b/;
+
+/** Whether `file` (relative to the root) or a file of test/ it imports needs the global setup. */
+export function needsGlobalSetup(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const text = readFileSync(path.join(root, file), 'utf8');
+  if (NEEDS_SETUP.test(text)) return true;
+  for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.\.?\/[^'"]+)['"]/g)) {
+    let target = path.join(path.dirname(file), m[1]!);
+    if (!existsSync(path.join(root, target)) && target.endsWith('.js')) target = `${target.slice(0, -3)}.ts`;
+    if (!target.startsWith(`test${path.sep}`) || !existsSync(path.join(root, target))) continue;
+    if (needsGlobalSetup(target, seen)) return true;
+  }
+  return false;
 }

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult } from '@stryker-mutator/api/core';
+import { needsGlobalSetup } from './mutation-setup.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = path.join(root, 'bench/results/mutation.json');
@@ -87,7 +88,8 @@ const OWN_TESTS: Record<string, string[]> = {
   // the frame's record in memory, and through capture files (decoded-rules); lookup-diff's lookups take 25 s a run
   'src/fastpath/frame-record.ts': ['test/fastpath/frame-record.test.ts', 'test/fastpath/decoded-rules.test.ts'],
   // the space's own properties against point models, and the cover search over it; against all of test/analysis over an hour (its looping mutants each wait out the timeout)
-  'src/analysis/space.ts': ['test/analysis/space.test.ts', 'test/analysis/cover.test.ts'],
+  // (with --subset) and the lint findings that depend on its answers and work: the 200-rule allowlists near the default work limit (expression), blocked_by and the work-limit messages (lint, lint-findings); against every test that loads it (28 files) 24 s a mutant, 1.5 to 2 hours
+  'src/analysis/space.ts': ['test/analysis/space.test.ts', 'test/analysis/cover.test.ts', 'test/analysis/expression.test.ts', 'test/analysis/lint.test.ts', 'test/analysis/lint-findings.test.ts'],
   // each comparison's region: against the real firewall (expression, properties), the models built from them, lint's findings
   'src/analysis/atoms.ts': ['test/analysis/atoms.test.ts', 'test/analysis/expression.test.ts', 'test/analysis/properties.test.ts', 'test/analysis/model.test.ts', 'test/analysis/lint.test.ts', 'test/analysis/lint-findings.test.ts'],
   // the registry's fields on the dimensions: as the registry states them (field-dimensions), and as callers see them: every field known to every stage, spaces written for boxes, witnesses pinned, comparisons' regions (10 s a run); mostly module-level tables, so against all of test/analysis each static mutant would run every test
@@ -100,10 +102,64 @@ function testFilesUnder(folder: string): string[] {
   );
 }
 
-/** The tests related to a source file: those of the test folder mirroring its top source folder. */
-function relatedTests(file: string): { files: string[]; description: string } {
+/** The relative imports of a source or test file (static, type-only excluded, dynamic included), as files from the root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|[;\n])\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"](\.\.?\/[^'"]+)['"]|import\s*\(\s*['"](\.\.?\/[^'"]+)['"]/g)) {
+    let target = path.join(path.dirname(file), (m[1] ?? m[2])!);
+    if (target.endsWith('.js')) target = `${target.slice(0, -3)}.ts`;
+    if (existsSync(path.join(root, target))) out.push(target);
+    else if (existsSync(path.join(root, target, 'index.ts'))) out.push(path.join(target, 'index.ts'));
+  }
+  return out;
+}
+
+/** Every test file whose imports (followed through test/ and src/) load `file` in vitest's own process:
+ * the tests that can reach its code. Tests that reach it only through dist/ or a child process run
+ * code Stryker does not switch, so they are not counted. */
+function reachingTests(file: string): string[] {
+  const tests = testFilesUnder('test');
+  // who imports whom, backwards from `file`
+  const importers = new Map<string, string[]>();
+  const todo = [...tests];
+  const read = new Set<string>(todo);
+  while (todo.length > 0) {
+    const f = todo.pop()!;
+    for (const g of importsOf(f)) {
+      importers.set(g, [...(importers.get(g) ?? []), f]);
+      if (!read.has(g)) {
+        read.add(g);
+        todo.push(g);
+      }
+    }
+  }
+  const reached = new Set<string>([file]);
+  const back = [file];
+  while (back.length > 0) {
+    for (const f of importers.get(back.pop()!) ?? []) {
+      if (!reached.has(f)) {
+        reached.add(f);
+        back.push(f);
+      }
+    }
+  }
+  return tests.filter((t) => reached.has(t));
+}
+
+/** The tests related to a source file: every test that loads it (`reachingTests`), or with
+ * `subset`, a file's `OWN_TESTS` or the test folder mirroring its top source folder. */
+function relatedTests(file: string, subset: boolean): { files: string[]; description: string } {
   if (!existsSync(path.join(root, file))) throw new Error(`${file}: no such file`);
   if (!file.startsWith('src/')) throw new Error(`${file}: not a source file under src/`);
+  if (!subset) {
+    const loading = reachingTests(file).filter((t) => !BOTH_SIDES.some(([source, test]) => source.test(file) && test === t));
+    // tests that need the build (they run the CLI in a child process or read dist/): what they run
+    // there is not the code Stryker switches, and in a sandbox one of them (test/lib/simulator.test.ts's
+    // merged replay) fails the initial run; they are left out and counted
+    const files = loading.filter((t) => !needsGlobalSetup(t));
+    return { files, description: `every test that loads it in vitest's process (${files.length} files; ${loading.length - files.length} more need the build, left out)` };
+  }
   const own = OWN_TESTS[file];
   if (own !== undefined) return { files: own, description: own.join(', ') };
   const folder = `test/${file.split('/')[1]}`;
@@ -177,6 +233,48 @@ function score(results: MutantResult[], tests: string, measured: string): FileSc
   };
 }
 
+/** One line per mutant: where (1-based, to where it ends), what, and what became of it (the first test that killed it, as `file#describe test`). */
+interface MutantRow {
+  line: number;
+  column: number;
+  end: string;
+  mutator: string;
+  replacement: string;
+  status: string;
+  killedBy?: string;
+}
+
+interface StrykerReport {
+  files: Record<string, { mutants: Array<{ location: { start: { line: number; column: number }; end: { line: number; column: number } }; mutatorName: string; replacement?: string; status: string; killedBy?: string[] }> }>;
+  testFiles?: Record<string, { tests: Array<{ id: string; name: string }> }>;
+}
+
+/** The per-mutant results of a run (from Stryker's JSON report), committed under mutation/ (mutation/src_analysis_space.ts.json). */
+function writeReport(file: string, reportFile: string, s: FileScore, stryker: string): void {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as StrykerReport;
+  const tests = new Map<string, string>();
+  for (const [f, { tests: list }] of Object.entries(report.testFiles ?? {})) for (const t of list) tests.set(t.id, `${path.relative(root, f)}#${t.name}`);
+  const rows: MutantRow[] = Object.values(report.files)
+    .flatMap((f) => f.mutants)
+    .map((m) => ({
+      line: m.location.start.line,
+      column: m.location.start.column,
+      end: `${m.location.end.line}:${m.location.end.column}`,
+      mutator: m.mutatorName,
+      replacement: m.replacement ?? '',
+      status: m.status,
+      ...(m.killedBy !== undefined && m.killedBy.length > 0 ? { killedBy: tests.get(m.killedBy[0]!) ?? m.killedBy[0]! } : {}),
+    }))
+    .sort((a, b) => a.line - b.line || a.column - b.column || cmp(a.mutator, b.mutator) || cmp(a.replacement, b.replacement) || cmp(a.end, b.end));
+  const head = { file, commit: s.commit, date: s.date, stryker, tests: s.tests, score: s.score };
+  const body = rows.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
+  mkdirSync(path.join(root, 'mutation'), { recursive: true });
+  writeFileSync(path.join(root, 'mutation', `${file.replaceAll('/', '_')}.json`), `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "mutants": [\n${body}\n  ]\n}\n`);
+}
+
+/** Code-point order (Python's, so a row's place never depends on the locale). */
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function describeSurvivor(r: MutantResult): string {
   const at = r.location.start;
   return `  ${r.fileName}:${at.line}:${at.column + 1} ${r.mutatorName} → ${JSON.stringify(r.replacement ?? '')} (${r.status})`;
@@ -185,14 +283,18 @@ function describeSurvivor(r: MutantResult): string {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false } },
+    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false }, subset: { type: 'boolean', default: false }, list: { type: 'boolean', default: false } },
   });
   const concurrency = Number(values.concurrency);
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
   if (values.stale && positionals.length > 0) throw new Error('--stale picks the files itself: name no file with it');
   const files = values.stale ? staleFiles(readBaseline()) : positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
   if (values.stale) console.log(files.length === 0 ? 'every core file\'s row is up to date' : `stale or missing rows: ${files.join(', ')}`);
-  const related = files.map(relatedTests);
+  const related = files.map((f) => relatedTests(f, values.subset));
+  if (values.list) {
+    for (const [i, file] of files.entries()) console.log(`${file}: ${related[i]!.description}\n${related[i]!.files.map((t) => `  ${t}`).join('\n')}`);
+    return;
+  }
   const stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;
   linkShared();
   const measured = commit();
@@ -217,6 +319,7 @@ async function main(): Promise<void> {
     console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage})`);
     for (const r of left) console.log(describeSurvivor(r));
     writeRow(file, s, stryker);
+    writeReport(file, path.join(root, `${report}.json`), s, stryker);
   }
 }
 

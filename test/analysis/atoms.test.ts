@@ -1,124 +1,168 @@
-// One comparison as a region of the header space (src/analysis/atoms.ts): the exact values each
-// operator admits on the field's dimension, IPv6 addresses and prefixes on the address axis, the
-// packets an indeterminate comparison may match, and the notes' wording.
+// One comparison's meaning (src/analysis/atoms.ts), as a user sees it through lint and explain: which
+// packets a rule decides (a later rule matching only those is never reached; one matching a packet
+// beside them is), bounds included or not, IPv6 addresses, prefixes and ranges, lists of both families,
+// the packets a comparison the analysis cannot model may match, and the notes' wording.
 import { describe, expect, it } from 'vitest';
-import { type Meaning, type Note, comparisonMeaning, ipSetRanges } from '../../src/analysis/atoms.js';
-import { type Intervals, fromRanges, point, range } from '../../src/analysis/intervals.js';
-import { NameTables } from '../../src/analysis/names.js';
-import { ABSENT, ASN_MAX, Dim, L4, V6_BASE, type Region, projection, universe } from '../../src/analysis/space.js';
+import { explain, lint } from '../../src/analysis/index.js';
+import type { Snapshot } from '../../src/config/snapshot.js';
 import { type ComparisonExpr, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
-import { IpSetBuilder } from '../../src/net/ip-set.js';
+import { comparisonMeaning } from '../../src/analysis/atoms.js';
+import { range } from '../../src/analysis/intervals.js';
+import { NameTables } from '../../src/analysis/names.js';
+import { ABSENT, Dim, projection, universe } from '../../src/analysis/space.js';
+import { replayer, snapshotOf } from './replay.js';
 
-function meaningOf(text: string, lists: Readonly<Record<string, Intervals>> = {}): Meaning & { readonly U: Region; readonly notes: string[] } {
-  const expr = parse(text, FIREWALL_SCHEME).expr as ComparisonExpr;
-  expect(expr.kind).toBe('comparison');
-  const names = new NameTables([expr]);
-  const notes: Note[] = [];
-  const U = universe(names.domains);
-  const m = comparisonMeaning(expr, { universe: U, names, lists: (n) => lists[n], notes });
-  return { ...m, U, notes: notes.map((n) => n.message) };
+type Lists = Snapshot['lists'];
+
+const block = (...expressions: string[]): Snapshot => snapshotOf(expressions.map((expression) => ({ action: 'block' as const, expression, enabled: true })));
+
+/** What explain says of `probe` placed after `rule`: every packet it matches decided by `rule`, or not. */
+function after(rule: string, probe: string, lists?: Lists): string {
+  const s = { ...block(rule, probe), lists };
+  const e = explain(s, 'r2');
+  // a reachable probe's witness is a packet the real firewall gives to the probe, not to the rule
+  if (e.status === 'reachable') expect(replayer(s)(e.witness!).rule).toBe('r2');
+  return e.status;
 }
 
-/** the values an exact comparison admits on one dimension */
-const values = (text: string, d: number): Intervals => {
-  const m = meaningOf(text);
-  expect(m.must).toBe(m.may);
-  return projection(m.must, d);
-};
+/** Every probe's packets decided by `rule`: each is never reached after it. */
+function decides(rule: string, probes: string[], lists?: Lists): void {
+  for (const probe of probes) expect(`${probe}: ${after(rule, probe, lists)}`).toBe(`${probe}: unreachable`);
+}
 
-const v6 = (low: bigint): bigint => V6_BASE + (0x20010db8n << 96n) + low;
+/** No probe's packets all decided by `rule`: each stays reachable after it. */
+function leaves(rule: string, probes: string[], lists?: Lists): void {
+  for (const probe of probes) expect(`${probe}: ${after(rule, probe, lists)}`).toBe(`${probe}: reachable`);
+}
 
-describe('comparisonMeaning on an integer field', () => {
-  it('admits exactly the values each ordering operator holds for, bounds included or not', () => {
-    expect(values('tcp.dstport < 10', Dim.dport)).toEqual(range(0n, 9n));
-    expect(values('tcp.dstport <= 10', Dim.dport)).toEqual(range(0n, 10n));
-    expect(values('tcp.dstport > 10', Dim.dport)).toEqual(range(11n, 65535n));
-    expect(values('tcp.dstport >= 10', Dim.dport)).toEqual(range(10n, 65535n));
-    expect(values('tcp.dstport < 65534', Dim.dport)).toEqual(range(0n, 65533n));
-    expect(values('tcp.dstport > 1', Dim.dport)).toEqual(range(2n, 65535n));
-    expect(values('tcp.dstport == 0', Dim.dport)).toEqual(point(0n));
-    expect(values('tcp.dstport == 65535', Dim.dport)).toEqual(point(65535n));
+/** lint's notes and findings for one rule, as `kind: message`. */
+const findings = (expression: string, lists?: Lists): string[] => lint({ ...block(expression), lists }).map((f) => `${f.kind}: ${f.message}`);
+
+describe('a comparison on an integer field', () => {
+  it('decides exactly the values each ordering operator holds for, bounds included or not', () => {
+    decides('tcp.dstport < 10', ['tcp.dstport == 0', 'tcp.dstport == 9']);
+    leaves('tcp.dstport < 10', ['tcp.dstport == 10']);
+    decides('tcp.dstport <= 10', ['tcp.dstport == 0', 'tcp.dstport == 10']);
+    leaves('tcp.dstport <= 10', ['tcp.dstport == 11']);
+    decides('tcp.dstport > 10', ['tcp.dstport == 11', 'tcp.dstport == 65535']);
+    leaves('tcp.dstport > 10', ['tcp.dstport == 10']);
+    decides('tcp.dstport >= 10', ['tcp.dstport == 10', 'tcp.dstport == 65535']);
+    leaves('tcp.dstport >= 10', ['tcp.dstport == 9']);
+    // next to the field's own bounds
+    decides('tcp.dstport < 65534', ['tcp.dstport == 65533']);
+    leaves('tcp.dstport < 65534', ['tcp.dstport == 65534', 'tcp.dstport == 65535']);
+    decides('tcp.dstport > 1', ['tcp.dstport == 2']);
+    leaves('tcp.dstport > 1', ['tcp.dstport == 1', 'tcp.dstport == 0']);
+    decides('tcp.dstport == 0', ['tcp.dstport == 0']);
+    leaves('tcp.dstport == 0', ['tcp.dstport == 1']);
+    decides('tcp.dstport == 65535', ['tcp.dstport == 65535']);
+    leaves('tcp.dstport == 65535', ['tcp.dstport == 65534']);
+    // a comparison on the field's bound matches packets: lint says nothing of it
+    for (const fine of ['tcp.dstport == 0', 'tcp.dstport == 65535', 'tcp.dstport <= 0', 'tcp.dstport >= 65535']) expect(findings(fine)).toEqual([]);
   });
 
-  it('admits the values with a masked bit on a field of at most 16 bits', () => {
-    const odd = values('tcp.dstport & 1', Dim.dport);
-    expect(odd.length).toBe(2 * 32768);
-    expect([odd[0], odd[1], odd.at(-2), odd.at(-1)]).toEqual([1n, 1n, 65535n, 65535n]);
+  it('decides the values with a masked bit on a field of at most 16 bits', () => {
+    decides('tcp.dstport & 1', ['tcp.dstport == 1', 'tcp.dstport == 65535', 'tcp.dstport in {3 5 7}']);
+    leaves('tcp.dstport & 1', ['tcp.dstport == 0', 'tcp.dstport == 2', 'tcp.dstport == 65534']);
   });
 
   it('notes a value outside the field, saying whether == is never or != always true, and an ordering no value holds', () => {
-    expect(meaningOf('ip.ttl == 300').notes).toEqual(['ip.ttl: 300 is outside 0–255; `==` is never true']);
-    expect(meaningOf('ip.ttl != 300').notes).toEqual(['ip.ttl: 300 is outside 0–255; `!=` is always true']);
-    expect(meaningOf('ip.ttl > 255').notes).toEqual(['ip.ttl: no value in 0–255 is gt 255']);
-    expect(meaningOf('ip.ttl < 0').notes).toEqual(['ip.ttl: no value in 0–255 is lt 0']);
-    for (const fine of ['ip.ttl == 0', 'ip.ttl == 255', 'ip.ttl < 1', 'ip.ttl > 254', 'ip.ttl in {0 255}']) expect(meaningOf(fine).notes).toEqual([]);
+    expect(findings('ip.ttl == 300')).toEqual(['impossible_comparison: ip.ttl: 300 is outside 0–255; `==` is never true', 'unmatchable: r1 matches no packet']);
+    expect(findings('ip.ttl != 300')).toEqual(['impossible_comparison: ip.ttl: 300 is outside 0–255; `!=` is always true']);
+    expect(findings('ip.ttl > 255')).toEqual(['impossible_comparison: ip.ttl: no value in 0–255 is gt 255', 'unmatchable: r1 matches no packet']);
+    expect(findings('ip.ttl < 0')).toEqual(['impossible_comparison: ip.ttl: no value in 0–255 is lt 0', 'unmatchable: r1 matches no packet']);
+    for (const fine of ['ip.ttl == 0', 'ip.ttl == 255', 'ip.ttl < 1', 'ip.ttl > 254', 'ip.ttl in {0 255}']) expect(findings(fine)).toEqual([]);
   });
 
-  it('notes the members of a set outside the field, ranges as a..b', () => {
-    const m = meaningOf('ip.ttl in {10 300 400..500}');
-    expect(m.notes).toEqual(['ip.ttl: 300, 400..500 outside 0–255 never match']);
-    expect(projection(m.must, Dim.ttl)).toEqual(point(10n));
+  it('notes the members of a set outside the field, ranges as a..b, and decides the members inside', () => {
+    expect(findings('ip.ttl in {10 300 400..500}')).toEqual(['impossible_comparison: ip.ttl: 300, 400..500 outside 0–255 never match']);
+    decides('ip.ttl in {10 300 400..500}', ['ip.ttl == 10']);
+    leaves('ip.ttl in {10 300 400..500}', ['ip.ttl == 11', 'ip.ttl == 255']);
   });
 });
 
-describe('comparisonMeaning on an address field', () => {
+describe('a comparison on an address field', () => {
   it('places IPv6 addresses, prefixes of any length and ranges on the address axis', () => {
-    expect(values('ip.src == 2001:db8::1', Dim.src)).toEqual(point(v6(1n)));
-    expect(values('ip.src in {2001:db8::/32}', Dim.src)).toEqual(range(v6(0n), v6((1n << 96n) - 1n)));
-    expect(values('ip.src in {2001:db8::100/120}', Dim.src)).toEqual(range(v6(0x100n), v6(0x1ffn)));
-    expect(values('ip.src in {2001:db8::1/128}', Dim.src)).toEqual(point(v6(1n)));
-    expect(values('ip.src > 2001:db8::1', Dim.src)).toEqual(range(v6(2n), V6_BASE + (1n << 128n) - 1n));
-    expect(values('ip.src in {10.0.0.1..10.0.0.5}', Dim.src)).toEqual(range(0x0a000001n, 0x0a000005n));
+    decides('ip.src == 2001:db8::1', ['ip.src == 2001:db8::1']);
+    leaves('ip.src == 2001:db8::1', ['ip.src == 2001:db8::2', 'ip.src == 2001:db8::', 'ip.src == 10.0.0.1']);
+    decides('ip.src in {2001:db8::/32}', ['ip.src == 2001:db8::', 'ip.src == 2001:db8:ffff:ffff:ffff:ffff:ffff:ffff']);
+    leaves('ip.src in {2001:db8::/32}', ['ip.src == 2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', 'ip.src == 2001:db9::']);
+    // a prefix longer than 95 bits, whose host part fits in the low word
+    decides('ip.src in {2001:db8::100/120}', ['ip.src == 2001:db8::100', 'ip.src == 2001:db8::1ff']);
+    leaves('ip.src in {2001:db8::100/120}', ['ip.src == 2001:db8::ff', 'ip.src == 2001:db8::200']);
+    decides('ip.src in {2001:db8::1/128}', ['ip.src == 2001:db8::1']);
+    leaves('ip.src in {2001:db8::1/128}', ['ip.src == 2001:db8::', 'ip.src == 2001:db8::2']);
+    decides('ip.src > 2001:db8::1', ['ip.src == 2001:db8::2', 'ip.src == ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']);
+    leaves('ip.src > 2001:db8::1', ['ip.src == 2001:db8::1', 'ip.src == 255.255.255.255']);
+    decides('ip.src in {10.0.0.1..10.0.0.5}', ['ip.src == 10.0.0.1', 'ip.src == 10.0.0.5']);
+    leaves('ip.src in {10.0.0.1..10.0.0.5}', ['ip.src == 10.0.0.0', 'ip.src == 10.0.0.6']);
   });
 
-  it('names an unknown list and an empty one', () => {
-    expect(meaningOf('ip.src in $nowhere').notes).toEqual(['list $nowhere does not exist']);
-    const empty = meaningOf('ip.src in $empty', { empty: [] });
-    expect(empty.notes).toEqual(['list $empty is empty: `in $empty` never matches']);
-    expect(empty.must).toEqual([]);
-    const few = meaningOf('ip.src in $few', { few: fromRanges([[5n, 9n]]) });
-    expect(projection(few.must, Dim.src)).toEqual(range(5n, 9n));
-    expect(few.notes).toEqual([]);
+  it('names an unknown list and an empty one; a list of addresses decides them', () => {
+    expect(findings('ip.src in $nowhere')).toEqual(['unknown_list: list $nowhere does not exist', 'indeterminate: r1: parts the analysis does not model (regular expressions, byte strings, functions, unknown lists) decide whether it is reached']);
+    const empty: Lists = [{ name: 'empty', kind: 'ip', items: [] }];
+    expect(findings('ip.src in $empty', empty)).toEqual(['empty_list: list $empty is empty: `in $empty` never matches', 'unmatchable: r1 matches no packet']);
+    const few: Lists = [{ name: 'few', kind: 'ip', items: [{ ip: '10.0.0.5/32' }, { ip: '10.0.0.8/31' }] }];
+    expect(findings('ip.src in $few', few)).toEqual([]);
+    decides('ip.src in $few', ['ip.src in {10.0.0.5 10.0.0.8 10.0.0.9}'], few);
+    leaves('ip.src in $few', ['ip.src == 10.0.0.6', 'ip.src == 10.0.0.10'], few);
   });
 
   it('reads a list of both families onto the address axis', () => {
-    const set = new IpSetBuilder().addRange4(0x0a000000, 0x0affffff).addRange6(Uint32Array.of(0x20010db8, 0, 0, 0), Uint32Array.of(0x20010db8, 0, 0, 0xff)).build();
-    expect(ipSetRanges(set)).toEqual(fromRanges([[0x0a000000n, 0x0affffffn], [v6(0n), v6(0xffn)]]));
+    const both: Lists = [{ name: 'both', kind: 'ip', items: [{ ip: '10.0.0.0/8' }, { ip: '2001:db8::/120' }] }];
+    decides('ip.src in $both', ['ip.src == 10.255.255.255', 'ip.src == 2001:db8::', 'ip.src == 2001:db8::ff'], both);
+    leaves('ip.src in $both', ['ip.src == 11.0.0.0', 'ip.src == 2001:db8::100', 'ip.src == ::a00:0'], both);
   });
 });
 
-describe('comparisonMeaning of what the model does not cover', () => {
-  it('may match only the packets with the field, or every packet for !=', () => {
-    const has = meaningOf('tcp contains "abc"');
-    expect(has.must).toEqual([]);
-    expect(projection(has.may, Dim.l4)).toEqual(point(L4.tcp));
-    const ne = meaningOf('tcp != "abc"');
-    expect(ne.must).toEqual([]);
-    expect(ne.may).toEqual(ne.U);
-    const asn = meaningOf('ip.src.asnum & 1');
-    expect(asn.must).toEqual([]);
-    expect(projection(asn.may, Dim.srcAsn)).toEqual(range(0n, ASN_MAX));
-    const call = meaningOf('bit_slice(tcp, 104, 112) == 2');
-    expect(call.must).toEqual([]);
-    expect(call.may).toEqual(call.U);
-    const text = meaningOf('cf.colo.name > "sfo06"');
-    expect(text.must).toEqual([]);
-    expect(projection(text.may, Dim.coloName)).toEqual(projection(meaningOf('cf.colo.name matches "s"').may, Dim.coloName));
-    expect(projection(meaningOf('ip.src.country matches "^U"').may, Dim.srcCountry)).toEqual(point(0n)); // no country mentioned: 0 is "other", ABSENT left out
-    expect(projection(meaningOf('ip.geoip.country matches "^U"').may, Dim.srcCountry)).toEqual(range(ABSENT, 0n));
+describe('a comparison the analysis does not model', () => {
+  const indeterminateAfter = (rule: string, probe: string): string => after(rule, probe);
+
+  it('may match only the packets that have the field, or every packet for !=', () => {
+    // `tcp contains` may match TCP packets only: a UDP rule after it is reached, a TCP one may not be
+    expect(indeterminateAfter('tcp contains "abc"', 'udp.dstport == 53')).toBe('reachable');
+    expect(indeterminateAfter('tcp contains "abc"', 'tcp.dstport == 22')).toBe('indeterminate');
+    // `tcp != "abc"` also matches every packet without a TCP header
+    expect(indeterminateAfter('tcp != "abc"', 'udp.dstport == 53')).toBe('indeterminate');
+    // an ASN masked: only packets with an AS number (an IP source with no AS number stays reachable)
+    expect(indeterminateAfter('ip.src.asnum & 1', 'ip.src.asnum == 13335')).toBe('indeterminate');
+    // a function of the packet may match any packet
+    expect(indeterminateAfter('bit_slice(tcp, 104, 112) == 2', 'udp.dstport == 53')).toBe('indeterminate');
+    // ordering on text: any data center
+    expect(indeterminateAfter('cf.colo.name > "sfo06"', 'cf.colo.name == "sfo06"')).toBe('indeterminate');
+    // a country pattern may match any country code, but not a packet without a country (ip.src.country)
+    expect(indeterminateAfter('ip.src.country matches "^U"', 'ip.src.country == "US"')).toBe('indeterminate');
+  });
+
+  it('a TCP flag is a TCP packet\'s: a UDP rule after one is not overlapped by it', () => {
+    const e = explain(block('tcp.flags.syn', 'udp.dstport == 53'), 'r2');
+    expect(e.status).toBe('reachable');
+    expect(e.overlaps).toEqual([]);
+    expect(explain(block('tcp.flags.syn', 'tcp.dstport == 53'), 'r2').overlaps).toEqual([expect.objectContaining({ rule: 'r1', covers: false })]);
+  });
+
+  // what lint and explain cannot show: ip.geoip.country (either address's country) may also match a
+  // packet whose source has no country (-1; 0 stands for every code, none being named), which no
+  // modelled rule isolates: a rule cannot name "no country" apart from the codes it does not name
+  it('a country of either address may match packets without a source country', () => {
+    const expr = parse('ip.geoip.country matches "^U"', FIREWALL_SCHEME).expr as ComparisonExpr;
+    const names = new NameTables([expr]);
+    const U = universe(names.domains);
+    const m = comparisonMeaning(expr, { universe: U, names, lists: () => undefined, notes: [] });
+    expect(projection(m.may, Dim.srcCountry)).toEqual(range(ABSENT, 0n));
   });
 });
 
-describe('comparisonMeaning notes', () => {
-  it('names the transport a negated protocol field leaves out', () => {
-    expect(meaningOf('tcp.dstport != 22').notes).toEqual(['`tcp.dstport != …` also matches every packet without a TCP header']);
-    expect(meaningOf('udp.dstport != 53').notes).toEqual(['`udp.dstport != …` also matches every packet without a UDP header']);
-    expect(meaningOf('ip.src != 10.0.0.1').notes).toEqual([]);
-    expect(meaningOf('icmp.type != 8').notes).toEqual(['`icmp.type != …` also matches every packet without an ICMP header']);
+describe('notes', () => {
+  it('name the transport a negated protocol field leaves out', () => {
+    expect(findings('tcp.dstport != 22')).toEqual(['negated_protocol_field: `tcp.dstport != …` also matches every packet without a TCP header; the rule matches such packets']);
+    expect(findings('udp.dstport != 53')).toEqual(['negated_protocol_field: `udp.dstport != …` also matches every packet without a UDP header; the rule matches such packets']);
+    expect(findings('ip.src != 10.0.0.1')).toEqual([]);
+    expect(findings('icmp.type != 8')).toEqual(['negated_protocol_field: `icmp.type != …` also matches every packet without an ICMP header; the rule matches such packets']);
   });
 
-  it('names a data center or region no packet carries', () => {
-    expect(meaningOf('cf.colo.name == "nowhere"').notes).toEqual(['cf.colo.name: no data center is named "nowhere"']);
-    expect(meaningOf('cf.colo.region == "NOWHERE"').notes).toEqual(['cf.colo.region: no data-center region is named "NOWHERE"']);
+  it('name a data center or region no packet carries', () => {
+    expect(findings('cf.colo.name == "nowhere"')).toEqual(['impossible_comparison: cf.colo.name: no data center is named "nowhere"', 'unmatchable: r1 matches no packet']);
+    expect(findings('cf.colo.region == "NOWHERE"')).toEqual(['impossible_comparison: cf.colo.region: no data-center region is named "NOWHERE"', 'unmatchable: r1 matches no packet']);
   });
 });

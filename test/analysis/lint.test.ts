@@ -26,17 +26,35 @@ describe('unreachable', () => {
   });
 
   // r6 is decided by r1..r3 (which the proof finds) and by r4, r5 alone (which only the search finds)
-  const minimumCover = rules(
+  const minimumCoverRules: Array<[RuleSpec['action'], string]> = [
     ['block', 'tcp.dstport in {1 4}'],
     ['block', 'tcp.dstport in {2 5}'],
     ['block', 'tcp.dstport in {3 6}'],
     ['block', 'tcp.dstport in {1..3}'],
     ['block', 'tcp.dstport in {4..6}'],
     ['block', 'tcp.dstport in {1..6}'],
-  );
+  ];
+  const minimumCover = rules(...minimumCoverRules);
 
   it('returns a minimum set where an inclusion-minimal one would be larger', () => {
     expect(lint(minimumCover).find((f) => f.rule === 'r6')).toMatchObject({ kind: 'unreachable', blocked_by: ['r4', 'r5'] });
+  });
+
+  // r1..r3 and r4, r5 as above, after `filler` rules that each overlap the last rule without covering any of it
+  const pastExactLimit = (filler: number): Snapshot =>
+    rules(...Array.from({ length: filler }, (_, k): [RuleSpec['action'], string] => ['block', `tcp.dstport in {1..6} and ip.src == 10.0.0.${k + 1}`]), ...minimumCoverRules);
+
+  it('searches for the fewest rules among at most 12 overlapping earlier rules; past 12, names each rule its proof needed', () => {
+    // 12 earlier rules overlap r13: the fewest, r4 and r5 (here r11, r12)
+    expect(lint(pastExactLimit(7)).at(-1)).toMatchObject({ rule: 'r13', kind: 'unreachable', blocked_by: ['r11', 'r12'] });
+    // 13 overlap r14: the search of every smaller subset is exponential, so blocked_by is the proof's
+    // three rules, none of them to spare (the message says nothing of a work limit: none was hit)
+    expect(lint(pastExactLimit(8)).at(-1)).toMatchObject({
+      rule: 'r14',
+      kind: 'unreachable',
+      blocked_by: ['r9', 'r10', 'r11'],
+      message: 'r14 (block) is never reached: every packet it matches is decided earlier by r9, r10, r11',
+    });
   });
 
   it('names the rules it has, and says so, when the work limit cut the search for fewer rules short', () => {
@@ -108,6 +126,17 @@ describe('warnings', () => {
     expect(fs[3]!.message).toContain('70000');
   });
 
+  it('integers below a field\'s lowest value (the parser takes negative integers)', () => {
+    const s = rules(['block', 'ip.ttl == -1'], ['block', 'tcp.dstport in {-3 22}'], ['block', 'tcp.dstport in {-9..-2 80}'], ['block', 'ip.ttl != -1']);
+    expect(lint(s).map((f) => `${f.rule}:${f.kind}: ${f.message}`)).toEqual([
+      'r1:impossible_comparison: ip.ttl: -1 is outside 0–255; `==` is never true',
+      'r1:unmatchable: r1 matches no packet',
+      'r2:impossible_comparison: tcp.dstport: -3 outside 0–65535 never match',
+      'r3:impossible_comparison: tcp.dstport: -9..-2 outside 0–65535 never match',
+      'r4:impossible_comparison: ip.ttl: -1 is outside 0–255; `!=` is always true',
+    ]);
+  });
+
   it('empty and unknown lists', () => {
     const s: Snapshot = { ...rules(['block', 'ip.src in $empty'], ['block', 'ip.src in $nosuch']), lists: [{ name: 'empty', kind: 'ip', items: [] }] };
     expect(kinds(lint(s))).toEqual(['r1:empty_list', 'r1:unmatchable', 'r2:unknown_list', 'r2:indeterminate']);
@@ -150,6 +179,17 @@ describe('ATP filters', () => {
 });
 
 describe('field domains', () => {
+  it('an IPv4 ordering covers IPv4 addresses only: IPv6 rules after it stay reachable', () => {
+    const s = rules(['block', 'ip.src >= 10.0.0.0'], ['block', 'ip.src <= 255.255.255.255'], ['block', 'ip.src == ::'], ['block', 'ip.src == ::1'], ['block', 'ip.src == 255.255.255.255']);
+    expect(kinds(lint(s))).toEqual(['r5:unreachable']);
+    for (const [rule, address] of [['r3', '::'], ['r4', '::1']] as const) {
+      const e = explain(s, rule);
+      expect(e.status).toBe('reachable');
+      expect(e.witness).toMatchObject({ 'ip.src': address });
+      expect(replayer(s)(e.witness!).rule).toBe(rule);
+    }
+  });
+
   it('IPv6 ip.len (payload length + 40) can exceed 65535', () => {
     expect(lint(rules(['block', 'ip.len > 65535']))).toEqual([]);
     expect(kinds(lint(rules(['block', 'ip.len > 65535 and ip.src in {10.0.0.0/8}'])))).toEqual(['r1:unmatchable']);

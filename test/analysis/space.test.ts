@@ -143,6 +143,50 @@ describe('regions', () => {
   });
 });
 
+describe('regions of sets of many ranges (a list of hundreds of addresses)', () => {
+  // sets of single values or pairs apart, so that two of them together hold more or fewer than
+  // boxContains' 1,024 entries (past that the cheap judgement says "no" and the cut decides)
+  const many = (minLength: number, maxLength: number) =>
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 2 })), { minLength, maxLength }).map((xs) => {
+      const pairs: Array<[bigint, bigint]> = [];
+      let at = 0;
+      for (const [n, gap] of xs) {
+        pairs.push([BigInt(at), BigInt(at + n)]);
+        at += n + 2 + gap;
+      }
+      return fromRanges(pairs);
+    });
+  const wide = (x: fc.Arbitrary<Intervals>) => fc.tuple(x, fc.integer({ min: 0, max: 2 })).map(([xs, y]): Box => [xs, [BigInt(y), BigInt(y)], ...Array.from({ length: DIMS - 2 }, () => REST)]);
+  // 200 to 400 entries, 900 to 1,300: two small ones hold fewer than 1,024, a small and a large one more
+  const small = wide(many(100, 200));
+  const large = wide(many(450, 650));
+  const part = (b: fc.Arbitrary<Box>) => fc.oneof(b, b.map((x) => [x[0]!.slice(2), ...x.slice(1)] as Box));
+  // the piece searched (small), and regions that hold part of it or a subset of a shared set
+  const cases = fc.tuple(small, fc.tuple(part(small), part(large), fc.array(part(fc.oneof(small, large)), { maxLength: 1 })).map(([a, b, c]) => [a, b, ...c]), fc.boolean());
+
+  it('firstOutside finds an uncovered box exactly when one exists, whether the boxes compared hold over 1,024 entries or not', () => {
+    const sizes = { over: 0, under: 0 };
+    fc.assert(
+      fc.property(cases, ([piece, minus, holdIt]) => {
+        // holdIt: one more region holds the piece itself, with a large set's values (a superset, cheaply judged or cut)
+        const regions: Region[] = minus.map((b) => [b]);
+        if (holdIt) regions.push([[union(piece[0]!, minus[1]![0]!), piece[1]!, ...piece.slice(2)]]);
+        for (const [b] of regions) (piece[0]!.length + b![0]!.length > 1024 ? sizes.over++ : sizes.under++);
+        const R = points([piece]);
+        const M = points(regions.flat());
+        const found = firstOutside([piece], regions);
+        expect(found !== null).toBe([...R].some((p) => !M.has(p)));
+        if (found !== null) for (const p of points([found])) expect(R.has(p) && !M.has(p)).toBe(true);
+        for (const one of [regions[0]!, regions.at(-1)!]) expect(regionCovers(one, [piece])).toBe([...R].every((p) => points(one).has(p)));
+      }),
+      { numRuns: 8 },
+    );
+    // both sides of the limit were reached (the cases are built so)
+    expect(sizes.over).toBeGreaterThan(0);
+    expect(sizes.under).toBeGreaterThan(0);
+  });
+});
+
 // every region of these tests lies in this box, so a complement within it is one within the universe
 const WHOLE: Region = [[[0n, 160n], [0n, 60n], ...Array.from({ length: DIMS - 2 }, () => REST)]];
 

@@ -1,0 +1,72 @@
+// The committed mutation reports (mutation/*.json, written by `npm run mutation`) against the
+// judgements of docs/mutation.md: every mutant a report leaves alive (Survived, NoCoverage) is judged
+// there, one line each, and every mutant judged there is still alive in its file's report. A test
+// that kills a judged mutant, or a survivor nobody judged, fails here until the docs say why.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/cli.js';
+
+interface Mutant {
+  line: number;
+  column: number;
+  /** where it ends, line:column */
+  end: string;
+  mutator: string;
+  replacement: string;
+  status: string;
+  killedBy?: string;
+}
+
+interface Report {
+  file: string;
+  commit: string;
+  mutants: Mutant[];
+}
+
+const ALIVE = new Set(['Survived', 'NoCoverage']);
+const key = (m: Pick<Mutant, 'line' | 'column' | 'end' | 'mutator' | 'replacement'>): string => `${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}`;
+
+const reports: Report[] = readdirSync(path.join(ROOT, 'mutation'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(path.join(ROOT, 'mutation', f), 'utf8')) as Report);
+
+const docs = readFileSync(path.join(ROOT, 'docs/mutation.md'), 'utf8');
+
+/** The judged mutants of a file's section (`### src/…`): lines `` - `L:C-L:C Mutator` `"replacement"` … `` (where it starts and ends). */
+export function judgedIn(text: string, file: string): string[] {
+  const markdown = `\n${text}`;
+  const start = markdown.indexOf(`\n### ${file}\n`);
+  if (start < 0) return [];
+  const end = markdown.indexOf('\n### ', start + 1);
+  const section = markdown.slice(start, end < 0 ? undefined : end);
+  const judged: string[] = [];
+  for (const m of section.matchAll(/^- `(\d+):(\d+)-(\d+:\d+) (\w+)` (`+) ?(".*?") ?\5(?!`)/gm)) {
+    judged.push(key({ line: Number(m[1]), column: Number(m[2]), end: m[3]!, mutator: m[4]!, replacement: JSON.parse(m[6]!) as string }));
+  }
+  return judged;
+}
+
+describe('the judgements of docs/mutation.md against the committed reports (mutation/)', () => {
+  it('parses a judgement line, a replacement holding backticks among them', () => {
+    const md = '### src/x.ts\n\n- `12:5-12:9 ConditionalExpression` `"false"`: why.\n- `13:1-13:4 StringLiteral` `` "`a`" ``: why.\n\n### src/y.ts\n- `1:1-2:1 BlockStatement` `"{}"`: not x.\n';
+    expect(judgedIn(md, 'src/x.ts')).toEqual(['12:5-12:9 ConditionalExpression "false"', '13:1-13:4 StringLiteral "`a`"']);
+  });
+
+  it('has reports', () => {
+    expect(reports.length).toBeGreaterThan(0);
+  });
+
+  for (const report of reports) {
+    it(`${report.file} (${report.commit}): every survivor judged, every judged mutant a survivor`, () => {
+      const alive = report.mutants.filter((m) => ALIVE.has(m.status)).map(key);
+      const judged = judgedIn(docs, report.file);
+      const byKey = new Map(report.mutants.map((m) => [key(m), m]));
+      // a judged mutant the report has killed, or no longer has at all (its line moved: rerun and rejudge)
+      expect(judged.filter((k) => !alive.includes(k)).map((k) => `${k}: ${byKey.get(k)?.status ?? 'not in the report'}${byKey.get(k)?.killedBy ? ` by ${byKey.get(k)!.killedBy}` : ''}`)).toEqual([]);
+      // a survivor with no judgement: a gap in the tests until docs/mutation.md says why no input tells it apart
+      expect(alive.filter((k) => !judged.includes(k))).toEqual([]);
+      expect(new Set(judged).size).toBe(judged.length);
+    });
+  }
+});
