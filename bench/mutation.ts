@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult } from '@stryker-mutator/api/core';
 import { needsGlobalSetup } from './mutation-setup.js';
+import type { MutantRow } from './mutation-report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = path.join(root, 'bench/results/mutation.json');
@@ -231,17 +232,6 @@ function score(results: MutantResult[], tests: string, measured: string): FileSc
     date: new Date().toISOString().slice(0, 10),
     commit: measured,
   };
-}
-
-/** One line per mutant: where (1-based, to where it ends), what, and what became of it (the first test that killed it, as `file#describe test`). */
-interface MutantRow {
-  line: number;
-  column: number;
-  end: string;
-  mutator: string;
-  replacement: string;
-  status: string;
-  killedBy?: string;
 }
 
 interface StrykerReport {

@@ -5,18 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { MutantRow } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
 
-interface Mutant {
-  line: number;
-  column: number;
-  /** where it ends, line:column */
-  end: string;
-  mutator: string;
-  replacement: string;
-  status: string;
-  killedBy?: string;
-}
+type Mutant = MutantRow;
 
 interface Report {
   file: string;
