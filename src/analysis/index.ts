@@ -9,5 +9,5 @@ export { proveSpace, spaceReach, SpaceProver, spaceExpression, type HeaderSpaceS
 export { deployFindings, withSubjects, type FindingSubject, type SubjectFinding } from './finding-subjects.js';
 export { witnessRecord, type Witness } from './witness.js';
 export { checkExpressions, type ModelOptions } from './model.js';
-export { MAX_CASES_PER_RULE, pinFirewall, pinProtection, pinRule, type Pinning, type PinnedRule, type PinnedSpace, type ProtectionWitness } from './pinning.js';
+export { MAX_CASES_PER_RULE, pinFirewall, pinProtection, type Pinning, type PinnedRule, type PinnedSpace, type ProtectionWitness } from './pinning.js';
 export { AnalysisBudget, TOTAL_WORK_LIMIT, WORK_LIMIT } from './budget.js';

@@ -371,12 +371,6 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   return { rules, fallthrough: box === null ? null : arrivedAt(box, hs), fallthroughSpaces: fallback?.spaces ?? [], fallthroughInside: restKept, omitted };
 }
 
-/** One rule's pinning (the rule at `path`, e.g. rulesets[0].rules[3]), or undefined when the firewall has no such rule: what an editor says of it. */
-export function pinRule(snapshot: Snapshot, path: string, options: ModelOptions = {}): PinnedRule | undefined {
-  // the firewall's pinning, as `pin` writes it (a rule's spaces are the parts of its region earlier rules leave it), under the run's budget
-  return pinFirewall(snapshot, options).rules.find((r) => r.path === path);
-}
-
 /** A packet ATP applies a filter or a scoped rule to. */
 export interface ProtectionWitness {
   readonly component: 'syn_protection' | 'tcp_flow_protection';

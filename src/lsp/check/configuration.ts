@@ -6,7 +6,7 @@
 // findings while one rule is being typed; and every finding and problem says which object of the
 // document it is about (a path in the document's own terms), for the editor to put it there.
 // Runs in the analysis worker (lsp-worker.ts), off the thread that answers the editor.
-import { pinRule, type ModelOptions, type PinnedRule, type Severity } from '../../analysis/index.js';
+import { pinFirewall, type ModelOptions, type PinnedRule, type Pinning, type Severity } from '../../analysis/index.js';
 import type { DeployCheckResult } from '../../config/deploy-checks.js';
 import type { ConfigurationDocument } from '../../config/inputs/document.js';
 import { readerFor, type ConfigFormat } from '../../config/inputs/index.js';
@@ -237,6 +237,18 @@ export async function describeRule(input: ConfigurationText, settings: LintSetti
   const key = JSON.stringify(path);
   const at = rulePaths(r.snapshot, r.read, r.deploy).find((x) => JSON.stringify(x.document) === key);
   if (at === undefined) return undefined;
-  const registry = createListRegistry({ dir: settings.lists, accountLists: r.snapshot.lists });
-  return pinRule(r.snapshot, at.snapshot, { lists: (name) => registry.resolve(name), workLimit: settings.workLimit });
+  return pinningOf(r, settings).rules.find((rule) => rule.path === at.snapshot);
+}
+
+/** The firewall's pinning of a reading, as `pin` writes it: worked out once per text (a hover over each rule asks again). */
+const pinnings = new WeakMap<object, Pinning>();
+
+function pinningOf(r: Exclude<Read, { outcome: unknown }>, settings: LintSettings): Pinning {
+  let pinning = pinnings.get(r);
+  if (pinning === undefined) {
+    const registry = createListRegistry({ dir: settings.lists, accountLists: r.snapshot.lists });
+    pinning = pinFirewall(r.snapshot, { lists: (name) => registry.resolve(name), workLimit: settings.workLimit });
+    pinnings.set(r, pinning);
+  }
+  return pinning;
 }
