@@ -16,6 +16,7 @@ import { FrameDelivery, type FormatParser, type FrameSink } from './frame-delive
 import { openFormat, untilInterrupted, Window, type CaptureInfo, type ReadOptions } from './reader.js';
 import { Frame } from './frame.js';
 import { STDIN_NAME, type ByteSource } from './source.js';
+import { BinaryHeap } from './binary-heap.js';
 
 /** Bytes read at a time from each file of a merge (a lone file reads CHUNK): 64 files hold 32 MB of buffers. */
 export const MERGE_CHUNK = 256 << 10;
@@ -156,48 +157,6 @@ function before(a: MergedFile, b: MergedFile): boolean {
   return an !== bn ? an < bn : a.index < b.index;
 }
 
-/** A binary heap of the files with a frame queued, the one whose next frame comes first at the top. */
-class FileHeap {
-  readonly items: MergedFile[] = [];
-
-  push(f: MergedFile): void {
-    const h = this.items;
-    let i = h.push(f) - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(f, h[parent]!)) break;
-      h[i] = h[parent]!;
-      i = parent;
-    }
-    h[i] = f;
-  }
-
-  /** Puts the top back in its place after its next frame changed. */
-  siftTop(): void {
-    const h = this.items;
-    const f = h[0]!;
-    const n = h.length;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(h[child + 1]!, h[child]!)) child++;
-      if (!before(h[child]!, f)) break;
-      h[i] = h[child]!;
-      i = child;
-    }
-    h[i] = f;
-  }
-
-  /** Removes the top (a file with nothing more to give). */
-  dropTop(): void {
-    const last = this.items.pop()!;
-    if (this.items.length === 0) return;
-    this.items[0] = last;
-    this.siftTop();
-  }
-}
-
 /**
  * Reads several opened captures merged by time (see the top of this file), pointing ONE reused Frame
  * at each record (`file` and `number` say where it is) and calling onFrame synchronously.
@@ -242,7 +201,8 @@ export async function readMerged(inputs: readonly MergeInput[], onFrame: (frame:
       f.done = true;
       return true;
     };
-    const heap = new FileHeap();
+    // the files with a frame queued, the one whose next frame comes first at the top
+    const heap = new BinaryHeap<MergedFile>(before);
     for (const f of files) {
       if (!(await fill(f))) {
         interrupted = true;
@@ -250,8 +210,8 @@ export async function readMerged(inputs: readonly MergeInput[], onFrame: (frame:
       }
       if (f.ready) heap.push(f);
     }
-    while (!interrupted && heap.items.length > 0) {
-      const f = heap.items[0]!;
+    while (!interrupted && heap.size > 0) {
+      const f = heap.top();
       frame.file = f.index;
       f.queue.deliverHead();
       f.queue.skipEmpty();
@@ -261,7 +221,7 @@ export async function readMerged(inputs: readonly MergeInput[], onFrame: (frame:
       }
       if (!(await fill(f))) interrupted = true;
       else if (f.ready) heap.siftTop();
-      else heap.dropTop();
+      else heap.pop();
     }
     const parts: FileInfo[] = files.map((f) => {
       if (f.w.source.problem !== '') f.delivery.warn(f.w.source.problem);

@@ -14,6 +14,7 @@ import type { PartRun } from './part.js';
 import { Payloads } from './payloads.js';
 import { Rng } from './rng.js';
 import type { FlowSpec, PartKind } from './spec.js';
+import { BinaryHeap } from '../binary-heap.js';
 
 type SinglePacket = (out: Emitter, part: PartRun, timeUs: number) => void;
 
@@ -69,61 +70,23 @@ class Spawner implements Timed {
   }
 }
 
-class TimeHeap {
-  private readonly items: Timed[] = [];
+/** Flows and spawners by the time of their next packet; equal times come out in the order they were queued. */
+class TimeHeap extends BinaryHeap<Timed> {
   private seq = 0;
 
-  get size(): number {
-    return this.items.length;
+  constructor() {
+    super(before);
   }
 
-  top(): Timed {
-    return this.items[0]!;
-  }
-
-  push(item: Timed): void {
+  override push(item: Timed): void {
     item.order = this.seq++;
-    const a = this.items;
-    a.push(item);
-    let i = a.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(item, a[parent]!)) break;
-      a[i] = a[parent]!;
-      i = parent;
-    }
-    a[i] = item;
+    super.push(item);
   }
 
   /** Re-positions the top after its time grew (it is re-queued behind equal times). */
   requeueTop(): void {
     this.items[0]!.order = this.seq++;
-    this.siftDown();
-  }
-
-  pop(): void {
-    const a = this.items;
-    const last = a.pop()!;
-    if (a.length > 0) {
-      a[0] = last;
-      this.siftDown();
-    }
-  }
-
-  private siftDown(): void {
-    const a = this.items;
-    const n = a.length;
-    const item = a[0]!;
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && before(a[c + 1]!, a[c]!)) c++;
-      if (!before(a[c]!, item)) break;
-      a[i] = a[c]!;
-      i = c;
-    }
-    a[i] = item;
+    this.siftTop();
   }
 }
 
