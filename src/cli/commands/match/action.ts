@@ -16,7 +16,6 @@ import { Run } from '../../../sim/run.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
-import { distinctCaptures } from '../../paths.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
@@ -31,7 +30,6 @@ export async function run(captures: string[], expression: string, flags: MatchFl
     throw err;
   });
   printWarnings(undefined, path.warnings);
-  distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {
