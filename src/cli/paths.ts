@@ -101,8 +101,6 @@ interface Claimed {
 /** The running command's files (one command a process). */
 const inputs: Claimed[] = [];
 const outputs: Claimed[] = [];
-/** the captures among the inputs, by identity */
-const captures = new Set<string>();
 
 function claimed(name: string, path: string | undefined): Claimed | null {
   if (path === undefined || path === '-' || path === '') return null;
@@ -132,10 +130,7 @@ export function reads(name: string, path: string | undefined, role: 'read' | 'ca
   if (file === null || file.id === null || (role !== 'sidecar' && !exists(file.path))) return;
   const output = outputs.find((o) => o.id === file.id);
   if (output !== undefined) refuse(output, file);
-  // one capture given twice among several would have its packets read twice
-  if (role === 'capture' && captures.has(file.id)) throw new UsageError(`${printable(file.path)}: the same capture is given twice; give each capture once`);
   inputs.push(file);
-  if (role === 'capture') captures.add(file.id);
   if (role === 'capture') reads(`${name}'s label sidecar`, labelsPathFor(file.path), 'sidecar');
 }
 
@@ -167,4 +162,10 @@ export function claimCommandFiles(command: Command): void {
   });
   for (const f of [...args, ...given]) if (f.role !== 'write') reads(f.name, f.path, f.role);
   for (const f of given) if (f.role === 'write') writes(f.name, f.path);
+}
+
+/** Refuses one capture given twice among several (its packets would be read twice), however its path is spelled. */
+export function distinctCaptures(captures: readonly string[]): void {
+  const twice = firstClash([], captures.map((path) => ['the capture', path] as const));
+  if (twice !== null) throw new UsageError(`${printable(captures[twice.output]!)}: the same capture is given twice; give each capture once`);
 }

@@ -245,16 +245,3 @@ describe('the other commands on several captures', () => {
     expect(bad.stdout + bad.stderr).toContain('expected FILE:N, frame N of one of the case\'s captures (a.pcap, b.pcapng)');
   });
 });
-
-describe('one capture given twice', () => {
-  it.each([
-    ['replay', ['--config', CONFIG]],
-    ['match', ['tcp']],
-    ['inspect', []],
-    ['diff', ['--config', CONFIG, '--against', CONFIG]],
-    ['bench', ['--config', CONFIG]],
-  ])('%s refuses it, however it is spelled, before reading a packet', (command, rest) => {
-    const r = runCli([command, DEMO, `./${DEMO}`, ...rest]);
-    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `edgesim: ./${DEMO}: the same capture is given twice; give each capture once\n`]);
-  });
-});

@@ -15,6 +15,7 @@ import { figuresOf, formatReport, type FullReport } from '../../../profile/repor
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, writeOutput } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 import { figuresOfSamplers, samplerSide, type Side } from './samplers.js';
 
 export interface BenchFlags extends ConfigFlags, DataFlags {
@@ -59,6 +60,7 @@ function readSaved(file: string): SavedFigures {
 export async function run(captures: string[], flags: BenchFlags): Promise<void> {
   // several captures are measured merged by time, as one
   const capture = captures.length === 0 ? undefined : captures.join(' + ');
+  distinctCaptures(captures);
   if ((capture === undefined) === (flags.scenario === undefined)) throw new UsageError('give a capture file or --scenario NAME (one of them)');
   if (flags.runs === 0) throw new UsageError('--runs must be at least 1');
   if (flags.minTime === 0) throw new UsageError('--min-time must be at least 1 (ms)');

@@ -18,6 +18,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { failed, type DiffSide, type FailOn } from './sides.js';
 import { printWarnings, warnIf, writeOutput } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 import { counted, groupDigits } from '../../../numbers.js';
 
 export interface CaptureDiffFlags extends DataFlags {
@@ -43,6 +44,7 @@ async function sideFor(side: DiffSide, flags: CaptureDiffFlags): Promise<{ path:
 const reportsPlaces = (flags: CaptureDiffFlags): boolean => flags.format === 'markdown' || summaryFile(flags.summary) !== undefined;
 
 export async function runCaptureDiff(captures: string[], before: DiffSide, after: DiffSide, flags: CaptureDiffFlags): Promise<void> {
+  distinctCaptures(captures);
   const sideA = await sideFor(before, flags);
   const sideB = await sideFor(after, flags);
   const [a, b] = [sideA.path, sideB.path];

@@ -12,6 +12,7 @@ import { OpenCapture } from '../../../sim/packet-loop.js';
 import { dataOptions } from '../../configuration.js';
 import type { DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface InspectFlags extends DataFlags {
   limit?: number;
@@ -32,6 +33,7 @@ export async function run(captures: string[], flags: InspectFlags): Promise<void
   const limit = flags.limit ?? Infinity;
   if (limit === 0) return;
   const path = await buildLookupPath(flags.lookups, dataOptions(flags));
+  distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const files = input.fileNames;
   const out = new TextSink();

@@ -16,6 +16,7 @@ import { Run } from '../../../sim/run.js';
 import { dataOptions, loadConfiguration } from '../../configuration.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 
 export interface MatchFlags extends ConfigFlags, DataFlags {
   count?: boolean;
@@ -30,6 +31,7 @@ export async function run(captures: string[], expression: string, flags: MatchFl
     throw err;
   });
   printWarnings(undefined, path.warnings);
+  distinctCaptures(captures);
   const input = await OpenCapture.open(captures);
   const out = new TextSink();
   try {

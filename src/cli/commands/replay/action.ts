@@ -14,6 +14,7 @@ import { dataOptions, loadConfiguration } from '../../configuration.js';
 import { Interrupts } from '../../interrupt.js';
 import type { ConfigFlags, DataFlags } from '../../options.js';
 import { printWarnings, refusePageOnTerminal, writeOutput } from '../../output.js';
+import { distinctCaptures } from '../../paths.js';
 import { progressReporter } from '../../progress.js';
 
 export interface ReplayFlags extends ConfigFlags, DataFlags {
@@ -28,6 +29,7 @@ export interface ReplayFlags extends ConfigFlags, DataFlags {
 }
 
 export async function run(captures: string[], flags: ReplayFlags): Promise<void> {
+  distinctCaptures(captures);
   if (flags.format === 'html') refusePageOnTerminal(flags.out);
   if (flags.fields !== undefined && flags.format !== 'ndjson' && flags.format !== 'csv') throw new UsageError('--fields goes with --format ndjson or csv');
   // the per-packet outputs' code is loaded only when one is asked for (start-up time)
