@@ -30,7 +30,7 @@ import { expressionMeaning } from './expression.js';
 import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
-import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
+import { type HeaderSpaceSpec, type SpaceSpec, proveRegion, spaceRegion } from './prove.js';
 import { ABSENT, type Box, Dim, type Region, V6_BASE, coalesced, firstOutside, hullsApart, intersectRegions, projection, subtractRegions } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, holdsItsHeaders, witnessOf } from './witness.js';
@@ -41,7 +41,8 @@ function arrivedAt(box: Box, hs: HeaderSpace): Witness {
 }
 
 export interface PinnedSpace {
-  readonly space: HeaderSpaceSpec;
+  /** one box's space, or a union of boxes' (a rule's whole decided region) */
+  readonly space: SpaceSpec;
   readonly verdict: 'pass' | 'drop';
   /** the deciding rule (undefined: no rule, the default pass) */
   readonly rule?: string;
@@ -263,19 +264,29 @@ class SpacePinner {
     }
   }
 
-  /** The space of one box (or of the part of it a space can say), proved to be decided by `d` as `edgesim test` proves it; null when not. */
-  space(d: Decision, box: Box): { pinned: PinnedSpace; whole: boolean; part: Box } | null | 'unwritable' {
+  /**
+   * The space of `boxes` (of each the part a space can say; a union when more than one), proved to
+   * be decided by `d` as `edgesim test` proves it; null when not proved, 'unwritable' when no box
+   * can be said. `unwritable` counts the boxes left out.
+   */
+  space(d: Decision, boxes: Region): { pinned: PinnedSpace; parts: Array<{ box: Box; whole: boolean; part: Box }>; unwritable: number } | null | 'unwritable' {
     if (this.stopped !== null) return null;
-    const part = writablePart(box, this.hs.universe, this.hs.names);
-    const space = part === null ? null : boxSpace(part.box, this.hs.universe, this.hs.names);
-    if (space === null) return 'unwritable';
+    const parts: Array<{ box: Box; whole: boolean; part: Box }> = [];
+    const specs: HeaderSpaceSpec[] = [];
+    for (const box of boxes) {
+      const part = writablePart(box, this.hs.universe, this.hs.names);
+      const space = part === null ? null : boxSpace(part.box, this.hs.universe, this.hs.names);
+      if (space === null) continue;
+      parts.push({ box, whole: part!.whole, part: part!.box });
+      specs.push(space);
+    }
+    if (specs.length === 0) return 'unwritable';
+    const space: SpaceSpec = specs.length === 1 ? specs[0]! : specs;
     const rule = d.rule < 0 ? null : this.model.rules[d.rule]!.ref;
-    const text = spaceExpression(space);
-    const region = text === '' ? this.hs.universe : expressionMeaning(parseAt(text, 'rule', 'space').expr, { universe: this.hs.universe, names: this.hs.names, lists: () => undefined, notes: [] }).must;
-    const proof = proveRegion(this.model, this.hs, region, { verdict: d.verdict, rule }, this.run);
+    const proof = proveRegion(this.model, this.hs, spaceRegion(space, this.hs), { verdict: d.verdict, rule }, this.run);
     if (proof.status === 'undecided' && this.run.exhausted !== null) this.stopped = this.run.exhausted;
     if (proof.status !== 'holds') return null;
-    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, whole: part!.whole, part: part!.box };
+    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, parts, unwritable: boxes.length - parts.length };
   }
 }
 
@@ -291,30 +302,46 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   // run's budget ends every rule has had its first spaces
   const found = model.rules.map((rule, i) => ({ rule, i, ...whyNot(model, i, run) }));
   /** a decision's boxes, its spaces, and what of its boxes no space pins (`left`: the rest of a box pinned in part) */
-  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box>; left: Map<Box, Region> };
+  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; pinned: number; united: boolean; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box>; left: Map<Box, Region> };
   const pieces = new Map<number, Pieces>();
   for (const d of all) {
     if (d.rule >= 0 && found[d.rule]!.witness === null) continue;
     const p = pinner.pieces(d);
-    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null, whole: new Set(), left: new Map() } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why, whole: new Set(), left: new Map() });
+    const base = { d, spaces: [], pinned: 0, united: false, inPart: 0, unwritable: 0, unproved: 0, whole: new Set<Box>(), left: new Map<Box, Region>() };
+    pieces.set(d.rule, 'boxes' in p ? { ...base, boxes: p.boxes, why: null } : { ...base, boxes: [], why: p.why });
   }
+  const pinnedAs = (p: Pieces, s: Exclude<ReturnType<SpacePinner['space']>, null | 'unwritable'>): void => {
+    p.spaces.push(s.pinned);
+    for (const { box, whole, part } of s.parts) {
+      p.pinned++;
+      if (whole) p.whole.add(box);
+      else {
+        p.inPart++;
+        p.left.set(box, subtractRegions([box], [part]));
+      }
+    }
+  };
+  // first each decided region whole, as one space (a union of its boxes), so that the bound on a
+  // rule's cases counts cases, not the parts of its expression
+  for (const p of pieces.values()) {
+    if (pinner.stopped !== null) break;
+    if (p.boxes.length < 2) continue;
+    const s = pinner.space(p.d, p.boxes);
+    if (s === null || s === 'unwritable') continue;
+    pinnedAs(p, s);
+    p.unwritable = s.unwritable;
+    p.united = true;
+  }
+  // then, where a region was not proved whole, a box a space
   for (let round = 0; pinner.stopped === null; round++) {
     let any = false;
     for (const p of pieces.values()) {
-      if (p.spaces.length >= MAX_SPACES || round >= p.boxes.length) continue;
+      if (p.united || p.spaces.length >= MAX_SPACES || round >= p.boxes.length) continue;
       any = true;
-      const s = pinner.space(p.d, p.boxes[round]!);
+      const s = pinner.space(p.d, [p.boxes[round]!]);
       if (s === 'unwritable') p.unwritable++;
       else if (s === null) p.unproved++;
-      else {
-        p.spaces.push(s.pinned);
-        const box = p.boxes[round]!;
-        if (s.whole) p.whole.add(box);
-        else {
-          p.inPart++;
-          p.left.set(box, subtractRegions([box], [s.part]));
-        }
-      }
+      else pinnedAs(p, s);
     }
     if (!any) break;
   }
@@ -322,7 +349,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   const spacesSaid = (p: Pieces | undefined, whose: string): string[] => {
     if (p === undefined) return [];
     if (p.why !== null) return [`no space of ${whose}: ${p.why}`];
-    const left = p.boxes.length - p.spaces.length;
+    const left = p.boxes.length - p.pinned;
     const part = p.inPart === 0 ? [] : [`${counted(p.inPart, 'box', 'boxes')} of ${whose} pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)`];
     if (left === 0) return part;
     const untried = left - p.unwritable - p.unproved;
