@@ -30,7 +30,7 @@ import { expressionMeaning } from './expression.js';
 import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
-import { type HeaderSpaceSpec, type SpaceSpec, proveRegion, spaceRegion } from './prove.js';
+import { type HeaderSpaceSpec, type SpaceSpec, proveRegion, spaceParts, spaceRegion } from './prove.js';
 import { ABSENT, type Box, Dim, type Region, V6_BASE, coalesced, firstOutside, hullsApart, intersectRegions, projection, subtractRegions } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, holdsItsHeaders, witnessOf } from './witness.js';
@@ -345,6 +345,12 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     }
     if (!any) break;
   }
+  // the spaces proved one by one are one case too: each holds, so their union does
+  for (const p of pieces.values()) {
+    if (p.united || p.spaces.length < 2) continue;
+    const parts = p.spaces.flatMap((s) => spaceParts(s.space));
+    p.spaces = [{ ...p.spaces[0]!, space: parts }];
+  }
 
   const spacesSaid = (p: Pieces | undefined, whose: string): string[] => {
     if (p === undefined) return [];
@@ -356,7 +362,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     const parts = [
       p.unwritable > 0 ? `${p.unwritable} a space cannot say` : '',
       p.unproved > 0 ? `${p.unproved} not proved to be decided by it alone` : '',
-      untried > 0 ? (p.spaces.length >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : (pinner.stopped ?? '')) : '',
+      untried > 0 ? (p.pinned >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : (pinner.stopped ?? '')) : '',
     ].filter((x) => x !== '');
     return [...part, `${left} of the ${counted(p.boxes.length, 'box', 'boxes')} of ${whose} not pinned as spaces (${parts.join('; ')})`];
   };
