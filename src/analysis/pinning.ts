@@ -2,8 +2,9 @@
 // - for each rule, why it is not reached (unreachable, unmatchable, indeterminate, disabled) or a
 //   witness packet it certainly decides (a log rule: certainly sees and matches);
 // - the packets each rule certainly decides — its region less every earlier rule's, built as boxes
-//   (decisions.ts decidedRegion) — as `space:` cases expecting that rule, and the packets no rule
-//   decides as `space:` cases expecting none. Together they partition the header space by deciding
+//   (decisions.ts decidedRegion) — as one `space:` case expecting that rule (a union of the boxes:
+//   where the whole is not proved, of the boxes proved one by one), and the packets no rule decides
+//   as one expecting none. Together they partition the header space by deciding
 //   rule, so any change that moves a packet of a pinned box to another rule or verdict (a rule
 //   disabled, deleted, moved, its action or one of its numbers changed) fails a case;
 // - packets just outside each rule's region, one field stepped past an edge of the region (the
@@ -13,8 +14,8 @@
 //   unknown to the database, the bounds), packets inside that part: one where each later rule
 //   matches too (a swap or a move of the two shows there), then the ends of each field's ranges.
 // The work is bounded: every question spends from the run's budget (budget.ts), and a rule gets at
-// most MAX_CASES_PER_RULE cases (its witness, at most MAX_SPACES spaces, then packets inside and
-// just outside in turns); what
+// most MAX_CASES_PER_RULE cases (its witness, its region's space — of at most MAX_SPACES boxes
+// where they are proved one by one — then packets inside and just outside in turns); what
 // the bounds leave out is said per rule (`omitted`) and for the whole (Pinning.omitted), for the
 // suite's comment. Spaces are proved here as `edgesim test` proves them, spending the same budget,
 // so a suite pin wrote can be proved within one run of `edgesim test`.
@@ -87,7 +88,7 @@ export interface Pinning {
 /** the most cases a rule gets: its witness, its spaces, its edges */
 export const MAX_CASES_PER_RULE = 24;
 
-/** the most spaces of a rule's decided region (and of the packets no rule decides) */
+/** the most boxes of a rule's decided region (and of the packets no rule decides) proved one by one, where the region is not proved whole */
 export const MAX_SPACES = 12;
 
 /** the boxes of a region whose edges are looked for, and the ranges of one field whose ends are */
