@@ -7,10 +7,15 @@
 //   a sixth of a small replay's time, and its memory set off a full garbage collection).
 // - What an address leads to is kept as a small record number (`id4`, `id6`; 0: no data): per /16 of
 //   IPv4, either the record the whole /16 has or a block of 256 entries, one per /24, each the record
-//   of the whole /24 or "walk the last 8 bits"; per /16 and per /32 of IPv6 likewise. Each is filled
-//   the first time an address there is looked up, so a lookup is one or two array reads, and a walk
-//   happens once per /24 (per /32 for IPv6, which then walks what is left). The /24 blocks of one
-//   database take at most MAX_BLOCKS KB; past that, addresses of other split /16s walk from their /16.
+//   of the whole /24 or where that /24's ranges start in a list of (first address, record) pairs.
+//   The first address looked up in a split /16 reads the /16's whole subtree once (a few dozen nodes
+//   on average, 18,000 leaves at most in the bundled database) and fills its block and ranges, so
+//   later lookups there never walk: one or two array reads, and a binary search over the few
+//   ranges of a /24 the database splits. Walking per /24 on first use instead (as before) cost a
+//   spoofed-source flood a walk of 8 nodes for nearly every packet, each a cache miss, and a map
+//   entry per split /24 (issue 38). Per /16 and per /32 of IPv6 the records are kept likewise on first use
+//   (IPv6 then walks what is left). The /24 blocks of one database take at most MAX_BLOCKS KB; past
+//   that, addresses of other split /16s walk from their /16.
 // - A record (a small map) is decoded once per record number, by the caller, through `record(id)`.
 //
 // The walk mirrors mmdb-lib's findAddressInTree: IPv4 addresses in an IPv6 tree start at the node
@@ -32,8 +37,6 @@ const METADATA_SEARCH = 128 * 1024;
 const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
 /** at most this many /24 blocks (1 KB each) per database: 16 MB (the bundled database has 9,062 split /16s) */
 const MAX_BLOCKS = 16384;
-/** an entry of a /24 block: walk on from the /24's node */
-const WALK = -1;
 
 /** what a file is, for telling whether it changed: device, inode, size and modification time */
 function identity(s: Stats): string {
@@ -216,18 +219,28 @@ export class MmdbTree {
   /** data pointer of each record number (index 0: no data) */
   private readonly pointers: number[] = [0];
   private readonly ids = new Map<number, number>();
+  /** the last data pointer idOf() looked up, and its record number */
+  private lastReached = -1;
+  private lastId = 0;
   /**
-   * Per IPv4 /16: 0 not looked up yet; id + 1 when the whole /16 leads to record `id`; -(block + 1)
-   * when it is split, its /24s in `blocks` from block * 256; WALK_FROM_16 when it is split and the
-   * blocks ran out (its node in `node16`).
+   * Per IPv4 /16: 0 not looked up yet (or split when the blocks ran out: walked every time); id + 1
+   * when the whole /16 leads to record `id`; -(block + 1) when it is split, its /24s in `blocks`
+   * from block * 256.
    */
   private top4: Int32Array | null = null;
-  /** the node each split IPv4 /16 (by its block) reaches */
+  /** per IPv4 /8: 1 once its /16s are in top4 (whole ones) or node16 (split ones) */
+  private readonly filled8 = new Uint8Array(256);
+  /** per IPv4 /16 that the database splits: the node its first 16 bits reach, + 1 */
   private node16: Int32Array | null = null;
-  /** per /24 of a split /16: 0 not looked up yet; id + 1; or WALK (its node in `node24`) */
+  /** per /24 of a split /16: id + 1 when the whole /24 leads to record `id`, else -(r + 1): its ranges start at `ranges[r]` */
   private blocks = new Int32Array(0);
-  private readonly node24 = new Map<number, number>();
   private blockCount = 0;
+  /**
+   * The ranges of the split /24s, one list per /24: its length n, then n pairs (the range's first
+   * address's last byte, its record number), in address order, neighbours with the same record merged.
+   */
+  private ranges = new Int32Array(1024);
+  private rangesUsed = 0;
   /** IPv6: the same per /16 (top6) and, in a map, per /32 of the split /16s */
   private top6: Int32Array | null = null;
   private readonly by32 = new Map<number, number>();
@@ -317,42 +330,61 @@ export class MmdbTree {
   private idOf(reached: number): number {
     if (reached < this.nodeCount) return -1;
     if (reached === this.nodeCount) return 0;
+    // neighbouring leaves mostly lead to the same record (a country's ranges): the last one is kept
+    if (reached === this.lastReached) return this.lastId;
     let id = this.ids.get(reached);
     if (id === undefined) {
       id = this.pointers.length;
       this.pointers.push(reached);
       this.ids.set(reached, id);
     }
+    this.lastReached = reached;
+    this.lastId = id;
     return id;
   }
 
   /** The record number of an IPv4 address (unsigned 32-bit number): 0 when the database has nothing. */
   id4(v: number): number {
     const top = (this.top4 ??= new Int32Array(1 << 16));
-    const high = v >>> 16;
-    const e = top[high];
+    const e = top[v >>> 16];
     if (e > 0) return e - 1;
     if (e < 0) {
-      const b = ((-e - 1) << 8) | ((v >>> 8) & 255);
-      const f = this.blocks[b];
-      if (f > 0) return f - 1;
-      if (f === WALK) return this.idOf(this.walk4(this.node24.get(b)!, v, 24, 32));
-      return this.fill24(b, v);
+      const f = this.blocks[((-e - 1) << 8) | ((v >>> 8) & 255)];
+      return f > 0 ? f - 1 : this.inRanges(-f - 1, v & 255);
     }
-    return this.fill16(high, v);
+    return this.fill16(v >>> 16, v);
   }
 
-  private fill16(high: number, v: number): number {
-    const node = this.walk4(this.ipv4Start, v, 0, 16);
-    const id = this.idOf(node);
-    const top = this.top4!;
-    if (id >= 0) {
-      top[high] = id + 1;
-      return id;
+  /** the record of the range holding `low` (the address's last byte) in the /24 list at `r` */
+  private inRanges(r: number, low: number): number {
+    const ranges = this.ranges;
+    // the last pair whose first byte is at most `low` (the first pair starts at 0)
+    let lo = 0;
+    let hi = ranges[r] - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[r + 1 + 2 * mid] <= low) lo = mid;
+      else hi = mid - 1;
     }
+    return ranges[r + 2 + 2 * lo];
+  }
+
+  // The /16 of `high`, looked up for the first time (or split with no block to spare): the first
+  // lookup in its /8 fills the /8's 256 entries of top4 (and node16) from one reading of the /8's
+  // subtree, so a flood from random sources does not walk 16 nodes per new /16; a split /16 then
+  // takes a block.
+  private fill16(high: number, v: number): number {
+    const node16 = (this.node16 ??= new Int32Array(1 << 16));
+    if (this.filled8[high >>> 8] === 0) {
+      this.filled8[high >>> 8] = 1;
+      this.fillTop(this.walk4(this.ipv4Start, v, 0, 8), 8, high & 0xff00);
+      if (this.top4![high] > 0) return this.top4![high] - 1;
+    }
+    const node = node16[high] - 1;
+    const top = this.top4!;
     if (this.blockCount === MAX_BLOCKS) {
       // no more blocks: this /16 walks its last 16 bits every time
-      return this.idOf(this.walk4(node, v, 16, 32));
+      return this.recordOf(this.walk4(node, v, 16, 32));
     }
     const block = this.blockCount++;
     if (this.blocks.length < this.blockCount * 256) {
@@ -360,21 +392,73 @@ export class MmdbTree {
       blocks.set(this.blocks);
       this.blocks = blocks;
     }
-    (this.node16 ??= new Int32Array(MAX_BLOCKS))[block] = node;
+    this.fillBlock(node, 16, block << 8);
     top[high] = -(block + 1);
-    return this.fill24((block << 8) | ((v >>> 8) & 255), v);
+    return this.id4(v);
   }
 
-  private fill24(b: number, v: number): number {
-    const node = this.walk4(this.node16![b >>> 8], v, 16, 24);
-    const id = this.idOf(node);
-    if (id >= 0) {
-      this.blocks[b] = id + 1;
-      return id;
+  /** Fills the top4 entries of /16s h .. h + 2^(16 - depth) from `node`, reached at `depth` (8 to 16): a record's, or the node of a split /16 in node16. */
+  private fillTop(node: number, depth: number, h: number): void {
+    if (node >= this.nodeCount) {
+      this.top4!.fill(this.recordOf(node) + 1, h, h + (1 << (16 - depth)));
+      return;
     }
-    this.blocks[b] = WALK;
-    this.node24.set(b, node);
-    return this.idOf(this.walk4(node, v, 24, 32));
+    if (depth === 16) {
+      this.node16![h] = node + 1;
+      return;
+    }
+    this.fillTop(this.child(node, 0), depth + 1, h);
+    this.fillTop(this.child(node, 1), depth + 1, h + (1 << (15 - depth)));
+  }
+
+  /** Fills the block entries b .. b + 2^(24 - depth) from `node`, reached at `depth` (16 to 24). */
+  private fillBlock(node: number, depth: number, b: number): void {
+    if (node >= this.nodeCount) {
+      this.blocks.fill(this.idOf(node) + 1, b, b + (1 << (24 - depth)));
+      return;
+    }
+    if (depth === 24) {
+      this.blocks[b] = -(this.fillRanges(node) + 1);
+      return;
+    }
+    this.fillBlock(this.child(node, 0), depth + 1, b);
+    this.fillBlock(this.child(node, 1), depth + 1, b + (1 << (23 - depth)));
+  }
+
+  /** Writes the ranges of the /24 below `node` (a node reached at /24) and returns where they start. */
+  private fillRanges(node: number): number {
+    const r = this.rangesUsed;
+    if (this.ranges.length < r + 1 + 2 * 256) {
+      const ranges = new Int32Array(Math.max(this.ranges.length * 2, r + 1 + 2 * 256));
+      ranges.set(this.ranges.subarray(0, r));
+      this.ranges = ranges;
+    }
+    this.ranges[r] = 0;
+    this.rangesUsed = r + 1;
+    this.addRanges(node, 24, 0, r);
+    return r;
+  }
+
+  // the leaves below `node` (reached at `depth`, covering last bytes from `first`) appended to the list at r
+  private addRanges(node: number, depth: number, first: number, r: number): void {
+    if (node >= this.nodeCount || depth === 32) {
+      const id = this.recordOf(node);
+      const ranges = this.ranges;
+      const n = ranges[r];
+      if (n > 0 && ranges[this.rangesUsed - 1] === id) return;
+      ranges[this.rangesUsed++] = first;
+      ranges[this.rangesUsed++] = id;
+      ranges[r] = n + 1;
+      return;
+    }
+    this.addRanges(this.child(node, 0), depth + 1, first, r);
+    this.addRanges(this.child(node, 1), depth + 1, first + (1 << (31 - depth)), r);
+  }
+
+  /** what a walk over all 32 bits ended at, as a record number (0: no data; a node left at /32 is a damaged tree, read as no data) */
+  private recordOf(reached: number): number {
+    const id = this.idOf(reached);
+    return id < 0 ? 0 : id;
   }
 
   /** The record number of an IPv6 address (four words): 0 when the database has nothing. */

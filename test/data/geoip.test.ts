@@ -172,6 +172,41 @@ describe('CountryDb and AsnDb on written fixtures, every record size and tree ki
     }
   }
 
+  // A split /16's first lookup reads its whole subtree into a block of /24 entries and, for /24s the
+  // database splits further, lists of ranges searched by the last byte (mmdb.ts): every address of
+  // such /24s, in an order that visits each /16 from a different /24 first, and every /16 of the /8s
+  // whose /16s are filled at once, must each find what the reader finds
+  for (const recordSize of [24, 28, 32] as const) {
+    for (const ipVersion of [4, 6] as const) {
+      it(`agrees with the maxmind reader on every address of /24s split into ranges (record size ${recordSize}, IPv${ipVersion} tree)`, async () => {
+        const next = lcg(7 * recordSize + ipVersion);
+        const ranges: Array<[string, MmdbValue]> = [['10.0.0.0/8', { country_code: 'AA' }], ['172.16.0.0/12', { country_code: 'BB' }], ['10.1.0.0/16', { country_code: 'CC' }]];
+        const split24s: number[] = [];
+        for (let i = 0; i < 40; i++) {
+          const base24 = ((i % 2 === 0 ? 0x0a00 : 0xac10 + (i % 16)) << 16) | ((next() & 0xff) << 8);
+          split24s.push(base24 >>> 0);
+          for (let j = 0; j < 6; j++) {
+            const len = 25 + (next() % 8);
+            const a = (base24 | (next() & 0xff)) & ((0xffffffff << (32 - len)) >>> 0);
+            ranges.push([`${formatIPv4(a >>> 0)}/${len}`, { country_code: String.fromCharCode(68 + ((i + j) % 22), 65 + (j % 26)) }]);
+          }
+        }
+        const file = fixture(`split24-${recordSize}-${ipVersion}.mmdb`, { ipVersion, recordSize, databaseType: 'test', entries: ranges });
+        const db = await CountryDb.open(file);
+        const reader = new Reader<Response>(readFileSync(file));
+        for (const base of split24s.reverse()) {
+          for (let low = 255; low >= 0; low--) expect(text(db.country4(base + low)), formatIPv4(base + low)).toBe(code(reader.get(formatIPv4(base + low))));
+        }
+        for (const eight of [0x0a, 0xac, 0x0b, 0xff]) {
+          for (let s = 0; s < 256; s++) {
+            const v = ((eight << 24) | (s << 16) | ((s * 37) & 0xffff)) >>> 0;
+            expect(text(db.country4(v)), formatIPv4(v)).toBe(code(reader.get(formatIPv4(v))));
+          }
+        }
+      });
+    }
+  }
+
   it('reads autonomous_system_number from a GeoLite2-ASN style database', async () => {
     const file = fixture('asn.mmdb', {
       ipVersion: 6,
