@@ -57,12 +57,6 @@ export type ComponentName = (typeof PROTECTION_COMPONENTS)[number]['name'];
 /** The components' names in the order of the list. */
 export const COMPONENT_NAMES: readonly ComponentName[] = PROTECTION_COMPONENTS.map((c) => c.name);
 
-/** The names joined for a message or help: `syn_protection or tcp_flow_protection`. */
-export function componentNamesText(joiner: string, specs: readonly ProtectionComponentSpec[] = PROTECTION_COMPONENTS): string {
-  const names = specs.map((c) => c.name);
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${joiner} ${names[names.length - 1]}`;
-}
-
 /** The spec of the component named `name` (one of the list's). */
 export function componentSpec(name: ComponentName): ProtectionComponentSpec {
   return PROTECTION_COMPONENTS.find((c) => c.name === name)!;
