@@ -71,6 +71,7 @@ const { validateSnapshot } = await import('../../src/config/validate.js');
 const { COLLECTIONS } = await import('../../src/config/import-parts.js');
 const { DEFAULT_ATP_OPTIONS, STAGES } = await import('../../src/atp/index.js');
 const { addAtpOptions } = await import('../../src/cli/options.js');
+const { start, call, cfg } = await import('../api/helpers.js');
 const testCommand = await import('../../src/cli/commands/test/command.js');
 
 const SERVER = '203.0.113.10';
@@ -164,6 +165,22 @@ describe('a protection component defined only in a test', () => {
     const outside = { rules: [], filters: [{ expression: 'ip.src == 192.0.2.1 and ip.dst == 192.0.2.2', mode: 'enabled' }] };
     const findings = lintSnapshot({ ...SNAPSHOT, urg_protection: outside } as Snapshot);
     expect(findings).toContainEqual(expect.objectContaining({ ruleset: 'urg_protection', rule: 'urg_protection.filters[0]', kind: 'atp_filter_never_applies' }));
+  });
+
+  it('has the mock API’s routes: rules and filters created, listed and refused as the others are', async () => {
+    const server = await start();
+    try {
+      const base = `${cfg(server.url, 'a1')}/urg_protection`;
+      expect((await call('POST', `${base}/rules`, { scope: 'global', name: 'global', mode: 'enabled' })).status).toBe(200);
+      expect((await call('POST', `${base}/filters`, { expression: 'tcp.dstport == 80', mode: 'monitoring' })).status).toBe(200);
+      const refused = await call('POST', `${base}/rules`, { scope: 'global', name: 'global', mode: 'sometimes' });
+      expect(refused.status).toBe(400);
+      const rules = await call('GET', `${base}/rules`);
+      expect(rules.body.result).toEqual([expect.objectContaining({ scope: 'global', mode: 'enabled' })]);
+      expect(rules.body.result[0]).not.toHaveProperty('mitigation_type');
+    } finally {
+      await server.close();
+    }
   });
 
   it('is listed by the help', () => {
