@@ -16,23 +16,24 @@ const MAY_IMPORT: Record<string, string[]> = {
   'terminal-text': [],
   // every field's facts, which the stages derive their tables from
   'field-registry': [],
+  'protection-components': [],
   net: ['errors', 'verdict', 'numbers'],
   lang: ['field-registry', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   capture: ['net', 'errors', 'verdict', 'numbers'],
   // data center and region names are checked where a configuration names them
-  config: ['data', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  config: ['protection-components', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   fields: ['field-registry', 'capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
   fastpath: ['field-registry', 'capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  atp: ['capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  sim: ['atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  report: ['atp', 'config', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  atp: ['protection-components', 'capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  sim: ['protection-components', 'atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  report: ['protection-components', 'atp', 'config', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
-  analysis: ['field-registry', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  suite: ['field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  api: ['config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  analysis: ['protection-components', 'field-registry', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  suite: ['protection-components', 'field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  api: ['protection-components', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
   translate: ['field-registry', 'capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // edgesim bench: throughput, per-rule profiling, reordering advice (asks the analysis), peers
@@ -40,12 +41,12 @@ const MAY_IMPORT: Record<string, string[]> = {
   // reviewers' formats: SARIF, GitHub workflow commands, job summaries, pull-request reports
   review: ['analysis', 'config', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the language server (edgesim lsp): the engine, lint, the registry, the analysis, bench's per-rule costs, in an editor
-  lsp: ['field-registry', 'analysis', 'capture', 'config', 'data', 'firewall', 'lang', 'profile', 'review', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  lsp: ['protection-components', 'field-registry', 'analysis', 'capture', 'config', 'data', 'firewall', 'lang', 'profile', 'review', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // serve's playground page: the language server's checks, a packet's trace (suite), an account read through the API's client
   playground: ['config', 'lsp', 'report', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the library (`import … from 'edgesim'`): the stages, the suites' packets and traces; never the CLI
-  lib: ['analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'review', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  cli: ['analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'lsp', 'net', 'playground', 'profile', 'report', 'review', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  lib: ['protection-components', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'review', 'sim', 'suite', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  cli: ['protection-components', 'analysis', 'api', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'lsp', 'net', 'playground', 'profile', 'report', 'review', 'sim', 'suite', 'translate', 'errors', 'verdict', 'numbers', 'terminal-text'],
 };
 
 function sources(dir: string): string[] {

@@ -5,6 +5,7 @@
 // it may match is certainly matched by a filter of a stronger mode in the same component. Each
 // filter is one question of the run's budget (budget.ts): one the limit leaves open is an
 // `indeterminate` finding with the reason.
+import { COMPONENT_NAMES } from '../protection-components.js';
 import type { ProtectionFilter, Snapshot } from '../config/snapshot.js';
 import { ProtectedSpace } from '../atp/protected-space.js';
 import { AnalysisBudget, type Budget, withinBudget } from './budget.js';
@@ -16,7 +17,6 @@ import { Dim, L4, type Region, constrain, firstOutside, intersectRegions, isEmpt
 import { type Meaning, ipSetRanges } from './atoms.js';
 
 const STRENGTH: Record<string, number> = { enabled: 0, monitoring: 1, disabled: 2 };
-const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
 /** TCP packets to or from a protected prefix (ingress first: to one). */
 export function protectedTraffic(snapshot: Snapshot, space: HeaderSpace): Region {
@@ -37,7 +37,7 @@ function restrict(m: Meaning, within: Region, budget?: Budget): Meaning {
 export function atpFilterFindings(snapshot: Snapshot, space: HeaderSpace, run: AnalysisBudget = new AnalysisBudget()): Finding[] {
   const out: Finding[] = [];
   const traffic = protectedTraffic(snapshot, space);
-  for (const component of COMPONENTS) {
+  for (const component of COMPONENT_NAMES) {
     const filters: ProtectionFilter[] = snapshot[component]?.filters ?? [];
     const open: Array<string | null> = filters.map(() => null);
     const meanings = filters.map((f, i): Meaning => {

@@ -2,6 +2,7 @@
 // (so reports can point at the user's file) and the expression (so a finding keeps its identity
 // when the rule moves). Deploy-time problems (config/deploy-checks.ts) become findings here, named
 // as every report names rulesets and rules.
+import { COMPONENT_NAMES, type ComponentName } from '../protection-components.js';
 import type { DeployProblem } from '../config/deploy-checks.js';
 import type { Ruleset, RulesetRule, Snapshot } from '../config/snapshot.js';
 import { ruleRef, rulesetName } from '../firewall/firewall.js';
@@ -21,7 +22,6 @@ export interface SubjectFinding {
   subject: FindingSubject;
 }
 
-const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
 /** The subject of each finding of lint(snapshot). */
 export function withSubjects(snapshot: Snapshot, findings: readonly Finding[]): SubjectFinding[] {
@@ -34,7 +34,7 @@ export function withSubjects(snapshot: Snapshot, findings: readonly Finding[]): 
     });
   });
   const filter = (component: string, ref: string | null): FindingSubject => {
-    const filters = COMPONENTS.find((c) => c === component) === undefined ? [] : (snapshot[component as (typeof COMPONENTS)[number]]?.filters ?? []);
+    const filters = COMPONENT_NAMES.find((c) => c === component) === undefined ? [] : (snapshot[component as ComponentName]?.filters ?? []);
     const found = filters.find((f, i) => (f.id ?? `${component}.filters[${i}]`) === ref);
     return { expression: found?.expression ?? '' };
   };

@@ -19,6 +19,7 @@
 // the bounds leave out is said per rule (`omitted`) and for the whole (Pinning.omitted), for the
 // suite's comment. Spaces are proved here as `edgesim test` proves them, spending the same budget,
 // so a suite pin wrote can be proved within one run of `edgesim test`.
+import { COMPONENT_NAMES, type ComponentName } from '../protection-components.js';
 import type { Snapshot } from '../config/snapshot.js';
 import { verdictName } from '../verdict.js';
 import { lookupOf } from '../field-registry.js';
@@ -407,7 +408,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
 
 /** A packet ATP applies a filter or a scoped rule to. */
 export interface ProtectionWitness {
-  readonly component: 'syn_protection' | 'tcp_flow_protection';
+  readonly component: ComponentName;
   /** the filter's or rule's ref as verdicts name it: its id, else its path */
   readonly ref: string;
   /** what it is, for the case's name: `filter (enabled) tcp.dstport == 443`, `rule global web` */
@@ -418,12 +419,11 @@ export interface ProtectionWitness {
   readonly why?: string;
 }
 
-const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
 /** For each ATP filter a TCP packet to a protected prefix it matches, and for each rule one in its scope (none without protected prefixes); each filter a question of the run's budget. */
 export function pinProtection(snapshot: Snapshot, run: AnalysisBudget = new AnalysisBudget()): ProtectionWitness[] {
   const out: ProtectionWitness[] = [];
-  const filters = COMPONENTS.flatMap((c) => (snapshot[c]?.filters ?? []).map((f, i) => ({ c, f, i, ast: parseAt(f.expression, 'filter', `${c}.filters[${i}].expression`) })));
+  const filters = COMPONENT_NAMES.flatMap((c) => (snapshot[c]?.filters ?? []).map((f, i) => ({ c, f, i, ast: parseAt(f.expression, 'filter', `${c}.filters[${i}].expression`) })));
   const hs = headerSpace(filters.map((x) => x.ast.expr));
   const traffic = protectedTraffic(snapshot, hs).slice(0, 1);
   if (traffic.length === 0) return out;
@@ -441,7 +441,7 @@ export function pinProtection(snapshot: Snapshot, run: AnalysisBudget = new Anal
       ),
     );
   }
-  for (const c of COMPONENTS) {
+  for (const c of COMPONENT_NAMES) {
     (snapshot[c]?.rules ?? []).forEach((r, i) => {
       const witness = arrivedAt(ingress[0]!, hs);
       // the data center's region follows from it; a region's packet arrives at any of its data centers

@@ -2,6 +2,7 @@
 // plus what only the API needs (each ruleset's version history, the bulk operations of lists); and
 // the schema a state file is checked against when it is loaded, so a file edited by hand (or by
 // another version) is refused at start-up with its path, not a 500 on some later request.
+import { PROTECTION_COMPONENTS, type ComponentName } from '../protection-components.js';
 import { arrayOf, LIST, PHASE_SPELLINGS, RULESET, SNAPSHOT_SCHEMA, storedSchema } from '../config/resources.js';
 import type { JsonSchema } from '../config/schema.js';
 import type {
@@ -40,12 +41,16 @@ export interface BulkOperation {
   completed: string;
 }
 
-export interface AccountState {
+/** A protection component's rules and filters as an account holds them. */
+export interface StoredComponent {
+  rules: ProtectionRule[];
+  filters: ProtectionFilter[];
+}
+
+export interface AccountState extends Record<ComponentName, StoredComponent> {
   tcp_protection_status: ProtectionStatus;
   prefixes: Prefix[];
   allowlist: AllowlistEntry[];
-  syn_protection: { rules: ProtectionRule[]; filters: ProtectionFilter[] };
-  tcp_flow_protection: { rules: ProtectionRule[]; filters: ProtectionFilter[] };
   rulesets: StoredRuleset[];
   lists: StoredList[];
   operations: BulkOperation[];
@@ -57,8 +62,7 @@ export function emptyAccount(): AccountState {
     tcp_protection_status: { enabled: false },
     prefixes: [],
     allowlist: [],
-    syn_protection: { rules: [], filters: [] },
-    tcp_flow_protection: { rules: [], filters: [] },
+    ...(Object.fromEntries(PROTECTION_COMPONENTS.map(({ name }): [ComponentName, StoredComponent] => [name, { rules: [], filters: [] }])) as Record<ComponentName, StoredComponent>),
     rulesets: [],
     lists: [],
     operations: [],
@@ -82,8 +86,7 @@ export const ACCOUNT_STATE_SCHEMA: JsonSchema = {
   additionalProperties: false,
   properties: {
     ...snapshot,
-    syn_protection: complete(snapshot.syn_protection!),
-    tcp_flow_protection: complete(snapshot.tcp_flow_protection!),
+    ...Object.fromEntries(PROTECTION_COMPONENTS.map(({ name }) => [name, complete(snapshot[name]!)])),
     rulesets: arrayOf({
       ...storedRuleset,
       required: [...(storedRuleset.required ?? []), 'id', 'version', 'last_updated'],

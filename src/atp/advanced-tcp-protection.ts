@@ -17,21 +17,18 @@ import { evaluates, PASSED_ON, type AtpComponent } from './atp-component.js';
 import { MonotonicClock } from './clock.js';
 import { AtpConfiguration } from './atp-configuration.js';
 import { ComponentModes } from './component-modes.js';
+import { COMPONENT_MODULES } from './components.js';
 import type { AtpDecision } from './decision.js';
 import { EgressTracking } from './egress-tracking.js';
 import { explainPacket, Step, type AtpExplanation } from './explanation.js';
 import { FlowTable, State } from './flow-table.js';
-import { OutOfStateProtection } from './out-of-state-protection.js';
 import { parseAtpOptions, type AtpOptions, type AtpOptionsInput } from './options.js';
 import { Outcome, Outcomes, type AtpLabels } from './outcomes.js';
 import { ProtectedSpace } from './protected-space.js';
 import type { AtpReport } from './report.js';
-import { SynProtection } from './syn-protection.js';
 import { Mode, Reason, STAGES } from './vocabulary.js';
 
 const IP_TCP = Has.IP | Has.TCP;
-/** the Step of a packet a component took, by the component's code */
-const COMPONENT_STEPS: readonly number[] = [Step.SYN_COMPONENT, Step.OOS_COMPONENT];
 
 /** Advanced TCP Protection (SYN-flood and out-of-state TCP protection) over a configuration snapshot. */
 export class AdvancedTcpProtection {
@@ -80,8 +77,7 @@ export class AdvancedTcpProtection {
     this.active = configuration.active;
     this.readsIngress = configuration.readsIngress;
     this.table = new FlowTable(options.maxFlows, configuration.timeouts);
-    const [syn, oos] = configuration.components;
-    this.components = [new SynProtection(new ComponentModes(syn, options), this.table, options), new OutOfStateProtection(new ComponentModes(oos, options), this.table, options)];
+    this.components = configuration.components.map((rules, stage) => COMPONENT_MODULES[stage].create(stage, new ComponentModes(rules, options), this.table, options));
     this.clock = new MonotonicClock(options.rateWindowSeconds);
     this.egress = options.bidirectional ? new EgressTracking(this.table, options) : null;
   }
@@ -134,7 +130,7 @@ export class AdvancedTcpProtection {
   }
 
   private settle(rec: PacketRecord, out: AtpDecision, c: AtpComponent, mode: number, reason: number): void {
-    this.step = COMPONENT_STEPS[c.stage];
+    this.step = Step.COMPONENT + c.stage;
     out.setMode(mode);
     if (mode !== Mode.OFF) out.source = c.modes.source;
     const n = c.counters;
@@ -165,7 +161,7 @@ export class AdvancedTcpProtection {
     const looked = this.step !== Step.INACTIVE;
     const tcp = looked && this.step !== Step.NOT_TCP;
     let stateAfter: number = State.NONE;
-    if (COMPONENT_STEPS.includes(this.step)) {
+    if (this.step >= Step.COMPONENT) {
       this.table.setKey(rec, true);
       const slot = this.table.peek();
       if (slot >= 0) stateAfter = this.table.state(slot);

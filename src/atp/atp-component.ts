@@ -5,7 +5,10 @@
 // engine names no component: it loops over them, and what a component reads of a packet, the modes
 // it resolves and what it counts are its own.
 import type { PacketRecord } from '../capture/record.js';
+import type { ProtectionComponentSpec } from '../protection-components.js';
 import type { ComponentModes } from './component-modes.js';
+import type { FlowTable } from './flow-table.js';
+import type { AtpOptions } from './options.js';
 import type { ComponentCounters } from './report.js';
 import { Mode } from './vocabulary.js';
 
@@ -15,8 +18,21 @@ export type RecordField = keyof PacketRecord;
 /** inspect()'s answer when the component lets the packet go on to the next component (it removed the connection's entry). */
 export const PASSED_ON = -1;
 
+/**
+ * A component as the engine's list holds it (components.ts): its spec (words and keys,
+ * src/protection-components.ts) and how a run makes its instance.
+ */
+export interface ComponentModule {
+  readonly spec: ProtectionComponentSpec;
+  /**
+   * A run's instance: `stage` is its place in the path's list (its code in decisions and reports),
+   * `modes` its filters and rules for this run, `table` the connections every component shares.
+   */
+  create(stage: number, modes: ComponentModes, table: FlowTable, options: AtpOptions): AtpComponent;
+}
+
 export interface AtpComponent {
-  /** its code (SYN, OOS: the order of STAGES) in decisions and reports */
+  /** its code in decisions and reports: its place in the path's list of components */
   readonly stage: number;
   /**
    * the record's fields it reads to take and decide a packet, beyond what the engine reads for every

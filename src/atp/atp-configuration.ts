@@ -10,7 +10,7 @@ import { compileFilter } from './filters.js';
 import { RETRANSMIT_WAIT, State } from './flow-table.js';
 import type { AtpOptions } from './options.js';
 import { ProtectedSpace } from './protected-space.js';
-import { OOS, SYN } from './vocabulary.js';
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
 
 /** The connection table's idle timeouts by state (FlowTable's `timeouts`) from the model options. */
 export function connectionTimeouts(o: AtpOptions): Float64Array {
@@ -28,7 +28,7 @@ export class AtpConfiguration {
   /** tcp_protection_status.enabled */
   readonly status: boolean;
   readonly space: ProtectedSpace;
-  /** each component's filters and rules, by its code (the order of STAGES) */
+  /** each component's filters and rules, by its code (the order of PROTECTION_COMPONENTS) */
   readonly components: readonly ComponentRules[];
   /** FlowTable's timeouts (read only) */
   readonly timeouts: Float64Array;
@@ -49,7 +49,7 @@ export class AtpConfiguration {
     }
     this.status = status?.enabled === true;
     this.space = new ProtectedSpace(snapshot.prefixes, snapshot.allowlist);
-    this.components = [new ComponentRules(SYN, snapshot.syn_protection, compileFilter), new ComponentRules(OOS, snapshot.tcp_flow_protection, compileFilter)];
+    this.components = PROTECTION_COMPONENTS.map((spec, stage) => new ComponentRules(stage, snapshot[spec.name], compileFilter));
     this.timeouts = connectionTimeouts(options);
     this.active = this.status && this.space.any && this.components.some((c) => c.acting);
     this.readsIngress = this.active && this.components.some((c) => c.scoped);

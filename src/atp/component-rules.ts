@@ -15,7 +15,8 @@ import type { ProtectionComponent } from '../config/snapshot.js';
 import { findColo } from '../data/colos.js';
 import { ConfigItemError } from '../errors.js';
 import type { Sensitivity } from './options.js';
-import { Mode, STAGES, SYN, type AtpStage } from './vocabulary.js';
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
+import { Mode, type AtpStage } from './vocabulary.js';
 
 /** A compiled filter expression. */
 export type FilterPredicate = (rec: PacketRecord) => boolean;
@@ -122,7 +123,8 @@ export class ComponentRules {
   private readonly datacenters = new ScopeIndex();
 
   constructor(readonly stage: number, component: ProtectionComponent | undefined, compileFilter: FilterCompiler) {
-    const at = STAGES[stage];
+    const spec = PROTECTION_COMPONENTS[stage];
+    const at = spec.name;
     const seen = new Map<string, string>();
     let acting = false;
     (component?.rules ?? []).forEach((rule, k) => {
@@ -141,7 +143,7 @@ export class ComponentRules {
       const rateSensitivity = sensitivityOf(rule.rate_sensitivity, `${path}.rate_sensitivity`);
       const burstSensitivity = sensitivityOf(rule.burst_sensitivity, `${path}.burst_sensitivity`);
       let retransmit = false;
-      if (stage === SYN && rule.mitigation_type !== undefined) {
+      if (spec.mitigationType && rule.mitigation_type !== undefined) {
         const r = Object.hasOwn(MITIGATION_TYPES, rule.mitigation_type) ? MITIGATION_TYPES[rule.mitigation_type] : undefined;
         if (r === undefined) throw new ConfigItemError(`${path}.mitigation_type`, `unknown mitigation type ${JSON.stringify(rule.mitigation_type)} (expected challenge or retransmit)`);
         retransmit = r;

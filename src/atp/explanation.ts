@@ -25,8 +25,8 @@ export const Step = {
   /** from the protected side: tracked (bidirectional), never mitigated */
   EGRESS: 3,
   ALLOWLISTED: 4,
-  SYN_COMPONENT: 5,
-  OOS_COMPONENT: 6,
+  /** a component took it: COMPONENT + its code (its place in the list of components) */
+  COMPONENT: 5,
 } as const;
 
 export type ConnectionState = 'none' | 'challenged' | 'new' | 'open' | 'closing' | 'closed';
@@ -67,7 +67,8 @@ export interface AtpExplanation {
   /** tcp_protection_status.enabled, and whether any prefix, rule or filter makes ATP act */
   status: boolean;
   active: boolean;
-  step: 'inactive' | 'not_tcp' | 'not_protected' | 'egress' | 'allowlisted' | 'syn_protection' | 'tcp_flow_protection';
+  /** how far ATP took it, or the component that took it */
+  step: 'inactive' | 'not_tcp' | 'not_protected' | 'egress' | 'allowlisted' | AtpStage;
   destination: {
     /** in protected space: the most specific prefix holding it is not excluded */
     protected: boolean;
@@ -89,7 +90,7 @@ export interface AtpExplanation {
   components: Record<AtpStage, ComponentExplanation>;
 }
 
-const STEP_NAMES: readonly AtpExplanation['step'][] = ['inactive', 'not_tcp', 'not_protected', 'egress', 'allowlisted', 'syn_protection', 'tcp_flow_protection'];
+const STEP_NAMES: readonly AtpExplanation['step'][] = ['inactive', 'not_tcp', 'not_protected', 'egress', 'allowlisted', ...STAGES];
 
 /** What the engine lends an explanation (read only). */
 export interface ExplainParts {
@@ -136,8 +137,8 @@ function component(modes: ComponentModes, rec: PacketRecord, t: number, applied:
 
 /** Builds the explanation of `rec`, which inspect() just decided into `out`. */
 export function explainPacket(rec: PacketRecord, out: AtpDecision, p: ExplainParts): AtpExplanation {
-  const tookIt = p.step === Step.SYN_COMPONENT || p.step === Step.OOS_COMPONENT;
-  const stage = p.step === Step.SYN_COMPONENT ? 0 : p.step === Step.OOS_COMPONENT ? 1 : -1;
+  const tookIt = p.step >= Step.COMPONENT;
+  const stage = tookIt ? p.step - Step.COMPONENT : -1;
   const t = p.time ?? 0;
   return {
     frame: rec.frame,

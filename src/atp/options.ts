@@ -3,7 +3,7 @@
 // documents the shape of the behaviour (thresholds from sensitivities, challenges, connection
 // states) but not its numbers; the defaults here are the simulator's inferred model.
 import { ConfigItemError } from '../errors.js';
-import { STAGES } from './vocabulary.js';
+import { STAGES, type AtpStage } from './vocabulary.js';
 
 export type Sensitivity = 'low' | 'medium' | 'high';
 
@@ -17,14 +17,18 @@ export interface RateOptions {
   minBurstPps: number;
 }
 
-/** The simulator's model parameters; see src/atp/README.md. Override any part with fromSnapshot(…, options). */
-export interface AtpOptions {
+/**
+ * The simulator's model parameters; see src/atp/README.md. Override any part with fromSnapshot(…, options).
+ * Each component (src/protection-components.ts) has its RateOptions under its name.
+ */
+export type AtpOptions = ModelOptions & Record<AtpStage, RateOptions>;
+
+/** The parameters every component shares. */
+export interface ModelOptions {
   /** rate threshold = baseline × rateFactor[rate_sensitivity] */
   rateFactor: Record<Sensitivity, number>;
   /** burst threshold = rate threshold × burstFactor[burst_sensitivity] */
   burstFactor: Record<Sensitivity, number>;
-  syn_protection: RateOptions;
-  tcp_flow_protection: RateOptions;
   /** the sustained rate is the packet count over this sliding window (seconds) */
   rateWindowSeconds: number;
   /** the burst rate is the packet count over this shorter window (seconds); also the meters' tick */
@@ -76,8 +80,7 @@ export type AtpOptionsInput = { [K in keyof AtpOptions]?: AtpOptions[K] extends 
 export const DEFAULT_ATP_OPTIONS: AtpOptions = deepFreeze({
   rateFactor: { high: 1.5, medium: 2, low: 4 },
   burstFactor: { high: 2, medium: 4, low: 8 },
-  syn_protection: { baselinePps: null, minRatePps: 100, minBurstPps: 500 },
-  tcp_flow_protection: { baselinePps: null, minRatePps: 100, minBurstPps: 500 },
+  ...(Object.fromEntries(STAGES.map((c) => [c, { baselinePps: null, minRatePps: 100, minBurstPps: 500 }])) as Record<AtpStage, RateOptions>),
   rateWindowSeconds: 1,
   burstWindowSeconds: 0.1,
   learningSeconds: 10,

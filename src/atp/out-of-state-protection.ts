@@ -15,22 +15,23 @@
 // (connection-tracking.ts).
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
-import { evaluates, type AtpComponent, type RecordField } from './atp-component.js';
+import { evaluates, type AtpComponent, type ComponentModule, type RecordField } from './atp-component.js';
 import type { ComponentModes } from './component-modes.js';
 import { adoptConnection, advanceConnection } from './connection-tracking.js';
 import { Flag, Side, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
 import { ComponentCounters } from './report.js';
-import { OOS, Reason } from './vocabulary.js';
+import { Reason } from './vocabulary.js';
+import { componentSpec } from '../protection-components.js';
 
 export class OutOfStateProtection implements AtpComponent {
-  readonly stage = OOS;
   readonly reads: readonly RecordField[] = ['tcpFlags', 'tcpSeq', 'tcpAck', 'payloadLen'];
   readonly counters = new ComponentCounters();
   undecided = false;
   private readonly tolerance: number;
 
   constructor(
+    readonly stage: number,
     readonly modes: ComponentModes,
     private readonly table: FlowTable,
     private readonly options: AtpOptions,
@@ -90,3 +91,9 @@ export class OutOfStateProtection implements AtpComponent {
     return Reason.NONE;
   }
 }
+
+/** Out-of-state TCP protection as the engine's list holds it (components.ts). */
+export const OUT_OF_STATE_PROTECTION: ComponentModule = {
+  spec: componentSpec('tcp_flow_protection'),
+  create: (stage, modes, table, options) => new OutOfStateProtection(stage, modes, table, options),
+};

@@ -21,23 +21,24 @@
 // packet goes on to out-of-state protection.
 import type { PacketRecord } from '../capture/record.js';
 import { TcpFlag } from '../capture/record.js';
-import { evaluates, PASSED_ON, type AtpComponent, type RecordField } from './atp-component.js';
+import { evaluates, PASSED_ON, type AtpComponent, type ComponentModule, type RecordField } from './atp-component.js';
 import type { ComponentModes } from './component-modes.js';
 import { Flag, State, type FlowTable } from './flow-table.js';
 import type { AtpOptions } from './options.js';
 import { ComponentCounters } from './report.js';
-import { Reason, SYN } from './vocabulary.js';
+import { Reason } from './vocabulary.js';
+import { componentSpec } from '../protection-components.js';
 
 const INVALID_WITH_SYN = TcpFlag.RST | TcpFlag.FIN;
 const ANSWER_MASK = TcpFlag.SYN | TcpFlag.ACK | TcpFlag.RST | TcpFlag.FIN;
 
 export class SynProtection implements AtpComponent {
-  readonly stage = SYN;
   readonly reads: readonly RecordField[] = ['tcpFlags', 'tcpSeq', 'tcpAck', 'payloadLen'];
   readonly counters = new ComponentCounters();
   readonly undecided = false;
 
   constructor(
+    readonly stage: number,
     readonly modes: ComponentModes,
     private readonly table: FlowTable,
     private readonly options: AtpOptions,
@@ -121,3 +122,9 @@ export class SynProtection implements AtpComponent {
     return Reason.CHALLENGE_PASSED;
   }
 }
+
+/** SYN-flood protection as the engine's list holds it (components.ts). */
+export const SYN_FLOOD_PROTECTION: ComponentModule = {
+  spec: componentSpec('syn_protection'),
+  create: (stage, modes, table, options) => new SynProtection(stage, modes, table, options),
+};

@@ -1,8 +1,10 @@
 // The words ATP's reports are made of, and the small numeric codes the engine uses for them on the
 // hot path (a code indexes a table; the string is looked up only when a result is reported).
 
-/** An ATP component: SYN-flood protection or out-of-state TCP protection. */
-export type AtpStage = 'syn_protection' | 'tcp_flow_protection';
+import { COMPONENT_NAMES, type ComponentName } from '../protection-components.js';
+
+/** An ATP component's name (src/protection-components.ts): SYN-flood protection or out-of-state TCP protection. */
+export type AtpStage = ComponentName;
 
 /** Why a component dropped (or, in monitoring mode, would have dropped) a packet; the vendor's Network Analytics words. */
 export type MitigationReason = 'NOT_FOUND' | 'UNEXPECTED' | 'OUT_OF_SEQUENCE' | 'ALREADY_CLOSED' | 'CHALLENGE_NEEDED' | 'CHALLENGE_PASSED';
@@ -10,9 +12,8 @@ export type MitigationReason = 'NOT_FOUND' | 'UNEXPECTED' | 'OUT_OF_SEQUENCE' | 
 /** The mode that applied to a packet; `off` when no filter or rule of the component applies. */
 export type AtpMode = 'enabled' | 'monitoring' | 'disabled' | 'off';
 
-export const STAGES: readonly AtpStage[] = ['syn_protection', 'tcp_flow_protection'];
-export const SYN = 0;
-export const OOS = 1;
+/** The components' names in the order they are offered a packet; a component's code is its place here. */
+export const STAGES: readonly AtpStage[] = COMPONENT_NAMES;
 
 /** Reason codes: 0 means "in state, pass"; 1.. index REASONS. */
 export const Reason = {

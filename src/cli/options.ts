@@ -2,6 +2,7 @@
 // (a snapshot file or a running API), the data for lookups, the ATP model's options, the API's
 // address and credentials, and the Rules-language scheme. Command files import this and commander,
 // nothing else, so `edgesim --help` loads neither the rule engine nor the capture code.
+import { COMPONENT_NAMES } from '../protection-components.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CONFIG_FORMATS, type ConfigFormat } from '../config/inputs/document.js';
 
@@ -93,7 +94,7 @@ export function addAtpOptions(cmd: Command): Command {
     .option('--atp-options <file.json>', 'override parameters of the Advanced TCP Protection model (thresholds, windows, timeouts: see src/atp/README.md)')
     .option(
       '--baseline-pps <pps>',
-      "the normal packet rate ATP's thresholds are set from, instead of learning it from the capture's first seconds (needed when a capture starts during an attack): PPS for both components, or syn_protection=PPS,tcp_flow_protection=PPS",
+      `the normal packet rate ATP's thresholds are set from, instead of learning it from the capture's first seconds (needed when a capture starts during an attack): PPS for ${COMPONENT_NAMES.length === 2 ? 'both components' : 'every component'}, or ${COMPONENT_NAMES.map((c) => `${c}=PPS`).join(',')}`,
     )
     .option('--bidirectional', 'the capture holds both directions: track connections from the server side too');
 }
@@ -182,3 +183,6 @@ export function errorsExitWith(cmd: Command, code: number): Command {
 export function errorExitOf(cmd: Command | undefined): number | undefined {
   return cmd === undefined ? undefined : ERROR_EXIT.get(cmd);
 }
+
+/** The stages a verdict names, for help: `firewall|syn_protection|tcp_flow_protection`. */
+export const STAGE_CHOICES = ['firewall', ...COMPONENT_NAMES].join('|');

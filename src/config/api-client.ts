@@ -21,12 +21,13 @@
 // from request bodies (`body`). Writing a snapshot into an account is import.ts, over this client.
 // An export file spells the phase as the vendor does (`inVendorSpelling`), so it can go to the
 // vendor's API unchanged; the snapshot loader reads either spelling.
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { systemErrorText, UserError } from '../errors.js';
 import { groupDigits } from '../numbers.js';
 import {
-  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
+  ALLOWLIST_ENTRY, COMPONENT_RULES, FILTER, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, type Resource,
 } from './resources.js';
 import type { ProtectionStatus, Snapshot } from './snapshot.js';
 import { validateSnapshot } from './validate.js';
@@ -59,10 +60,6 @@ const TIMEOUT_MS = 60_000;
 /** pages read from one list at most: 100,000 prefixes at 100 a page, 500,000 list items at 500 */
 export const MAX_PAGES = 1_000;
 
-const COMPONENTS = [
-  { key: 'syn_protection', path: 'syn_protection', rule: SYN_RULE },
-  { key: 'tcp_flow_protection', path: 'tcp_flow_protection', rule: FLOW_RULE },
-] as const;
 
 export interface Reply {
   status: number;
@@ -234,10 +231,10 @@ export async function exportSnapshot(target: ApiTarget, api = new Api(target)): 
     prefixes: (await api.allPages(`${api.cfg}/prefixes`)).map(stored(PREFIX)),
     allowlist: (await api.allPages(`${api.cfg}/allowlist`)).map(stored(ALLOWLIST_ENTRY)),
   };
-  for (const c of COMPONENTS) {
-    snapshot[c.key] = {
-      rules: (await api.allPages(`${api.cfg}/${c.path}/rules`)).map(stored(c.rule)),
-      filters: (await api.allPages(`${api.cfg}/${c.path}/filters`)).map(stored(FILTER)),
+  for (const { name } of PROTECTION_COMPONENTS) {
+    snapshot[name] = {
+      rules: (await api.allPages(`${api.cfg}/${name}/rules`)).map(stored(COMPONENT_RULES[name])),
+      filters: (await api.allPages(`${api.cfg}/${name}/filters`)).map(stored(FILTER)),
     };
   }
   const rulesets: Obj[] = [];

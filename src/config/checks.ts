@@ -3,6 +3,7 @@
 // rulesets in one phase, two rules with one ref). The same conflict rules serve the snapshot loader
 // (duplicates inside one file) and the API (an incoming object against what the account holds),
 // so a file that loads is a file the API accepts.
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
 import { coloProblem, regionProblem } from '../data/colos.js';
 import { formatCidr, parseCidr } from '../net/cidr.js';
 import { FORMATS } from './formats.js';
@@ -154,7 +155,7 @@ const snapshot: ObjectCheck = (value, path) => {
   };
   each(CONFLICTS.prefix, value.prefixes, [...path, 'prefixes']);
   each(CONFLICTS.allowlist, value.allowlist, [...path, 'allowlist']);
-  for (const component of ['syn_protection', 'tcp_flow_protection']) {
+  for (const { name: component } of PROTECTION_COMPONENTS) {
     const c = value[component];
     if (typeof c === 'object' && c !== null) each(CONFLICTS.protectionRule, (c as Obj).rules, [...path, component, 'rules']);
   }

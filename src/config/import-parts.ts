@@ -4,20 +4,21 @@
 // file has it and put back as it was, one request at a time, each request's answer saying what
 // it then holds; and the requests a server that takes `?dry_run=true` can check before any write.
 import { counted } from '../numbers.js';
+import { PROTECTION_COMPONENTS, type ComponentName } from '../protection-components.js';
 import { Api, body, chunks, ITEMS_PER_REQUEST, stored, type Obj } from './api-client.js';
 import { CONFLICTS } from './checks.js';
 import type { Held, Part, PlannedChange, Writes } from './import-run.js';
 import { listsReferenced } from './references.js';
 import {
-  ALLOWLIST_ENTRY, FILTER, FLOW_RULE, LIMITS, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, SYN_RULE, type Resource,
+  ALLOWLIST_ENTRY, COMPONENT_RULES, FILTER, LIMITS, LIST, LIST_ITEM, PHASE, PHASE_SPELLINGS, PREFIX, RULESET, RULESET_RULE, type Resource,
 } from './resources.js';
 import type { AccountList, Ruleset, RulesetRule, Snapshot } from './snapshot.js';
 
 /** A resource of an account that an import replaces as a whole, named by its snapshot key. */
-export type ResourceKey =
-  | 'tcp_protection_status' | 'prefixes' | 'allowlist'
-  | 'syn_protection.rules' | 'syn_protection.filters' | 'tcp_flow_protection.rules' | 'tcp_flow_protection.filters'
-  | 'rulesets' | 'lists';
+export type ResourceKey = 'tcp_protection_status' | 'prefixes' | 'allowlist' | ComponentKey | 'rulesets' | 'lists';
+
+/** A protection component's rules or filters (src/protection-components.ts). */
+export type ComponentKey = `${ComponentName}.${'rules' | 'filters'}`;
 
 /** A write a server that takes `?dry_run=true` can check before the import writes anything. */
 export interface DryRunRequest {
@@ -65,10 +66,10 @@ export const COLLECTIONS: readonly Collection[] = [
     label: (o) => String(o.prefix), identity: CONFLICTS.prefix.key, bulk: LIMITS.prefixesPerBulk,
   },
   { key: 'allowlist', path: 'allowlist', resource: ALLOWLIST_ENTRY, what: 'allowlist entry', of: (s) => objs(s.allowlist), label: (o) => String(o.prefix), identity: CONFLICTS.allowlist.key },
-  { key: 'syn_protection.rules', path: 'syn_protection/rules', resource: SYN_RULE, what: 'SYN flood rule', of: (s) => objs(s.syn_protection?.rules), label: ruleLabel, identity: CONFLICTS.protectionRule.key },
-  { key: 'syn_protection.filters', path: 'syn_protection/filters', resource: FILTER, what: 'SYN flood filter', of: (s) => objs(s.syn_protection?.filters), label: filterLabel, identity: filterIdentity },
-  { key: 'tcp_flow_protection.rules', path: 'tcp_flow_protection/rules', resource: FLOW_RULE, what: 'out-of-state TCP rule', of: (s) => objs(s.tcp_flow_protection?.rules), label: ruleLabel, identity: CONFLICTS.protectionRule.key },
-  { key: 'tcp_flow_protection.filters', path: 'tcp_flow_protection/filters', resource: FILTER, what: 'out-of-state TCP filter', of: (s) => objs(s.tcp_flow_protection?.filters), label: filterLabel, identity: filterIdentity },
+  ...PROTECTION_COMPONENTS.flatMap(({ name, rule, filter }): Collection[] => [
+    { key: `${name}.rules`, path: `${name}/rules`, resource: COMPONENT_RULES[name], what: rule, of: (s) => objs(s[name]?.rules), label: ruleLabel, identity: CONFLICTS.protectionRule.key },
+    { key: `${name}.filters`, path: `${name}/filters`, resource: FILTER, what: filter, of: (s) => objs(s[name]?.filters), label: filterLabel, identity: filterIdentity },
+  ]),
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -20,11 +20,12 @@
 // - A write that fails, or a signal: what was written is put back, if it still holds what this
 //   import wrote, and the one-line error says where it stopped, what was put back, what someone
 //   else changed meanwhile, and what could not be put back (import-run.ts).
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
 import { ConfigItemError, UserError } from '../errors.js';
 import { counted } from '../numbers.js';
 import { Api, exportSnapshot, Interrupted, refusal, type ApiTarget, type Envelope } from './api-client.js';
 import { loggingIssues } from './checks.js';
-import { COLLECTIONS, collectionPart, listPart, rulesetPart, statusPart, type ImportPart, type ResourceKey } from './import-parts.js';
+import { COLLECTIONS, collectionPart, listPart, rulesetPart, statusPart, type ComponentKey, type ImportPart, type ResourceKey } from './import-parts.js';
 import { ImportRun, signalExitCode, writeParts, type PlannedChange } from './import-run.js';
 import { unknownListIssues } from './references.js';
 import { PHASE } from './resources.js';
@@ -36,7 +37,7 @@ export { ImportRun, type PlannedChange, type ResourceKey };
 
 const RESOURCE_KEYS: readonly ResourceKey[] = [
   'tcp_protection_status', 'prefixes', 'allowlist',
-  'syn_protection.rules', 'syn_protection.filters', 'tcp_flow_protection.rules', 'tcp_flow_protection.filters',
+  ...PROTECTION_COMPONENTS.flatMap(({ name }) => [`${name}.rules`, `${name}.filters`] as const),
   'rulesets', 'lists',
 ];
 
@@ -213,10 +214,12 @@ const NAMES: Record<ResourceKey, [one: string, many: string]> = {
   tcp_protection_status: ['protection status', 'protection status'],
   prefixes: ['prefix', 'prefixes'],
   allowlist: ['allowlist entry', 'allowlist entries'],
-  'syn_protection.rules': ['SYN flood rule', 'SYN flood rules'],
-  'syn_protection.filters': ['SYN flood filter', 'SYN flood filters'],
-  'tcp_flow_protection.rules': ['out-of-state TCP rule', 'out-of-state TCP rules'],
-  'tcp_flow_protection.filters': ['out-of-state TCP filter', 'out-of-state TCP filters'],
+  ...(Object.fromEntries(
+    PROTECTION_COMPONENTS.flatMap(({ name, rule, filter }) => [
+      [`${name}.rules`, [rule, `${rule}s`]],
+      [`${name}.filters`, [filter, `${filter}s`]],
+    ]),
+  ) as Record<ComponentKey, [string, string]>),
   rulesets: ['ruleset', 'rulesets'],
   lists: ['list', 'lists'],
 };

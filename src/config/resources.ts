@@ -13,6 +13,7 @@
 //             their own endpoint)
 // Defaults follow the vendor: sensitivities `medium`, mitigation_type `challenge` (SYN rules only),
 // allowlist entries disabled, ruleset rules enabled.
+import { PROTECTION_COMPONENTS, type ComponentName, type ProtectionComponentSpec } from '../protection-components.js';
 import type { JsonSchema } from './schema.js';
 
 interface Field {
@@ -94,22 +95,19 @@ const ruleFields: Record<string, Field> = {
   burst_sensitivity: { schema: { type: 'string', enum: SENSITIVITIES, default: 'medium' }, patch: true },
 };
 
-export const SYN_RULE: Resource = {
-  name: 'SYN flood rule',
-  check: 'protection-rule',
-  fields: {
-    ...ruleFields,
-    mitigation_type: { schema: { type: 'string', enum: ['challenge', 'retransmit'], default: 'challenge' }, patch: true },
-    created_on: serverTimestamp,
-    modified_on: serverTimestamp,
-  },
-};
+const mitigationType: Field = { schema: { type: 'string', enum: ['challenge', 'retransmit'], default: 'challenge' }, patch: true };
 
-export const FLOW_RULE: Resource = {
-  name: 'out-of-state TCP rule',
-  check: 'protection-rule',
-  fields: { ...ruleFields, created_on: serverTimestamp, modified_on: serverTimestamp },
-};
+/** A rule of a protection component: its name from the component's spec, `mitigation_type` where the spec says. */
+function protectionRule(spec: ProtectionComponentSpec): Resource {
+  return {
+    name: spec.rule,
+    check: 'protection-rule',
+    fields: { ...ruleFields, ...(spec.mitigationType ? { mitigation_type: mitigationType } : {}), created_on: serverTimestamp, modified_on: serverTimestamp },
+  };
+}
+
+/** Each protection component's rule resource, by the component's name. */
+export const COMPONENT_RULES = Object.fromEntries(PROTECTION_COMPONENTS.map((spec) => [spec.name, protectionRule(spec)])) as Record<ComponentName, Resource>;
 
 export const FILTER: Resource = {
   name: 'filter',
@@ -262,8 +260,7 @@ export const SNAPSHOT_SCHEMA: JsonSchema = {
     tcp_protection_status: storedSchema(STATUS),
     prefixes: arrayOf(storedSchema(PREFIX)),
     allowlist: arrayOf(storedSchema(ALLOWLIST_ENTRY)),
-    syn_protection: component(SYN_RULE),
-    tcp_flow_protection: component(FLOW_RULE),
+    ...Object.fromEntries(PROTECTION_COMPONENTS.map((spec) => [spec.name, component(COMPONENT_RULES[spec.name])])),
     rulesets: arrayOf(storedSchema(RULESET)),
     lists: arrayOf(storedSchema(LIST)),
   },

@@ -1,6 +1,7 @@
 // The configuration snapshot: one JSON object whose keys are the API's resources, each holding the
 // same objects the API accepts and returns (DESIGN.md, "Snapshot file"). Every key is optional.
 // These are the shapes; validation of a loaded file lives beside them (validate.ts).
+import type { ComponentName } from '../protection-components.js';
 
 export type Mode = 'enabled' | 'disabled' | 'monitoring';
 export type Sensitivity = 'low' | 'medium' | 'high';
@@ -105,12 +106,13 @@ export interface AccountList {
   items?: ListItem[];
 }
 
-export interface Snapshot {
+/** Each protection component's rules and filters under its name (src/protection-components.ts). */
+export type ProtectionComponents = { [K in ComponentName]?: ProtectionComponent };
+
+export interface Snapshot extends ProtectionComponents {
   tcp_protection_status?: ProtectionStatus;
   prefixes?: Prefix[];
   allowlist?: AllowlistEntry[];
-  syn_protection?: ProtectionComponent;
-  tcp_flow_protection?: ProtectionComponent;
   rulesets?: Ruleset[];
   lists?: AccountList[];
 }

@@ -1,6 +1,7 @@
 // The numbers the page's charts draw, prepared from the summary so the browser script stays small:
 // x in seconds since the capture's first packet for every chart (ATP's timelines count from the
 // first packet ATP saw, so they are shifted onto the same axis), rates in packets per second.
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
 import type { TimelinePoint } from '../atp/rate-meter.js';
 import { scopeName } from '../atp/report.js';
 import { SERIES_COLUMNS, type SeriesColumn } from '../sim/verdict-series.js';
@@ -35,7 +36,6 @@ export interface ChartData {
   atp: AtpChart[];
 }
 
-export const COMPONENT_TITLES = { syn_protection: 'SYN-flood protection', tcp_flow_protection: 'Out-of-state TCP protection' } as const;
 
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
@@ -66,13 +66,13 @@ export function chartData(r: ReportData): ChartData {
   const atp: AtpChart[] = [];
   if (r.atp !== null && r.atp.captureStart !== null) {
     const shift = r.atp.captureStart - start;
-    for (const stage of Object.keys(COMPONENT_TITLES) as Array<keyof typeof COMPONENT_TITLES>) {
+    for (const { name: stage, title } of PROTECTION_COMPONENTS) {
       r.atp.components[stage].scopes.forEach((scope, i) => {
         if (scope.timeline.length === 0) return;
         const t = thin(scope.timeline);
         atp.push({
           id: `atp-${stage}-${i}`,
-          title: `${COMPONENT_TITLES[stage]} — ${scopeName(scope)}`,
+          title: `${title[0]!.toUpperCase()}${title.slice(1)} — ${scopeName(scope)}`,
           x: t.map((p) => round(p.time + shift)),
           rate: t.map((p) => p.ratePps),
           burst: t.map((p) => p.burstPps),

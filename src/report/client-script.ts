@@ -3,13 +3,17 @@
 // the legend shows each part's own rate); each ATP meter is a chart of its sustained and burst rates
 // against their thresholds, with mitigation periods shaded behind. Plain ES2017 in a string: it
 // runs in the browser, not in Node, and the page must work from a file with no network.
+import { PROTECTION_COMPONENTS } from '../protection-components.js';
 import { COLORS } from './style.js';
+
+/** each series column's label: passed, dropped by the firewall, by each protection component */
+const SERIES_LABELS = { pass: 'passed', firewall: 'dropped by the firewall', ...Object.fromEntries(PROTECTION_COMPONENTS.map((c) => [c.name, c.dropped])) };
 
 export const CLIENT_SCRIPT = String.raw`
 (function () {
   'use strict';
   var COLORS = ${JSON.stringify(COLORS)};
-  var LABELS = { pass: 'passed', firewall: 'dropped by the firewall', syn_protection: 'dropped by SYN protection', tcp_flow_protection: 'dropped as out-of-state' };
+  var LABELS = ${JSON.stringify(SERIES_LABELS)};
   var data = JSON.parse(document.getElementById('chart-data').textContent);
   var charts = [];
 
@@ -77,7 +81,7 @@ export const CLIENT_SCRIPT = String.raw`
       series: [
         { label: 'time', value: seconds },
         { label: 'sustained rate', points: { show: false }, stroke: COLORS.firewall, width: 2, value: function (u, v) { return rate(v); } },
-        { label: 'burst rate', points: { show: false }, stroke: COLORS.syn_protection, width: 1, value: function (u, v) { return rate(v); } },
+        { label: 'burst rate', points: { show: false }, stroke: COLORS.burst, width: 1, value: function (u, v) { return rate(v); } },
         { label: 'rate threshold', points: { show: false }, stroke: COLORS.threshold, width: 1.5, dash: [6, 4], value: function (u, v) { return rate(v); } },
         { label: 'burst threshold', points: { show: false }, stroke: '#8c94a8', width: 1.5, dash: [2, 4], value: function (u, v) { return rate(v); } }
       ],

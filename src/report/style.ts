@@ -1,21 +1,25 @@
 // The page's look: system fonts, one column of cards on a light background, numbers in tabular
 // figures, one colour per verdict (the same in charts, bars and tiles), and print-friendly.
 
+import { PROTECTION_COMPONENTS, type ComponentName } from '../protection-components.js';
+
 /** One colour per verdict column; the client script and the bars read the same values. */
 export const COLORS = {
   pass: '#5b9bd5',
   firewall: '#d1495b',
-  syn_protection: '#edae49',
-  tcp_flow_protection: '#7b5ea7',
+  /** each protection component's, from its spec */
+  ...(Object.fromEntries(PROTECTION_COMPONENTS.map((c) => [c.name, c.color])) as Record<ComponentName, string>),
   threshold: '#30343f',
+  /** an ATP chart's burst rate */
+  burst: '#edae49',
   /** attack traffic stopped: the good kind of drop */
   stopped: '#3f8f5f',
   mitigation: 'rgba(209, 73, 91, 0.13)',
-} as const;
+};
 
 export const STYLE = `
 :root {
-  --pass: ${COLORS.pass}; --firewall: ${COLORS.firewall}; --syn: ${COLORS.syn_protection}; --oos: ${COLORS.tcp_flow_protection};
+  --pass: ${COLORS.pass}; --firewall: ${COLORS.firewall};
   --ink: #1d2230; --muted: #5d6475; --line: #e3e6ec; --card: #fff; --bg: #f4f5f8; --accent: #2f5d9e;
 }
 * { box-sizing: border-box; }
@@ -33,7 +37,7 @@ header code { color: #f4f5f8; }
 .tile b { display: block; font-size: 21px; font-weight: 650; font-variant-numeric: tabular-nums; }
 .tile span { color: #aab1c2; font-size: 12px; }
 .tile.pass { border-top-color: var(--pass); } .tile.firewall { border-top-color: var(--firewall); }
-.tile.syn_protection { border-top-color: var(--syn); } .tile.tcp_flow_protection { border-top-color: var(--oos); }
+${PROTECTION_COMPONENTS.map((c) => `.tile.${c.name} { border-top-color: ${c.color}; }`).join(' ')}
 .tile.drop { border-top-color: #e07a5f; }
 .warnings { margin: 14px 0 0; padding: 8px 12px; background: #3b3320; color: #f3d9a4; border-radius: 6px; list-style: none; font-size: 13px; }
 main { padding-top: 22px; padding-bottom: 40px; }

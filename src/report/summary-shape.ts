@@ -2,6 +2,7 @@
 // from another version, be cut short, or be some other JSON altogether. Before rendering, the parts
 // the page reads are checked against the shape below (data, not code), and the first mismatch is
 // named by its path: `series.counts.pass[3]: must be a number (got string)`.
+import { COMPONENT_NAMES } from '../protection-components.js';
 import { dottedPath, jsonType, type JsonPath } from '../config/schema.js';
 import type { ReportData } from './report-data.js';
 
@@ -28,6 +29,8 @@ const SCOPE: Shape = {
   'warning?': 'string|null',
 };
 const COMPONENT: Shape = { dropped: { '*': 'number' }, scopes: [SCOPE] };
+/** one `shape` for each protection component, under its name */
+const eachComponent = (shape: Shape): Record<string, Shape> => Object.fromEntries(COMPONENT_NAMES.map((name) => [name, shape]));
 
 export const SUMMARY_SHAPE: Shape = {
   capture: {
@@ -41,7 +44,7 @@ export const SUMMARY_SHAPE: Shape = {
   packets: 'number',
   passed: 'number',
   dropped: 'number',
-  droppedByStage: { syn_protection: 'number', tcp_flow_protection: 'number', firewall: 'number', '*': 'number' },
+  droppedByStage: { ...eachComponent('number'), firewall: 'number', '*': 'number' },
   monitorFlagged: { '*': 'number' },
   firstTime: 'number|null',
   lastTime: 'number|null',
@@ -54,7 +57,7 @@ export const SUMMARY_SHAPE: Shape = {
   series: {
     start: 'number|null',
     bucketSeconds: 'number',
-    counts: { pass: ['number'], firewall: ['number'], syn_protection: ['number'], tcp_flow_protection: ['number'] },
+    counts: { pass: ['number'], firewall: ['number'], ...eachComponent(['number']) },
   },
   drops: {
     byRule: [{ rule: 'string', packets: 'number' }],
@@ -69,7 +72,7 @@ export const SUMMARY_SHAPE: Shape = {
 const ATP_SHAPE: Shape = {
   status: 'boolean',
   captureStart: 'number|null',
-  components: { syn_protection: COMPONENT, tcp_flow_protection: COMPONENT },
+  components: eachComponent(COMPONENT),
 };
 const LABELS_SHAPE: Shape = {
   attackPackets: 'number',

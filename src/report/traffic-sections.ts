@@ -1,18 +1,24 @@
 // The report's head and its time charts: what was replayed through what, the totals, verdicts over
 // time, and each ATP meter's rates against its thresholds. Each chart is a figure with a title, a
 // text alternative, and its numbers as a table for readers who cannot see the picture.
+import { PROTECTION_COMPONENTS, type ComponentName } from '../protection-components.js';
 import type { AtpScopeReport } from '../atp/report.js';
 import { SERIES_COLUMNS } from '../sim/verdict-series.js';
-import { COMPONENT_TITLES, type ChartData } from './chart-data.js';
+import { type ChartData } from './chart-data.js';
 import { fallbackTable, largest, num, pct, text } from './html.js';
 import type { ReportData } from './report-data.js';
 
 /** Rows a chart's fallback table has at most: buckets are merged to fit. */
 const TABLE_ROWS = 40;
 
-export const STAGE_NAMES = { pass: 'passed', firewall: 'firewall', syn_protection: 'SYN protection', tcp_flow_protection: 'out-of-state' } as const;
+type StageKey = 'pass' | 'firewall' | ComponentName;
 
-type StageKey = keyof typeof STAGE_NAMES;
+/** each series column's word: passed, firewall, each protection component's */
+export const STAGE_NAMES = {
+  pass: 'passed',
+  firewall: 'firewall',
+  ...(Object.fromEntries(PROTECTION_COMPONENTS.map((c) => [c.name, c.short])) as Record<ComponentName, string>),
+} as Readonly<Record<StageKey, string>>;
 
 /** Whether a key read from a summary is one of the stages the page knows (and may name a class). */
 export function isStage(key: string): key is StageKey {
@@ -106,7 +112,7 @@ export function atpSection(r: ReportData, charts: ChartData): string {
   if (r.atp === null) return '';
   const shift = r.atp.captureStart !== null && r.series.start !== null ? r.atp.captureStart - r.series.start : 0;
   const figures: string[] = [];
-  for (const stage of Object.keys(COMPONENT_TITLES) as Array<keyof typeof COMPONENT_TITLES>) {
+  for (const { name: stage } of PROTECTION_COMPONENTS) {
     r.atp.components[stage].scopes.forEach((scope, i) => {
       const chart = charts.atp.find((c) => c.id === `atp-${stage}-${i}`);
       if (chart === undefined) return;

@@ -72,7 +72,7 @@ export function tracePacket(v: PacketVerdict, firewall: Firewall, atp: AdvancedT
   const atpActive = atp !== null;
   const fw = v.firewall;
   const isIp = (rec.present & Has.IP) !== 0;
-  const atpDropped = v.stage === 'syn_protection' || v.stage === 'tcp_flow_protection';
+  const atpDropped = v.stage !== null && v.stage !== 'firewall';
   const steps: StageStep[] = [
     {
       step_name: 'decode',

@@ -3,6 +3,7 @@
 // that is absent is not checked. A ref that no rule of the configuration has (a typo, or a rule the
 // change deleted or renamed) is that case's failure, with the nearest ref the configuration has:
 // the suite stays valid and its other cases run, so a change shows every case it breaks.
+import { COMPONENT_NAMES } from '../protection-components.js';
 import { REASONS } from '../atp/vocabulary.js';
 import { suggestion, type Located } from './source.js';
 import type { VerdictSummary } from './trace.js';
@@ -29,7 +30,8 @@ export interface KnownRefs {
   deciding: readonly string[];
   firewall: readonly string[];
 }
-const STAGES = ['firewall', 'syn_protection', 'tcp_flow_protection'];
+/** the stages an expectation may name: the firewall and each protection component */
+const STAGES = ['firewall', ...COMPONENT_NAMES];
 
 function choice(at: Located, allowed: readonly string[], nullable: boolean): string | null {
   if (nullable && at.type === 'null') return null;

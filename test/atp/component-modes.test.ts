@@ -7,11 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { ComponentModes } from '../../src/atp/component-modes.js';
 import { ComponentRules, DEFAULT_SOURCE, type FilterCompiler } from '../../src/atp/component-rules.js';
 import { parseAtpOptions } from '../../src/atp/index.js';
-import { Mode, OOS, SYN } from '../../src/atp/vocabulary.js';
+import { Mode, STAGES } from '../../src/atp/vocabulary.js';
 import type { ProtectionComponent } from '../../src/config/snapshot.js';
 import { ConfigItemError } from '../../src/errors.js';
 import { record } from '../helpers/records.js';
 import { rule } from './helpers/config.js';
+
+const SYN = STAGES.indexOf('syn_protection');
+const OOS = STAGES.indexOf('tcp_flow_protection');
 
 const options = parseAtpOptions({ syn_protection: { baselinePps: 1000 }, tcp_flow_protection: { baselinePps: 1000 } });
 

@@ -10,9 +10,12 @@ import { EgressTracking } from '../../src/atp/egress-tracking.js';
 import { OutOfStateProtection } from '../../src/atp/out-of-state-protection.js';
 import { SynProtection } from '../../src/atp/syn-protection.js';
 import { PacketRecord } from '../../src/capture/record.js';
-import { OOS, SYN as SYN_CODE } from '../../src/atp/vocabulary.js';
+import { STAGES } from '../../src/atp/vocabulary.js';
 import { ALWAYS_MITIGATING, SERVER, SERVER_NET, rule, snapshot } from './helpers/config.js';
 import { ACK, FIN, RST, SYN, capture, connection, fill, flood } from './helpers/traffic.js';
+
+const SYN_CODE = STAGES.indexOf('syn_protection');
+const OOS = STAGES.indexOf('tcp_flow_protection');
 
 const ENGINE = -1;
 const EGRESS = -2;

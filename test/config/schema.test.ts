@@ -5,14 +5,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VOCABULARY } from '../../src/config/checks.js';
 import {
-  ALLOWLIST_ENTRY, createSchema, FILTER, FLOW_RULE, LIST, LIST_ITEM, patchSchema, PREFIX, RULESET, RULESET_RULE, SNAPSHOT_SCHEMA, STATUS, storedSchema, SYN_RULE, type Resource,
+  ALLOWLIST_ENTRY, createSchema, FILTER, LIST, LIST_ITEM, patchSchema, PREFIX, RULESET, RULESET_RULE, SNAPSHOT_SCHEMA, STATUS, storedSchema, COMPONENT_RULES, type Resource,
 } from '../../src/config/resources.js';
 import { dottedPath, jsonPointer, MAX_ISSUES, parseWithSchema, type JsonSchema } from '../../src/config/schema.js';
 
 const parse = (schema: JsonSchema, value: unknown) => parseWithSchema(schema, value, VOCABULARY);
 const messages = (schema: JsonSchema, value: unknown) => parse(schema, value).issues.map((i) => `${dottedPath(i.path)}: ${i.message}`);
 
-const RESOURCES: Resource[] = [STATUS, PREFIX, ALLOWLIST_ENTRY, SYN_RULE, FLOW_RULE, FILTER, RULESET_RULE, RULESET, LIST, LIST_ITEM];
+const RESOURCES: Resource[] = [STATUS, PREFIX, ALLOWLIST_ENTRY, ...Object.values(COMPONENT_RULES), FILTER, RULESET_RULE, RULESET, LIST, LIST_ITEM];
 
 describe('paths', () => {
   it('dotted paths and JSON pointers', () => {
@@ -71,7 +71,7 @@ describe('messages', () => {
   });
 
   it('missing required fields, enums, lengths, item counts', () => {
-    expect(messages(createSchema(SYN_RULE), { scope: 'region', name: '', mode: 'on', rate_sensitivity: 'extreme' })).toEqual([
+    expect(messages(createSchema(COMPONENT_RULES.syn_protection), { scope: 'region', name: '', mode: 'on', rate_sensitivity: 'extreme' })).toEqual([
       'name: must not be empty',
       'mode: must be one of "enabled", "disabled", "monitoring" (got "on")',
       'rate_sensitivity: must be one of "low", "medium", "high" (got "extreme")',
@@ -99,10 +99,10 @@ describe('messages', () => {
 
 describe('normalisation', () => {
   it('fills the vendor defaults', () => {
-    expect(parse(createSchema(SYN_RULE), { scope: 'global', name: 'global', mode: 'enabled' }).value).toEqual({
+    expect(parse(createSchema(COMPONENT_RULES.syn_protection), { scope: 'global', name: 'global', mode: 'enabled' }).value).toEqual({
       scope: 'global', name: 'global', mode: 'enabled', rate_sensitivity: 'medium', burst_sensitivity: 'medium', mitigation_type: 'challenge',
     });
-    expect(parse(createSchema(FLOW_RULE), { scope: 'global', name: 'global', mode: 'enabled' }).value).not.toHaveProperty('mitigation_type');
+    expect(parse(createSchema(COMPONENT_RULES.tcp_flow_protection), { scope: 'global', name: 'global', mode: 'enabled' }).value).not.toHaveProperty('mitigation_type');
     expect(parse(createSchema(ALLOWLIST_ENTRY), { prefix: '192.0.2.1' }).value).toEqual({ prefix: '192.0.2.1', comment: '', enabled: false });
     expect(parse(createSchema(RULESET_RULE), { action: 'block', expression: 'ip.src == 192.0.2.1' }).value).toEqual({ action: 'block', expression: 'ip.src == 192.0.2.1', enabled: true });
   });
@@ -118,9 +118,9 @@ describe('normalisation', () => {
 
   it('patch schemas allow only changeable fields and fill no defaults', () => {
     expect(Object.keys(patchSchema(PREFIX).properties ?? {})).toEqual(['comment', 'excluded']);
-    expect(Object.keys(patchSchema(SYN_RULE).properties ?? {})).toEqual(['mode', 'rate_sensitivity', 'burst_sensitivity', 'mitigation_type']);
-    expect(Object.keys(patchSchema(FLOW_RULE).properties ?? {})).toEqual(['mode', 'rate_sensitivity', 'burst_sensitivity']);
-    expect(parse(patchSchema(SYN_RULE), {}).value).toEqual({});
+    expect(Object.keys(patchSchema(COMPONENT_RULES.syn_protection).properties ?? {})).toEqual(['mode', 'rate_sensitivity', 'burst_sensitivity', 'mitigation_type']);
+    expect(Object.keys(patchSchema(COMPONENT_RULES.tcp_flow_protection).properties ?? {})).toEqual(['mode', 'rate_sensitivity', 'burst_sensitivity']);
+    expect(parse(patchSchema(COMPONENT_RULES.syn_protection), {}).value).toEqual({});
   });
 
   it('server fields are refused in request bodies but accepted in the stored form', () => {

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection } from '../../src/atp/index.js';
 import type { RunningServer } from '../../src/api/server.js';
 import { VOCABULARY } from '../../src/config/checks.js';
-import { createSchema, FLOW_RULE, SYN_RULE } from '../../src/config/resources.js';
+import { COMPONENT_RULES, createSchema } from '../../src/config/resources.js';
 import { dottedPath, parseWithSchema } from '../../src/config/schema.js';
 import { validateSnapshot } from '../../src/config/validate.js';
 import { call, cfg, start } from '../api/helpers.js';
 import { SERVER_NET, rule, snapshot } from '../atp/helpers/config.js';
 import { SYN, flood, run } from '../atp/helpers/traffic.js';
 
-const messages = (value: unknown) => parseWithSchema(createSchema(SYN_RULE), value, VOCABULARY).issues.map((i) => `${dottedPath(i.path)}: ${i.message}`);
+const messages = (value: unknown) => parseWithSchema(createSchema(COMPONENT_RULES.syn_protection), value, VOCABULARY).issues.map((i) => `${dottedPath(i.path)}: ${i.message}`);
 const REGIONS = 'WNAM, ENAM, NSAM, SSAM, WEUR, EEUR, ME, AFR, APAC, OC';
 
 describe('rule scopes in the schema', () => {
@@ -28,7 +28,7 @@ describe('rule scopes in the schema', () => {
     [{ scope: 'global', name: 'anything', mode: 'enabled' }, []],
   ])('%j', (value, expected) => {
     expect(messages(value)).toEqual(expected);
-    expect(parseWithSchema(createSchema(FLOW_RULE), value, VOCABULARY).issues.map((i) => i.message)).toEqual(expected.map((m) => m.replace(/^name: /, '')));
+    expect(parseWithSchema(createSchema(COMPONENT_RULES.tcp_flow_protection), value, VOCABULARY).issues.map((i) => i.message)).toEqual(expected.map((m) => m.replace(/^name: /, '')));
   });
 
   it('a snapshot with an unknown scope is refused, naming the file and the rule', () => {

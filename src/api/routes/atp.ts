@@ -7,9 +7,10 @@
 // Per the vendor: create, list (page, per_page, order, direction; filters also `mode`), bulk delete,
 // get, patch and delete by id, and for prefixes a bulk create of up to 300. Deletes answer with the
 // envelope without `result`.
+import { PROTECTION_COMPONENTS } from '../../protection-components.js';
 import { CONFLICTS, findConflicts, VOCABULARY, type Conflict } from '../../config/checks.js';
 import {
-  ALLOWLIST_ENTRY, arrayOf, createSchema, FILTER, FLOW_RULE, LIMITS, patchSchema, PREFIX, STATUS, SYN_RULE, type Resource,
+  ALLOWLIST_ENTRY, arrayOf, COMPONENT_RULES, createSchema, FILTER, LIMITS, patchSchema, PREFIX, STATUS, type Resource,
 } from '../../config/resources.js';
 import { parseWithSchema } from '../../config/schema.js';
 import { done, ok } from '../envelope.js';
@@ -48,22 +49,16 @@ const COLLECTIONS: Collection[] = [
     path: 'allowlist', what: 'allowlist entry', resource: ALLOWLIST_ENTRY, items: (s) => s.allowlist as unknown as Obj[],
     conflict: CONFLICTS.allowlist, orderBy: ALLOWLIST_ORDER,
   },
-  {
-    path: 'syn_protection/rules', what: 'SYN flood rule', resource: SYN_RULE, items: (s) => s.syn_protection.rules as unknown as Obj[],
-    conflict: CONFLICTS.protectionRule, orderBy: RULE_ORDER,
-  },
-  {
-    path: 'syn_protection/filters', what: 'SYN flood filter', resource: FILTER, items: (s) => s.syn_protection.filters as unknown as Obj[],
-    orderBy: FILTER_ORDER, byMode: true,
-  },
-  {
-    path: 'tcp_flow_protection/rules', what: 'out-of-state TCP rule', resource: FLOW_RULE, items: (s) => s.tcp_flow_protection.rules as unknown as Obj[],
-    conflict: CONFLICTS.protectionRule, orderBy: RULE_ORDER,
-  },
-  {
-    path: 'tcp_flow_protection/filters', what: 'out-of-state TCP filter', resource: FILTER, items: (s) => s.tcp_flow_protection.filters as unknown as Obj[],
-    orderBy: FILTER_ORDER, byMode: true,
-  },
+  ...PROTECTION_COMPONENTS.flatMap(({ name, rule, filter }): Collection[] => [
+    {
+      path: `${name}/rules`, what: rule, resource: COMPONENT_RULES[name], items: (s) => s[name].rules as unknown as Obj[],
+      conflict: CONFLICTS.protectionRule, orderBy: RULE_ORDER,
+    },
+    {
+      path: `${name}/filters`, what: filter, resource: FILTER, items: (s) => s[name].filters as unknown as Obj[],
+      orderBy: FILTER_ORDER, byMode: true,
+    },
+  ]),
 ];
 
 const MODE_QUERY = FILTER.fields.mode.schema;

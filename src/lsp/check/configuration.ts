@@ -6,6 +6,7 @@
 // findings while one rule is being typed; and every finding and problem says which object of the
 // document it is about (a path in the document's own terms), for the editor to put it there.
 // Runs in the analysis worker (lsp-worker.ts), off the thread that answers the editor.
+import { COMPONENT_NAMES } from '../../protection-components.js';
 import { pinFirewall, type ModelOptions, type PinnedRule, type Pinning, type Severity } from '../../analysis/index.js';
 import type { DeployCheckResult } from '../../config/deploy-checks.js';
 import type { ConfigurationDocument } from '../../config/inputs/document.js';
@@ -87,7 +88,6 @@ async function documentOf(input: ConfigurationText): Promise<ConfigurationDocume
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const COMPONENTS = ['syn_protection', 'tcp_flow_protection'] as const;
 
 /** An expression the engine refuses (shown at the expression itself, by the editor's own check). */
 const refused = (value: unknown, kind: ExpressionKind): boolean => typeof value === 'string' && validateExpression(value, kind) !== null;
@@ -113,7 +113,7 @@ function withoutRefused(document: unknown): { document: unknown; rule(ruleset: n
   if (Array.isArray(document.rulesets)) {
     out.rulesets = document.rulesets.map((rs: unknown, i) => (isObject(rs) && Array.isArray(rs.rules) ? { ...rs, rules: keep(`r${i}`, rs.rules, 'rule') } : rs));
   }
-  for (const c of COMPONENTS) {
+  for (const c of COMPONENT_NAMES) {
     const component = document[c];
     if (isObject(component) && Array.isArray(component.filters)) out[c] = { ...component, filters: keep(c, component.filters, 'filter') };
   }
@@ -139,7 +139,7 @@ function inDocument(path: JsonPath, deploy: DeployCheckResult, left: ReturnType<
     }
     return ['rulesets', deploy.origin(i, 0)[0], ...path.slice(2)];
   }
-  if (typeof key === 'string' && (COMPONENTS as readonly string[]).includes(key) && sub === 'filters' && typeof j === 'number') {
+  if (typeof key === 'string' && (COMPONENT_NAMES as readonly string[]).includes(key) && sub === 'filters' && typeof j === 'number') {
     return [key, i!, sub, left.filter(key, j), ...rest];
   }
   return path;
@@ -194,7 +194,7 @@ export async function lintText(input: ConfigurationText, settings: LintSettings)
   // each rule of the analysed snapshot by ruleset name and ref, with its path in the document
   const rules = rulePaths(snapshot, read, deploy);
   const paths = new Map<string, JsonPath>(rules.map((x) => [x.key, x.document]));
-  for (const c of COMPONENTS) {
+  for (const c of COMPONENT_NAMES) {
     (snapshot[c]?.filters ?? []).forEach((f, k) => paths.set(`${c}\n${f.id ?? `${c}.filters[${k}]`}`, read.origin([c, 'filters', left.filter(c, k)])));
   }
   return {

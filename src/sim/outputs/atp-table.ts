@@ -3,6 +3,7 @@
 // one-line timeline of rate against threshold (each character a slice of the capture's duration),
 // and the report's warnings where they apply (a scope whose thresholds may be wrong, no packet that
 // reached protected space).
+import { PROTECTION_COMPONENTS } from '../../protection-components.js';
 import { counted } from '../../numbers.js';
 import { count as n, share as pct, table } from './format.js';
 import { scopeName, unprotectedWarning, type AtpComponentReport, type AtpReport, type AtpScopeReport } from '../../atp/index.js';
@@ -77,8 +78,7 @@ export function formatAtp(r: AtpReport): string {
   const unprotected = unprotectedWarning(r);
   if (unprotected !== null) out.push(`warning: ${unprotected}`);
   out.push(`connections: ${n(r.connections.created)} tracked, peak ${n(r.connections.peak)} live${r.connections.untracked > 0 ? `, ${n(r.connections.untracked)} untracked (table full)` : ''}`);
-  out.push(...component('SYN-flood protection (syn_protection)', r.components.syn_protection, r.duration));
-  out.push(...component('out-of-state TCP protection (tcp_flow_protection)', r.components.tcp_flow_protection, r.duration));
+  for (const c of PROTECTION_COMPONENTS) out.push(...component(`${c.title} (${c.name})`, r.components[c.name], r.duration));
   if (r.labels !== null) {
     const l = r.labels;
     const score = table(['ATP against ground truth', 'total', 'dropped', 'flagged (monitoring)', 'share dropped']);

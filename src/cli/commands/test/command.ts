@@ -1,7 +1,7 @@
 // `edgesim test SUITE...`: options and help (with the suite format and the packet defaults); the run
 // is in action.ts, loaded when the command runs.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { addAtpOptions, addConfigOptions, addDataOptions, planOption, tfDirOption } from '../../options.js';
+import { addAtpOptions, addConfigOptions, addDataOptions, planOption, STAGE_CHOICES, tfDirOption } from '../../options.js';
 import type { TestFlags } from './action.js';
 
 function percentage(value: string): number {
@@ -62,7 +62,7 @@ A suite (every path relative to the suite's folder; the whole suite is checked b
 
 Packet and frame expectations: verdict (pass|drop), rule (the deciding rule's ref, null: none; a ref
 no rule has fails the case, with the nearest one),
-stage (firewall|syn_protection|tcp_flow_protection|null), reason (ATP's reason), matched (refs of
+stage (${STAGE_CHOICES}|null), reason (ATP's reason), matched (refs of
 every matching rule, log rules included). A key that is absent is not checked.
 
 Packet fields are written as the Rules language writes them. Defaults of a typical packet:
