@@ -6,13 +6,14 @@
 // - notAndTerms('or' | 'and'): rules each an `or` (or an `and`) of `not (… and …)` terms;
 // - sharedList: plain rules that all use one large account list;
 // - prefixPortTerms: rules each an `or` of 26 `(ip.src in {10.R.T.0/24} and tcp.dstport in {P Q})`
-//   terms, for pin (issue 34's item 1);
+//   terms, for pin (issue 34's item 1), and overlappingPrefixPortTerms, the same with overlapping
+//   prefixes and ports;
 // - portPairTerms: rules each an `and` of eight `not (tcp.dstport in {…} and tcp.srcport in {…})`
 //   terms, for diff --static against the same rules in reverse order (issue 34's item 2).
 // Used by bench/analysis.ts and by the tests that run the CLI on them.
 import type { RulesetRule, Snapshot } from '../src/config/snapshot.js';
 
-function lcg(seed: number): () => number {
+export function lcg(seed: number): () => number {
   let x = seed >>> 0;
   return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 4294967296;
 }
@@ -112,6 +113,27 @@ export function prefixPortTerms(count = 200, terms = 26): Snapshot {
   for (let r = 0; r < count; r++) {
     const parts = Array.from({ length: terms }, (_, t) => `(ip.src in {10.${r}.${t}.0/24} and tcp.dstport in {${1000 + 2 * t} ${1001 + 2 * t + r}})`);
     rules.push(rule(`r${r + 1}`, r % 2 === 0 ? 'skip' : 'block', parts.join(' or ')));
+  }
+  return snapshot(rules);
+}
+
+const COMMON_PORTS = [22, 23, 25, 53, 80, 110, 143, 443, 445, 993, 995, 1433, 3306, 3389, 5432, 5900, 6379, 8080, 8443, 9200];
+
+/**
+ * The same shape as prefixPortTerms with the rules overlapping: each term's prefix
+ * `10.{0..3}.{0..255}.0/24` and its two ports drawn from 20 common ports, every third rule a skip
+ * (docs/bounds.md's `overlap200.json`: `overlappingPrefixPortTerms(200)`).
+ */
+export function overlappingPrefixPortTerms(count = 200, terms = 26, seed = 7): Snapshot {
+  const rnd = lcg(seed);
+  const rules: RulesetRule[] = [];
+  for (let r = 0; r < count; r++) {
+    const parts = Array.from({ length: terms }, () => {
+      const [a, b] = [Math.floor(rnd() * 4), Math.floor(rnd() * 256)];
+      const [p, q] = [COMMON_PORTS[Math.floor(rnd() * 20)]!, COMMON_PORTS[Math.floor(rnd() * 20)]!];
+      return `(ip.src in {10.${a}.${b}.0/24} and tcp.dstport in {${p} ${q}})`;
+    });
+    rules.push(rule(`o${r}`, r % 3 === 0 ? 'skip' : 'block', parts.join(' or ')));
   }
   return snapshot(rules);
 }

@@ -5,7 +5,7 @@ export { FINDING_KINDS, severityOf, type Finding, type FindingKind, type Severit
 export { explain, type Explanation, type Overlap } from './explain.js';
 export { compareRulesets, type Comparison, type Difference, type Side, type Unsettled } from './compare.js';
 export { type ReachedRule } from './reach.js';
-export { proveSpace, spaceReach, SpaceProver, spaceExpression, type HeaderSpaceSpec, type SpaceExpectation, type SpaceProof, type SpaceValue } from './prove.js';
+export { proveSpace, spaceReach, SpaceProver, spaceExpression, spaceParts, type HeaderSpaceSpec, type SpaceSpec, type SpaceExpectation, type SpaceProof, type SpaceValue } from './prove.js';
 export { deployFindings, withSubjects, type FindingSubject, type SubjectFinding } from './finding-subjects.js';
 export { witnessRecord, type Witness } from './witness.js';
 export { checkExpressions, type ModelOptions } from './model.js';

@@ -2,8 +2,9 @@
 // - for each rule, why it is not reached (unreachable, unmatchable, indeterminate, disabled) or a
 //   witness packet it certainly decides (a log rule: certainly sees and matches);
 // - the packets each rule certainly decides — its region less every earlier rule's, built as boxes
-//   (decisions.ts decidedRegion) — as `space:` cases expecting that rule, and the packets no rule
-//   decides as `space:` cases expecting none. Together they partition the header space by deciding
+//   (decisions.ts decidedRegion) — as one `space:` case expecting that rule (a union of the boxes:
+//   where the whole is not proved, of the boxes proved one by one), and the packets no rule decides
+//   as one expecting none. Together they partition the header space by deciding
 //   rule, so any change that moves a packet of a pinned box to another rule or verdict (a rule
 //   disabled, deleted, moved, its action or one of its numbers changed) fails a case;
 // - packets just outside each rule's region, one field stepped past an edge of the region (the
@@ -13,8 +14,8 @@
 //   unknown to the database, the bounds), packets inside that part: one where each later rule
 //   matches too (a swap or a move of the two shows there), then the ends of each field's ranges.
 // The work is bounded: every question spends from the run's budget (budget.ts), and a rule gets at
-// most MAX_CASES_PER_RULE cases (its witness, at most MAX_SPACES spaces, then packets inside and
-// just outside in turns); what
+// most MAX_CASES_PER_RULE cases (its witness, its region's space — of at most MAX_SPACES boxes
+// where they are proved one by one — then packets inside and just outside in turns); what
 // the bounds leave out is said per rule (`omitted`) and for the whole (Pinning.omitted), for the
 // suite's comment. Spaces are proved here as `edgesim test` proves them, spending the same budget,
 // so a suite pin wrote can be proved within one run of `edgesim test`.
@@ -30,7 +31,7 @@ import { expressionMeaning } from './expression.js';
 import { contains, equal } from './intervals.js';
 import { ruleStatus } from './lint.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, type ModelledRule, headerSpace, modelFirewalls, parseAt } from './model.js';
-import { type HeaderSpaceSpec, proveRegion, spaceExpression } from './prove.js';
+import { type HeaderSpaceSpec, type SpaceSpec, proveRegion, spaceParts, spaceRegion } from './prove.js';
 import { ABSENT, type Box, Dim, type Region, V6_BASE, coalesced, firstOutside, hullsApart, intersectRegions, projection, subtractRegions } from './space.js';
 import { boxSpace, writablePart } from './space-spec.js';
 import { type Witness, holdsItsHeaders, witnessOf } from './witness.js';
@@ -41,7 +42,8 @@ function arrivedAt(box: Box, hs: HeaderSpace): Witness {
 }
 
 export interface PinnedSpace {
-  readonly space: HeaderSpaceSpec;
+  /** one box's space, or a union of boxes' (a rule's whole decided region) */
+  readonly space: SpaceSpec;
   readonly verdict: 'pass' | 'drop';
   /** the deciding rule (undefined: no rule, the default pass) */
   readonly rule?: string;
@@ -86,7 +88,7 @@ export interface Pinning {
 /** the most cases a rule gets: its witness, its spaces, its edges */
 export const MAX_CASES_PER_RULE = 24;
 
-/** the most spaces of a rule's decided region (and of the packets no rule decides) */
+/** the most boxes of a rule's decided region (and of the packets no rule decides) proved one by one, where the region is not proved whole */
 export const MAX_SPACES = 12;
 
 /** the boxes of a region whose edges are looked for, and the ranges of one field whose ends are */
@@ -263,19 +265,29 @@ class SpacePinner {
     }
   }
 
-  /** The space of one box (or of the part of it a space can say), proved to be decided by `d` as `edgesim test` proves it; null when not. */
-  space(d: Decision, box: Box): { pinned: PinnedSpace; whole: boolean; part: Box } | null | 'unwritable' {
+  /**
+   * The space of `boxes` (of each the part a space can say; a union when more than one), proved to
+   * be decided by `d` as `edgesim test` proves it; null when not proved, 'unwritable' when no box
+   * can be said. `unwritable` counts the boxes left out.
+   */
+  space(d: Decision, boxes: Region): { pinned: PinnedSpace; parts: Array<{ box: Box; whole: boolean; part: Box }>; unwritable: number } | null | 'unwritable' {
     if (this.stopped !== null) return null;
-    const part = writablePart(box, this.hs.universe, this.hs.names);
-    const space = part === null ? null : boxSpace(part.box, this.hs.universe, this.hs.names);
-    if (space === null) return 'unwritable';
+    const parts: Array<{ box: Box; whole: boolean; part: Box }> = [];
+    const specs: HeaderSpaceSpec[] = [];
+    for (const box of boxes) {
+      const part = writablePart(box, this.hs.universe, this.hs.names);
+      const space = part === null ? null : boxSpace(part.box, this.hs.universe, this.hs.names);
+      if (space === null) continue;
+      parts.push({ box, whole: part!.whole, part: part!.box });
+      specs.push(space);
+    }
+    if (specs.length === 0) return 'unwritable';
+    const space: SpaceSpec = specs.length === 1 ? specs[0]! : specs;
     const rule = d.rule < 0 ? null : this.model.rules[d.rule]!.ref;
-    const text = spaceExpression(space);
-    const region = text === '' ? this.hs.universe : expressionMeaning(parseAt(text, 'rule', 'space').expr, { universe: this.hs.universe, names: this.hs.names, lists: () => undefined, notes: [] }).must;
-    const proof = proveRegion(this.model, this.hs, region, { verdict: d.verdict, rule }, this.run);
+    const proof = proveRegion(this.model, this.hs, spaceRegion(space, this.hs), { verdict: d.verdict, rule }, this.run);
     if (proof.status === 'undecided' && this.run.exhausted !== null) this.stopped = this.run.exhausted;
     if (proof.status !== 'holds') return null;
-    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, whole: part!.whole, part: part!.box };
+    return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, parts, unwritable: boxes.length - parts.length };
   }
 }
 
@@ -291,45 +303,67 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
   // run's budget ends every rule has had its first spaces
   const found = model.rules.map((rule, i) => ({ rule, i, ...whyNot(model, i, run) }));
   /** a decision's boxes, its spaces, and what of its boxes no space pins (`left`: the rest of a box pinned in part) */
-  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box>; left: Map<Box, Region> };
+  type Pieces = { d: Decision; boxes: Region; spaces: PinnedSpace[]; pinned: number; united: boolean; inPart: number; unwritable: number; unproved: number; why: string | null; whole: Set<Box>; left: Map<Box, Region> };
   const pieces = new Map<number, Pieces>();
   for (const d of all) {
     if (d.rule >= 0 && found[d.rule]!.witness === null) continue;
     const p = pinner.pieces(d);
-    pieces.set(d.rule, 'boxes' in p ? { d, boxes: p.boxes, spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: null, whole: new Set(), left: new Map() } : { d, boxes: [], spaces: [], inPart: 0, unwritable: 0, unproved: 0, why: p.why, whole: new Set(), left: new Map() });
+    const base = { d, spaces: [], pinned: 0, united: false, inPart: 0, unwritable: 0, unproved: 0, whole: new Set<Box>(), left: new Map<Box, Region>() };
+    pieces.set(d.rule, 'boxes' in p ? { ...base, boxes: p.boxes, why: null } : { ...base, boxes: [], why: p.why });
   }
+  const pinnedAs = (p: Pieces, s: Exclude<ReturnType<SpacePinner['space']>, null | 'unwritable'>): void => {
+    p.spaces.push(s.pinned);
+    for (const { box, whole, part } of s.parts) {
+      p.pinned++;
+      if (whole) p.whole.add(box);
+      else {
+        p.inPart++;
+        p.left.set(box, subtractRegions([box], [part]));
+      }
+    }
+  };
+  // first each decided region whole, as one space (a union of its boxes), so that the bound on a
+  // rule's cases counts cases, not the parts of its expression
+  for (const p of pieces.values()) {
+    if (pinner.stopped !== null) break;
+    if (p.boxes.length < 2) continue;
+    const s = pinner.space(p.d, p.boxes);
+    if (s === null || s === 'unwritable') continue;
+    pinnedAs(p, s);
+    p.unwritable = s.unwritable;
+    p.united = true;
+  }
+  // then, where a region was not proved whole, a box a space
   for (let round = 0; pinner.stopped === null; round++) {
     let any = false;
     for (const p of pieces.values()) {
-      if (p.spaces.length >= MAX_SPACES || round >= p.boxes.length) continue;
+      if (p.united || p.spaces.length >= MAX_SPACES || round >= p.boxes.length) continue;
       any = true;
-      const s = pinner.space(p.d, p.boxes[round]!);
+      const s = pinner.space(p.d, [p.boxes[round]!]);
       if (s === 'unwritable') p.unwritable++;
       else if (s === null) p.unproved++;
-      else {
-        p.spaces.push(s.pinned);
-        const box = p.boxes[round]!;
-        if (s.whole) p.whole.add(box);
-        else {
-          p.inPart++;
-          p.left.set(box, subtractRegions([box], [s.part]));
-        }
-      }
+      else pinnedAs(p, s);
     }
     if (!any) break;
+  }
+  // the spaces proved one by one are one case too: each holds, so their union does
+  for (const p of pieces.values()) {
+    if (p.united || p.spaces.length < 2) continue;
+    const parts = p.spaces.flatMap((s) => spaceParts(s.space));
+    p.spaces = [{ ...p.spaces[0]!, space: parts }];
   }
 
   const spacesSaid = (p: Pieces | undefined, whose: string): string[] => {
     if (p === undefined) return [];
     if (p.why !== null) return [`no space of ${whose}: ${p.why}`];
-    const left = p.boxes.length - p.spaces.length;
+    const left = p.boxes.length - p.pinned;
     const part = p.inPart === 0 ? [] : [`${counted(p.inPart, 'box', 'boxes')} of ${whose} pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)`];
     if (left === 0) return part;
     const untried = left - p.unwritable - p.unproved;
     const parts = [
       p.unwritable > 0 ? `${p.unwritable} a space cannot say` : '',
       p.unproved > 0 ? `${p.unproved} not proved to be decided by it alone` : '',
-      untried > 0 ? (p.spaces.length >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : (pinner.stopped ?? '')) : '',
+      untried > 0 ? (p.pinned >= MAX_SPACES ? `at most ${MAX_SPACES} a rule` : (pinner.stopped ?? '')) : '',
     ].filter((x) => x !== '');
     return [...part, `${left} of the ${counted(p.boxes.length, 'box', 'boxes')} of ${whose} not pinned as spaces (${parts.join('; ')})`];
   };

@@ -3,18 +3,20 @@
 // refuted with a witness packet (Batfish's searchFilters). The space is written like a packet, with
 // lists of values: `{ip.dst: [203.0.113.0/24], ip.proto: tcp, tcp.dstport: [22, "8000-8080"]}`;
 // it is turned into a Rules-language expression (each field `in {…}`, fields and-ed) so it means
-// exactly what a rule with that text would. The firewall stage only: ATP is stateful and out of scope.
+// exactly what a rule with that text would. A list of such maps is their union (each map's
+// expression `or`-ed): one case for a region of many boxes, as `pin` writes a rule's decided region.
+// The firewall stage only: ATP is stateful and out of scope.
 import type { Snapshot } from '../config/snapshot.js';
-import { FIREWALL_SCHEME } from '../lang/index.js';
+import { type Expr, FIREWALL_SCHEME } from '../lang/index.js';
 import { parseCidr } from '../net/cidr.js';
 import { ConfigItemError } from '../errors.js';
 import { AnalysisBudget, withinBudget } from './budget.js';
-import { decidedPacket, decisions } from './decisions.js';
+import { type Decision, decidedPacket, decisions } from './decisions.js';
 import { expressionMeaning } from './expression.js';
 import { type FirewallModel, type HeaderSpace, type ModelOptions, modelFirewalls, parseAt } from './model.js';
 import { NameTables } from './names.js';
 import { type ReachedRule, reachedRules } from './reach.js';
-import type { Box, Region } from './space.js';
+import { type Box, type Region, firstOutside, regionsOverlap, unionRegions } from './space.js';
 import { type Witness, witnessOf } from './witness.js';
 
 export type SpaceValue = string | number | boolean;
@@ -23,6 +25,13 @@ export interface SpaceExclusion {
   readonly not: readonly SpaceValue[];
 }
 export type HeaderSpaceSpec = Readonly<Record<string, SpaceValue | readonly SpaceValue[] | SpaceExclusion>>;
+/** a space: one map of fields, or a list of them (their union) */
+export type SpaceSpec = HeaderSpaceSpec | readonly HeaderSpaceSpec[];
+
+/** The maps of a space (one, or each of a union's). */
+export function spaceParts(space: SpaceSpec): readonly HeaderSpaceSpec[] {
+  return Array.isArray(space) ? space : [space as HeaderSpaceSpec];
+}
 
 export interface SpaceExpectation {
   readonly verdict: 'pass' | 'drop';
@@ -77,19 +86,28 @@ export function spaceExpression(space: HeaderSpaceSpec, path = 'space'): string 
   return parts.join(' and ');
 }
 
-/** The region a space names, in `hs` (the whole universe for an empty space). */
-function regionOf(space: HeaderSpaceSpec, hs: HeaderSpace): Region {
-  const text = spaceExpression(space);
-  const ast = text === '' ? null : parseAt(text, 'rule', 'space');
-  return ast === null ? hs.universe : expressionMeaning(ast.expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must;
+/** The expressions of a space's maps (none for the whole header space: `{}`, or a union holding `{}`). */
+function spaceExprs(space: SpaceSpec): Expr[] | null {
+  const out: Expr[] = [];
+  for (const [k, part] of spaceParts(space).entries()) {
+    const text = spaceExpression(part, Array.isArray(space) ? `space[${k}]` : 'space');
+    if (text === '') return null;
+    out.push(parseAt(text, 'rule', 'space').expr);
+  }
+  return out;
+}
+
+/** The region a space names, in `hs` (the whole universe for an empty space; a union's maps' regions together). */
+export function spaceRegion(space: SpaceSpec, hs: HeaderSpace): Region {
+  const exprs = spaceExprs(space);
+  if (exprs === null) return hs.universe;
+  return exprs.reduce<Region>((r, expr) => unionRegions(r, expressionMeaning(expr, { universe: hs.universe, names: hs.names, lists: () => undefined, notes: [] }).must), []);
 }
 
 /** The snapshot's firewall modelled in a header space that also knows the names `space` uses, and the region of `space` there. */
-export function spaceModel(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): { hs: HeaderSpace; model: FirewallModel; region: Region; budget: AnalysisBudget } {
-  const text = spaceExpression(space);
-  const ast = text === '' ? null : parseAt(text, 'rule', 'space');
-  const { space: hs, firewalls, budget } = modelFirewalls([{ snapshot, options }], ast === null ? [] : [ast.expr]);
-  return { hs, model: firewalls[0]!, region: regionOf(space, hs), budget };
+export function spaceModel(snapshot: Snapshot, space: SpaceSpec, options: ModelOptions = {}): { hs: HeaderSpace; model: FirewallModel; region: Region; budget: AnalysisBudget } {
+  const { space: hs, firewalls, budget } = modelFirewalls([{ snapshot, options }], spaceExprs(space) ?? []);
+  return { hs, model: firewalls[0]!, region: spaceRegion(space, hs), budget };
 }
 
 /**
@@ -111,40 +129,56 @@ export class SpaceProver {
   }
 
   /** The model and region of `space`: this prover's model when it knows the space's names. */
-  private modelOf(space: HeaderSpaceSpec): { hs: HeaderSpace; model: FirewallModel; region: Region } {
-    const text = spaceExpression(space);
-    const ast = text === '' ? null : parseAt(text, 'rule', 'space');
+  private modelOf(space: SpaceSpec): { hs: HeaderSpace; model: FirewallModel; region: Region } {
+    const exprs = spaceExprs(space);
     const known = this.model.hs.names.countries;
-    if (ast === null || new NameTables([ast.expr]).countries.every((c) => known.includes(c))) return { ...this.model, region: regionOf(space, this.model.hs) };
+    if (exprs === null || new NameTables(exprs).countries.every((c) => known.includes(c))) return { ...this.model, region: spaceRegion(space, this.model.hs) };
     return spaceModel(this.snapshot, space, { ...this.options, budget: this.budget });
   }
 
   /** Proves `expect` for every packet of `space`. */
-  prove(space: HeaderSpaceSpec, expect: SpaceExpectation): SpaceProof {
+  prove(space: SpaceSpec, expect: SpaceExpectation): SpaceProof {
     const { hs, model, region } = this.modelOf(space);
     return proveRegion(model, hs, region, expect, this.budget);
   }
 
   /** The rules some packet of `space` certainly reaches and matches (reach.ts). */
-  reach(space: HeaderSpaceSpec): ReachedRule[] {
+  reach(space: SpaceSpec): ReachedRule[] {
     const { model, region } = this.modelOf(space);
     return reachedRules(model, region, this.budget);
   }
 }
 
 /** Proves `expect` for every packet of `space` under the snapshot's firewall. */
-export function proveSpace(snapshot: Snapshot, space: HeaderSpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
+export function proveSpace(snapshot: Snapshot, space: SpaceSpec, expect: SpaceExpectation, options: ModelOptions = {}): SpaceProof {
   return new SpaceProver(snapshot, options).prove(space, expect);
 }
 
 /** The enabled rules some packet of `space` certainly reaches and matches, in evaluation order (reach.ts). */
-export function spaceReach(snapshot: Snapshot, space: HeaderSpaceSpec, options: ModelOptions = {}): ReachedRule[] {
+export function spaceReach(snapshot: Snapshot, space: SpaceSpec, options: ModelOptions = {}): ReachedRule[] {
   return new SpaceProver(snapshot, options).reach(space);
 }
 
 /** proveSpace over a firewall already modelled in `hs` (the space may name only countries `hs` knows). */
-export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: HeaderSpaceSpec, expect: SpaceExpectation, budget?: AnalysisBudget): SpaceProof {
-  return proveRegion(model, hs, regionOf(space, hs), expect, budget ?? new AnalysisBudget());
+export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: SpaceSpec, expect: SpaceExpectation, budget?: AnalysisBudget): SpaceProof {
+  return proveRegion(model, hs, spaceRegion(space, hs), expect, budget ?? new AnalysisBudget());
+}
+
+/**
+ * Whether the expected rule certainly decides every packet of `region`, known without a search: the
+ * region is inside the rule's packets (every packet, for the default) and apart from every earlier
+ * deciding rule's (each a question of the run's budget). Then no other rule decides one of its
+ * packets. False says nothing (the search of proveRegion decides, with a witness).
+ */
+function decidedWhole(model: FirewallModel, all: readonly Decision[], region: Region, expect: SpaceExpectation, run: AnalysisBudget): boolean {
+  if (expect.rule === undefined) return false;
+  const expected = all.filter((d) => (d.rule < 0 ? null : model.rules[d.rule]!.ref) === expect.rule);
+  const d = expected[0];
+  if (expected.length !== 1 || d!.verdict !== expect.verdict) return false;
+  return withinBudget(
+    () => (d!.rule < 0 || firstOutside(region, [d!.matches.must], run.question()) === null) && d!.earlierMay.every((m) => !regionsOverlap(region, m, run.question())),
+    () => false,
+  );
 }
 
 /**
@@ -153,9 +187,11 @@ export function proveInModel(model: FirewallModel, hs: HeaderSpace, space: Heade
  * decision certainly breaks it.
  */
 export function proveRegion(model: FirewallModel, hs: HeaderSpace, region: Region, expect: SpaceExpectation, run: AnalysisBudget): SpaceProof {
+  const all = decisions(model, hs.universe);
+  if (decidedWhole(model, all, region, expect, run)) return { status: 'holds' };
   let possible: SpaceProof | null = null;
   let undecided: SpaceProof | null = null;
-  for (const d of decisions(model, hs.universe)) {
+  for (const d of all) {
     const rule = d.rule < 0 ? null : model.rules[d.rule]!.ref;
     if (d.verdict === expect.verdict && (expect.rule === undefined || expect.rule === rule)) continue;
     const budget = run.question();

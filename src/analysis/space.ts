@@ -173,13 +173,107 @@ function subtractBox(a: Box, b: Box, out: Box[]): void {
   }
 }
 
+// An index of a region's boxes by their ranges on one field (of the addresses and ports, the one
+// that tells them apart best), so that the boxes meeting a box are found without comparing every
+// pair: a rule of many `or`-ed parts on different prefixes less the earlier rules' parts
+// (decisions.ts decidedRegion), intersected with them or searched against them. Built once per
+// region (regions are immutable) and only for regions of INDEXED boxes or more.
+const INDEXED = 16;
+const INDEX_DIMS = [Dim.src, Dim.dst, Dim.dport, Dim.sport];
+
+interface Indexed {
+  readonly lo: bigint;
+  readonly hi: bigint;
+  /** the box's place in the region (candidates are given in the region's order) */
+  readonly at: number;
+}
+
+interface BoxIndex {
+  readonly d: number;
+  /** the boxes at most `width` wide on d, by their lowest value there */
+  readonly narrow: readonly Indexed[];
+  readonly width: bigint;
+  /** the wider boxes, candidates for every box */
+  readonly wide: readonly number[];
+}
+
+const indexes = new WeakMap<Region, BoxIndex>();
+
+function spanOn(box: Box, d: number): [bigint, bigint] {
+  const set = box[d]!;
+  return [set[0]!, set[set.length - 1]!];
+}
+
+function indexOf(r: Region): BoxIndex {
+  let index = indexes.get(r);
+  if (index !== undefined) return index;
+  // on each field: the width 7/8 of the boxes are within, against the whole range the region spans there
+  let best: { d: number; width: bigint; score: number } | null = null;
+  for (const d of INDEX_DIMS) {
+    const spans = r.map((b) => spanOn(b, d));
+    const widths = spans.map(([lo, hi]) => hi - lo).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const width = widths[Math.ceil((widths.length * 7) / 8) - 1]!;
+    const lo = spans.reduce((m, [x]) => (x < m ? x : m), spans[0]![0]);
+    const hi = spans.reduce((m, [, x]) => (x > m ? x : m), spans[0]![1]);
+    const score = Number(width + 1n) / Number(hi - lo + 1n);
+    if (best === null || score < best.score) best = { d, width, score };
+  }
+  const { d, width } = best!;
+  const narrow: Indexed[] = [];
+  const wide: number[] = [];
+  r.forEach((b, at) => {
+    const [lo, hi] = spanOn(b, d);
+    if (hi - lo <= width) narrow.push({ lo, hi, at });
+    else wide.push(at);
+  });
+  narrow.sort((x, y) => (x.lo < y.lo ? -1 : x.lo > y.lo ? 1 : x.at - y.at));
+  index = { d, narrow, width, wide };
+  indexes.set(r, index);
+  return index;
+}
+
+/**
+ * The boxes of `r` that may meet `box` (every box that does, and some that do not), in the
+ * region's order: all of them for a small region, else those the index finds.
+ */
+export function meeting(r: Region, box: Box): readonly Box[] {
+  if (r.length < INDEXED) return r;
+  const { d, narrow, width, wide } = indexOf(r);
+  const [qlo, qhi] = spanOn(box, d);
+  // the first box whose lowest value can be within `width` below the query's
+  let a = 0;
+  let b = narrow.length;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (narrow[m]!.lo < qlo - width) a = m + 1;
+    else b = m;
+  }
+  const at: number[] = wide.slice();
+  for (let k = a; k < narrow.length && narrow[k]!.lo <= qhi; k++) if (narrow[k]!.hi >= qlo) at.push(narrow[k]!.at);
+  if (at.length === r.length) return r;
+  at.sort((x, y) => x - y);
+  return at.map((k) => r[k]!);
+}
+
 /** Every packet in both; `budget` pays for each pair of boxes compared. */
 export function intersectRegions(a: Region, b: Region, budget?: Budget): Region {
   if (a === b) return a;
-  budget?.spend(a.length * b.length);
   const out: Box[] = [];
+  if (b.length < INDEXED) {
+    budget?.spend(a.length * b.length);
+    for (const x of a) {
+      for (const y of b) {
+        const z = intersectBoxes(x, y);
+        if (z !== null) out.push(z);
+      }
+    }
+    return out;
+  }
+  // the boxes of b each box of a may meet, found by b's index
   for (const x of a) {
-    for (const y of b) {
+    const near = meeting(b, x);
+    budget?.spend(1 + near.length);
+    for (const y of near) {
       const z = intersectBoxes(x, y);
       if (z !== null) out.push(z);
     }
@@ -189,6 +283,24 @@ export function intersectRegions(a: Region, b: Region, budget?: Budget): Region 
 
 /** Every packet of `a` not in `b`; `budget` pays for each box cut and each piece built. */
 export function subtractRegions(a: Region, b: Region, budget?: Budget): Region {
+  if (b.length >= INDEXED) {
+    // each box of a cut by the boxes of b that may meet it, in b's order: the same boxes as cutting by each of b in turn
+    const out: Box[] = [];
+    for (const x of a) {
+      let pieces: Box[] = [x];
+      const near = meeting(b, x);
+      budget?.spend(1);
+      for (const y of near) {
+        if (pieces.length === 0) break;
+        const next: Box[] = [];
+        for (const piece of pieces) subtractBox(piece, y, next);
+        budget?.spend(pieces.length + next.length);
+        pieces = next;
+      }
+      out.push(...pieces);
+    }
+    return out;
+  }
   let cur: Box[] = a.slice();
   for (const y of b) {
     if (cur.length === 0) break;
@@ -206,9 +318,11 @@ export function unionRegions(a: Region, b: Region): Region {
 
 /** Whether some packet is in both; `budget` pays for each pair of boxes compared. */
 export function regionsOverlap(a: Region, b: Region, budget?: Budget): boolean {
+  if (hullsApart(a, b)) return false;
   for (const x of a) {
-    budget?.spend(b.length);
-    for (const y of b) if (boxesOverlap(x, y)) return true;
+    const near = meeting(b, x);
+    budget?.spend(near === b ? b.length : 1 + near.length);
+    for (const y of near) if (boxesOverlap(x, y)) return true;
   }
   return false;
 }
@@ -271,6 +385,8 @@ interface Pending {
   readonly k: number;
   readonly boxes: readonly Box[];
   readonly complement: Region | undefined;
+  /** boxes is the whole region (its index finds the boxes meeting a piece), not the part of it a parent piece met */
+  readonly whole?: boolean;
 }
 
 /**
@@ -293,7 +409,7 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
     seen.add(region);
     // a complement of fewer boxes than the region is worth branching on (`not (a and b)`); else cutting is cheaper
     const complement = complementOf(region);
-    all.push({ k, boxes: region, complement: complement !== undefined && complement.length < region.length ? complement : undefined });
+    all.push({ k, boxes: region, complement: complement !== undefined && complement.length < region.length ? complement : undefined, whole: true });
   });
   const search = (box: Box, pending: readonly Pending[]): Box | null => {
     const live: Pending[] = [];
@@ -314,9 +430,10 @@ export function firstOutside(r: Region, minus: readonly Region[], budget = new B
         live.push(p);
         continue;
       }
-      budget.spend(p.boxes.length);
+      const near = p.whole === true ? meeting(p.boxes, box) : p.boxes;
+      budget.spend(near.length);
       const boxes: Box[] = [];
-      for (const b of p.boxes) {
+      for (const b of near) {
         if (!boxesOverlap(box, b)) continue;
         // one box holding the whole piece ends this branch before it is cut
         if (boxContains(b, box)) {

@@ -42,6 +42,40 @@ describe('space cases', () => {
     expect(fw.rules[out.decidingRule]!.ref).toBe('allow-partners');
   });
 
+  it('a list of maps is their union: it holds when every map does, and fails with a witness of a map that does not', () => {
+    const file = suite(`  - name: telnet from 10/8 and from 192.0.2.0/24
+    space:
+      - {ip.src: [10.0.0.0/8], ip.proto: tcp, tcp.dstport: [23]}
+      - {ip.src: [10.0.0.0/8], ip.proto: tcp, tcp.dstport: [2323]}
+    expect: {verdict: drop, rule: block-telnet}
+  - name: telnet, and the web ports too
+    space: [{ip.src: [10.0.0.0/8], ip.proto: tcp, tcp.dstport: [23]}, {ip.proto: tcp, tcp.dstport: [443]}]
+    expect: {verdict: drop, rule: block-telnet}
+`);
+    const json = path.join(path.dirname(file), 'r.json');
+    const r = runCli(['test', file, '--json', json]);
+    expect(r.status).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { cases: Array<{ status: string; message: string }> };
+    expect(report.cases.map((c) => c.status)).toEqual(['passed', 'failed']);
+    const witness = JSON.parse(/for packet (\{.*\})$/.exec(report.cases[1]!.message)![1]!) as Witness;
+    expect(witness['tcp.dstport']).toBe(443);
+  });
+
+  it('an empty union, or a map of it that cannot be read, is a suite error naming where', () => {
+    const empty = runCli(['test', suite(`  - name: nothing
+    space: []
+    expect: {verdict: drop}
+`)]);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('got an empty list');
+    const bad = runCli(['test', suite(`  - name: bad port in the second map
+    space: [{tcp.dstport: [22]}, {tcp.dstport: [22x]}]
+    expect: {verdict: drop}
+`)]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/space\[1\].*is not a number or a range/);
+  });
+
   it('a space that cannot be read is a suite error (exit 2)', () => {
     const r = runCli(['test', suite(`  - name: bad port
     space: {tcp.dstport: [22x]}

@@ -1,9 +1,10 @@
 // `space:` cases: an expectation that holds for every packet of a header space, e.g.
 // `{name, space: {ip.dst: [203.0.113.0/24], ip.proto: tcp, tcp.dstport: [22]}, expect: {verdict: drop}}`,
+// or a list of such maps for their union (`space: [{…}, {…}]`, one case for a region of many boxes),
 // proved by the static analysis (src/analysis/prove.ts) rather than sampled, or refuted with a
 // witness packet (written as a `packet:` case would be, to paste into one). The firewall stage
 // only: ATP decides by rates and connection state, which a header space does not have.
-import { SpaceProver, spaceExpression, type AnalysisBudget, type HeaderSpaceSpec, type SpaceValue } from '../../analysis/index.js';
+import { SpaceProver, spaceExpression, type AnalysisBudget, type HeaderSpaceSpec, type SpaceSpec, type SpaceValue } from '../../analysis/index.js';
 import { createListRegistry } from '../../data/lists.js';
 import { UserError } from '../../errors.js';
 import type { SuitePaths } from '../case-path.js';
@@ -12,7 +13,7 @@ import type { CaseKind, RunContext } from '../suite.js';
 import { parseVerdictExpectation } from '../verdict-expect.js';
 
 export interface SpaceCase {
-  space: HeaderSpaceSpec;
+  space: SpaceSpec;
   verdict: 'pass' | 'drop';
   rule?: string | null;
   /** why `rule` can never decide: no rule has that ref */
@@ -39,23 +40,30 @@ function proverOf(ctx: RunContext): SpaceProver {
   return prover;
 }
 
+/** One map of a space: field: values, a field's `{not: [values]}`; checked as the expression it stands for. */
+function fields(at: Located): HeaderSpaceSpec {
+  const space: Record<string, SpaceValue | SpaceValue[] | { not: SpaceValue[] }> = {};
+  const values = (v: Located): SpaceValue[] => (v.type === 'list' ? v.items().map(scalar) : [scalar(v)]);
+  for (const [field, v] of at.entries('a map of field: values, or a list of them (their union)')) {
+    if (v.type === 'map') space[field] = { not: values(v.checkKeys(['not']).get('not') ?? v.fail('expected {not: [values]}: every value but those')) };
+    else space[field] = v.type === 'list' ? v.items().map(scalar) : scalar(v);
+  }
+  try {
+    spaceExpression(space, at.key);
+  } catch (err) {
+    if (err instanceof UserError) at.fail(err.message);
+    throw err;
+  }
+  return space;
+}
+
 export const spaceKind: CaseKind<SpaceCase> = {
   key: 'space',
   keys: [],
   expectKeys: ['verdict', 'rule'],
   parse(value, expect, _keys, ctx) {
-    const space: Record<string, SpaceValue | SpaceValue[] | { not: SpaceValue[] }> = {};
-    const values = (at: Located): SpaceValue[] => (at.type === 'list' ? at.items().map(scalar) : [scalar(at)]);
-    for (const [field, at] of value.entries('a map of field: values')) {
-      if (at.type === 'map') space[field] = { not: values(at.checkKeys(['not']).get('not') ?? at.fail('expected {not: [values]}: every value but those')) };
-      else space[field] = at.type === 'list' ? at.items().map(scalar) : scalar(at);
-    }
-    try {
-      spaceExpression(space, value.key);
-    } catch (err) {
-      if (err instanceof UserError) value.fail(err.message);
-      throw err;
-    }
+    const space: SpaceSpec = value.type === 'list' ? [...value.items()].map(fields) : fields(value);
+    if (Array.isArray(space) && space.length === 0) value.fail('expected a map of field: values, or a list of them (their union), got an empty list');
     const want = parseVerdictExpectation(expect, ctx.paths.refs);
     const verdict = want.verdict ?? value.fail('a space case needs expect.verdict');
     const missing = want.rule === undefined || want.rule === null ? undefined : want.missing?.get(want.rule);

@@ -1,6 +1,7 @@
 // A pinned suite as YAML text written for people: a comment at the top, `config:`, and each case
 // on three or four lines with its packet, space and expectation as one-line flow maps, the way
-// examples/demo-suite.yaml is written. Scalars are plain where YAML reads them back as the same
+// examples/demo-suite.yaml is written; a list of maps (a space that is a union) one map a line.
+// Scalars are plain where YAML reads them back as the same
 // string, else double-quoted (JSON's quoting is YAML's, control characters escaped).
 
 import { plainJson, printable } from '../../terminal-text.js';
@@ -42,7 +43,10 @@ export function suiteText(header: string, config: string | readonly string[], ca
   for (const c of cases) {
     if (c.comment !== undefined) out += commentLines(c.comment, '  ');
     out += `  - name: ${scalar(c.name)}\n`;
-    for (const [k, v] of c.body) out += `    ${k}: ${flow(v)}\n`;
+    for (const [k, v] of c.body) {
+      const maps = Array.isArray(v) && v.length > 1 && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x));
+      out += maps ? `    ${k}:\n${v.map((x) => `      - ${flow(x)}\n`).join('')}` : `    ${k}: ${flow(v)}\n`;
+    }
     out += `    expect: ${flow(c.expect)}\n\n`;
   }
   return footer === '' ? out : `${out}${commentLines(footer)}`;

@@ -25,7 +25,7 @@ The suite (edgesim test SUITE runs it; it passes as written):
     that narrows or widens a rule fails the suite;
   - a packet no rule decides (passed by default), and a packet case for each ATP filter and rule scope;
   - with --capture, a capture case checked against a golden file of every frame's verdict.
-At most 24 cases a rule (its witness, at most 12 spaces, then packets inside and outside in turns), within
+At most 24 cases a rule (its witness, one space for its whole region, then packets inside and outside in turns), within
 the analysis' work limit (10,000 steps a question, 4,000,000 and 1 GiB of heap in all). Rules that are
 disabled, unreachable, unmatchable or indeterminate, and what the bounds left out, are listed in a comment
 at the end, with the reason. Paths in the suite are relative to its folder (to the current folder on
