@@ -19,7 +19,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = path.join(root, 'bench/results/mutation.json');
 
 /** The core: the language's evaluators and sets, addresses and prefix sets, the firewall, the fast
- * path's conditions and frame record, each protection component, the analysis (a folder stands for its .ts files). */
+ * path's conditions and frame record, each protection component, the analysis, the one place a frame
+ * is decided and its lane, and the language server's mapping from host files (JSON, YAML, HCL, .rules)
+ * to expression positions (a folder stands for its .ts files). */
 const CORE = [
   'src/lang/eval',
   'src/net',
@@ -37,6 +39,9 @@ const CORE = [
   'src/atp/component-modes.ts',
   'src/atp/component-rules.ts',
   'src/analysis',
+  'src/sim/decide-frame.ts',
+  'src/sim/lane.ts',
+  'src/lsp/hosts',
 ];
 
 interface FileScore {

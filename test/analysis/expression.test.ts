@@ -102,6 +102,12 @@ describe('meanings within the work limit', () => {
     expect(statuses).toEqual(['reachable', 'reachable', ...Array<string>(198).fill('unreachable')]);
   });
 
+  it('a port range after one block rule per port (64 rules): lint decides it within the default limit, never reached', () => {
+    const ports = Array.from({ length: 64 }, (_, k) => block(`tcp.dstport == ${k + 1}`));
+    const statuses = ruleStatuses(snapshotOf([...ports, block('tcp.dstport in {1..64}'), block('tcp.dstport in {1..65}')])).map((s) => s.status.kind);
+    expect(statuses).toEqual([...Array<string>(64).fill('reachable'), 'unreachable', 'reachable']);
+  });
+
   it('a skip rule naming 16 flows (source, destination and port each) is modelled within the default limit', () => {
     const flows = Array.from({ length: 16 }, (_, k) => `(ip.src == 10.0.0.${k + 1} and ip.dst == 192.0.2.${k + 1} and tcp.dstport == ${1000 + k})`);
     const s = snapshotOf([{ action: 'skip', expression: flows.join(' or '), enabled: true }, block('ip.src in {10.0.0.0/8}')]);

@@ -71,6 +71,95 @@ describe('unreachable', () => {
     });
   });
 
+  // rulesets written at random (a seeded probe; kept as found, up to the rule looked at), each with more than 12
+  // earlier rules overlapping that rule, so lint returns the rules its proof needed without searching every subset
+  const pastLimitFound: Array<{ rules: Array<[RuleSpec['action'], string]>; rule: string }> = [
+    {
+      rule: 'r16',
+      rules: [
+        ['skip', '((tcp.dstport in {1..3 1 6} or not ip.src in {10.0.2.0/23}) and not ip.src in {10.0.2.0/24})'],
+        ['skip', '(not (ip.src in {10.0.0.0/23 10.0.2.0/24} and tcp.dstport in {7 3}) or ip.src in {10.0.0.0/23})'],
+        ['block', 'tcp.dstport in {6 3..3 2..5}'],
+        ['block', '((not ip.src in {10.0.2.0/23} and not ip.src in {10.0.0.0/23}) and (tcp.dstport in {5 2} or tcp.dstport in {6 2..3}))'],
+        ['block', 'tcp.dstport in {4..4}'],
+        ['skip', 'tcp.dstport in {3..3 3..5}'],
+        ['skip', '(tcp.dstport in {5..6} or (tcp.dstport in {2..3} or tcp.dstport in {3..3 1..3}))'],
+        ['skip', '((tcp.dstport in {4 6 3..6} and tcp.dstport in {8 3..3 1}) or (ip.src in {10.0.2.0/23} and tcp.dstport in {6}))'],
+        ['block', '(tcp.dstport in {7 3..5 4} or tcp.dstport in {2 5..8 7})'],
+        ['block', 'tcp.srcport in {3 3}'],
+        ['block', '((tcp.dstport in {3} and tcp.dstport in {4 4}) or (ip.src in {10.0.2.0/23 10.0.0.0/23} or ip.src in {10.0.2.0/23 10.0.2.0/23}))'],
+        ['block', '((ip.src in {10.0.3.0/24 10.0.2.0/23} and tcp.srcport in {4 5..6 3}) and (not ip.src in {10.0.2.0/24 10.0.3.0/24} or tcp.dstport in {5 7..7}))'],
+        ['skip', 'not (not tcp.dstport in {7..9 4 4} and (tcp.dstport in {3 5} and ip.src in {10.0.3.0/24}))'],
+        ['block', '(tcp.dstport in {3 7 3..6} and (tcp.srcport in {1..4 1} and not ip.src in {10.0.0.0/24 10.0.2.0/24}))'],
+        ['skip', '(ip.src in {10.0.3.0/24 10.0.2.0/24} or (not ip.src in {10.0.0.0/23} and ip.src in {10.0.2.0/23 10.0.2.0/24}))'],
+        ['block', 'tcp.dstport in {7 3..6}'],
+      ],
+    },
+    {
+      rule: 'r16',
+      rules: [
+        ['skip', 'tcp.dstport in {3..4 7..10 3..3}'],
+        ['block', 'tcp.srcport in {4..5 4..4 1}'],
+        ['block', 'tcp.dstport in {1 1..4}'],
+        ['block', '((not ip.src in {10.0.0.0/23 10.0.2.0/24} and ip.src in {10.0.1.0/24 10.0.3.0/24}) and (tcp.dstport in {5} and tcp.dstport in {2}))'],
+        ['skip', 'tcp.dstport in {4..5}'],
+        ['block', '((tcp.dstport in {7..10} or tcp.dstport in {5 6 2..2}) and (not tcp.dstport in {1..1 3} and tcp.dstport in {7..10}))'],
+        ['block', 'tcp.srcport in {2}'],
+        ['block', '(not (ip.src in {10.0.1.0/24 10.0.0.0/24} and tcp.dstport in {3..6}) and (ip.src in {10.0.2.0/23} or not ip.src in {10.0.0.0/24 10.0.0.0/24}))'],
+        ['skip', '((ip.src in {10.0.2.0/23} or tcp.dstport in {2 7}) and ip.src in {10.0.2.0/24 10.0.3.0/24})'],
+        ['block', '(not tcp.dstport in {7..7} and (ip.src in {10.0.2.0/23} or ip.src in {10.0.1.0/24 10.0.0.0/23}))'],
+        ['block', '(not (tcp.dstport in {7..10} and not ip.src in {10.0.3.0/24}) or (tcp.dstport in {4 3 2..2} or not ip.src in {10.0.0.0/24 10.0.3.0/24}))'],
+        ['skip', 'not ip.src in {10.0.0.0/23}'],
+        ['block', '(not ip.src in {10.0.3.0/24 10.0.2.0/24} and (not tcp.dstport in {3 8 3..4} and tcp.dstport in {6..8 2 1..2}))'],
+        ['skip', '(not tcp.dstport in {7..8} and (not ip.src in {10.0.1.0/24} or tcp.srcport in {6 3..3}))'],
+        ['block', 'not ((not tcp.dstport in {7 6} or ip.src in {10.0.0.0/23}) and tcp.dstport in {5..8 6})'],
+        ['block', '(not (ip.src in {10.0.2.0/24} and tcp.srcport in {7..7 2}) and (tcp.dstport in {6 2..3 4..5} or tcp.dstport in {6..6 2..4 6..8}))'],
+      ],
+    },
+    {
+      rule: 'r14',
+      rules: [
+        ['block', 'not tcp.dstport in {3}'],
+        ['block', 'tcp.dstport in {2 4..7}'],
+        ['block', '(not (not ip.src in {10.0.0.0/23 10.0.2.0/23} and tcp.dstport in {8 3 2..3}) and (not ip.src in {10.0.0.0/23 10.0.1.0/24} and tcp.dstport in {8..8}))'],
+        ['block', '((not ip.src in {10.0.2.0/23} or tcp.dstport in {3}) and not (not ip.src in {10.0.0.0/23 10.0.2.0/23} and not tcp.dstport in {1}))'],
+        ['block', '((tcp.dstport in {2..3 2..4 2..2} or not tcp.dstport in {7 2 3}) and not (tcp.srcport in {1 2} and ip.src in {10.0.0.0/23 10.0.3.0/24}))'],
+        ['block', 'tcp.srcport in {3..6 2..5 1}'],
+        ['skip', 'not ip.src in {10.0.1.0/24 10.0.0.0/23}'],
+        ['skip', '((not ip.src in {10.0.0.0/24 10.0.2.0/23} and tcp.dstport in {6..9 3}) or (ip.src in {10.0.1.0/24} and tcp.dstport in {1..1 4}))'],
+        ['skip', '(ip.src in {10.0.0.0/23} and (tcp.dstport in {2..5 4} and not ip.src in {10.0.3.0/24 10.0.0.0/24}))'],
+        ['skip', 'ip.src in {10.0.2.0/23 10.0.0.0/24}'],
+        ['skip', '((not tcp.dstport in {5} or ip.src in {10.0.0.0/24 10.0.2.0/23}) and (ip.src in {10.0.0.0/23} and not ip.src in {10.0.3.0/24 10.0.2.0/23}))'],
+        ['block', '(not ip.src in {10.0.2.0/23} and tcp.dstport in {8 8 4})'],
+        ['skip', 'tcp.srcport in {8}'],
+        ['block', 'tcp.dstport in {1..8} and ip.src in {10.0.0.0/22}'],
+      ],
+    },
+  ];
+  it('past 12 overlapping rules, still names no more rules than needed where the proof finds a smallest set (rulesets written at random)', () => {
+    for (const { rules: specs, rule } of pastLimitFound) {
+      const earlier = specs.slice(0, -1);
+      // whether the earlier rules at these indexes decide every packet of the rule (it is the last of a ruleset of them)
+      const decide = (indexes: number[]): boolean =>
+        lint(rules(...indexes.map((i) => earlier[i]!), specs.at(-1)!)).some((f) => f.rule === `r${indexes.length + 1}` && f.kind === 'unreachable');
+      const f = lint(rules(...specs)).find((x) => x.rule === rule);
+      expect(f?.kind, rule).toBe('unreachable');
+      const named = f!.blocked_by.map((ref) => Number(ref.slice(1)) - 1);
+      expect(decide(named), `${rule}: ${f!.blocked_by.join(', ')} decide it`).toBe(true);
+      // no set of fewer earlier rules decides it (every one tried)
+      const fewer: number[][] = [];
+      const pick = (from: number, chosen: number[]): void => {
+        if (chosen.length === named.length - 1) {
+          if (chosen.length > 0 && decide(chosen)) fewer.push(chosen);
+          return;
+        }
+        for (let i = from; i < earlier.length; i++) pick(i + 1, [...chosen, i]);
+      };
+      pick(0, []);
+      expect(fewer.map((c) => c.map((i) => `r${i + 1}`).join(', ')), `${rule}: ${f!.blocked_by.join(', ')}`).toEqual([]);
+    }
+  });
+
   it('ignores log and disabled rules on both sides', () => {
     const s = rules(['log', 'tcp.dstport == 22'], ['block', 'tcp.dstport >= 0', false], ['block', 'tcp.dstport == 22 and tcp.flags.syn']);
     expect(lint(s)).toEqual([]);
