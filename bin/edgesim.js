@@ -28,7 +28,7 @@ if [ -z "${EDGESIM_NO_SNAPSHOT-}${NODE_OPTIONS-}" ] && both=$(readlink -f -- "$0
       id="$self $real $stats"
       blob=$dir/edgesim-$inode-$size.blob
       if [ -f "$blob.id" ] && read -r built <"$blob.id" && [ "$built" = "$id" ] && [ -f "$blob" ]; then
-        exec "$node" --snapshot-blob "$blob" "$self" "$@"
+        exec "$node" --no-rehash-snapshot --snapshot-blob "$blob" "$self" "$@"
       fi
       EDGESIM_SNAPSHOT_ID=$id exec "$node" "$self" "$@"
     fi

@@ -80,6 +80,15 @@ describe('the start-up snapshot', () => {
     expect(startedFromSnapshot({ EDGESIM_NO_SNAPSHOT: '1' })).toBe(false);
   });
 
+  it("holds the bundle's source as one-byte text: snapshot-entry.cjs is ASCII", () => {
+    // one character past Latin-1 anywhere (a dash in a String.raw template, which esbuild leaves as
+    // written where it escapes every other string) makes V8 keep the whole 1 MB source as two-byte
+    // text: 1 MB more heap to deserialize at every start (docs/start-up.md)
+    const text = readFileSync(path.join(BUNDLE, 'snapshot-entry.cjs'), 'latin1');
+    const wide = /[^\x00-\x7f]/.exec(text);
+    expect(wide === null ? null : text.slice(Math.max(0, wide.index - 60), wide.index + 10)).toBeNull();
+  });
+
   const commands: Array<[string, string[]]> = [
     ['replay, table', ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json']],
     ['replay, json', ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json']],

@@ -92,7 +92,7 @@ export function buildSnapshot(id: string, bin: string = path.resolve(dir, '../..
       env: withoutNodeOptions(),
     });
     if (built.status !== 0) throw new Error(`node --build-snapshot failed (${built.status ?? built.signal}): ${built.stderr.trim().split('\n').slice(-5).join('\n')}`);
-    const tried = spawnSync(process.execPath, ['--snapshot-blob', temporary, bin, '--version'], { encoding: 'utf8', env: withoutNodeOptions() });
+    const tried = spawnSync(process.execPath, ['--no-rehash-snapshot', '--snapshot-blob', temporary, bin, '--version'], { encoding: 'utf8', env: withoutNodeOptions() });
     if (tried.status !== 0 || tried.stdout !== `${VERSION}\n`) throw new Error(`the snapshot does not start (${tried.status ?? tried.signal}): ${tried.stderr.trim()}`);
     rmSync(`${blob}.id`, { force: true });
     renameSync(temporary, blob);
