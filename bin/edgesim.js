@@ -34,6 +34,8 @@ if [ -z "${EDGESIM_NO_SNAPSHOT-}${NODE_OPTIONS-}" ]; then
     for link in "$dir"/edgesim-*.node; do
       blob=${link%.node}.blob
       if [ "$link" -ef "$node" ] && [ "$root" -ef "${link%.node}.root" ] && [ "$blob" -nt "$node" ] && [ "$blob" -nt "$dir/snapshot-entry.cjs" ] && [ "$blob" -nt "$root/datasets/colos.json" ]; then
+        # a replay starts from the snapshot of the replay alone, built with the other (less heap to load)
+        if [ "${1-}" = replay ] && [ "${link%.node}.replay.blob" -nt "$dir/snapshot-replay.cjs" ]; then blob=${link%.node}.replay.blob; fi
         exec "$node" --no-rehash-snapshot --snapshot-blob "$blob" "$self" "$@"
       fi
     done

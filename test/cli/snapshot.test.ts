@@ -21,6 +21,8 @@ const SNAPSHOT = snapshotOf(process.execPath);
 /** the links beside a snapshot that say what it was built for: the Node executable, and this copy of edgesim */
 const nodeLink = (blob: string) => blob.replace(/\.blob$/, '.node');
 const rootLink = (blob: string) => blob.replace(/\.blob$/, '.root');
+/** the snapshot of the replay alone, built with every command's, which `edgesim replay` starts from */
+const replayBlob = (blob: string) => blob.replace(/\.blob$/, '.replay.blob');
 const STARTED = 'edgesim: started from the start-up snapshot';
 
 /** the environment of a user whose `node` is the one running the tests */
@@ -89,6 +91,25 @@ describe('the start-up snapshot', () => {
     const linked = spawnSync(path.join(bin, 'edgesim'), ['--version'], { env: userEnv({ EDGESIM_DEBUG: '1', PATH: path.dirname(process.execPath) }), encoding: 'utf8' });
     expect(linked.stdout).toBe(runCli(['--version']).stdout);
     expect(linked.stderr).toContain(STARTED);
+  });
+
+  it("starts a replay from the replay's own snapshot, and every other command from every command's", () => {
+    const replay = asProgram(['replay', 'pcaps/geo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json'], { EDGESIM_DEBUG: '1' });
+    // the blob as the shell names it: the command's folder/../dist/bundle/edgesim-INODE-SIZE…
+    expect(replay.stderr).toMatch(new RegExp(`^${STARTED} \\(--no-rehash-snapshot --snapshot-blob \\S*/${path.basename(replayBlob(SNAPSHOT)).replaceAll('.', '\\.')}\\)`));
+    expect(untimed(replay.stdout)).toBe(untimed(runCli(['replay', 'pcaps/geo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json']).stdout));
+    for (const args of [['--version'], ['match', 'examples/demo.pcap', 'tcp.dstport == 22'], ['inspect', 'pcaps/geo.pcap', '--limit', '1']]) {
+      const r = asProgram(args, { EDGESIM_DEBUG: '1' });
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^${STARTED} \\(--no-rehash-snapshot --snapshot-blob \\S*/${path.basename(SNAPSHOT).replaceAll('.', '\\.')}\\)`));
+    }
+    // the replay's snapshot registers the replay alone: its help and its usage errors are the whole program's
+    for (const args of [['replay', '--help'], ['replay'], ['replay', '--format', 'xml', 'examples/demo.pcap'], ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--no-such-flag']]) {
+      const snapshot = asProgram(args);
+      const bundle = runCli(args);
+      expect(snapshot.stdout, args.join(' ')).toBe(bundle.stdout);
+      expect(snapshot.stderr, args.join(' ')).toBe(bundle.stderr);
+      expect(snapshot.status, args.join(' ')).toBe(bundle.status);
+    }
     // not with NODE_OPTIONS (flags the snapshot was not built with) or when the user turns it off
     expect(startedFromSnapshot({ NODE_OPTIONS: '--max-old-space-size=512' })).toBe(false);
     expect(startedFromSnapshot({ EDGESIM_NO_SNAPSHOT: '1' })).toBe(false);
@@ -224,9 +245,18 @@ describe('the start-up snapshot', () => {
       expect(readlinkSync(nodeLink(SNAPSHOT))).toBe(realpathSync(process.execPath));
       expect(statSync(SNAPSHOT).mtimeMs).toBe(builtAt);
     } finally {
-      for (const file of [theirs, nodeLink(theirs), rootLink(theirs), `${theirs}.lock`, `${theirs}.failed`]) rmSync(file, { force: true });
+      for (const file of [theirs, replayBlob(theirs), nodeLink(theirs), rootLink(theirs), `${theirs}.lock`, `${theirs}.failed`]) rmSync(file, { force: true });
     }
   }, 200_000);
+
+  it('is not built again by a command that started from the bundle before the build ended', () => {
+    const builtAt = statSync(SNAPSHOT).mtimeMs;
+    // what the shell hands such a run: it found no snapshot, so it asks for one once its command is done
+    const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: ROOT, env: userEnv({ EDGESIM_SNAPSHOT_NODE: process.execPath }), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(existsSync(`${SNAPSHOT}.lock`)).toBe(false);
+    expect(statSync(SNAPSHOT).mtimeMs).toBe(builtAt);
+  });
 
   it('is not built for a version manager\'s shim (a small script that may start another Node each time)', () => {
     const shims = path.join(dir, 'shims');
@@ -241,11 +271,13 @@ describe('the start-up snapshot', () => {
   it('is safe when two processes build it at once: the snapshot left is whole, with its links, and used', async () => {
     rmSync(nodeLink(SNAPSHOT));
     rmSync(SNAPSHOT);
+    rmSync(replayBlob(SNAPSHOT));
     // the lock lets one build start at a time; these two bypass it, as two builds racing would
     const build = () => new Promise<number | null>((resolve) => spawn(process.execPath, [path.join(BUNDLE, 'snapshot-build.js')], { env: userEnv(), stdio: 'ignore' }).on('close', resolve));
     expect(await Promise.all([build(), build()])).toEqual([0, 0]);
     expect(readlinkSync(nodeLink(SNAPSHOT))).toBe(realpathSync(process.execPath));
     expect(readlinkSync(rootLink(SNAPSHOT))).toBe(realpathSync(ROOT));
+    expect(existsSync(replayBlob(SNAPSHOT))).toBe(true);
     expect(existsSync(`${SNAPSHOT}.failed`)).toBe(false);
     expect(readdirSync(BUNDLE).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(startedFromSnapshot()).toBe(true);

@@ -3,8 +3,9 @@
 // PATH, runs the command from the bundle and then calls requestSnapshot, which starts
 // `node snapshot-build.js` detached, at a low priority, once at a time per blob (a lock file), and
 // never again for an ID whose build failed (the failure is kept in the blob's .failed file). The build
-// runs `node --build-snapshot` on snapshot-entry.cjs, checks that the new snapshot starts and says
-// edgesim's version, and only then puts it in place, with two links beside it that say what it was
+// runs `node --build-snapshot` on snapshot-entry.cjs (every command) and on snapshot-replay.cjs (the
+// replay alone, which `edgesim replay` starts from), checks that each new snapshot starts and says
+// edgesim's version, and only then puts them in place, with two links beside it that say what it was
 // built for and that bin/edgesim.js's shell compares without starting a process: edgesim-….node, the
 // Node executable, and edgesim-….root, this copy of edgesim's folder (the blob holds paths into it).
 // The .node link goes last and is removed first when a blob is replaced: a run meanwhile finds none
@@ -26,11 +27,15 @@ const root = path.resolve(dir, '../..');
 /** the flags every run from a snapshot is started with (bin/edgesim.js says them too): the hash seed the snapshot was built with is kept, not a new one rehashed into every table at each start */
 export const SNAPSHOT_FLAGS = ['--no-rehash-snapshot'] as const;
 
-/** The snapshot's files for the Node that runs this: edgesim-INODE-SIZE (INODE and SIZE: the Node executable's) and .blob, .node, .root, .lock, .failed beside it. */
-export function snapshotFiles(): { blob: string; node: string; root: string; lock: string; failed: string } {
+/**
+ * The snapshots' files for the Node that runs this: edgesim-INODE-SIZE (INODE and SIZE: the Node
+ * executable's) and beside it .blob (every command's snapshot), .replay.blob (the replay's alone),
+ * .node, .root, .lock, .failed.
+ */
+export function snapshotFiles(): { blob: string; replayBlob: string; node: string; root: string; lock: string; failed: string } {
   const s = statSync(process.execPath);
   const base = path.join(dir, `edgesim-${s.ino}-${s.size}`);
-  return { blob: `${base}.blob`, node: `${base}.node`, root: `${base}.root`, lock: `${base}.blob.lock`, failed: `${base}.blob.failed` };
+  return { blob: `${base}.blob`, replayBlob: `${base}.replay.blob`, node: `${base}.node`, root: `${base}.root`, lock: `${base}.blob.lock`, failed: `${base}.blob.failed` };
 }
 
 /**
@@ -43,7 +48,7 @@ export function snapshotId(): string {
     const s = statSync(file);
     return `${s.ino} ${s.size} ${Math.trunc(s.mtimeMs)}`;
   };
-  return [realpathSync(process.execPath), of(process.execPath), realpathSync(root), of(path.join(dir, 'snapshot-entry.cjs')), of(path.join(root, 'datasets/colos.json'))].join(' ');
+  return [realpathSync(process.execPath), of(process.execPath), realpathSync(root), of(path.join(dir, 'snapshot-entry.cjs')), of(path.join(dir, 'snapshot-replay.cjs')), of(path.join(root, 'datasets/colos.json'))].join(' ');
 }
 
 /** a lock older than this is a build that died */
@@ -61,6 +66,8 @@ export function requestSnapshot(node: string): void {
     if (found.ino !== running.ino || found.dev !== running.dev) return;
     accessSync(dir, constants.W_OK);
     const files = snapshotFiles();
+    // a build that ended while this command ran (it started before the snapshot was in place)
+    if (inPlace(files)) return;
     if (failedFor(files.failed, snapshotId())) return;
     if (!takeLock(files.lock)) return;
     const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { cwd: dir, detached: true, stdio: 'ignore', env: withoutNodeOptions() });
@@ -69,6 +76,18 @@ export function requestSnapshot(node: string): void {
   } catch {
     // a snapshot is only ever a faster start: anything in the way leaves the command as it was
   }
+}
+
+/** Whether the snapshot bin/edgesim.js's shell would start from is in place for this Node and this copy (the same tests, in JavaScript). */
+function inPlace(files: ReturnType<typeof snapshotFiles>): boolean {
+  const same = (a: string, b: string) => {
+    const x = statSync(a, { throwIfNoEntry: false });
+    const y = statSync(b, { throwIfNoEntry: false });
+    return x !== undefined && y !== undefined && x.ino === y.ino && x.dev === y.dev;
+  };
+  const built = statSync(files.blob, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const changed = [process.execPath, path.join(dir, 'snapshot-entry.cjs'), path.join(root, 'datasets/colos.json')].map((file) => statSync(file).mtimeMs);
+  return same(files.node, process.execPath) && same(files.root, root) && changed.every((time) => built > time);
 }
 
 function failedFor(failed: string, id: string): boolean {
@@ -114,25 +133,34 @@ function linkInPlace(target: string, at: string): void {
  */
 export function buildSnapshot(bin: string = path.join(root, 'bin/edgesim.js')): void {
   const files = snapshotFiles();
-  const temporary = `${files.blob}.${process.pid}.tmp`;
+  const built: Array<[string, string]> = [
+    [`${files.blob}.${process.pid}.tmp`, files.blob],
+    [`${files.replayBlob}.${process.pid}.tmp`, files.replayBlob],
+  ];
   try {
-    const built = spawnSync(process.execPath, ['--snapshot-blob', temporary, '--build-snapshot', path.join(dir, 'snapshot-entry.cjs')], {
-      cwd: dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-      env: withoutNodeOptions(),
-    });
-    if (built.status !== 0) throw new Error(`node --build-snapshot failed (${built.status ?? built.signal}): ${built.stderr.trim().split('\n').slice(-5).join('\n')}`);
-    const tried = spawnSync(process.execPath, [...SNAPSHOT_FLAGS, '--snapshot-blob', temporary, bin, '--version'], { encoding: 'utf8', env: withoutNodeOptions() });
-    if (tried.status !== 0 || tried.stdout !== `${VERSION}\n`) throw new Error(`the snapshot does not start (${tried.status ?? tried.signal}): ${tried.stderr.trim()}`);
+    buildOne('snapshot-entry.cjs', built[0]![0], bin);
+    buildOne('snapshot-replay.cjs', built[1]![0], bin);
     rmSync(files.node, { force: true });
-    renameSync(temporary, files.blob);
+    for (const [temporary, blob] of built) renameSync(temporary, blob);
     linkInPlace(realpathSync(root), files.root);
     linkInPlace(realpathSync(process.execPath), files.node);
     rmSync(files.failed, { force: true });
   } finally {
-    rmSync(temporary, { force: true });
+    for (const [temporary] of built) rmSync(temporary, { force: true });
   }
+}
+
+/** Builds the snapshot of one entry (in dist/bundle/) into `blob` and checks that it starts. */
+function buildOne(entry: string, blob: string, bin: string): void {
+  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', path.join(dir, entry)], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    env: withoutNodeOptions(),
+  });
+  if (built.status !== 0) throw new Error(`node --build-snapshot ${entry} failed (${built.status ?? built.signal}): ${built.stderr.trim().split('\n').slice(-5).join('\n')}`);
+  const tried = spawnSync(process.execPath, [...SNAPSHOT_FLAGS, '--snapshot-blob', blob, bin, '--version'], { encoding: 'utf8', env: withoutNodeOptions() });
+  if (tried.status !== 0 || tried.stdout !== `${VERSION}\n`) throw new Error(`the snapshot of ${entry} does not start (${tried.status ?? tried.signal}): ${tried.stderr.trim()}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
