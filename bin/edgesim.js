@@ -4,37 +4,45 @@
 # JavaScript they are a string and a comment). As the installed command, the shell starts Node from
 # edgesim's start-up snapshot (dist/bundle/edgesim-INODE-SIZE.blob: the commands' code loaded and
 # compiled, README "Start-up snapshot", docs/start-up.md) when one was built for the `node` on PATH and
-# this copy of edgesim: the blob is named by that Node's executable (its inode and size), so each Node
-# has its own, and its .id line names what it was built from (this file, the Node executable's path,
-# inode, size and time, the snapshot entry's and the data centre table's); it is used for nothing else
-# (Node refuses a snapshot another version made). Else, or with EDGESIM_NO_SNAPSHOT or NODE_OPTIONS
-# set, or for a Node that is not a real executable (a version manager's small shim, which may pick
-# another Node in another folder), it runs the JavaScript below, which asks for a snapshot to be built
-# in the background for the next runs.
-nl='
-'
-node=$(command -v node) || { echo "edgesim: node is not on PATH" >&2; exit 127; }
-if [ -z "${EDGESIM_NO_SNAPSHOT-}${NODE_OPTIONS-}" ] && both=$(readlink -f -- "$0" "$node" 2>/dev/null); then
-  self=${both%"$nl"*}
-  real=${both#*"$nl"}
-  root=${self%/bin/*}
-  dir=$root/dist/bundle
-  if stats=$(stat -L --printf='%i %s %Y ' -- "$real" "$dir/snapshot-entry.cjs" "$root/datasets/colos.json" 2>/dev/null); then
-    stats=${stats% }
-    inode=${stats%% *}
-    size=${stats#* }
-    size=${size%% *}
-    if [ "$size" -gt 20000000 ]; then
-      id="$self $real $stats"
-      blob=$dir/edgesim-$inode-$size.blob
-      if [ -f "$blob.id" ] && read -r built <"$blob.id" && [ "$built" = "$id" ] && [ -f "$blob" ]; then
-        exec "$node" --snapshot-blob "$blob" "$self" "$@"
+# this copy of edgesim: the links beside the blob name what it was built for (.node: the Node
+# executable, each Node having its own, as Node refuses a snapshot another version made; .root: this
+# copy's folder), and the blob must be newer than that Node executable, the snapshot's code and the
+# data centres' table. The shell's tests compare files (`-ef`: the same file; `-nt`: newer) without
+# starting a process: its work here is part of every command's start-up. Else, or with
+# EDGESIM_NO_SNAPSHOT or NODE_OPTIONS set, it runs the JavaScript below, which asks for a snapshot to
+# be built in the background for the next runs (not for a version manager's shim, which may pick
+# another Node in another folder).
+if [ -z "${EDGESIM_NO_SNAPSHOT-}${NODE_OPTIONS-}" ]; then
+  node=
+  rest=$PATH:
+  while [ -n "$rest" ]; do
+    d=${rest%%:*}
+    rest=${rest#*:}
+    if [ -f "${d:-.}/node" ] && [ -x "${d:-.}/node" ]; then node=${d:-.}/node; break; fi
+  done
+  # this file: $0, or the file the link $0 is (node_modules/.bin/edgesim, PREFIX/bin/edgesim)
+  self=$0
+  if [ -L "$self" ]; then
+    for c in "${0%/*}/../edgesim/bin/edgesim.js" "${0%/*}/../lib/node_modules/edgesim/bin/edgesim.js"; do
+      if [ "$c" -ef "$0" ]; then self=$c; break; fi
+    done
+    if [ -L "$self" ]; then self=$(readlink -f -- "$0" 2>/dev/null) || self=; fi
+  fi
+  if [ -n "$node" ] && [ -n "$self" ]; then
+    case $self in *[/]*) root=${self%/*}/.. ;; *) root=.. ;; esac
+    dir=$root/dist/bundle
+    for link in "$dir"/edgesim-*.node; do
+      blob=${link%.node}.blob
+      if [ "$link" -ef "$node" ] && [ "$root" -ef "${link%.node}.root" ] && [ "$blob" -nt "$node" ] && [ "$blob" -nt "$dir/snapshot-entry.cjs" ] && [ "$blob" -nt "$root/datasets/colos.json" ]; then
+        # a replay starts from the snapshot of the replay alone, built with the other (less heap to load)
+        if [ "${1-}" = replay ] && [ "${link%.node}.replay.blob" -nt "$dir/snapshot-replay.cjs" ]; then blob=${link%.node}.replay.blob; fi
+        exec "$node" --no-rehash-snapshot --snapshot-blob "$blob" "$self" "$@"
       fi
-      EDGESIM_SNAPSHOT_ID=$id exec "$node" "$self" "$@"
-    fi
+    done
+    EDGESIM_SNAPSHOT_NODE=$node exec "$node" "$self" "$@"
   fi
 fi
-exec "$node" "$0" "$@"
+exec node "$0" "$@"
 */
 // The installed command run by `node bin/edgesim.js` (or by the shell above without a snapshot): the
 // CLI bundled into dist/bundle/ (by `npm install` through `prepare`, or `npm run build`): a few files
@@ -44,9 +52,9 @@ exec "$node" "$0" "$@"
 // turns it off); the bundle is imported once the cache is on, hence the dynamic import.
 import module from 'node:module';
 
-// the shell above found no snapshot for this Node: one is built in the background once this command is done
-const snapshotWanted = process.env.EDGESIM_SNAPSHOT_ID;
-delete process.env.EDGESIM_SNAPSHOT_ID;
+// the shell above found no snapshot for the `node` on PATH (this path): one is built in the background once this command is done
+const snapshotWanted = process.env.EDGESIM_SNAPSHOT_NODE;
+delete process.env.EDGESIM_SNAPSHOT_NODE;
 
 module.enableCompileCache?.();
 const { main } = await import('../dist/bundle/main.js');

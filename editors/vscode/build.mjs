@@ -33,7 +33,8 @@ mkdirSync(server, { recursive: true });
 writeFileSync(path.join(server, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, license: pkg.license, type: 'module', bin: pkg.bin, engines: pkg.engines, dependencies: pkg.dependencies }, null, 2)}\n`);
 cpSync(path.join(root, 'bin'), path.join(server, 'bin'), { recursive: true });
 cpSync(path.join(root, 'datasets'), path.join(server, 'datasets'), { recursive: true, filter: (f) => !f.includes(`${path.sep}tools`) });
-cpSync(path.join(root, 'dist/bundle'), path.join(server, 'dist/bundle'), { recursive: true, filter: (f) => !f.endsWith('.map') && !f.endsWith('meta.json') });
+// not the start-up snapshots this machine built (edgesim-*: blobs for its own Node, links to its folders)
+cpSync(path.join(root, 'dist/bundle'), path.join(server, 'dist/bundle'), { recursive: true, filter: (f) => !f.endsWith('.map') && !f.endsWith('meta.json') && !path.basename(f).startsWith('edgesim-') });
 const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root, encoding: 'utf8' }).split('\n').filter((l) => l.includes(`${path.sep}node_modules${path.sep}`));
 // the GeoIP database split by family is not read (geoip.ts reads the combined one)
 const unread = /geo-whois-asn-country-ipv[46]\.mmdb$/;

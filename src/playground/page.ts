@@ -137,7 +137,7 @@ const SCRIPT = String.raw`
     var h = el('tr'); ['stage', 'reached', 'decided', 'action', 'detail'].forEach(function (x) { h.appendChild(el('th', '', x)); }); stages.appendChild(h);
     t.steps.forEach(function (s) {
       var row = el('tr'); row.dataset.stage = s.step_name;
-      cell(row, s.step_name); cell(row, s.reached ? 'yes' : 'no'); cell(row, s.decided ? 'yes' : 'no'); cell(row, s.action || '–');
+      cell(row, s.step_name); cell(row, s.reached ? 'yes' : 'no'); cell(row, s.decided ? 'yes' : 'no'); cell(row, s.action || '\u2013');
       var d = cell(row, ''); d.appendChild(el('pre', 'detail', detail(s.detail)));
       stages.appendChild(row);
     });
@@ -149,7 +149,7 @@ const SCRIPT = String.raw`
       var rh = el('tr'); ['rule', 'action', 'tried', 'matched', 'decided', 'expression'].forEach(function (x) { rh.appendChild(el('th', '', x)); }); rules.appendChild(rh);
       fw.trace.forEach(function (s) {
         var row = el('tr'); row.dataset.rule = s.step_name;
-        cell(row, s.step_name); cell(row, s.action); cell(row, s.tried ? 'yes' : 'no'); cell(row, s.matched == null ? '–' : s.matched ? 'yes' : 'no'); cell(row, s.decided ? 'yes' : 'no'); cell(row, s.expression, 'mono');
+        cell(row, s.step_name); cell(row, s.action); cell(row, s.tried ? 'yes' : 'no'); cell(row, s.matched == null ? '\u2013' : s.matched ? 'yes' : 'no'); cell(row, s.decided ? 'yes' : 'no'); cell(row, s.expression, 'mono');
         rules.appendChild(row);
       });
       out.appendChild(rules);

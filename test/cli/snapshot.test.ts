@@ -5,7 +5,7 @@
 // suites, lint, match, inspect, errors, an interrupted replay, the API server, Terraform sources); a
 // snapshot that is not this Node's and this copy's is not used, and each Node has its own.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,22 +18,17 @@ function snapshotOf(node: string): string {
   return path.join(BUNDLE, `edgesim-${s.ino}-${s.size}.blob`);
 }
 const SNAPSHOT = snapshotOf(process.execPath);
-
-/** The snapshot's .id as it is now, '' while a build has removed it. */
-function idNow(): string {
-  try {
-    return readFileSync(`${SNAPSHOT}.id`, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
-}
+/** the links beside a snapshot that say what it was built for: the Node executable, and this copy of edgesim */
+const nodeLink = (blob: string) => blob.replace(/\.blob$/, '.node');
+const rootLink = (blob: string) => blob.replace(/\.blob$/, '.root');
+/** the snapshot of the replay alone, built with every command's, which `edgesim replay` starts from */
+const replayBlob = (blob: string) => blob.replace(/\.blob$/, '.replay.blob');
 const STARTED = 'edgesim: started from the start-up snapshot';
 
 /** the environment of a user whose `node` is the one running the tests */
 function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...extra };
-  for (const name of ['NODE_OPTIONS', 'EDGESIM_NO_SNAPSHOT', 'EDGESIM_SNAPSHOT_ID']) if (!(name in extra)) delete env[name];
+  for (const name of ['NODE_OPTIONS', 'EDGESIM_NO_SNAPSHOT', 'EDGESIM_SNAPSHOT_NODE']) if (!(name in extra)) delete env[name];
   return env;
 }
 
@@ -49,7 +44,7 @@ function startedFromSnapshot(extra: NodeJS.ProcessEnv = {}): boolean {
 }
 
 function removeSnapshot(): void {
-  for (const name of readdirSync(BUNDLE)) if (name.startsWith('edgesim-') && name.includes('.blob')) rmSync(path.join(BUNDLE, name), { force: true });
+  for (const name of readdirSync(BUNDLE)) if (name.startsWith('edgesim-')) rmSync(path.join(BUNDLE, name), { force: true });
 }
 
 async function waitFor(file: string, seconds: number): Promise<void> {
@@ -73,7 +68,7 @@ beforeAll(async () => {
   removeSnapshot();
   // the first run finds none, runs from the bundle and starts a build in the background
   expect(startedFromSnapshot()).toBe(false);
-  await waitFor(`${SNAPSHOT}.id`, 180);
+  await waitFor(nodeLink(SNAPSHOT), 180);
 }, 200_000);
 
 afterAll(() => {
@@ -83,11 +78,50 @@ afterAll(() => {
 describe('the start-up snapshot', () => {
   it('is built in the background by the first run, and the next runs start from it', () => {
     expect(existsSync(`${SNAPSHOT}.lock`)).toBe(false);
-    expect(readFileSync(`${SNAPSHOT}.id`, 'utf8')).toContain(path.join(ROOT, 'bin/edgesim.js'));
+    expect(readlinkSync(nodeLink(SNAPSHOT))).toBe(realpathSync(process.execPath));
+    expect(readlinkSync(rootLink(SNAPSHOT))).toBe(realpathSync(ROOT));
     expect(startedFromSnapshot()).toBe(true);
+    // the shell finds it without starting a process (no readlink, no stat: a PATH with only Node on it)
+    expect(startedFromSnapshot({ PATH: path.dirname(process.execPath) })).toBe(true);
+    // and through a link, as npm installs the command (node_modules/.bin/edgesim -> ../edgesim/bin/edgesim.js)
+    const bin = path.join(dir, 'project/node_modules/.bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(ROOT, path.join(dir, 'project/node_modules/edgesim'));
+    symlinkSync('../edgesim/bin/edgesim.js', path.join(bin, 'edgesim'));
+    const linked = spawnSync(path.join(bin, 'edgesim'), ['--version'], { env: userEnv({ EDGESIM_DEBUG: '1', PATH: path.dirname(process.execPath) }), encoding: 'utf8' });
+    expect(linked.stdout).toBe(runCli(['--version']).stdout);
+    expect(linked.stderr).toContain(STARTED);
+  });
+
+  it("starts a replay from the replay's own snapshot, and every other command from every command's", () => {
+    const replay = asProgram(['replay', 'pcaps/geo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json'], { EDGESIM_DEBUG: '1' });
+    // the blob as the shell names it: the command's folder/../dist/bundle/edgesim-INODE-SIZE…
+    expect(replay.stderr).toMatch(new RegExp(`^${STARTED} \\(--no-rehash-snapshot --snapshot-blob \\S*/${path.basename(replayBlob(SNAPSHOT)).replaceAll('.', '\\.')}\\)`));
+    expect(untimed(replay.stdout)).toBe(untimed(runCli(['replay', 'pcaps/geo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json']).stdout));
+    for (const args of [['--version'], ['match', 'examples/demo.pcap', 'tcp.dstport == 22'], ['inspect', 'pcaps/geo.pcap', '--limit', '1']]) {
+      const r = asProgram(args, { EDGESIM_DEBUG: '1' });
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^${STARTED} \\(--no-rehash-snapshot --snapshot-blob \\S*/${path.basename(SNAPSHOT).replaceAll('.', '\\.')}\\)`));
+    }
+    // the replay's snapshot registers the replay alone: its help and its usage errors are the whole program's
+    for (const args of [['replay', '--help'], ['replay'], ['replay', '--format', 'xml', 'examples/demo.pcap'], ['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--no-such-flag']]) {
+      const snapshot = asProgram(args);
+      const bundle = runCli(args);
+      expect(snapshot.stdout, args.join(' ')).toBe(bundle.stdout);
+      expect(snapshot.stderr, args.join(' ')).toBe(bundle.stderr);
+      expect(snapshot.status, args.join(' ')).toBe(bundle.status);
+    }
     // not with NODE_OPTIONS (flags the snapshot was not built with) or when the user turns it off
     expect(startedFromSnapshot({ NODE_OPTIONS: '--max-old-space-size=512' })).toBe(false);
     expect(startedFromSnapshot({ EDGESIM_NO_SNAPSHOT: '1' })).toBe(false);
+  });
+
+  it("holds the bundle's source as one-byte text: snapshot-entry.cjs is ASCII", () => {
+    // one character past Latin-1 anywhere (a dash in a String.raw template, which esbuild leaves as
+    // written where it escapes every other string) makes V8 keep the whole 1 MB source as two-byte
+    // text: 1 MB more heap to deserialize at every start (docs/start-up.md)
+    const text = readFileSync(path.join(BUNDLE, 'snapshot-entry.cjs'), 'latin1');
+    const wide = /[^\x00-\x7f]/.exec(text);
+    expect(wide === null ? null : text.slice(Math.max(0, wide.index - 60), wide.index + 10)).toBeNull();
   });
 
   const commands: Array<[string, string[]]> = [
@@ -164,20 +198,32 @@ describe('the start-up snapshot', () => {
     await new Promise((resolve) => server.on('close', resolve));
   }, 30_000);
 
-  it('is not used when it was built for another Node or another copy of edgesim, and is built again', async () => {
-    const id = readFileSync(`${SNAPSHOT}.id`, 'utf8');
-    writeFileSync(`${SNAPSHOT}.id`, id.replace(/ \d+ /, ' 1 '));
+  it('is not used when it was built for another copy of edgesim, or before its code or Node changed, and is built again', async () => {
+    const builtAt = statSync(SNAPSHOT).mtimeMs;
+    const rebuilt = async () => {
+      for (let waited = 0; !(existsSync(nodeLink(SNAPSHOT)) && statSync(SNAPSHOT).mtimeMs > builtAt && readlinkSync(rootLink(SNAPSHOT)) === realpathSync(ROOT)); waited++) {
+        if (waited > 720) throw new Error('the snapshot was not built again');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    // another copy's (its .root names another folder: the blob holds paths into that one)
+    rmSync(rootLink(SNAPSHOT));
+    symlinkSync(dir, rootLink(SNAPSHOT));
     expect(startedFromSnapshot()).toBe(false);
     const r = asProgram(['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json']);
     expect(untimed(r.stdout)).toBe(untimed(runCli(['replay', 'examples/demo.pcap', '--config', 'examples/demo-snapshot.json', '--format', 'json']).stdout));
-    // the mismatch asked for a new one
-    // the build replaces the blob and then writes its .id by rename: between the two there is no .id
-    for (let waited = 0; idNow() !== id; waited++) {
+    await rebuilt();
+    expect(startedFromSnapshot()).toBe(true);
+    // built before the snapshot's code, or the Node executable, last changed (as a blob older than both)
+    const before = statSync(SNAPSHOT).mtimeMs;
+    utimesSync(SNAPSHOT, new Date(0), new Date(0));
+    expect(startedFromSnapshot()).toBe(false);
+    for (let waited = 0; !(existsSync(nodeLink(SNAPSHOT)) && statSync(SNAPSHOT).mtimeMs > before); waited++) {
       if (waited > 720) throw new Error('the snapshot was not built again');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(startedFromSnapshot()).toBe(true);
-  }, 200_000);
+  }, 300_000);
 
   it('is one per Node: another Node gets its own, and the two used in turn never rebuild or replace each other', async () => {
     // another Node executable: a copy of this one (another inode), first on PATH
@@ -187,46 +233,68 @@ describe('the start-up snapshot', () => {
     spawnSync('chmod', ['755', path.join(other, 'node')]);
     const theirs = snapshotOf(path.join(other, 'node'));
     const withOther = (extra: NodeJS.ProcessEnv = {}) => ({ ...extra, PATH: `${other}:${process.env.PATH ?? ''}` });
-    const ours = readFileSync(`${SNAPSHOT}.id`, 'utf8');
     const builtAt = statSync(SNAPSHOT).mtimeMs;
     try {
       expect(asProgram(['--version'], withOther()).stdout).toBe(runCli(['--version']).stdout);
-      await waitFor(`${theirs}.id`, 180);
-      expect(readFileSync(`${theirs}.id`, 'utf8')).toContain(path.join(other, 'node'));
+      await waitFor(nodeLink(theirs), 180);
+      expect(readlinkSync(nodeLink(theirs))).toBe(realpathSync(path.join(other, 'node')));
       for (let turn = 0; turn < 2; turn++) {
         expect(startedFromSnapshot(withOther())).toBe(true);
         expect(startedFromSnapshot()).toBe(true);
       }
-      expect(readFileSync(`${SNAPSHOT}.id`, 'utf8')).toBe(ours);
+      expect(readlinkSync(nodeLink(SNAPSHOT))).toBe(realpathSync(process.execPath));
       expect(statSync(SNAPSHOT).mtimeMs).toBe(builtAt);
     } finally {
-      for (const suffix of ['', '.id', '.lock', '.failed']) rmSync(theirs + suffix, { force: true });
+      for (const file of [theirs, replayBlob(theirs), nodeLink(theirs), rootLink(theirs), `${theirs}.lock`, `${theirs}.failed`]) rmSync(file, { force: true });
     }
   }, 200_000);
 
-  it('is safe when two processes build it at once: the snapshot left is whole, named by its ID, and used', async () => {
-    const id = readFileSync(`${SNAPSHOT}.id`, 'utf8').trim();
-    rmSync(`${SNAPSHOT}.id`);
+  it('is not built again by a command that started from the bundle before the build ended', () => {
+    const builtAt = statSync(SNAPSHOT).mtimeMs;
+    // what the shell hands such a run: it found no snapshot, so it asks for one once its command is done
+    const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: ROOT, env: userEnv({ EDGESIM_SNAPSHOT_NODE: process.execPath }), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(existsSync(`${SNAPSHOT}.lock`)).toBe(false);
+    expect(statSync(SNAPSHOT).mtimeMs).toBe(builtAt);
+  });
+
+  it('is not built for a version manager\'s shim (a small script that may start another Node each time)', () => {
+    const shims = path.join(dir, 'shims');
+    mkdirSync(shims, { recursive: true });
+    writeFileSync(path.join(shims, 'node'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+    const r = asProgram(['--version'], { PATH: `${shims}:${process.env.PATH ?? ''}`, EDGESIM_DEBUG: '1' });
+    expect(r.stdout).toBe(runCli(['--version']).stdout);
+    expect(r.stderr).not.toContain(STARTED);
+    expect(existsSync(`${SNAPSHOT}.lock`)).toBe(false);
+  });
+
+  it('is safe when two processes build it at once: the snapshot left is whole, with its links, and used', async () => {
+    rmSync(nodeLink(SNAPSHOT));
     rmSync(SNAPSHOT);
+    rmSync(replayBlob(SNAPSHOT));
     // the lock lets one build start at a time; these two bypass it, as two builds racing would
-    const build = () => new Promise<number | null>((resolve) => spawn(process.execPath, [path.join(BUNDLE, 'snapshot-build.js'), id], { env: userEnv(), stdio: 'ignore' }).on('close', resolve));
+    const build = () => new Promise<number | null>((resolve) => spawn(process.execPath, [path.join(BUNDLE, 'snapshot-build.js')], { env: userEnv(), stdio: 'ignore' }).on('close', resolve));
     expect(await Promise.all([build(), build()])).toEqual([0, 0]);
-    expect(readFileSync(`${SNAPSHOT}.id`, 'utf8')).toBe(`${id}\n`);
+    expect(readlinkSync(nodeLink(SNAPSHOT))).toBe(realpathSync(process.execPath));
+    expect(readlinkSync(rootLink(SNAPSHOT))).toBe(realpathSync(ROOT));
+    expect(existsSync(replayBlob(SNAPSHOT))).toBe(true);
     expect(existsSync(`${SNAPSHOT}.failed`)).toBe(false);
     expect(readdirSync(BUNDLE).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(startedFromSnapshot()).toBe(true);
   }, 300_000);
 
   it('is not built again for an ID whose build failed', () => {
-    const id = readFileSync(`${SNAPSHOT}.id`, 'utf8').trim();
-    rmSync(`${SNAPSHOT}.id`);
+    const id = spawnSync(process.execPath, [path.join(BUNDLE, 'snapshot-build.js'), '--id'], { encoding: 'utf8' }).stdout.trim();
+    expect(id).toContain(realpathSync(process.execPath));
+    rmSync(nodeLink(SNAPSHOT));
     writeFileSync(`${SNAPSHOT}.failed`, `${id}\nnode --build-snapshot failed\n`);
     try {
       expect(startedFromSnapshot()).toBe(false);
       expect(existsSync(`${SNAPSHOT}.lock`)).toBe(false);
     } finally {
       rmSync(`${SNAPSHOT}.failed`);
-      writeFileSync(`${SNAPSHOT}.id`, `${id}\n`);
+      symlinkSync(realpathSync(process.execPath), nodeLink(SNAPSHOT));
     }
+    expect(startedFromSnapshot()).toBe(true);
   });
 });

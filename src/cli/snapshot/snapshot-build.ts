@@ -1,16 +1,19 @@
 // Builds edgesim's start-up snapshot (dist/bundle/edgesim-INODE-SIZE.blob, one per Node executable)
 // for the Node that runs this file, in the background: bin/edgesim.js, finding none for the `node` on
 // PATH, runs the command from the bundle and then calls requestSnapshot, which starts
-// `node snapshot-build.js ID` detached, at a low priority, once at a time per blob (a lock file), and
+// `node snapshot-build.js` detached, at a low priority, once at a time per blob (a lock file), and
 // never again for an ID whose build failed (the failure is kept in the blob's .failed file). The build
-// runs `node --build-snapshot` on snapshot-entry.cjs, checks that the new snapshot starts and says
-// edgesim's version, and only then puts it in place beside its ID (the line bin/edgesim.js compares),
-// the ID last: a run meanwhile finds no ID, or an old one, and runs from the bundle. Each Node has its
-// own blob, so two Nodes used in turn (a user's and the one npm scripts run) never rebuild or replace
-// each other's: a run checks its blob's ID and then starts Node on it, and only a build for that same
-// Node executable ever replaces that file.
+// runs `node --build-snapshot` on snapshot-entry.cjs (every command) and on snapshot-replay.cjs (the
+// replay alone, which `edgesim replay` starts from), checks that each new snapshot starts and says
+// edgesim's version, and only then puts them in place, with two links beside it that say what it was
+// built for and that bin/edgesim.js's shell compares without starting a process: edgesim-….node, the
+// Node executable, and edgesim-….root, this copy of edgesim's folder (the blob holds paths into it).
+// The .node link goes last and is removed first when a blob is replaced: a run meanwhile finds none
+// and runs from the bundle. Each Node has its own blob, so two Nodes used in turn (a user's and the
+// one npm scripts run) never rebuild or replace each other's: a run finds its Node's link and then
+// starts Node on that blob, and only a build for that same Node executable ever replaces that file.
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,28 +21,56 @@ import { VERSION } from '../about.js';
 
 /** dist/bundle/, where the bundle, the snapshot's entry and the snapshots are */
 const dir = path.dirname(fileURLToPath(import.meta.url));
+/** the package's folder */
+const root = path.resolve(dir, '../..');
+
+/** the flags every run from a snapshot is started with (bin/edgesim.js says them too): the hash seed the snapshot was built with is kept, not a new one rehashed into every table at each start */
+export const SNAPSHOT_FLAGS = ['--no-rehash-snapshot'] as const;
 
 /**
- * The snapshot's file for an ID as bin/edgesim.js writes it ("SELF NODE" then the inode, size and time
- * of the Node executable, of snapshot-entry.cjs and of datasets/colos.json): edgesim-INODE-SIZE.blob,
- * by the Node executable's inode and size, as the shell names it. Undefined for any other text.
+ * The snapshots' files for the Node that runs this: edgesim-INODE-SIZE (INODE and SIZE: the Node
+ * executable's) and beside it .blob (every command's snapshot), .replay.blob (the replay's alone),
+ * .node, .root, .lock, .failed.
  */
-export function snapshotFile(id: string): string | undefined {
-  const m = /^\S.* (\d+) (\d+) \d+ \d+ \d+ \d+ \d+ \d+ \d+$/.exec(id);
-  return m === null ? undefined : path.join(dir, `edgesim-${m[1]}-${m[2]}.blob`);
+export function snapshotFiles(): { blob: string; replayBlob: string; node: string; root: string; lock: string; failed: string } {
+  const s = statSync(process.execPath);
+  const base = path.join(dir, `edgesim-${s.ino}-${s.size}`);
+  return { blob: `${base}.blob`, replayBlob: `${base}.replay.blob`, node: `${base}.node`, root: `${base}.root`, lock: `${base}.blob.lock`, failed: `${base}.blob.failed` };
 }
+
+/**
+ * What a snapshot is built from, as one line: the Node executable (its path, inode, size and time),
+ * this copy's folder, and the snapshot's code and data centres' table (inode, size, time). A build
+ * that failed is not tried again for the same line.
+ */
+export function snapshotId(): string {
+  const of = (file: string) => {
+    const s = statSync(file);
+    return `${s.ino} ${s.size} ${Math.trunc(s.mtimeMs)}`;
+  };
+  return [realpathSync(process.execPath), of(process.execPath), realpathSync(root), of(path.join(dir, 'snapshot-entry.cjs')), of(path.join(dir, 'snapshot-replay.cjs')), of(path.join(root, 'datasets/colos.json'))].join(' ');
+}
+
 /** a lock older than this is a build that died */
 const STALE_LOCK_MS = 10 * 60 * 1000;
 
-/** Starts a build of the snapshot in the background, unless one is under way, failed for this ID, or cannot be written here. */
-export function requestSnapshot(id: string): void {
+/**
+ * Starts a build of the snapshot in the background, unless one is under way, failed for this ID, or
+ * cannot be written here. `node`: the `node` the shell found on PATH; no snapshot is built when it is
+ * not the Node running this (a version manager's shim, which may pick another Node another time).
+ */
+export function requestSnapshot(node: string): void {
   try {
-    const blob = snapshotFile(id);
-    if (blob === undefined) return;
+    const found = statSync(node);
+    const running = statSync(process.execPath);
+    if (found.ino !== running.ino || found.dev !== running.dev) return;
     accessSync(dir, constants.W_OK);
-    if (failedFor(blob, id)) return;
-    if (!takeLock(`${blob}.lock`)) return;
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), id], { cwd: dir, detached: true, stdio: 'ignore', env: withoutNodeOptions() });
+    const files = snapshotFiles();
+    // a build that ended while this command ran (it started before the snapshot was in place)
+    if (inPlace(files)) return;
+    if (failedFor(files.failed, snapshotId())) return;
+    if (!takeLock(files.lock)) return;
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { cwd: dir, detached: true, stdio: 'ignore', env: withoutNodeOptions() });
     child.unref();
     if (child.pid !== undefined) os.setPriority(child.pid, 15);
   } catch {
@@ -47,9 +78,21 @@ export function requestSnapshot(id: string): void {
   }
 }
 
-function failedFor(blob: string, id: string): boolean {
+/** Whether the snapshot bin/edgesim.js's shell would start from is in place for this Node and this copy (the same tests, in JavaScript). */
+function inPlace(files: ReturnType<typeof snapshotFiles>): boolean {
+  const same = (a: string, b: string) => {
+    const x = statSync(a, { throwIfNoEntry: false });
+    const y = statSync(b, { throwIfNoEntry: false });
+    return x !== undefined && y !== undefined && x.ino === y.ino && x.dev === y.dev;
+  };
+  const built = statSync(files.blob, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const changed = [process.execPath, path.join(dir, 'snapshot-entry.cjs'), path.join(root, 'datasets/colos.json')].map((file) => statSync(file).mtimeMs);
+  return same(files.node, process.execPath) && same(files.root, root) && changed.every((time) => built > time);
+}
+
+function failedFor(failed: string, id: string): boolean {
   try {
-    return readFileSync(`${blob}.failed`, 'utf8').split('\n')[0] === id;
+    return readFileSync(failed, 'utf8').split('\n')[0] === id;
   } catch {
     return false;
   }
@@ -72,52 +115,68 @@ function takeLock(lock: string): boolean {
 function withoutNodeOptions(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  delete env.EDGESIM_SNAPSHOT_ID;
+  delete env.EDGESIM_SNAPSHOT_NODE;
   return env;
 }
 
+/** Puts a link to `target` at `at` by renaming one made beside it, so a run sees the old link or the new one. */
+function linkInPlace(target: string, at: string): void {
+  const temporary = `${at}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
+  symlinkSync(target, temporary);
+  renameSync(temporary, at);
+}
+
 /**
- * Builds the snapshot for this Node and ID now; throws with the reason when it cannot be built or
- * does not start. `bin`: the command the snapshot is started with, for the check.
+ * Builds the snapshot for this Node now; throws with the reason when it cannot be built or does not
+ * start. `bin`: the command the snapshot is started with, for the check.
  */
-export function buildSnapshot(id: string, bin: string = path.resolve(dir, '../../bin/edgesim.js')): void {
-  const blob = snapshotFile(id);
-  if (blob === undefined) throw new Error(`not a snapshot ID: ${id}`);
-  const temporary = `${blob}.${process.pid}.tmp`;
+export function buildSnapshot(bin: string = path.join(root, 'bin/edgesim.js')): void {
+  const files = snapshotFiles();
+  const built: Array<[string, string]> = [
+    [`${files.blob}.${process.pid}.tmp`, files.blob],
+    [`${files.replayBlob}.${process.pid}.tmp`, files.replayBlob],
+  ];
   try {
-    const built = spawnSync(process.execPath, ['--snapshot-blob', temporary, '--build-snapshot', path.join(dir, 'snapshot-entry.cjs')], {
-      cwd: dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-      env: withoutNodeOptions(),
-    });
-    if (built.status !== 0) throw new Error(`node --build-snapshot failed (${built.status ?? built.signal}): ${built.stderr.trim().split('\n').slice(-5).join('\n')}`);
-    const tried = spawnSync(process.execPath, ['--snapshot-blob', temporary, bin, '--version'], { encoding: 'utf8', env: withoutNodeOptions() });
-    if (tried.status !== 0 || tried.stdout !== `${VERSION}\n`) throw new Error(`the snapshot does not start (${tried.status ?? tried.signal}): ${tried.stderr.trim()}`);
-    rmSync(`${blob}.id`, { force: true });
-    renameSync(temporary, blob);
-    writeFileSync(`${blob}.id.${process.pid}.tmp`, `${id}\n`);
-    renameSync(`${blob}.id.${process.pid}.tmp`, `${blob}.id`);
-    rmSync(`${blob}.failed`, { force: true });
+    buildOne('snapshot-entry.cjs', built[0]![0], bin);
+    buildOne('snapshot-replay.cjs', built[1]![0], bin);
+    rmSync(files.node, { force: true });
+    for (const [temporary, blob] of built) renameSync(temporary, blob);
+    linkInPlace(realpathSync(root), files.root);
+    linkInPlace(realpathSync(process.execPath), files.node);
+    rmSync(files.failed, { force: true });
   } finally {
-    rmSync(temporary, { force: true });
+    for (const [temporary] of built) rmSync(temporary, { force: true });
   }
 }
 
+/** Builds the snapshot of one entry (in dist/bundle/) into `blob` and checks that it starts. */
+function buildOne(entry: string, blob: string, bin: string): void {
+  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', path.join(dir, entry)], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    env: withoutNodeOptions(),
+  });
+  if (built.status !== 0) throw new Error(`node --build-snapshot ${entry} failed (${built.status ?? built.signal}): ${built.stderr.trim().split('\n').slice(-5).join('\n')}`);
+  const tried = spawnSync(process.execPath, [...SNAPSHOT_FLAGS, '--snapshot-blob', blob, bin, '--version'], { encoding: 'utf8', env: withoutNodeOptions() });
+  if (tried.status !== 0 || tried.stdout !== `${VERSION}\n`) throw new Error(`the snapshot of ${entry} does not start (${tried.status ?? tried.signal}): ${tried.stderr.trim()}`);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const id = process.argv[2] ?? '';
-  const blob = snapshotFile(id);
-  if (blob !== undefined) {
+  if (process.argv[2] === '--id') process.stdout.write(`${snapshotId()}\n`);
+  else {
+    const files = snapshotFiles();
     try {
-      buildSnapshot(id);
+      buildSnapshot();
     } catch (err) {
       try {
-        writeFileSync(`${blob}.failed`, `${id}\n${(err as Error).message}\n`);
+        writeFileSync(files.failed, `${snapshotId()}\n${(err as Error).message}\n`);
       } catch {
         // the folder went away (a rebuild of the bundle): nothing to keep
       }
     } finally {
-      rmSync(`${blob}.lock`, { force: true });
+      rmSync(files.lock, { force: true });
     }
   }
 }
