@@ -22,6 +22,8 @@ import { FrameRecord, onDecodedRecord } from './frame-record.js';
 import { mostFiledUnderKeys, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
+import { fileRules, filingChoices, type FilingChoice } from './rule-keys.js';
+import { containsRequirement, withPayloadFilter } from './payload-filter.js';
 
 export { FALLBACK, NOT_IP, PROGRAM_LINK_TYPES } from './headers.js';
 
@@ -100,6 +102,8 @@ export class FastFirewall {
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
     const k = new Constants();
     const required: Array<ReadonlyMap<SortedField, Admitted>> = [];
+    const choices: FilingChoice[][] = [];
+    const payloads: Array<ReturnType<typeof containsRequirement>> = [];
     const rules: GeneratedRule[] = [];
     const ruleReasons = new Map<number, string>();
     for (let i = 0; i < firewall.rules.length; i++) {
@@ -107,6 +111,8 @@ export class FastFirewall {
       if (!r.enabled) continue;
       const ast = firewall.syntax[i];
       required.push(requiredValues(ast, opts.lists));
+      choices.push(filingChoices(ast, opts.lists));
+      payloads.push(containsRequirement(ast));
       const written = writeCondition(ast, opts.lists, k, i);
       if ('notCompiled' in written) ruleReasons.set(i, `rule ${r.ref}: ${written.notCompiled}`);
       rules.push({
@@ -116,13 +122,16 @@ export class FastFirewall {
         drop: r.action === 'block',
       });
     }
-    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : mostFiledUnderKeys(required) <= FEW_FILED ? 'keys' : 'classifier');
+    const filed = rules.length < INDEX_FROM && opts.index === undefined ? [] : fileRules(choices);
+    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : mostFiledUnderKeys(filed) <= FEW_FILED ? 'keys' : 'classifier');
     const index = picking === 'none' ? null
       : (groupOf: Int32Array, bitOf: Int32Array, groups: number) => {
-        const classifier = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
-        if (classifier !== null) return classifier;
-        picking = 'keys';
-        return planIndex(required, groupOf, bitOf, groups);
+        let planned = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
+        if (planned === null) {
+          picking = 'keys';
+          planned = planIndex(filed, groupOf, bitOf, groups);
+        }
+        return withPayloadFilter(planned, payloads, groupOf, bitOf, groups);
       };
     const decide = generateDecider(rules, k, index);
     return new FastFirewall(decide, ruleReasons, picking, opts.enrichment);
