@@ -128,14 +128,34 @@ export function filingChoices(ast: Ast, lists: ((name: string) => IpSet | undefi
  * the fewest keys.
  */
 export function fileRules(ruleChoices: ReadonlyArray<readonly FilingChoice[]>): Array<FilingChoice | null> {
-  const shared = new Map<string, number>();
-  const id = (field: string, key: number) => `${field} ${key}`;
-  for (const cs of ruleChoices) {
-    const keys = new Set<string>();
-    for (const c of cs) for (const f of c) for (const k of f.keys) keys.add(id(f.field, k));
-    for (const k of keys) shared.set(k, (shared.get(k) ?? 0) + 1);
-  }
-  const score = (c: FilingChoice) => c.reduce((n, f) => n + f.keys.reduce((m, k) => m + shared.get(id(f.field, k))!, 0), 0);
+  // per field, how many rules have each key among their choices (a rule counted once a key)
+  const shared = new Map<string, Uint32Array>();
+  const seen = new Map<string, Int32Array>();
+  ruleChoices.forEach((cs, rule) => {
+    for (const c of cs) {
+      for (const f of c) {
+        let counts = shared.get(f.field);
+        let last = seen.get(f.field);
+        if (counts === undefined || last === undefined) {
+          shared.set(f.field, (counts = new Uint32Array(65536)));
+          seen.set(f.field, (last = new Int32Array(65536).fill(-1)));
+        }
+        for (const k of f.keys) {
+          if (last[k] === rule) continue;
+          last[k] = rule;
+          counts[k]++;
+        }
+      }
+    }
+  });
+  const score = (c: FilingChoice) => {
+    let n = 0;
+    for (const f of c) {
+      const counts = shared.get(f.field)!;
+      for (const k of f.keys) n += counts[k];
+    }
+    return n;
+  };
   return ruleChoices.map((cs) => {
     const slash24 = cs.filter((c) => c.length === 1 && c[0].field.endsWith('/24'));
     let best: FilingChoice | null = null;
