@@ -129,30 +129,27 @@ export function filingChoices(ast: Ast, lists: ((name: string) => IpSet | undefi
  */
 export function fileRules(ruleChoices: ReadonlyArray<readonly FilingChoice[]>): Array<FilingChoice | null> {
   // per field, how many rules have each key among their choices (a rule counted once a key)
-  const shared = new Map<string, Uint32Array>();
-  const seen = new Map<string, Int32Array>();
-  ruleChoices.forEach((cs, rule) => {
+  const shared = new Map<string, Map<number, number>>();
+  ruleChoices.forEach((cs) => {
+    const mine = new Map<string, Set<number>>();
     for (const c of cs) {
       for (const f of c) {
-        let counts = shared.get(f.field);
-        let last = seen.get(f.field);
-        if (counts === undefined || last === undefined) {
-          shared.set(f.field, (counts = new Uint32Array(65536)));
-          seen.set(f.field, (last = new Int32Array(65536).fill(-1)));
-        }
-        for (const k of f.keys) {
-          if (last[k] === rule) continue;
-          last[k] = rule;
-          counts[k]++;
-        }
+        let keys = mine.get(f.field);
+        if (keys === undefined) mine.set(f.field, (keys = new Set()));
+        for (const k of f.keys) keys.add(k);
       }
+    }
+    for (const [field, keys] of mine) {
+      let counts = shared.get(field);
+      if (counts === undefined) shared.set(field, (counts = new Map()));
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
     }
   });
   const score = (c: FilingChoice) => {
     let n = 0;
     for (const f of c) {
       const counts = shared.get(f.field)!;
-      for (const k of f.keys) n += counts[k];
+      for (const k of f.keys) n += counts.get(k)!;
     }
     return n;
   };
