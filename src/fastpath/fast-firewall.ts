@@ -9,20 +9,21 @@
 //
 // Rulesets of INDEX_FROM enabled rules or more get a packet classifier (classifier.ts): per packet,
 // only the rules whose required port and address values the packet has are tested. Where the key
-// index (index-plan.ts: each rule filed under one required port set or address block) leaves no
+// index (index-plan.ts: each rule filed under keys rule-keys.ts chooses) leaves no
 // packet more than FEW_FILED rules filed under its keys, the key index is taken instead, its
 // lookups being cheaper; so too where the classifier would pass its memory bound. Below INDEX_FROM,
 // testing every rule is faster than classifying the packet.
 import type { Enrichment } from '../data/enrichment.js';
 import { FirewallResult, type Firewall, type RuleCounts } from '../firewall/firewall.js';
 import type { IpSet } from '../net/ip-set.js';
+import type { Ast } from '../lang/index.js';
 import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type FrameResult, type GeneratedRule, generateDecider, generateHeaders } from './generate.js';
 import { FrameRecord, onDecodedRecord } from './frame-record.js';
 import { mostFiledUnderKeys, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
-import { fileRules, filingChoices, type FilingChoice } from './rule-keys.js';
+import { fileRules, filingChoices } from './rule-keys.js';
 import { containsRequirement, withPayloadFilter } from './payload-filter.js';
 
 export { FALLBACK, NOT_IP, PROGRAM_LINK_TYPES } from './headers.js';
@@ -102,8 +103,7 @@ export class FastFirewall {
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
     const k = new Constants();
     const required: Array<ReadonlyMap<SortedField, Admitted>> = [];
-    const choices: FilingChoice[][] = [];
-    const payloads: Array<ReturnType<typeof containsRequirement>> = [];
+    const syntax: Ast[] = [];
     const rules: GeneratedRule[] = [];
     const ruleReasons = new Map<number, string>();
     for (let i = 0; i < firewall.rules.length; i++) {
@@ -111,8 +111,7 @@ export class FastFirewall {
       if (!r.enabled) continue;
       const ast = firewall.syntax[i];
       required.push(requiredValues(ast, opts.lists));
-      choices.push(filingChoices(ast, opts.lists));
-      payloads.push(containsRequirement(ast));
+      syntax.push(ast);
       const written = writeCondition(ast, opts.lists, k, i);
       if ('notCompiled' in written) ruleReasons.set(i, `rule ${r.ref}: ${written.notCompiled}`);
       rules.push({
@@ -122,10 +121,13 @@ export class FastFirewall {
         drop: r.action === 'block',
       });
     }
-    const filed = rules.length < INDEX_FROM && opts.index === undefined ? [] : fileRules(choices);
+    // what the key index files each rule under, worked out only where an index may be built
+    const indexed = opts.index === undefined ? rules.length >= INDEX_FROM : opts.index !== 'none';
+    const filed = indexed ? fileRules(syntax.map((ast) => filingChoices(ast, opts.lists))) : [];
     let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : mostFiledUnderKeys(filed) <= FEW_FILED ? 'keys' : 'classifier');
     const index = picking === 'none' ? null
       : (groupOf: Int32Array, bitOf: Int32Array, groups: number) => {
+        const payloads = syntax.map(containsRequirement);
         let planned = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
         if (planned === null) {
           picking = 'keys';

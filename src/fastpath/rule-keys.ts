@@ -128,9 +128,12 @@ export function filingChoices(ast: Ast, lists: ((name: string) => IpSet | undefi
  * the fewest keys.
  */
 export function fileRules(ruleChoices: ReadonlyArray<readonly FilingChoice[]>): Array<FilingChoice | null> {
-  // per field, how many rules have each key among their choices (a rule counted once a key)
+  // per field, how many rules have each key among their choices (a rule counted once a key); a
+  // rule with a /24 filing takes it whatever the counts, so it is not counted
+  const hasSlash24 = (cs: readonly FilingChoice[]) => cs.some((c) => c.length === 1 && c[0].field.endsWith('/24'));
   const shared = new Map<string, Map<number, number>>();
   ruleChoices.forEach((cs) => {
+    if (hasSlash24(cs)) return;
     const mine = new Map<string, Set<number>>();
     for (const c of cs) {
       for (const f of c) {
