@@ -24,7 +24,7 @@ import { mostFiledUnderKeys, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
 import { fileRules, filingChoices } from './rule-keys.js';
-import { containsRequirement, withPayloadFilter } from './payload-filter.js';
+import { containsRequirement, narrowedRules, withPayloadFilter } from './payload-filter.js';
 
 export { FALLBACK, NOT_IP, PROGRAM_LINK_TYPES } from './headers.js';
 
@@ -124,10 +124,14 @@ export class FastFirewall {
     // what the key index files each rule under, worked out only where an index may be built
     const indexed = opts.index === undefined ? rules.length >= INDEX_FROM : opts.index !== 'none';
     const filed = indexed ? fileRules(syntax.map((ast) => filingChoices(ast, opts.lists))) : [];
-    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : mostFiledUnderKeys(filed) <= FEW_FILED ? 'keys' : 'classifier');
+    const payloads = indexed ? syntax.map(containsRequirement) : [];
+    // rules the payload filter narrows cost a packet a bit test, not a test of their own: they do
+    // not count against the key index
+    const narrowed = narrowedRules(payloads);
+    const keysLeave = () => mostFiledUnderKeys(filed.map((f, i) => (narrowed[i] ? null : f)));
+    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : keysLeave() <= FEW_FILED ? 'keys' : 'classifier');
     const index = picking === 'none' ? null
       : (groupOf: Int32Array, bitOf: Int32Array, groups: number) => {
-        const payloads = syntax.map(containsRequirement);
         let planned = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
         if (planned === null) {
           picking = 'keys';

@@ -33,6 +33,13 @@ export function containsRequirement(ast: Ast): { field: string; bytes: Uint8Arra
   return best;
 }
 
+/** Which rules the filter narrows: those whose requirement's field at least MIN_PATTERNS rules read. */
+export function narrowedRules(required: ReadonlyArray<{ field: string; bytes: Uint8Array } | null>): boolean[] {
+  const perField = new Map<string, number>();
+  for (const r of required) if (r !== null) perField.set(r.field, (perField.get(r.field) ?? 0) + 1);
+  return required.map((r) => r !== null && perField.get(r.field)! >= MIN_PATTERNS);
+}
+
 /** A search for many byte patterns in one pass; each pattern is one rule's (its group and bit). */
 export class PatternScanner {
   /** per group, the bits of the rules whose pattern the last scan found */
