@@ -28,7 +28,8 @@ const PACKETS = 1_000_000;
 const LARGE_PACKETS = 10_000_000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const RULES: Array<[string, 'block' | 'skip' | 'log', string, string]> = [
+/** the 10-rule ruleset (and its BPF equivalents); also the last 10 rules of the many-rules suite's rulesets */
+export const RULES: Array<[string, 'block' | 'skip' | 'log', string, string]> = [
   ['telnet', 'block', 'tcp.dstport in { 23 2323 }', 'tcp dst port 23 or tcp dst port 2323'],
   ['chargen', 'block', 'udp.dstport == 19', 'udp dst port 19'],
   ['bad-net', 'block', 'ip.src in { 10.66.0.0/16 }', 'src net 10.66.0.0/16'],

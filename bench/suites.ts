@@ -8,6 +8,7 @@ export const suites: Array<[string, () => Promise<{ suite: BenchSuite }>]> = [
   ['capture', () => import('./capture.js')],
   ['replay', () => import('./replay.js')],
   ['lookups', () => import('./lookups.js')],
+  ['rules', () => import('./many-rules.js')],
   ['report', () => import('./report.js')],
   ['api', () => import('./api.js')],
   ['synth', () => import('./synth.js')],

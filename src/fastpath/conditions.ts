@@ -61,7 +61,7 @@ export const INT_FIELDS: Readonly<Record<string, readonly [has: string, value: s
 const TCP_FLAGS: Readonly<Record<string, number>> = Object.fromEntries(fieldsOfKind('flag').map((f) => [f.name, f.bit]));
 
 /** presence, start and end of the raw-bytes fields */
-const RAW_FIELDS: Readonly<Record<string, readonly [has: string, start: string, end: string]>> = Object.fromEntries(
+export const RAW_FIELDS: Readonly<Record<string, readonly [has: string, start: string, end: string]>> = Object.fromEntries(
   fieldsOfKind('raw').map((f) => [f.name, [PRESENCE[f.part]!, f.part === 'ip' ? 'l3' : 'l4', 'l3e'] as const]),
 );
 

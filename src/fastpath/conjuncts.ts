@@ -125,22 +125,57 @@ function intersect(a: Admitted, b: Admitted): Admitted {
   return { spans, other: a.other && b.other };
 }
 
-function collect(e: Expr, lists: ((name: string) => IpSet | undefined) | undefined, out: Map<SortedField, Admitted>): void {
+/**
+ * Header fields beyond the sorted ones whose values the key index (rule-keys.ts) may file rules
+ * under: small integers a packet reads from its headers (their values above 0xffff, only ip.len's,
+ * are `other`).
+ */
+export const KEYED_INT_FIELDS = ['ip.len', 'ip.ttl', 'tcp.flags', 'icmp.type', 'icmp.code'] as const;
+
+/** An integer field's values a comparison admits, cut to [0, 0xffff]; `other`: it admits values above. */
+function intValues(e: ComparisonExpr): Admitted | null {
+  const op = e.op;
+  const big = Number.MAX_SAFE_INTEGER;
+  let spans: Array<readonly [number, number]>;
+  if (op.kind === 'ordering' && op.rhs.type === 'Int' && op.op in ORDERING) spans = [ORDERING[op.op](Number(op.rhs.value), big)];
+  else if (op.kind === 'inSet' && op.set.type === 'Int') {
+    const r = mergeRanges(op.set.ranges);
+    spans = Array.from(r.lo, (lo, i) => [lo, r.hi[i]] as const);
+  } else return null;
+  return { spans: spans.flatMap(([lo, hi]) => clamp(lo, hi, 0xffff)), other: spans.some(([lo, hi]) => hi > 0xffff && lo <= hi) };
+}
+
+/**
+ * The values of `field` that a comparison admits, for the sorted fields and KEYED_INT_FIELDS (a
+ * comparison on another field, or of another kind, gives null: it requires nothing here).
+ */
+export function comparisonValues(e: ComparisonExpr, lists: ((name: string) => IpSet | undefined) | undefined): [field: string, values: Admitted] | null {
+  if (e.lhs.base.kind !== 'field' || e.lhs.indexes.length > 0) return null;
+  const field = e.lhs.base.name;
+  let values: Admitted | null = null;
+  if ((SORTED_FIELDS as readonly string[]).includes(field)) values = field.startsWith('ip.') ? addressValues(e, lists) : portValues(e);
+  else if ((KEYED_INT_FIELDS as readonly string[]).includes(field)) values = intValues(e);
+  return values === null ? null : [field, values];
+}
+
+/** Adds what comparison `e` (a conjunct) requires to `out`: each field's values, intersected. */
+export function addConjunct(e: ComparisonExpr, lists: ((name: string) => IpSet | undefined) | undefined, out: Map<string, Admitted>): void {
+  const found = comparisonValues(e, lists);
+  if (found === null) return;
+  const [field, values] = found;
+  const before = out.get(field);
+  out.set(field, before === undefined ? values : intersect(before, values));
+}
+
+function collect(e: Expr, lists: ((name: string) => IpSet | undefined) | undefined, out: Map<string, Admitted>): void {
   if (e.kind === 'group') collect(e.expr, lists, out);
   else if (e.kind === 'combining' && e.op === 'and') for (const item of e.items) collect(item, lists, out);
-  else if (e.kind === 'comparison' && e.lhs.base.kind === 'field' && e.lhs.indexes.length === 0) {
-    const field = e.lhs.base.name as SortedField;
-    if (!SORTED_FIELDS.includes(field)) return;
-    const values = field.startsWith('ip.') ? addressValues(e, lists) : portValues(e);
-    if (values === null) return;
-    const before = out.get(field);
-    out.set(field, before === undefined ? values : intersect(before, values));
-  }
+  else if (e.kind === 'comparison' && (SORTED_FIELDS as readonly string[]).includes(e.lhs.base.name)) addConjunct(e, lists, out);
 }
 
 /** What every match of the rule requires of each sorted field it constrains; `lists` resolves `$name` as the rule's condition does. */
 export function requiredValues(ast: Ast, lists: ((name: string) => IpSet | undefined) | undefined): ReadonlyMap<SortedField, Admitted> {
-  const out = new Map<SortedField, Admitted>();
+  const out = new Map<string, Admitted>();
   collect(ast.expr, lists, out);
-  return out;
+  return out as Map<SortedField, Admitted>;
 }

@@ -9,19 +9,22 @@
 //
 // Rulesets of INDEX_FROM enabled rules or more get a packet classifier (classifier.ts): per packet,
 // only the rules whose required port and address values the packet has are tested. Where the key
-// index (index-plan.ts: each rule filed under one required port set or address block) leaves no
+// index (index-plan.ts: each rule filed under keys rule-keys.ts chooses) leaves no
 // packet more than FEW_FILED rules filed under its keys, the key index is taken instead, its
 // lookups being cheaper; so too where the classifier would pass its memory bound. Below INDEX_FROM,
 // testing every rule is faster than classifying the packet.
 import type { Enrichment } from '../data/enrichment.js';
 import { FirewallResult, type Firewall, type RuleCounts } from '../firewall/firewall.js';
 import type { IpSet } from '../net/ip-set.js';
+import type { Ast } from '../lang/index.js';
 import { Constants, writeCondition } from './conditions.js';
 import { type FrameDecider, type FrameResult, type GeneratedRule, generateDecider, generateHeaders } from './generate.js';
 import { FrameRecord, onDecodedRecord } from './frame-record.js';
 import { mostFiledUnderKeys, planIndex } from './index-plan.js';
 import { planClassifier } from './classifier.js';
 import { type Admitted, requiredValues, type SortedField } from './conjuncts.js';
+import { fileRules, filingChoices } from './rule-keys.js';
+import { containsRequirement, narrowedRules, withPayloadFilter } from './payload-filter.js';
 
 export { FALLBACK, NOT_IP, PROGRAM_LINK_TYPES } from './headers.js';
 
@@ -100,6 +103,7 @@ export class FastFirewall {
   static compile(firewall: Firewall, opts: FastPathOptions = {}): FastFirewall {
     const k = new Constants();
     const required: Array<ReadonlyMap<SortedField, Admitted>> = [];
+    const syntax: Ast[] = [];
     const rules: GeneratedRule[] = [];
     const ruleReasons = new Map<number, string>();
     for (let i = 0; i < firewall.rules.length; i++) {
@@ -107,6 +111,7 @@ export class FastFirewall {
       if (!r.enabled) continue;
       const ast = firewall.syntax[i];
       required.push(requiredValues(ast, opts.lists));
+      syntax.push(ast);
       const written = writeCondition(ast, opts.lists, k, i);
       if ('notCompiled' in written) ruleReasons.set(i, `rule ${r.ref}: ${written.notCompiled}`);
       rules.push({
@@ -116,13 +121,23 @@ export class FastFirewall {
         drop: r.action === 'block',
       });
     }
-    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : mostFiledUnderKeys(required) <= FEW_FILED ? 'keys' : 'classifier');
+    // what the key index files each rule under, worked out only where an index may be built
+    const indexed = opts.index === undefined ? rules.length >= INDEX_FROM : opts.index !== 'none';
+    const filed = indexed ? fileRules(syntax.map((ast) => filingChoices(ast, opts.lists))) : [];
+    const payloads = indexed ? syntax.map(containsRequirement) : [];
+    // rules the payload filter narrows cost a packet a bit test, not a test of their own: they do
+    // not count against the key index
+    const narrowed = narrowedRules(payloads);
+    const keysLeave = () => mostFiledUnderKeys(filed.map((f, i) => (narrowed[i] ? null : f)));
+    let picking = opts.index ?? (rules.length < INDEX_FROM ? 'none' : keysLeave() <= FEW_FILED ? 'keys' : 'classifier');
     const index = picking === 'none' ? null
       : (groupOf: Int32Array, bitOf: Int32Array, groups: number) => {
-        const classifier = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
-        if (classifier !== null) return classifier;
-        picking = 'keys';
-        return planIndex(required, groupOf, bitOf, groups);
+        let planned = picking === 'classifier' ? planClassifier(required, groupOf, bitOf, groups) : null;
+        if (planned === null) {
+          picking = 'keys';
+          planned = planIndex(filed, groupOf, bitOf, groups);
+        }
+        return withPayloadFilter(planned, payloads, groupOf, bitOf, groups);
       };
     const decide = generateDecider(rules, k, index);
     return new FastFirewall(decide, ruleReasons, picking, opts.enrichment);

@@ -153,7 +153,7 @@ export function generateDecider(
   } else {
     // only the groups with candidates are visited, lowest first (rule order)
     src.push(ruleIndex.source, `for (let w = 0; w < ${(groups.length + 31) >>> 5}; w++) {`, `  for (let left = ${ruleIndex.groupsIn('w')}; left !== 0; left &= left - 1) {`);
-    src.push('    const gi = (w << 5) | (31 - Math.clz32(left & -left));', `    const mask = ${ruleIndex.maskOf('gi')}; if (mask === 0) continue;`);
+    src.push('    const gi = (w << 5) | (31 - Math.clz32(left & -left));', `    let mask = ${ruleIndex.maskOf('gi')}; if (mask === 0) continue;`, ruleIndex.narrow ?? '');
     // a group visited for every packet is called by name (its call site sees one target from the
     // first packet on, so V8 may inline it); the others through G, one call site for all of them
     const args = `(out, matched, m, mask${params.length > 0 ? ', ' : ''}${params.join(', ')})`;
