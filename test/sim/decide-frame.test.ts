@@ -152,4 +152,17 @@ describe('decideFrame', () => {
     expect(decide(fields, 1)).toBe(Lane.DECODER);
     expect(fields.tally.lanes.report().fallback_reasons).toEqual({ 'compiled path switched off': 1 });
   });
+
+  it('takes the decoder\'s lane, and says why, when protection is scoped by region: the compiled lane does not look up the ingress data center', async () => {
+    const snapshot = protectedSnapshot();
+    snapshot.syn_protection = { rules: [{ ...rule, scope: 'region', name: 'WEUR' }] };
+    const p = await compilePath(snapshot, { atp: eager });
+    expect(p.program).toBeNull();
+    const bytes = ethernet(0x0800, ipv4({ src: '10.0.0.1', dst: '203.0.113.10', proto: 6 }, tcp(40000, 80, 0x02)));
+    const frame = new Frame();
+    frame.set(1, bytes, 0, bytes.length, bytes.length);
+    const run = new Run(p);
+    expect(decideFrame(frame, p, run).lane).toBe(Lane.DECODER);
+    expect(run.tally.lanes.report()).toMatchObject({ compiled: 0, fallback: 1, fallback_reasons: { 'protection scoped by data center or region': 1 } });
+  });
 });
