@@ -12,6 +12,7 @@
 import type { Frame } from './frame.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
+import { layerValueFields } from '../layers/index.js';
 
 /** Bits of PacketRecord.present: which groups of fields the packet has. */
 export const Has = {
@@ -120,6 +121,11 @@ export class PacketRecord {
   tcpSeq = UINT32_LAYOUT;
   tcpAck = UINT32_LAYOUT;
   tcpWindow = 0;
+  /**
+   * the values of the header fields without a property of their own (a field a test adds to a
+   * layer), by their place in layerValueFields(); set by the decoder when the field's header is there
+   */
+  readonly layerValues = new Float64Array(layerValueFields().length);
   /** transport payload length in bytes (from the headers, not the captured length) */
   payloadLen = 0;
 
