@@ -12,9 +12,9 @@
 // transport header and payload as captured.
 import type { Binding, BoolAccess, BytesAccess, FieldAccess, IntAccess, IpAccess } from '../lang/binding.js';
 import { protocolName } from '../capture/protocols.js';
-import { Has, type PacketRecord } from '../capture/record.js';
+import { HEADER_PRESENCE, Has, type PacketRecord } from '../capture/record.js';
 import { FIELD_REGISTRY } from '../field-registry.js';
-import { headerOf, layerFields, layerValueFields, type Header, type LayerField } from '../layers/index.js';
+import { headerOf, layerFields, layerValueFields, type LayerField } from '../layers/index.js';
 
 type R = PacketRecord;
 
@@ -25,9 +25,6 @@ function int(bit: number, get: (r: R) => number): IntAccess<R> {
 function bool(bit: number, get: (r: R) => boolean): BoolAccess<R> {
   return { type: 'Bool', has: (r) => (r.present & bit) !== 0, get };
 }
-
-/** the presence bit the decoder sets when a header is there */
-const HEADER_BIT: Readonly<Record<Header, number>> = { ip: Has.IP, ipv4: Has.IP_HDR_LEN, 'ipv4-options': Has.IP_OPT, tcp: Has.TCP, udp: Has.UDP, icmp: Has.ICMP };
 
 /** where the decoder keeps a placed field's value: its record property (read by name, as hand-written code reads it), or its place in layerValues */
 function placedValue(f: LayerField): (r: R) => number {
@@ -41,13 +38,13 @@ const PLACED = new Map(layerFields().filter((f) => f.at !== undefined).map((f) =
 /** A field its layer places in a header (src/layers/); a flag is a bit of the field its name extends (tcp.flags.syn of tcp.flags). */
 function placed(name: string): FieldAccess<R> | undefined {
   const f = PLACED.get(name);
-  if (f !== undefined) return int(HEADER_BIT[headerOf(f)!], placedValue(f));
+  if (f !== undefined) return int(HEADER_PRESENCE[headerOf(f)!], placedValue(f));
   const entry = FIELD_REGISTRY.find((e) => e.name === name);
   const whole = PLACED.get(name.slice(0, name.lastIndexOf('.')));
   if (entry?.kind !== 'flag' || whole === undefined) return undefined;
   const value = placedValue(whole);
   const bit = entry.bit;
-  return bool(HEADER_BIT[headerOf(whole)!], (r) => (value(r) & bit) !== 0);
+  return bool(HEADER_PRESENCE[headerOf(whole)!], (r) => (value(r) & bit) !== 0);
 }
 
 /** A Bytes field whose value is a name (a protocol, a country, a data center), shown as text. */
