@@ -88,6 +88,14 @@ describe('the packed package', () => {
     expect(files).toContain('dist/bundle/snapshot-entry.cjs');
   });
 
+  it("carries every file the README links to, so its links work where npm and the registry show it", () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
+    expect(targets.length).toBeGreaterThan(20);
+    expect(targets.filter((t) => !files.has(t.replace(/^\.\//, '')))).toEqual([]);
+  });
+
   it('installs without a word about scripts: the packed manifest has no build script, and the checkout keeps its own', () => {
     const manifest = JSON.parse(execFileSync('tar', ['-xzOf', path.join(dir, packed.filename), 'package/package.json'], { encoding: 'utf8' })) as { scripts: Record<string, string> };
     expect(Object.keys(manifest.scripts)).not.toContain('prepare');
