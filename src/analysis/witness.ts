@@ -7,7 +7,7 @@
 // witnessRecord() turns such an object back into the PacketRecord the firewall evaluates, which is
 // how the property tests replay witnesses through the real engine.
 import { HEADER_PRESENCE, Has, PacketRecord } from '../capture/record.js';
-import { headerOf, layerFields, layerValueFields, type LayerField } from '../layers/index.js';
+import { headerOf, layerValueFields, placedFields, type LayerField } from '../layers/index.js';
 import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
 import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
 import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
@@ -72,7 +72,7 @@ export function holdsItsHeaders(w: Witness): boolean {
 }
 
 /** the fields their layer places in a header (src/layers/), by name */
-const PLACED = new Map(layerFields().filter((f) => f.at !== undefined).map((f) => [f.entry.name, f]));
+const PLACED = placedFields();
 
 /** the space's dimension of a placed field, and the values its layer says ordinary traffic has */
 function placedDim(f: LayerField): { d: number; usual: bigint[] } | undefined {
@@ -83,7 +83,13 @@ function placedDim(f: LayerField): { d: number; usual: bigint[] } | undefined {
 
 /** each transport's placed fields with a dimension, in the layer's order */
 const TRANSPORT_FIELDS = new Map<bigint, Array<{ name: string; d: number; usual: bigint[] }>>(
-  (['tcp', 'udp', 'icmp'] as const).map((t) => [L4[t], [...PLACED.values()].flatMap((f) => (headerOf(f) === t && placedDim(f) ? [{ name: f.entry.name, ...placedDim(f)! }] : []))]),
+  (['tcp', 'udp', 'icmp'] as const).map((t) => [
+    L4[t],
+    [...PLACED.values()].flatMap((f) => {
+      const dim = headerOf(f) === t ? placedDim(f) : undefined;
+      return dim === undefined ? [] : [{ name: f.entry.name, ...dim }];
+    }),
+  ]),
 );
 
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];

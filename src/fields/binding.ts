@@ -14,7 +14,7 @@ import type { Binding, BoolAccess, BytesAccess, FieldAccess, IntAccess, IpAccess
 import { protocolName } from '../capture/protocols.js';
 import { HEADER_PRESENCE, Has, type PacketRecord } from '../capture/record.js';
 import { FIELD_REGISTRY } from '../field-registry.js';
-import { headerOf, layerFields, layerValueFields, type LayerField } from '../layers/index.js';
+import { headerOf, layerValueFields, placedFields, type LayerField } from '../layers/index.js';
 
 type R = PacketRecord;
 
@@ -33,7 +33,7 @@ function placedValue(f: LayerField): (r: R) => number {
   return (r) => r.layerValues[i]!;
 }
 
-const PLACED = new Map(layerFields().filter((f) => f.at !== undefined).map((f) => [f.entry.name, f]));
+const PLACED = placedFields();
 
 /** A field its layer places in a header (src/layers/); a flag is a bit of the field its name extends (tcp.flags.syn of tcp.flags). */
 function placed(name: string): FieldAccess<R> | undefined {

@@ -35,6 +35,11 @@ export function layerFields(): readonly LayerField[] {
   return fixed;
 }
 
+/** The fields read at a fixed place in a header (`at`), by name. */
+export function placedFields(): ReadonlyMap<string, LayerField> {
+  return new Map(layerFields().filter((f) => f.at !== undefined).map((f) => [f.entry.name, f]));
+}
+
 /** The fields read at a fixed place in a header that have no record property of their own: each keeps its value in the record's `layerValues`, at its place here. */
 export function layerValueFields(): readonly LayerField[] {
   return layerFields().filter((f) => f.at !== undefined && f.record === undefined);

@@ -30,7 +30,7 @@ import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
 import { FIELD_REGISTRY, fieldsOfKind, transportOf, type FieldEntry, type FieldKind, type RegisteredField } from '../field-registry.js';
-import { layerFields, type LayerField } from '../layers/index.js';
+import { placedFields, type LayerField } from '../layers/index.js';
 import { describeType, suggestion, type Located } from './source.js';
 
 /** the payload of a packet with `sip: true` */
@@ -97,7 +97,7 @@ export interface LookupOverrides {
 }
 
 /** the fields their layer places in a header, by name */
-const PLACED = new Map(layerFields().filter((f) => f.at !== undefined).map((f) => [f.entry.name, f]));
+const PLACED = placedFields();
 
 /** a placed field's default: its layer's (src/layers/) */
 const layerDefault = (name: string): number => PLACED.get(name)?.default ?? 0;
