@@ -7,11 +7,20 @@ import { Constants, writeCondition } from '../src/fastpath/conditions.js';
 import { HEADER_LOCALS } from '../src/fastpath/headers.js';
 import { decodeFrame } from '../src/capture/reader.js';
 import { PacketRecord } from '../src/capture/record.js';
-import { FIELD_REGISTRY, fieldType, lookupOf, type FieldEntry, type FieldPart } from '../src/field-registry.js';
+import { FIELD_REGISTRY, fieldType, lookupOf, transportOf, type FieldEntry, type FieldPart } from '../src/field-registry.js';
+import { decodeInto } from '../src/capture/decode/link-up.js';
+import { Frame } from '../src/capture/frame.js';
+import { FastFirewall } from '../src/fastpath/fast-firewall.js';
+import { Firewall } from '../src/firewall/firewall.js';
+import { CompiledPath } from '../src/sim/compiled-path.js';
+import { decideFrame } from '../src/sim/decide-frame.js';
+import { Lane } from '../src/sim/lane.js';
+import { Run } from '../src/sim/run.js';
+import { PacketBuilder } from '../src/suite/packet-builder.js';
 import { recordBinding } from '../src/fields/binding.js';
 import { LOOKUP_FIELDS } from '../src/fields/lookups.js';
 import { FIELD_REFERENCE } from '../src/fields/reference.js';
-import { fieldReader } from '../src/fields/render.js';
+import { fieldReader, recordFields } from '../src/fields/render.js';
 import { displayType, FILTER_SCHEME, FIREWALL_SCHEME, parse } from '../src/lang/index.js';
 import { packetSpec } from '../src/lib/packet.js';
 import { ethernet, icmp, ipv4, ipv6, tcp, udp } from './capture/helpers/build.js';
@@ -119,5 +128,92 @@ describe('the field registry', () => {
     const known = new Set(FIELD_REGISTRY.map((f) => f.name));
     const extra = (stage: string, names: Iterable<string>): string[] => [...names].filter((n) => !known.has(n)).map((n) => `${n}: ${stage}`);
     expect([...extra('scheme', FIREWALL_SCHEME.fieldNames()), ...extra('binding', Object.keys(recordBinding)), ...extra('lookups', LOOKUP_FIELDS)]).toEqual([]);
+  });
+});
+
+// Every field read from the packet's bytes, written by the suites' builder and read back by both
+// lanes, in every transport (and IP version) it belongs to: a block rule `field == value` drops the
+// packet the builder wrote with that value and passes the one written with another, in the compiled
+// lane (reading the field itself, not the decoded frame) and in the decoder's lane, and the decoder's
+// record holds the value. The looked-up fields are not in the bytes (the packet names them and the
+// builder hands them to the lookups), and the raw bytes fields are the packet itself: neither is here.
+describe('the field registry, written and read back', () => {
+  const TRANSPORTS = ['tcp', 'udp', 'icmp'] as const;
+  const addresses = { 4: ['192.0.2.77', '192.0.2.78'], 6: ['2001:db8::77', '2001:db8::78'] } as const;
+  const protoOf = (t: (typeof TRANSPORTS)[number], family: 4 | 6) => (t === 'icmp' && family === 6 ? 'ipv6-icmp' : t);
+
+  /** a value of the field for a packet of the transport and family, and another */
+  function values(f: FieldEntry, t: (typeof TRANSPORTS)[number], family: 4 | 6): [unknown, unknown] {
+    switch (f.kind) {
+      case 'int':
+        return f.max >= 151 ? [150, 151] : [7, 8];
+      case 'flag':
+      case 'bool':
+        return [true, false];
+      case 'address':
+        return [addresses[family][0], addresses[family][1]];
+      case 'name':
+        return [protoOf(t, family), t === 'tcp' ? 'udp' : 'tcp'];
+      default:
+        throw new Error(`no value for ${f.name}`);
+    }
+  }
+
+  const literal = (v: unknown) => (typeof v === 'string' && !v.includes('.') && !v.includes(':') ? JSON.stringify(v) : String(v));
+  const ruleFor = (f: FieldEntry, v: unknown) => (f.kind === 'flag' || f.kind === 'bool' ? f.name : `${f.name} == ${literal(v)}`);
+
+  const cases = FIELD_REGISTRY.filter((f) => lookupOf(f) === undefined && f.kind !== 'raw').flatMap((f) => {
+    const transport = transportOf(f);
+    return TRANSPORTS.filter((t) => (transport === undefined ? !(f.name === 'sip' && t === 'icmp') : t === transport)).flatMap((t) =>
+      ([4, 6] as const).filter((family) => family === 4 || (f.part !== 'ipv4' && f.part !== 'ipv4-options')).map((family) => ({ f, t, family })),
+    );
+  });
+
+  function packet(f: FieldEntry, t: (typeof TRANSPORTS)[number], family: 4 | 6, value: unknown) {
+    return { 'ip.src': addresses[family][1], 'ip.proto': protoOf(t, family), [f.name]: value };
+  }
+
+  function decide(expression: string, packetValues: Record<string, unknown>, record: boolean) {
+    const firewall = Firewall.compile([{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'r', action: 'block', expression }] }], {});
+    const path = new CompiledPath({ firewall, program: FastFirewall.compile(firewall, {}) });
+    const run = new Run(path, { record });
+    const frame = new Frame();
+    new PacketBuilder().build(packetSpec(packetValues as never), frame);
+    const verdict = decideFrame(frame, path, run);
+    const rec = new PacketRecord();
+    decodeInto(rec, frame);
+    return { drop: verdict.drop, lane: verdict.lane, decoded: verdict.lane === Lane.COMPILED ? run.decodedRules() : 0, read: recordFields(rec) };
+  }
+
+  it('covers every field read from the bytes in every transport it belongs to', () => {
+    expect(new Set(cases.map((c) => c.f.name)).size).toBe(FIELD_REGISTRY.filter((f) => lookupOf(f) === undefined && f.kind !== 'raw').length);
+    expect(cases.filter((c) => c.f.name === 'ip.ttl').map((c) => `${c.t}/${c.family}`)).toEqual(['tcp/4', 'tcp/6', 'udp/4', 'udp/6', 'icmp/4', 'icmp/6']);
+  });
+
+  it('writes each field with the suites\' builder and reads it back through both lanes', () => {
+    const wrong: string[] = [];
+    for (const { f, t, family } of cases) {
+      const [value, other] = values(f, t, family);
+      const rule = ruleFor(f, value);
+      for (const record of [false, true]) {
+        const lane = record ? 'decoder' : 'compiled';
+        const hit = decide(rule, packet(f, t, family, value), record);
+        const miss = decide(rule, packet(f, t, family, other), record);
+        const where = `${f.name} (${t}, IPv${family}, ${lane} lane)`;
+        if (!hit.drop || miss.drop) wrong.push(`${where}: ${rule} ${hit.drop ? 'drops' : 'passes'} the packet written with ${String(value)}, ${miss.drop ? 'drops' : 'passes'} the one with ${String(other)}`);
+        if (hit.lane !== (record ? Lane.DECODER : Lane.COMPILED) || hit.decoded !== 0) wrong.push(`${where}: decided in lane ${hit.lane}, ${hit.decoded} rules read on the decoded frame`);
+        const read = hit.read[f.name];
+        if ((typeof read === 'string' ? read.toLowerCase() : read) !== value) wrong.push(`${where}: the decoder reads ${String(read)}`);
+        // writing the field changes no other field (a wrong place would overwrite one): only itself, its bits or
+        // the field it is a bit of (a flag given sets exactly the flags given true: the default SYN goes), the raw
+        // bytes, and the lengths options take
+        if (record) continue;
+        const plain = decide(rule, { 'ip.src': addresses[family][1], 'ip.proto': protoOf(t, family) }, record).read;
+        const own = (n: string) => n === f.name || n.startsWith(`${f.name}.`) || f.name.startsWith(`${n}.`) || (f.kind === 'flag' && n.startsWith(f.name.slice(0, f.name.lastIndexOf('.') + 1))) || ['ip', 'tcp', 'udp', 'icmp', 'ip.len'].includes(n) || (f.part.startsWith('ipv4') && n.startsWith('ip.') && (n === 'ip.hdr_len' || n === 'ip.opt.type'));
+        const changed = [...new Set([...Object.keys(plain), ...Object.keys(hit.read)])].filter((n) => !own(n) && plain[n] !== hit.read[n]);
+        if (changed.length > 0) wrong.push(`${where}: writing it changed ${changed.join(', ')}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

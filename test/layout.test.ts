@@ -14,25 +14,27 @@ const MAY_IMPORT: Record<string, string[]> = {
   verdict: [],
   numbers: [],
   'terminal-text': [],
+  // each protocol layer's fields: entry, place in the header, suite default, witness values
+  layers: [],
   // every field's facts, which the stages derive their tables from
-  'field-registry': [],
+  'field-registry': ['layers'],
   'protection-components': [],
   net: ['errors', 'verdict', 'numbers'],
   lang: ['field-registry', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  capture: ['net', 'errors', 'verdict', 'numbers'],
+  capture: ['layers', 'net', 'errors', 'verdict', 'numbers'],
   // data center and region names are checked where a configuration names them
   config: ['protection-components', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   data: ['capture', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
-  fields: ['field-registry', 'capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  fields: ['field-registry', 'layers', 'capture', 'data', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   firewall: ['capture', 'config', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // the firewall's fast path: decides frames from their bytes, falling back to the decoder and the firewall
-  fastpath: ['field-registry', 'capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
+  fastpath: ['field-registry', 'layers', 'capture', 'data', 'fields', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   atp: ['protection-components', 'capture', 'config', 'data', 'fields', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   sim: ['protection-components', 'atp', 'capture', 'config', 'data', 'fields', 'fastpath', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
   report: ['protection-components', 'atp', 'config', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   // the static analysis reads rulesets (config, lang), lists (data), ATP's protected space, the record for witnesses
-  analysis: ['protection-components', 'field-registry', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
-  suite: ['protection-components', 'field-registry', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  analysis: ['protection-components', 'field-registry', 'layers', 'atp', 'capture', 'config', 'data', 'firewall', 'lang', 'net', 'errors', 'verdict', 'numbers', 'terminal-text'],
+  suite: ['protection-components', 'field-registry', 'layers', 'analysis', 'atp', 'capture', 'config', 'data', 'fields', 'firewall', 'lang', 'net', 'sim', 'errors', 'verdict', 'numbers', 'terminal-text'],
   api: ['protection-components', 'config', 'lang', 'net', 'errors', 'verdict', 'numbers'],
   // Rules language -> BPF and Wireshark display filters (explain --bpf, bench beside tcpdump/tshark)
   translate: ['field-registry', 'capture', 'lang', 'net', 'errors', 'verdict', 'numbers'],

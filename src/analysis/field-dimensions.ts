@@ -2,14 +2,14 @@
 // each field names its dimension; ip.geoip.country has those of the fields it stands for, and a
 // dimension shared by several fields (the ports) is written as its field of the packet's transport.
 import { FIELD_REGISTRY, transportOf, type FieldEntry } from '../field-registry.js';
-import { Dim } from './space.js';
+import { dimIndex } from './space.js';
 
 const ENTRIES = new Map(FIELD_REGISTRY.map((f) => [f.name, f]));
 
 /** A field's dimensions: the one the registry names, or those of the fields it stands for; undefined when the space has no such dimension. */
 export function dimensions(f: FieldEntry): number[] | undefined {
-  const own = (e: FieldEntry): readonly string[] => (e.kind === 'name' && e.anyOf !== undefined ? e.anyOf.flatMap((n) => own(ENTRIES.get(n)!)) : 'dim' in e ? [e.dim] : []);
-  const dims = own(f).map((name) => (Dim as Readonly<Record<string, number>>)[name]);
+  const own = (e: FieldEntry): readonly string[] => (e.kind === 'name' && e.anyOf !== undefined ? e.anyOf.flatMap((n) => own(ENTRIES.get(n)!)) : 'dim' in e && e.dim !== undefined ? [e.dim] : []);
+  const dims = own(f).map(dimIndex);
   return dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
 }
 

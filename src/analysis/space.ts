@@ -12,6 +12,7 @@
 // transport. Addresses of both families share one axis: IPv4 a.b.c.d is its 32-bit value, IPv6
 // address x is 2^32 + x, so `ip.src != 10.0.0.1` (true for every IPv6 packet, as in the engine) is
 // just the complement of one point.
+import { layerFields } from '../layers/index.js';
 import { Budget } from './budget.js';
 import { type Intervals, NONE, covers, equal, intersect, isEmpty, overlaps, point, range, subtract, union } from './intervals.js';
 
@@ -38,7 +39,23 @@ export const Dim = {
   coloRegion: 18,
   sip: 19,
 } as const;
-export const DIMS = 20;
+
+/**
+ * The dimensions of the header fields a layer adds beyond those above (src/layers/: a field a test
+ * defines), after them: each field's dimension by its name, and the field's largest value.
+ */
+export const LAYER_DIMS: ReadonlyMap<string, { readonly d: number; readonly max: number }> = new Map(
+  layerFields()
+    .flatMap((f) => (f.at !== undefined && f.entry.kind === 'int' && f.entry.dim !== undefined && !Object.hasOwn(Dim, f.entry.dim) ? [[f.entry.dim, f.entry.max] as const] : []))
+    .map(([dim, max], i) => [dim, { d: 20 + i, max }]),
+);
+
+export const DIMS = 20 + LAYER_DIMS.size;
+
+/** The dimension of a field's `dim` name (the registry's), if the space has it. */
+export function dimIndex(name: string): number | undefined {
+  return Object.hasOwn(Dim, name) ? Dim[name as keyof typeof Dim] : LAYER_DIMS.get(name)?.d;
+}
 
 export const L4 = { tcp: 0n, udp: 1n, icmp: 2n, none: 3n } as const;
 
@@ -104,6 +121,7 @@ export function universe(names: NameDomains): Region {
       b[Dim.coloName] = coloNames;
       b[Dim.coloRegion] = coloRegions;
       b[Dim.sip] = range(0n, 1n);
+      for (const { d, max } of LAYER_DIMS.values()) b[d] = range(0n, BigInt(max));
       boxes.push(b);
     }
   }

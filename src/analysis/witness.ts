@@ -6,14 +6,15 @@
 //
 // witnessRecord() turns such an object back into the PacketRecord the firewall evaluates, which is
 // how the property tests replay witnesses through the real engine.
-import { Has, PacketRecord } from '../capture/record.js';
+import { HEADER_PRESENCE, Has, PacketRecord } from '../capture/record.js';
+import { headerOf, layerValueFields, placedFields, type LayerField } from '../layers/index.js';
 import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
 import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
 import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
 import { formatIPv6, parseIPv6 } from '../net/ipv6.js';
 import { type Intervals, contains, first } from './intervals.js';
 import type { NameTables } from './names.js';
-import { ABSENT, type Box, Dim, L4, V6_BASE } from './space.js';
+import { ABSENT, type Box, Dim, dimIndex, L4, V6_BASE } from './space.js';
 
 export type Witness = Record<string, string | number | boolean>;
 
@@ -70,6 +71,27 @@ export function holdsItsHeaders(w: Witness): boolean {
   return Number(w['ip.len']) >= leastLength(String(w['ip.src']).includes(':'), Number(w['ip.hdr_len'] ?? 5), l4, Number(w['icmp.type'] ?? -1), w.sip === true);
 }
 
+/** the fields their layer places in a header (src/layers/), by name */
+const PLACED = placedFields();
+
+/** the space's dimension of a placed field, and the values its layer says ordinary traffic has */
+function placedDim(f: LayerField): { d: number; usual: bigint[] } | undefined {
+  const dim = 'dim' in f.entry ? f.entry.dim : undefined;
+  const d = dim === undefined ? undefined : dimIndex(dim);
+  return d === undefined ? undefined : { d, usual: (f.usual ?? []).map(BigInt) };
+}
+
+/** each transport's placed fields with a dimension, in the layer's order */
+const TRANSPORT_FIELDS = new Map<bigint, Array<{ name: string; d: number; usual: bigint[] }>>(
+  (['tcp', 'udp', 'icmp'] as const).map((t) => [
+    L4[t],
+    [...PLACED.values()].flatMap((f) => {
+      const dim = headerOf(f) === t ? placedDim(f) : undefined;
+      return dim === undefined ? [] : [{ name: f.entry.name, ...dim }];
+    }),
+  ]),
+);
+
 const SRC = [v4('192.0.2.1'), v6('2001:db8::1')];
 const DST = [v4('198.51.100.1'), v6('2001:db8::2')];
 
@@ -87,7 +109,7 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
   w['ip.dst'] = addressText(value(Dim.dst, src < V6_BASE ? DST : DST.slice(1)));
   // ICMP is its family's: ICMPv6 over IPv6 (a suite builds no "icmp" over IPv6)
   w['ip.proto'] = protocolText(Number(value(Dim.proto, src < V6_BASE ? [6n, 17n, 1n, 58n, 47n] : [6n, 17n, 58n, 1n, 47n])));
-  w['ip.ttl'] = Number(value(Dim.ttl, [64n]));
+  w['ip.ttl'] = Number(value(Dim.ttl, placedDim(PLACED.get('ip.ttl')!)!.usual));
   w['ip.len'] = 0; // set below, once the headers and payload it must hold are known
   const optional = (name: string, d: number, preferred: readonly bigint[], text?: (i: number) => string | undefined): void => {
     const v = value(d, preferred);
@@ -105,17 +127,8 @@ export function witnessOf(box: Box, names: NameTables, choose: Chooser = pick, a
   const region = value(Dim.coloRegion, arrived ? REGION_INDEXES : [ABSENT]);
   optional('cf.colo.name', Dim.coloName, !arrived || region === ABSENT ? [ABSENT] : (COLOS_IN_REGION.get(region) ?? []), (i) => names.coloNameText(i));
   if (region !== ABSENT) w['cf.colo.region'] = names.coloRegionText(Number(region))!;
-  if (l4 === L4.tcp) {
-    w['tcp.srcport'] = Number(value(Dim.sport, [40000n]));
-    w['tcp.dstport'] = Number(value(Dim.dport, [443n, 80n]));
-    w['tcp.flags'] = Number(value(Dim.flags, [0x02n, 0x10n]));
-  } else if (l4 === L4.udp) {
-    w['udp.srcport'] = Number(value(Dim.sport, [40000n]));
-    w['udp.dstport'] = Number(value(Dim.dport, [53n]));
-  } else if (l4 === L4.icmp) {
-    w['icmp.type'] = Number(value(Dim.icmpType, [8n]));
-    w['icmp.code'] = Number(value(Dim.icmpCode, [0n]));
-  }
+  // the transport's fields, as its layer places them (src/layers/)
+  for (const { name, d, usual } of TRANSPORT_FIELDS.get(l4) ?? []) w[name] = Number(value(d, usual));
   w.sip = value(Dim.sip, [0n]) === 1n;
   w['ip.len'] = Number(value(Dim.len, lengthsFor(src >= V6_BASE, Number(w['ip.hdr_len'] ?? 5), l4, Number(w['icmp.type'] ?? -1), w.sip)));
   return w;
@@ -135,30 +148,20 @@ export function witnessRecord(w: Witness, rec = new PacketRecord()): PacketRecor
   const dst = String(w['ip.dst']);
   rec.setAddresses(src, dst);
   rec.proto = protocolNumber(String(w['ip.proto'] ?? 'tcp')) ?? 0;
-  rec.ttl = num(w, 'ip.ttl');
   rec.ipLen = num(w, 'ip.len');
   const has = (name: string): boolean => w[name] !== undefined;
-  if (has('ip.hdr_len')) (rec.present |= Has.IP_HDR_LEN), (rec.hdrLen = num(w, 'ip.hdr_len'));
-  if (has('ip.opt.type')) (rec.present |= Has.IP_OPT), (rec.optType = num(w, 'ip.opt.type'));
   if (has('ip.src.country')) (rec.present |= Has.SRC_COUNTRY), (rec.srcCountry = encoder.encode(String(w['ip.src.country'])));
   if (has('ip.dst.country')) (rec.present |= Has.DST_COUNTRY), (rec.dstCountry = encoder.encode(String(w['ip.dst.country'])));
   if (has('ip.src.asnum')) (rec.present |= Has.SRC_ASN), (rec.srcAsn = num(w, 'ip.src.asnum'));
   if (has('ip.dst.asnum')) (rec.present |= Has.DST_ASN), (rec.dstAsn = num(w, 'ip.dst.asnum'));
   if (has('cf.colo.name')) (rec.present |= Has.COLO_NAME), (rec.coloName = encoder.encode(String(w['cf.colo.name'])));
   if (has('cf.colo.region')) (rec.present |= Has.COLO_REGION), (rec.coloRegion = encoder.encode(String(w['cf.colo.region'])));
-  if (has('tcp.dstport')) {
-    rec.present |= Has.TCP;
-    rec.srcPort = num(w, 'tcp.srcport');
-    rec.dstPort = num(w, 'tcp.dstport');
-    rec.tcpFlags = num(w, 'tcp.flags');
-  } else if (has('udp.dstport')) {
-    rec.present |= Has.UDP;
-    rec.srcPort = num(w, 'udp.srcport');
-    rec.dstPort = num(w, 'udp.dstport');
-  } else if (has('icmp.type')) {
-    rec.present |= Has.ICMP;
-    rec.icmpType = num(w, 'icmp.type');
-    rec.icmpCode = num(w, 'icmp.code');
+  // the fields their layer places in a header: present with it, kept where the decoder keeps them
+  for (const [name, f] of PLACED) {
+    if (!has(name)) continue;
+    rec.present |= HEADER_PRESENCE[headerOf(f)!];
+    if (f.record !== undefined) rec[f.record] = num(w, name);
+    else rec.layerValues[layerValueFields().indexOf(f)] = num(w, name);
   }
   rec.sip = w.sip === true;
   return rec;

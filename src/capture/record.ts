@@ -12,6 +12,7 @@
 import type { Frame } from './frame.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
+import { layerValueFields, type Header } from '../layers/index.js';
 
 /** Bits of PacketRecord.present: which groups of fields the packet has. */
 export const Has = {
@@ -36,6 +37,9 @@ export const Has = {
   /** sip: the UDP/TCP payload parses as a SIP request or response line */
   SIP: 1 << 12,
 } as const;
+
+/** The presence bit of each header a layer places fields in (src/layers/): the field is there when its header is. */
+export const HEADER_PRESENCE: Readonly<Record<Header, number>> = { ip: Has.IP, ipv4: Has.IP_HDR_LEN, 'ipv4-options': Has.IP_OPT, tcp: Has.TCP, udp: Has.UDP, icmp: Has.ICMP };
 
 /** TCP flag bits as in the TCP header's flags byte (tcp.flags). */
 export const TcpFlag = {
@@ -120,6 +124,11 @@ export class PacketRecord {
   tcpSeq = UINT32_LAYOUT;
   tcpAck = UINT32_LAYOUT;
   tcpWindow = 0;
+  /**
+   * the values of the header fields without a property of their own (a field a test adds to a
+   * layer), by their place in layerValueFields(); set by the decoder when the field's header is there
+   */
+  readonly layerValues = new Float64Array(layerValueFields().length);
   /** transport payload length in bytes (from the headers, not the captured length) */
   payloadLen = 0;
 

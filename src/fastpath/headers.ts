@@ -10,15 +10,34 @@
 //
 // Locals set for the rule code (absent groups leave theirs 0): fam (4 or 6), s4 d4 (IPv4 addresses,
 // unsigned), sa..sd da..dd (IPv6 words, unsigned, read only when rules compare IPv6 addresses),
-// SRC6 DST6 (the same words in scratch arrays, for IpSet.has6), proto, ipLen, ttl, hdrLen, hasOpt,
-// optType, tcp udp icmp (0/1 presence), sport dport flags itype icode, l3 l3e l4 (offsets of the IP
-// header, end of the IP packet as captured, transport header), sip (0/1).
+// SRC6 DST6 (the same words in scratch arrays, for IpSet.has6), proto, ipLen, hasOpt, tcp udp icmp
+// (0/1 presence), l3 l3e l4 (offsets of the IP header, end of the IP packet as captured, transport
+// header), sip (0/1); and the local of each field its layer places in a header (src/layers/: ttl,
+// hdrLen, optType, sport dport flags, itype icode), read where the layer says, in the branch of its header.
 //
 // The IP header's offset is also left in the run's result (`out.l3`), so that the caller can read a
 // decided packet's addresses without decoding it (sim/decide-frame.ts).
 
 import { EXT_AH, EXT_FRAGMENT } from '../capture/decode/ip.js';
 import { IPV4, IPV6, VLAN } from '../capture/decode/link.js';
+import { headerOf, layerFields, slotOf, slotSource, type Header } from '../layers/index.js';
+
+/** the header fields read at a fixed place (src/layers/), with their locals */
+const PLACED = layerFields().flatMap((f) => {
+  const local = 'local' in f.entry ? f.entry.local : undefined;
+  return f.at === undefined || local === undefined ? [] : [{ field: f, local, header: headerOf(f)! }];
+});
+
+/** Reads of the placed fields of `headers` of IP version `family` into their locals, from `base`: `ttl = d[l3 + 8];` */
+function placedReads(headers: readonly Header[], family: 4 | 6, base: string): string {
+  return PLACED.flatMap(({ field, local, header }) => {
+    const slot = slotOf(field, family);
+    return slot === undefined || !headers.includes(header) ? [] : [`${local} = ${slotSource(slot, 'd', base)};`];
+  }).join(' ');
+}
+
+/** the placed fields' locals, each once (the ports of TCP and UDP share theirs) */
+const PLACED_LOCALS = [...new Set(PLACED.map((p) => p.local))];
 
 /** What the generated function returns when the packet needs the decoder and evaluator. */
 export const FALLBACK = -1;
@@ -29,11 +48,11 @@ export const PROGRAM_LINK_TYPES: readonly number[] = [1, 113, 276, 101, 12, 14, 
 export const NOT_IP = 0;
 
 /** Every local the prologue can provide, the frame function's own arguments (the frame) among them. */
-export const HEADER_LOCALS = [
-  'fam', 's4', 'd4', 'sa', 'sb', 'sc', 'sd', 'da', 'db', 'dc', 'dd', 'SRC6', 'DST6', 'proto', 'ipLen', 'ttl', 'hdrLen',
-  'hasOpt', 'optType', 'tcp', 'udp', 'icmp', 'sport', 'dport', 'flags', 'itype', 'icode', 'l3', 'l3e', 'l4', 'sip', 'd',
-  'off', 'end', 'origLen', 'linkType',
-] as const;
+export const HEADER_LOCALS: readonly string[] = [
+  'fam', 's4', 'd4', 'sa', 'sb', 'sc', 'sd', 'da', 'db', 'dc', 'dd', 'SRC6', 'DST6', 'proto', 'ipLen',
+  'hasOpt', 'tcp', 'udp', 'icmp', 'l3', 'l3e', 'l4', 'sip', 'd',
+  'off', 'end', 'origLen', 'linkType', ...PLACED_LOCALS,
+];
 
 /**
  * The prologue's source for a function of (d, off, end, origLen, linkType, out), for a frame of one
@@ -68,25 +87,25 @@ export function prologue(uses: ReadonlySet<string>): string {
     '} else if (linkType === 228) { fam = 4; l3 = off; }',
     'else { fam = 6; l3 = off; }',
     'out.l3 = l3;',
-    'let s4 = 0, d4 = 0, proto = 0, ipLen = 0, ttl = 0, hdrLen = 0, hasOpt = 0, optType = 0, l3e = 0, l4 = 0, transport = 0;',
+    `let s4 = 0, d4 = 0, proto = 0, ipLen = 0, hasOpt = 0, l3e = 0, l4 = 0, transport = 0, ${PLACED_LOCALS.map((l) => `${l} = 0`).join(', ')};`,
     'let sa = 0, sb = 0, sc = 0, sd = 0, da = 0, db = 0, dc = 0, dd = 0;',
     'if (fam === 4) {',
     `  if (end - l3 < 20) return ${FALLBACK};`,
     '  const vihl = d[l3];',
     `  if (vihl >> 4 !== 4) return ${FALLBACK};`,
-    '  hdrLen = vihl & 15;',
-    `  if (hdrLen < 5) return ${FALLBACK};`,
+    '  const ihl = vihl & 15;',
+    `  if (ihl < 5) return ${FALLBACK};`,
     '  ipLen = (d[l3 + 2] << 8) | d[l3 + 3];',
     '  if (ipLen === 0) ipLen = off + origLen - l3;',
-    '  const hb = hdrLen * 4;',
+    '  const hb = ihl * 4;',
     `  if (ipLen < hb) return ${FALLBACK};`,
     '  l3e = end < l3 + ipLen ? end : l3 + ipLen;',
     `  if (l3e - l3 < hb) return ${FALLBACK};`,
-    '  ttl = d[l3 + 8];',
+    `  ${placedReads(['ip', 'ipv4'], 4, 'l3')}`,
     '  proto = d[l3 + 9];',
     '  s4 = ((d[l3 + 12] << 24) | (d[l3 + 13] << 16) | (d[l3 + 14] << 8) | d[l3 + 15]) >>> 0;',
     '  d4 = ((d[l3 + 16] << 24) | (d[l3 + 17] << 16) | (d[l3 + 18] << 8) | d[l3 + 19]) >>> 0;',
-    '  if (hdrLen > 5) { hasOpt = 1; optType = d[l3 + 20]; }',
+    `  if (ihl > 5) { hasOpt = 1; ${placedReads(['ipv4-options'], 4, 'l3')} }`,
     '  transport = (((d[l3 + 6] << 8) | d[l3 + 7]) & 0x1fff) === 0 ? 1 : 0;',
     '  l4 = l3 + hb;',
     '} else {',
@@ -96,7 +115,7 @@ export function prologue(uses: ReadonlySet<string>): string {
     '  proto = d[l3 + 6];',
     // zero: a jumbogram's length (its hop-by-hop Jumbo Payload option), else the frame's, as ip.ts says
     '  ipLen = pl !== 0 ? pl + 40 : jumboLength(d, l3, end) ?? off + origLen - l3;',
-    '  ttl = d[l3 + 7];',
+    `  ${placedReads(['ip'], 6, 'l3')}`,
     '  l3e = pl === 0 ? end : end < l3 + 40 + pl ? end : l3 + 40 + pl;',
     '  l4 = l3 + 40;',
     '  transport = 1;',
@@ -124,21 +143,21 @@ export function prologue(uses: ReadonlySet<string>): string {
   const sip = uses.has('sip');
   lines.push(
     '}',
-    'let tcp = 0, udp = 0, icmp = 0, sport = 0, dport = 0, flags = 0, itype = 0, icode = 0, sip = 0;',
+    'let tcp = 0, udp = 0, icmp = 0, sip = 0;',
     'if (transport === 1) {',
     '  if (proto === 6) {',
     `    if (l3e - l4 < 20) return ${FALLBACK};`,
     '    const thl = (d[l4 + 12] >> 4) * 4;',
     `    if (thl < 20) return ${FALLBACK};`,
-    '    tcp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3]; flags = d[l4 + 13];',
+    `    tcp = 1; ${placedReads(['tcp'], 4, 'l4')}`,
     sip ? '    if (l4 + thl < l3e && looksLikeSip(d, l4 + thl, l3e)) sip = 1;' : '',
     '  } else if (proto === 17) {',
     `    if (l3e - l4 < 8) return ${FALLBACK};`,
-    '    udp = 1; sport = (d[l4] << 8) | d[l4 + 1]; dport = (d[l4 + 2] << 8) | d[l4 + 3];',
+    `    udp = 1; ${placedReads(['udp'], 4, 'l4')}`,
     sip ? '    if (l4 + 8 < l3e && looksLikeSip(d, l4 + 8, l3e)) sip = 1;' : '',
     '  } else if (proto === 1 || proto === 58) {',
     `    if (l3e - l4 < 4) return ${FALLBACK};`,
-    '    icmp = 1; itype = d[l4]; icode = d[l4 + 1];',
+    `    icmp = 1; ${placedReads(['icmp'], 4, 'l4')}`,
     '  }',
     '}',
   );

@@ -23,6 +23,7 @@ import { FrameBuilder, MAX_IP_LENGTH, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO
 import { recordFields } from '../fields/render.js';
 import { LOOKUP_FIELDS } from '../fields/lookups.js';
 import { icmpBodyLength } from '../capture/protocols.js';
+import { headerOf, slotOf, writeSlot } from '../layers/index.js';
 import { SIP_PAYLOAD, SIP_STATUS, type PacketSpec } from './packet-spec.js';
 
 const LINKTYPE_ETHERNET = 1;
@@ -80,6 +81,14 @@ export class PacketBuilder {
       f.buf.fill(0, l4, l4 + 4);
       if (extensionCut) f.buf.set([spec.proto, 0xff], l4);
       end = l4 + 4;
+    }
+    // each field given, where its layer places it (src/layers/): over what the headers above wrote
+    if (spec.bytes === null) {
+      for (const [field, value] of spec.placed) {
+        const header = headerOf(field);
+        const slot = slotOf(field, spec.family);
+        if (slot !== undefined) writeSlot(f.buf, header === 'tcp' || header === 'udp' || header === 'icmp' ? f.l4 : ETH, slot, value);
+      }
     }
     const payload = spec.bytes !== null ? null : spec.payload ?? (spec.sip ? sipPayload(end, spec.ipLen) : null);
     if (payload !== null) {

@@ -30,6 +30,7 @@ import { COLO_NAMES, REGIONS, findColo, findRegion } from '../data/colos.js';
 import { parseIPv4 } from '../net/ipv4.js';
 import { parseIPv6 } from '../net/ipv6.js';
 import { FIELD_REGISTRY, fieldsOfKind, transportOf, type FieldEntry, type FieldKind, type RegisteredField } from '../field-registry.js';
+import { placedFields, type LayerField } from '../layers/index.js';
 import { describeType, suggestion, type Located } from './source.js';
 
 /** the payload of a packet with `sip: true` */
@@ -71,6 +72,11 @@ export interface PacketSpec {
    * fields: captured no further than its IP header (into its options, when it has some)
    */
   cut: boolean;
+  /**
+   * the values given of the fields their layer places in a header (src/layers/), which the builder
+   * writes there (not when the packet's bytes are given: they are checked against them instead)
+   */
+  placed: ReadonlyArray<readonly [LayerField, number]>;
   /** the fields given beside `bytes`, checked against the built packet */
   agree: ReadonlyArray<readonly [string, Located]>;
   /** seconds after the first packet of the case (packets: sequences) */
@@ -90,16 +96,22 @@ export interface LookupOverrides {
   coloRegion?: string;
 }
 
+/** the fields their layer places in a header, by name */
+const PLACED = placedFields();
+
+/** a placed field's default: its layer's (src/layers/) */
+const layerDefault = (name: string): number => PLACED.get(name)?.default ?? 0;
+
 export const PACKET_DEFAULTS = {
   src4: '198.51.100.20',
   dst4: '203.0.113.10',
   src6: '2001:db8::20',
   dst6: '2001:db8:ffff::10',
-  ttl: 64,
-  tcpSrcPort: 49152,
-  tcpDstPort: 80,
-  udpSrcPort: 49152,
-  udpDstPort: 53,
+  ttl: layerDefault('ip.ttl'),
+  tcpSrcPort: layerDefault('tcp.srcport'),
+  tcpDstPort: layerDefault('tcp.dstport'),
+  udpSrcPort: layerDefault('udp.srcport'),
+  udpDstPort: layerDefault('udp.dstport'),
   seq: 1000,
   window: 64240,
 } as const;
@@ -333,12 +345,16 @@ export function parsePacket(node: Located): PacketSpec {
     ack: get<number>('tcp.ack') ?? 0,
     window: get<number>('tcp.window') ?? PACKET_DEFAULTS.window,
     icmpType,
-    icmpCode: get<number>('icmp.code') ?? 0,
+    icmpCode: get<number>('icmp.code') ?? layerDefault('icmp.code'),
     sip: get<boolean>('sip') ?? false,
     options,
     payload,
     bytes,
     cut: given.has('note') && bytes === null && payload === null && sipAt?.value !== true && transportKey === '' && transport !== 'other',
+    placed: [...given].flatMap(([name, at]) => {
+      const field = PLACED.get(name);
+      return field === undefined ? [] : [[field, at.value as number] as const];
+    }),
     agree: bytes === null && payload === null ? [] : [...given].filter(([name]) => !['frame', 'note', 'time', 'payload'].includes(name) && FIELDS[name]!.kind !== 'bytes'),
     time: get<number>('time') ?? null,
     lookups,

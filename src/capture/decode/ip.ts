@@ -10,6 +10,7 @@
 // fixed header (IPv4 20 bytes, IPv6 40) must be complete for any IP field to be set.
 import { Note } from '../notes.js';
 import { Has, type PacketRecord } from '../record.js';
+import { READ_FIELDS } from './layer-readers.js';
 import { decodeTransport } from './transport.js';
 
 /** The big-endian 32-bit word at d[o], unsigned. */
@@ -57,9 +58,9 @@ export function decodeIPv4(rec: PacketRecord, d: Uint8Array, off: number, end: n
   }
   rec.present |= Has.IP | Has.IP_HDR_LEN;
   rec.ipVersion = 4;
-  rec.hdrLen = ihl;
   rec.ipLen = totalLen;
-  rec.ttl = d[off + 8]!;
+  // ip.ttl, ip.hdr_len, …: where the IP layer places them (src/layers/ip.ts)
+  READ_FIELDS.ipv4(rec, d, off);
   rec.proto = d[off + 9]!;
   readAddresses(rec, d, off, 4);
   const fragField = (d[off + 6]! << 8) | d[off + 7]!;
@@ -68,7 +69,7 @@ export function decodeIPv4(rec: PacketRecord, d: Uint8Array, off: number, end: n
   rec.l3Off = off;
   rec.l3End = Math.min(end, off + totalLen);
   if (ihl > 5 && rec.l3End > off + 20) {
-    rec.optType = d[off + 20]!;
+    READ_FIELDS.ipv4Options(rec, d, off);
     rec.present |= Has.IP_OPT;
   }
   if (rec.l3End - off < hdrBytes) {
@@ -130,7 +131,7 @@ export function decodeIPv6(rec: PacketRecord, d: Uint8Array, off: number, end: n
   // zero: a jumbogram (RFC 2675: the length is in the hop-by-hop Jumbo Payload option) or a packet
   // captured before segmentation offload / BIG TCP filled it in: then, as for IPv4, the frame's length
   rec.ipLen = payloadLen !== 0 ? payloadLen + 40 : jumboLength(d, off, end) ?? rec.dataOff + rec.origLen - off;
-  rec.ttl = d[off + 7]!;
+  READ_FIELDS.ipv6(rec, d, off);
   readAddresses(rec, d, off, 6);
   rec.l3Off = off;
   // a zero payload length is a jumbogram (or a capture of a segmentation-offload packet): use what was captured

@@ -3,6 +3,7 @@
 // its group of fields only when the fixed header is there, and leaves a note when it is not.
 import { Note } from '../notes.js';
 import { Has, type PacketRecord } from '../record.js';
+import { READ_FIELDS } from './layer-readers.js';
 import { looksLikeSip } from './sip.js';
 
 type TransportDecoder = (rec: PacketRecord, d: Uint8Array, off: number, end: number) => void;
@@ -28,11 +29,10 @@ function decodeTCP(rec: PacketRecord, d: Uint8Array, off: number, end: number): 
     rec.note = Note.TRUNCATED_TCP;
     return;
   }
-  rec.srcPort = (d[off]! << 8) | d[off + 1]!;
-  rec.dstPort = (d[off + 2]! << 8) | d[off + 3]!;
+  // the ports, tcp.flags, …: where the TCP layer places them (src/layers/tcp.ts)
+  READ_FIELDS.tcp(rec, d, off);
   rec.tcpSeq = ((d[off + 4]! << 24) | (d[off + 5]! << 16) | (d[off + 6]! << 8) | d[off + 7]!) >>> 0;
   rec.tcpAck = ((d[off + 8]! << 24) | (d[off + 9]! << 16) | (d[off + 10]! << 8) | d[off + 11]!) >>> 0;
-  rec.tcpFlags = d[off + 13]!;
   rec.tcpWindow = (d[off + 14]! << 8) | d[off + 15]!;
   rec.l4Off = off;
   rec.l4End = end;
@@ -51,8 +51,7 @@ function decodeUDP(rec: PacketRecord, d: Uint8Array, off: number, end: number): 
     rec.note = Note.TRUNCATED_UDP;
     return;
   }
-  rec.srcPort = (d[off]! << 8) | d[off + 1]!;
-  rec.dstPort = (d[off + 2]! << 8) | d[off + 3]!;
+  READ_FIELDS.udp(rec, d, off);
   rec.l4Off = off;
   rec.l4End = end;
   rec.present |= Has.UDP;
@@ -66,8 +65,7 @@ function decodeICMP(rec: PacketRecord, d: Uint8Array, off: number, end: number):
     rec.note = Note.TRUNCATED_ICMP;
     return;
   }
-  rec.icmpType = d[off]!;
-  rec.icmpCode = d[off + 1]!;
+  READ_FIELDS.icmp(rec, d, off);
   rec.l4Off = off;
   rec.l4End = end;
   rec.present |= Has.ICMP;
