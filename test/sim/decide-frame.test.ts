@@ -153,6 +153,26 @@ describe('decideFrame', () => {
     expect(fields.tally.lanes.report().fallback_reasons).toEqual({ 'compiled path switched off': 1 });
   });
 
+  it('with protection on, the compiled lane passes a frame without IP uninspected and hands a cut-off one to the decoder', async () => {
+    const p = await compilePath(protectedSnapshot(), { atp: eager });
+    expect(p.program).not.toBeNull();
+    const run = new Run(p);
+    const frame = new Frame();
+    // an ARP frame: protection never sees it, the rules never count it, nothing is left from before
+    const arp = ethernet(0x0806, new Uint8Array(28));
+    run.verdict.atp.dropFor(1, 1);
+    frame.set(1, arp, 0, arp.length, arp.length);
+    const v = decideFrame(frame, p, run);
+    expect({ lane: v.lane, drop: v.drop, stage: v.stage, atpDrop: v.atp.drop }).toEqual({ lane: Lane.COMPILED, drop: false, stage: null, atpDrop: false });
+    expect(run.protection!.report().packets.seen).toBe(0);
+    expect([...run.tally.hits]).toEqual([0, 0]);
+    // a SYN to the protected prefix cut off inside its IPv4 header: the decoder's lane, counted as a decode note
+    const syn = ethernet(0x0800, ipv4({ src: '198.51.100.1', dst: '203.0.113.10', proto: 6 }, tcp(40000, 80, 0x02)));
+    frame.set(1, syn, 0, 24, syn.length);
+    expect(decideFrame(frame, p, run).lane).toBe(Lane.DECODER);
+    expect(run.tally.lanes.report()).toMatchObject({ compiled: 1, fallback: 1, fallback_reasons: { 'decode note': 1 } });
+  });
+
   it('takes the decoder\'s lane, and says why, when protection is scoped by region: the compiled lane does not look up the ingress data center', async () => {
     const snapshot = protectedSnapshot();
     snapshot.syn_protection = { rules: [{ ...rule, scope: 'region', name: 'WEUR' }] };
