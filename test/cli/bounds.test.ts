@@ -25,14 +25,28 @@ function file(name: string, s: Snapshot): string {
   return f;
 }
 
+/** `edgesim pin` of a snapshot into `out`, within the bounds: the suite's text */
+async function pinWithin(name: string, s: Snapshot, out: string): Promise<string> {
+  const pin = await runCliMeasured(['pin', file(name, s), '--out', out], limits);
+  expect(pin.killed, pin.stderr).toBeNull();
+  expect(pin.status, pin.stderr).toBe(0);
+  expect(pin.peakRssBytes).toBeLessThan(BOUND);
+  return readFileSync(out, 'utf8');
+}
+
+/** `edgesim test` of a pinned suite, within the bounds: it passes; its output */
+async function passesWithin(out: string): Promise<string> {
+  const test = await runCliMeasured(['test', out], limits);
+  expect(test.killed).toBeNull();
+  expect(test.status, test.stdout.slice(-2000)).toBe(0);
+  expect(test.peakRssBytes).toBeLessThan(BOUND);
+  return test.stdout;
+}
+
 describe('the analysis within its bounds', () => {
   it('pin: 200 rules of 26 or-ed prefix-and-ports terms, at most 24 cases a rule, what was left out said; the suite passes', async () => {
     const out = path.join(tmp, 'pinned.yaml');
-    const pin = await runCliMeasured(['pin', file('prefix-port', prefixPortTerms(200)), '--out', out], limits);
-    expect(pin.killed, pin.stderr).toBeNull();
-    expect(pin.status, pin.stderr).toBe(0);
-    expect(pin.peakRssBytes).toBeLessThan(BOUND);
-    const text = readFileSync(out, 'utf8');
+    const text = await pinWithin('prefix-port', prefixPortTerms(200), out);
     const cases = text.match(/^ {2}- name: /gm)!.length;
     expect(cases).toBeLessThanOrEqual(200 * 24 + 1);
     // every rule keeps its witness and its region's edges
@@ -43,27 +57,16 @@ describe('the analysis within its bounds', () => {
     expect(text.match(/^ {2}- name: "r\d+: every packet of its region"$/gm)).toHaveLength(200);
     expect(text).not.toContain('not pinned as spaces');
     expect(text).toMatch(/^# {3}r1: 82 of the 104 packets just outside its region \(at most 24 cases a rule\)$/m);
-    const test = await runCliMeasured(['test', out], limits);
-    expect(test.killed).toBeNull();
-    expect(test.status, test.stdout.slice(-2000)).toBe(0);
-    expect(test.peakRssBytes).toBeLessThan(BOUND);
+    await passesWithin(out);
   }, 400_000);
 
   it('pin: 200 such rules whose prefixes and ports overlap, each decided region one space; the suite passes', async () => {
     const out = path.join(tmp, 'pinned-overlapping.yaml');
-    const pin = await runCliMeasured(['pin', file('overlapping', overlappingPrefixPortTerms(200)), '--out', out], limits);
-    expect(pin.killed, pin.stderr).toBeNull();
-    expect(pin.status, pin.stderr).toBe(0);
-    expect(pin.peakRssBytes).toBeLessThan(BOUND);
-    const text = readFileSync(out, 'utf8');
+    const text = await pinWithin('overlapping', overlappingPrefixPortTerms(200), out);
     // before: the run's budget ended before any space was proved (from the 9th rule on, no decided region was built within a question)
     expect(text.match(/^ {2}- name: "o\d+: every packet of its region"$/gm)).toHaveLength(200);
     expect(text).not.toContain('not pinned as spaces');
-    const test = await runCliMeasured(['test', out], limits);
-    expect(test.killed).toBeNull();
-    expect(test.status, test.stdout.slice(-2000)).toBe(0);
-    expect(test.stdout).not.toContain('not proved');
-    expect(test.peakRssBytes).toBeLessThan(BOUND);
+    expect(await passesWithin(out)).not.toContain('not proved');
   }, 400_000);
 
   it('diff --static: 100 rules of and-ed not (ports and ports) terms against the same rules reversed', async () => {
