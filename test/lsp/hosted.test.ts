@@ -9,21 +9,27 @@ import { byteIndex, hosted, kindAt, utf16Index } from '../../src/lsp/hosts/hoste
 
 const utf8 = new TextEncoder();
 
-/** Each code point's UTF-16 start index with the UTF-8 byte offset where it starts, and the end. */
+/**
+ * Each code point's UTF-16 start index with the UTF-8 byte offset where it starts (TextEncoder's: a
+ * lone surrogate is U+FFFD, 3 bytes, as Buffer and the engine write it), and the end.
+ */
 function boundaries(text: string): Array<{ index: number; byte: number }> {
   const out: Array<{ index: number; byte: number }> = [];
   let index = 0;
-  let byte = 0;
   for (const cp of text) {
-    out.push({ index, byte });
+    out.push({ index, byte: utf8.encode(text.slice(0, index)).length });
     index += cp.length;
-    byte += utf8.encode(cp).length;
   }
-  out.push({ index, byte });
+  out.push({ index, byte: utf8.encode(text).length });
   return out;
 }
 
-const anyText = fc.string({ unit: fc.oneof(fc.constantFrom('a', ' ', '"', 'é', '€', '中', '😀', '𝄞'), fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c))), maxLength: 24 });
+/** the last code point of each UTF-8 length and the first of the next; lone surrogates of both halves */
+const EDGES = ['\u007f', '\u0080', '\u07ff', '\u0800', '\ud7ff', '\ue000', '\uffff', '\u{10000}', '\u{10ffff}', '\ud800', '\udbff', '\udc00', '\udfff'];
+const anyText = fc.string({
+  unit: fc.oneof(fc.constantFrom('a', ' ', '"', 'é', '€', '中', '😀', '𝄞', ...EDGES), fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c))),
+  maxLength: 24,
+});
 
 describe('UTF-8 bytes and UTF-16 units of an expression', () => {
   it('byteIndex gives the UTF-8 offset of every code point, and utf16Index takes it back to the same character', () => {
@@ -50,6 +56,10 @@ describe('UTF-8 bytes and UTF-16 units of an expression', () => {
     expect(utf16Index('😀!', 2)).toBe(2);
     expect(utf16Index('😀!', 4)).toBe(2);
     expect(utf16Index('€', 9)).toBe(1);
+    // a lone high surrogate before another character is one character of 3 bytes, not half of a pair
+    expect(utf16Index('\ud800a', 3)).toBe(1);
+    expect(utf16Index('a\ud800', 4)).toBe(2);
+    expect(utf16Index('\u0080b', 2)).toBe(1);
   });
 });
 

@@ -46,7 +46,8 @@ export function utf16Index(text: string, byte: number): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+    else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // a surrogate pair: one code point of 4 bytes (a lone surrogate is written as U+FFFD, 3 bytes)
       bytes += 4;
       i++;
     } else bytes += 3;
