@@ -152,7 +152,8 @@ export function buildSnapshot(bin: string = path.join(root, 'bin/edgesim.js')): 
 
 /** Builds the snapshot of one entry (in dist/bundle/) into `blob` and checks that it starts. */
 function buildOne(entry: string, blob: string, bin: string): void {
-  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', path.join(dir, entry)], {
+  // built with the flags it is started with: Node 20's V8 refuses a snapshot whose flags differ ("built with different V8 configurations")
+  const built = spawnSync(process.execPath, [...SNAPSHOT_FLAGS, '--snapshot-blob', blob, '--build-snapshot', path.join(dir, entry)], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
