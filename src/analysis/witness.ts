@@ -7,7 +7,7 @@
 // witnessRecord() turns such an object back into the PacketRecord the firewall evaluates, which is
 // how the property tests replay witnesses through the real engine.
 import { HEADER_PRESENCE, Has, PacketRecord } from '../capture/record.js';
-import { headerOf, layerValueFields, placedFields, type LayerField } from '../layers/index.js';
+import { headerOf, layerValueIndex, placedFields, type LayerField } from '../layers/index.js';
 import { icmpBodyLength, protocolNumber, protocolText } from '../capture/protocols.js';
 import { COLO_NAMES, REGIONS, findColo } from '../data/colos.js';
 import { formatIPv4, parseIPv4 } from '../net/ipv4.js';
@@ -161,7 +161,7 @@ export function witnessRecord(w: Witness, rec = new PacketRecord()): PacketRecor
     if (!has(name)) continue;
     rec.present |= HEADER_PRESENCE[headerOf(f)!];
     if (f.record !== undefined) rec[f.record] = num(w, name);
-    else rec.layerValues[layerValueFields().indexOf(f)] = num(w, name);
+    else rec.layerValues[layerValueIndex(f)] = num(w, name);
   }
   rec.sip = w.sip === true;
   return rec;

@@ -14,7 +14,7 @@ import type { Binding, BoolAccess, BytesAccess, FieldAccess, IntAccess, IpAccess
 import { protocolName } from '../capture/protocols.js';
 import { HEADER_PRESENCE, Has, type PacketRecord } from '../capture/record.js';
 import { FIELD_REGISTRY } from '../field-registry.js';
-import { headerOf, layerValueFields, placedFields, type LayerField } from '../layers/index.js';
+import { headerOf, layerValueIndex, placedFields, type LayerField } from '../layers/index.js';
 
 type R = PacketRecord;
 
@@ -29,7 +29,7 @@ function bool(bit: number, get: (r: R) => boolean): BoolAccess<R> {
 /** where the decoder keeps a placed field's value: its record property (read by name, as hand-written code reads it), or its place in layerValues */
 function placedValue(f: LayerField): (r: R) => number {
   if (f.record !== undefined) return new Function('r', `return r.${f.record};`) as (r: R) => number;
-  const i = layerValueFields().indexOf(f);
+  const i = layerValueIndex(f);
   return (r) => r.layerValues[i]!;
 }
 

@@ -35,14 +35,28 @@ export function layerFields(): readonly LayerField[] {
   return fixed;
 }
 
-/** The fields read at a fixed place in a header (`at`), by name. */
+let placed: ReadonlyMap<string, LayerField> | null = null;
+let values: readonly LayerField[] | null = null;
+
+/** The fields read at a fixed place in a header (`at`), by name (made once, as the list is fixed). */
 export function placedFields(): ReadonlyMap<string, LayerField> {
-  return new Map(layerFields().filter((f) => f.at !== undefined).map((f) => [f.entry.name, f]));
+  placed ??= new Map(layerFields().filter((f) => f.at !== undefined).map((f) => [f.entry.name, f]));
+  return placed;
 }
 
-/** The fields read at a fixed place in a header that have no record property of their own: each keeps its value in the record's `layerValues`, at its place here. */
+/**
+ * The fields read at a fixed place in a header that have no record property of their own: each keeps
+ * its value in the record's `layerValues`, at its place here (made once: every PacketRecord sizes its
+ * `layerValues` by it).
+ */
 export function layerValueFields(): readonly LayerField[] {
-  return layerFields().filter((f) => f.at !== undefined && f.record === undefined);
+  values ??= layerFields().filter((f) => f.at !== undefined && f.record === undefined);
+  return values;
+}
+
+/** Where a placed field without a record property keeps its value: its index in PacketRecord.layerValues. */
+export function layerValueIndex(f: LayerField): number {
+  return layerValueFields().indexOf(f);
 }
 
 export type { Header, HeaderSlot, Layer, LayerField, RecordSlot } from './layer.js';

@@ -4,17 +4,16 @@
 // its own). Generated once, when first imported, as straight-line code, so reading a field costs what
 // a hand-written read costs. The callers check that the header is there (its length, its version)
 // before they call, and set its presence bit.
-import { headerOf, layerFields, layerValueFields, slotOf, slotSource, type Header } from '../../layers/index.js';
+import { headerOf, layerFields, layerValueIndex, slotOf, slotSource, type Header } from '../../layers/index.js';
 import type { PacketRecord } from '../record.js';
 
 export type HeaderReader = (rec: PacketRecord, d: Uint8Array, off: number) => void;
 
 function reader(headers: readonly Header[], family: 4 | 6): HeaderReader {
-  const values = layerValueFields();
   const lines = layerFields().flatMap((f) => {
     const slot = slotOf(f, family);
     if (slot === undefined || !headers.includes(headerOf(f)!)) return [];
-    const target = f.record !== undefined ? `rec.${f.record}` : `rec.layerValues[${values.indexOf(f)}]`;
+    const target = f.record !== undefined ? `rec.${f.record}` : `rec.layerValues[${layerValueIndex(f)}]`;
     return [`${target} = ${slotSource(slot, 'd', 'off')};`];
   });
   return new Function('rec', 'd', 'off', lines.join('\n')) as HeaderReader;
