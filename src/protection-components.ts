@@ -1,7 +1,7 @@
 // Advanced TCP Protection's components, listed once: the words, keys and help of each, in the order
 // the engine offers a packet to them (SYN-flood protection, then out-of-state TCP protection). A
-// component is this entry and its module in src/atp/components/ (what it takes, how it decides, its
-// state); the snapshot's and the API's keys, the import's parts, the options, the verdicts' `stage`,
+// component is this entry and its module in src/atp/ (what it takes, how it decides, its state),
+// which src/atp/components.ts pairs with the entry; the snapshot's and the API's keys, the import's parts, the options, the verdicts' `stage`,
 // the series and tables, the HTML report, the suites' expectations, the analysis and the help all
 // derive from this list. Imports nothing; the stages import it.
 

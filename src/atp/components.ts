@@ -1,7 +1,7 @@
 // The components the engine runs, in the order it offers them a packet: each one's spec (its words
 // and keys, src/protection-components.ts) with how a run makes it. The list every stage derives from
-// is PROTECTION_COMPONENTS; this is the same list with each entry's module, and a path may be built
-// with another (sim/build.ts compilePath's `components`, as a test adds a component of its own).
+// is PROTECTION_COMPONENTS; this is the same list with each entry's module (a test adds a component
+// of its own by replacing both modules: test/atp/third-component.test.ts).
 import { PROTECTION_COMPONENTS, type ComponentName } from '../protection-components.js';
 import type { ComponentModule } from './atp-component.js';
 import { OUT_OF_STATE_PROTECTION } from './out-of-state-protection.js';
