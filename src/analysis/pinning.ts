@@ -182,15 +182,19 @@ function inside(hs: HeaderSpace, model: FirewallModel, d: Decision, boxes: Regio
   const out = new Map<string, InsidePacket>();
   const looked = boxes.slice(0, MAX_EDGE_BOXES);
   if (looked.length === 0) return [];
+  /** the packets added so far, as JSON: one packet is said once */
+  const seen = new Set<string>();
   const add = (what: string, box: Box): void => {
     const witness = arrivedAt(box, hs);
     const key = JSON.stringify(witness);
-    if (![...out.values()].some((p) => JSON.stringify(p.witness) === key)) out.set(what, { what, witness });
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.set(what, { what, witness });
   };
   if (d.rule >= 0) {
     for (let j = d.rule + 1; j < model.rules.length; j++) {
       const later = model.rules[j]!;
-      if (!later.enabled || later.action === 'log' || out.has(later.ref) || hullsApart(looked, later.meaning.must)) continue;
+      if (!later.enabled || later.action === 'log' || hullsApart(looked, later.meaning.must)) continue;
       const both = intersectRegions(looked, later.meaning.must);
       if (both.length > 0) add(`where ${later.ref} matches too`, both[0]!);
     }
