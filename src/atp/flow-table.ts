@@ -462,7 +462,6 @@ export class FlowTable {
     const doomed = this.doomed;
     const u = this.u32;
     const f = this.f64;
-    const timeouts = this.timeouts;
     const used = this.used;
     let expired = 0;
     for (let e = 0; e < used; e++) {
@@ -470,10 +469,7 @@ export class FlowTable {
       const meta = u[e * STRIDE + META];
       const st = meta & 0xff;
       if (st === State.NONE) continue;
-      const gone =
-        st === State.CLOSING
-          ? this.outlived(e, now)
-          : now - f[e * D_STRIDE + LAST_SEEN] > (st === State.CHALLENGED && ((meta >>> 8) & Flag.AWAIT_RETRANSMIT) !== 0 ? timeouts[RETRANSMIT_WAIT] : timeouts[st]);
+      const gone = st === State.CLOSING ? this.outlived(e, now) : now - f[e * D_STRIDE + LAST_SEEN] > this.limit(st, (meta >>> 8) & FLAG_BITS);
       if (gone) {
         doomed[e >>> 5] |= 1 << (e & 31);
         u[e * STRIDE + META] = State.NONE;
