@@ -1,10 +1,13 @@
-// `npm run mutation [file...] [--stale] [--concurrency N]`: mutation testing (StrykerJS,
-// stryker.config.mjs) of the core, one file at a time against the tests related to it only — those of
-// the test folder that mirrors its source folder (test/<folder>/ for src/<folder>/…) — so one file
-// takes minutes. With no file named it runs every core file; with --stale, the core files whose row is
-// missing or whose source changed since the commit the row names. Each file's score is written into bench/results/mutation.json
-// (the committed baseline; files not run keep their row) and its surviving mutants are printed.
-// Too slow for every CI run: `npm test` never runs it. Mutants judged equivalent: docs/mutation.md.
+// `npm run mutation [file...] [--stale] [--subset] [--list] [--recheck] [--concurrency N]`: mutation
+// testing (StrykerJS, stryker.config.mjs) of the core, one file at a time, against every test that loads
+// the file in vitest's process (with --subset, a chosen subset: OWN_TESTS or the mirroring test folder).
+// With no file named it runs every core file; with --stale, the core files whose row is missing or whose
+// source changed since the commit the row names; --list prints each file's tests; --recheck applies the
+// survivors of a file's committed report by hand and runs every test that loads it against each
+// (bench/mutation-recheck.ts). Each file's score is written into bench/results/mutation.json (files not
+// run keep their row) and its per-mutant results into mutation/<file>.json; its survivors are printed.
+// Too slow for every CI run: `npm test` never runs it, but test/mutation-judgements.test.ts checks the
+// committed reports against the judgements of docs/mutation.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult } from '@stryker-mutator/api/core';
 import { needsGlobalSetup } from './mutation-setup.js';
-import type { MutantRow } from './mutation-report.js';
+import { type MutantRow, reportText } from './mutation-report.js';
+import { recheck } from './mutation-recheck.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = path.join(root, 'bench/results/mutation.json');
@@ -262,10 +266,11 @@ function writeReport(file: string, reportFile: string, s: FileScore, stryker: st
     }))
     .sort((a, b) => a.line - b.line || a.column - b.column || cmp(a.mutator, b.mutator) || cmp(a.replacement, b.replacement) || cmp(a.end, b.end));
   const head = { file, commit: s.commit, date: s.date, stryker, tests: s.tests, score: s.score };
-  const body = rows.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
   mkdirSync(path.join(root, 'mutation'), { recursive: true });
-  writeFileSync(path.join(root, 'mutation', `${file.replaceAll('/', '_')}.json`), `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "mutants": [\n${body}\n  ]\n}\n`);
+  writeFileSync(reportPath(file), reportText(head, rows));
 }
+
+const reportPath = (file: string): string => path.join(root, 'mutation', `${file.replaceAll('/', '_')}.json`);
 
 /** Code-point order (Python's, so a row's place never depends on the locale). */
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -278,7 +283,7 @@ function describeSurvivor(r: MutantResult): string {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false }, subset: { type: 'boolean', default: false }, list: { type: 'boolean', default: false } },
+    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false }, subset: { type: 'boolean', default: false }, list: { type: 'boolean', default: false }, recheck: { type: 'boolean', default: false } },
   });
   const concurrency = Number(values.concurrency);
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
@@ -288,6 +293,32 @@ async function main(): Promise<void> {
   const related = files.map((f) => relatedTests(f, values.subset));
   if (values.list) {
     for (const [i, file] of files.entries()) console.log(`${file}: ${related[i]!.description}\n${related[i]!.files.map((t) => `  ${t}`).join('\n')}`);
+    return;
+  }
+  if (values.recheck) {
+    if (values.subset) throw new Error('--recheck runs every test that loads the file: not with --subset');
+    for (const [i, file] of files.entries()) {
+      if (!existsSync(reportPath(file))) throw new Error(`${file}: no committed report (${path.relative(root, reportPath(file))}) to recheck: run it first`);
+      linkShared();
+      const report = recheck(root, reportPath(file), related[i]!.files, related[i]!.description, (line) => console.log(line));
+      const rows = report.mutants;
+      const count = (status: string) => rows.filter((m) => m.status === status).length;
+      writeFileSync(reportPath(file), reportText({ file: report.file, commit: report.commit, date: report.date, stryker: report.stryker, tests: report.tests, score: report.score }, rows));
+      const row = readBaseline().files[file];
+      const s: FileScore = {
+        score: report.score,
+        killed: count('Killed'),
+        timeout: count('Timeout'),
+        survived: count('Survived'),
+        noCoverage: count('NoCoverage'),
+        errors: count('CompileError') + count('RuntimeError'),
+        tests: report.tests,
+        date: row?.date ?? report.date,
+        commit: report.commit,
+      };
+      writeRow(file, s, report.stryker);
+      console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage}) against every test that loads it`);
+    }
     return;
   }
   const stryker = JSON.parse(readFileSync(path.join(root, 'node_modules/@stryker-mutator/core/package.json'), 'utf8')).version;

@@ -2,9 +2,11 @@
 // judgements of docs/mutation.md: every mutant a report leaves alive (Survived, NoCoverage) is judged
 // there, one line each, and every mutant judged there is still alive in its file's report. A test
 // that kills a judged mutant, or a survivor nobody judged, fails here until the docs say why.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applyMutant, mutantSpan } from '../bench/mutation-recheck.js';
 import type { MutantRow } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -59,6 +61,39 @@ describe('the judgements of docs/mutation.md against the committed reports (muta
       // a survivor with no judgement: a gap in the tests until docs/mutation.md says why no input tells it apart
       expect(alive.filter((k) => !judged.includes(k))).toEqual([]);
       expect(new Set(judged).size).toBe(judged.length);
+    });
+  }
+});
+
+describe('a committed report read back onto its source (what --recheck applies by hand)', () => {
+  it('replaces the text from where a mutant starts to where it ends, across lines', () => {
+    const source = 'const a = 1;\nif (x > 0) {\n  y();\n}\n';
+    expect(applyMutant(source, { line: 2, column: 5, end: '2:10', replacement: 'x >= 0' })).toBe('const a = 1;\nif (x >= 0) {\n  y();\n}\n');
+    expect(applyMutant(source, { line: 2, column: 12, end: '4:2', replacement: '{}' })).toBe('const a = 1;\nif (x > 0) {}\n');
+  });
+
+  // a report whose source is unchanged since its commit: each mutant's range holds the code its mutator changes
+  const SHAPES: Record<string, RegExp> = { BlockStatement: /^\{[\s\S]*\}$/, ArrayDeclaration: /^\[[\s\S]*\]$/, StringLiteral: /^(['"`])[\s\S]*\1$/, ObjectLiteral: /^\{[\s\S]*\}$/ };
+  const current = reports.filter((r) => {
+    try {
+      execFileSync('git', ['diff', '--quiet', r.commit.replace(/-dirty$/, ''), '--', r.file], { cwd: ROOT, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  it('has a report whose source is unchanged since it was measured', () => {
+    expect(current.length).toBeGreaterThan(0);
+  });
+  for (const report of current) {
+    it(`${report.file}: each mutant's range holds what its mutator replaces`, () => {
+      const source = readFileSync(path.join(ROOT, report.file), 'utf8');
+      const wrong = report.mutants.filter((m) => {
+        const shape = SHAPES[m.mutator];
+        const original = source.slice(...mutantSpan(source, m));
+        return original === m.replacement || (shape !== undefined && !shape.test(original));
+      });
+      expect(wrong.map(key)).toEqual([]);
     });
   }
 });

@@ -1,0 +1,132 @@
+// `npm run mutation -- --recheck FILE`: the mutants a committed report (mutation/<file>.json) leaves
+// alive, each applied by hand to a copy of the project and run against every test that loads the file
+// in vitest's process. A run against a subset of those tests (`--subset`, or a report made before the
+// wider set existed) can only miss kills: a mutant a subset kills is killed by all of them. So
+// rechecking its survivors against all of them gives the file's score against all of them, at the
+// cost of the survivors alone. A mutant whose test run fails (a test fails, or a test file no longer
+// loads) is Killed, one that outlasts the time limit Timeout; the report's row says `rechecked`, and
+// its `tests` names what the recheck ran.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { MutantRow } from './mutation-report.js';
+
+export interface Report {
+  file: string;
+  commit: string;
+  date: string;
+  stryker: string;
+  tests: string;
+  score: number;
+  mutants: MutantRow[];
+}
+
+const ALIVE = new Set(['Survived', 'NoCoverage']);
+
+/** Where a mutant's code starts and ends in `source`, as offsets (its report gives 1-based lines and columns). */
+export function mutantSpan(source: string, m: Pick<MutantRow, 'line' | 'column' | 'end'>): [number, number] {
+  const lines = source.split('\n');
+  const offset = (line: number, column: number): number => {
+    if (line < 1 || line > lines.length) throw new Error(`line ${line} is outside the file (${lines.length} lines)`);
+    let at = 0;
+    for (let i = 0; i < line - 1; i++) at += lines[i]!.length + 1;
+    return at + column - 1;
+  };
+  const [endLine, endColumn] = m.end.split(':').map(Number) as [number, number];
+  return [offset(m.line, m.column), offset(endLine, endColumn)];
+}
+
+/** The source with one mutant applied: its code replaced. */
+export function applyMutant(source: string, m: Pick<MutantRow, 'line' | 'column' | 'end' | 'replacement'>): string {
+  const [start, end] = mutantSpan(source, m);
+  return source.slice(0, start) + m.replacement + source.slice(end);
+}
+
+/** A copy of the committed files (git ls-files) under tmp/stryker, with node_modules linked: the mutated source is written there, never into the checkout. */
+function scratchCopy(root: string): string {
+  const dir = path.join(root, 'tmp/stryker', `recheck-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+  for (const f of files) {
+    if (!existsSync(path.join(root, f))) continue;
+    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    copyFileSync(path.join(root, f), path.join(dir, f));
+  }
+  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+interface Outcome {
+  status: 'Killed' | 'Timeout' | 'Survived';
+  killedBy?: string;
+  seconds: number;
+}
+
+/** One vitest run of `tests` in `dir` (bench/vitest-mutation.config.ts), stopped at the first failing test or at `limitMs`. */
+function runTests(dir: string, tests: string[], limitMs: number): Outcome {
+  const out = path.join(dir, '.recheck-result.json');
+  rmSync(out, { force: true });
+  const started = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, [path.join(dir, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/vitest-mutation.config.ts', '--bail=1', '--reporter=json', `--outputFile=${out}`], {
+    cwd: dir,
+    env: { ...process.env, EDGESIM_MUTATION_TESTS: tests.join(',') },
+    timeout: limitMs,
+    killSignal: 'SIGKILL',
+    stdio: 'ignore',
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (run.error !== undefined || run.signal !== null) return { status: 'Timeout', seconds };
+  if (run.status === 0) return { status: 'Survived', seconds };
+  // the first failing test in file order (which files ran before the bail varies from run to run)
+  const failures: string[] = [];
+  if (existsSync(out)) {
+    const result = JSON.parse(readFileSync(out, 'utf8')) as { testResults: Array<{ name: string; status: string; assertionResults: Array<{ fullName: string; status: string }> }> };
+    for (const file of result.testResults) {
+      const failed = file.assertionResults.find((a) => a.status === 'failed');
+      if (failed !== undefined) failures.push(`${path.relative(dir, file.name)}#${failed.fullName}`);
+      else if (file.status === 'failed') failures.push(`${path.relative(dir, file.name)}# (the file failed to load)`);
+    }
+  }
+  return { status: 'Killed', killedBy: failures.sort()[0] ?? 'vitest failed without a failing test in its report', seconds };
+}
+
+/** Rechecks the alive mutants of `reportFile` against `tests`; rewrites the report's rows and returns it. */
+export function recheck(root: string, reportFile: string, tests: string[], describeTests: string, log: (line: string) => void): Report {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
+  try {
+    execFileSync('git', ['diff', '--quiet', report.commit.replace(/-dirty$/, ''), '--', report.file], { cwd: root });
+  } catch {
+    throw new Error(`${report.file} changed since the report's commit ${report.commit}: its lines no longer match; run it again first`);
+  }
+  const alive = report.mutants.filter((m) => ALIVE.has(m.status));
+  const dir = scratchCopy(root);
+  const target = path.join(dir, report.file);
+  const original = readFileSync(target, 'utf8');
+  try {
+    const base = runTests(dir, tests, 30 * 60_000);
+    if (base.status !== 'Survived') throw new Error(`the tests fail without any mutant (${base.killedBy ?? base.status}): fix them first`);
+    const limitMs = Math.round(base.seconds * 3 * 1000) + 30_000;
+    log(`${report.file}: ${alive.length} alive mutants against ${tests.length} test files (unmutated run ${base.seconds.toFixed(1)} s; a mutant's limit ${(limitMs / 1000).toFixed(0)} s)`);
+    for (const [i, m] of alive.entries()) {
+      writeFileSync(target, applyMutant(original, m));
+      const o = runTests(dir, tests, limitMs);
+      log(`  ${i + 1}/${alive.length} ${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}: ${o.status}${o.killedBy !== undefined ? ` by ${o.killedBy}` : ''} (${o.seconds.toFixed(1)} s)`);
+      if (o.status !== 'Survived') {
+        m.status = o.status;
+        if (o.killedBy !== undefined) m.killedBy = o.killedBy;
+        m.rechecked = true;
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const counted = report.mutants.filter((m) => m.status !== 'CompileError' && m.status !== 'RuntimeError' && m.status !== 'Ignored');
+  const killed = counted.filter((m) => m.status === 'Killed' || m.status === 'Timeout').length;
+  report.score = counted.length === 0 ? 100 : Math.round((1000 * killed) / counted.length) / 10;
+  const run = report.tests.replace(/; its survivors rechecked .*$/, '');
+  report.tests =
+    run === describeTests
+      ? `${run}; its survivors rechecked by hand (--recheck: a test file that fails to load counts as a kill)`
+      : `${run}; its survivors rechecked by hand against ${describeTests}`;
+  return report;
+}
