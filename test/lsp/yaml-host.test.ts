@@ -141,6 +141,49 @@ describe('each character of a YAML expression under the source character that wr
     expect(mapped(rule(['    expression: |- # ssh', '      tcp.dstport == 22']))).toEqual({ value: 'tcp.dstport == 22', under: 'tcp.dstport == 22 ', inexact: null });
   });
 
+  it('lines at the edges: a quoted scalar opening or closing on a line of its own, blanks and tabs around breaks, escapes next to a break', () => {
+    // the break after the opening quote folds to a space (under the break); one before the closing quote too
+    expect(mapped(rule(['    expression: "', '      tcp.dstport == 22"']))).toEqual({ value: ' tcp.dstport == 22', under: '\ntcp.dstport == 22"', inexact: null });
+    expect(mapped(rule(['    expression: "tcp.dstport == 22', '      "']))).toEqual({ value: 'tcp.dstport == 22 ', under: 'tcp.dstport == 22\n"', inexact: null });
+    // blanks and a tab around a break are dropped; the space is under the first trailing blank
+    expect(mapped(rule(["    expression: 'tcp.dstport == 22  ", "      \tand icmp'"]))).toEqual({ value: 'tcp.dstport == 22 and icmp', under: "tcp.dstport == 22 and icmp'", inexact: null });
+    // an escaped tab before a break is kept, and an escaped quote before an escaped break
+    expect(mapped(rule(['    expression: "a \\t', '      b"']))).toEqual({ value: 'a \t b', under: 'a \\\nb"', inexact: null });
+    expect(mapped(rule(['    expression: "a\\"b\\', '      c"']))).toEqual({ value: 'a"bc', under: 'a\\bc"', inexact: null });
+  });
+
+  it('blocks at the edges: a line of blanks past the indentation, keep chomping of a folded block, an indentation indicator, CRLF, no content', () => {
+    expect(mapped(rule(['    expression: |', '      a', '         ', '      b', '', '']))).toEqual({ value: 'a\n   \nb\n', under: 'a\n   \nb\n\n', inexact: null });
+    expect(mapped(rule(['    expression: >+', '      a', '      b', '', '']))).toEqual({ value: 'a b\n\n\n', under: 'a\nb\n\n\n ', inexact: null });
+    expect(mapped(rule(['    expression: >1', '      a', '     b']))).toEqual({ value: ' a\nb\n', under: ' a\nb\n ', inexact: null });
+    expect(mapped(rule(['    expression: >', '      a', '        b', '      c']))).toEqual({ value: 'a\n  b\nc\n', under: 'a\n  b\nc\n ', inexact: null });
+    expect(mapped(rule(['    expression: >-', '      a', '', '', '      b']))).toEqual({ value: 'a\n\nb', under: 'a\n\nb ', inexact: null });
+    expect(mapped(rule(['    expression: |-', '      a', '      b']).replace(/\n/g, '\r\n'))).toEqual({ value: 'a\nb', under: 'a\rb ', inexact: null });
+    expect(mapped(rule(['    expression: |', '']))).toEqual({ value: '', under: ' ', inexact: null });
+  });
+
+  it('characters that are only special in another style: leading blanks of a quoted scalar, a doubled quote outside single quotes, backslashes outside double quotes, an escape YAML does not have', () => {
+    expect(mapped(rule(['    expression: "  tcp.dstport == 22"']))).toEqual({ value: '  tcp.dstport == 22', under: '  tcp.dstport == 22"', inexact: null });
+    expect(mapped(rule(['    expression: "http.host == \'\'"']))).toEqual({ value: "http.host == ''", under: "http.host == ''\"", inexact: null });
+    expect(mapped(rule(["    expression: http.host == ''"]))).toEqual({ value: "http.host == ''", under: "http.host == ''\n", inexact: null });
+    expect(mapped(rule(['    expression: http.request.uri.path matches "^/a\\d+\\x41"']))).toEqual({ value: 'http.request.uri.path matches "^/a\\d+\\x41"', under: 'http.request.uri.path matches "^/a\\d+\\x41"\n', inexact: null });
+    expect(mapped(rule(["    expression: 'http.request.uri.path matches \"\\n\"'"]))).toEqual({ value: 'http.request.uri.path matches "\\n"', under: 'http.request.uri.path matches "\\n"\'', inexact: null });
+    // `\d` is no YAML escape: the backslash stays, each character under itself
+    expect(mapped(rule(['    expression: "http.request.uri.path matches \\"^/\\d+\\""']))).toEqual({ value: 'http.request.uri.path matches "^/\\d+"', under: 'http.request.uri.path matches \\^/\\d+\\"', inexact: null });
+  });
+
+  it('blocks whose lines are odd: the file ends without a line break, a leading line of blanks, a line of blanks inside a folded block', () => {
+    expect(mapped(['network_firewall_rules:', '  - ref: r', '    expression: |-', '      tcp.dstport == 22', '      or icmp'].join('\n'))).toEqual({ value: 'tcp.dstport == 22\nor icmp', under: 'tcp.dstport == 22\nor icmp∅', inexact: null });
+    expect(mapped(rule(['    expression: |', '  ', '      tcp.dstport == 22']))).toEqual({ value: '\ntcp.dstport == 22\n', under: '\ntcp.dstport == 22\n ', inexact: null });
+    expect(mapped(rule(['    expression: >', '      tcp.dstport == 22', '    ', '      or icmp']))).toEqual({ value: 'tcp.dstport == 22\nor icmp\n', under: 'tcp.dstport == 22\nor icmp\n ', inexact: null });
+  });
+
+  it('a tag with no value yet: an empty expression, said not to be mapped', () => {
+    const [e] = readYaml(rule(['    expression: !!str'])).expressions;
+    expect(e!.value).toBe('');
+    expect(e!.inexact).toBe('the positions inside this plain scalar are not mapped: ranges cover the whole value');
+  });
+
   it('a half-typed escape: not mapped, said so, and the error covers the whole scalar', () => {
     const text = rule(['    expression: "tcp.dstport == 22 and \\x4"']);
     const [e] = readYaml(text).expressions;
@@ -163,6 +206,18 @@ describe('each character of a YAML expression under the source character that wr
   });
 });
 
+describe('the document\'s own problems', () => {
+  it('a key written twice is no syntax error (both expressions are checked); a syntax error is the parser\'s first line', () => {
+    const twice = rule(['    expression: tcp.dstport == 22', '    expression: tcp.dstport == 23']);
+    expect(readYaml(twice).doc.errors).toEqual([]);
+    const model = readDocument('file:///a.yaml', 'yaml', 1, twice);
+    expect(model.problems).toEqual([]);
+    expect(model.expressions.map((e) => e.value)).toEqual(['tcp.dstport == 22', 'tcp.dstport == 23']);
+    const open = 'network_firewall_rules:\n  - ref: a\n    expression: "tcp.dstport == 22\n';
+    expect(readDocument('file:///b.yaml', 'yaml', 1, open).problems).toEqual([{ start: open.length, end: open.length + 1, message: 'YAML: Missing closing "quote' }]);
+  });
+});
+
 describe('text written back into a YAML scalar (completion, quick fixes)', () => {
   it('in each style\'s own way, or not at all where it would change the scalar', () => {
     const text = rule([
@@ -180,6 +235,8 @@ describe('text written back into a YAML scalar (completion, quick fixes)', () =>
     expect(plain!.encode('a: b')).toBeNull();
     expect(plain!.encode('a #b')).toBeNull();
     expect(plain!.encode('a:b a# b')).toBe('a:b a# b');
+    // a block takes `: ` and ` #` as they are
+    expect([literal, folded].map((e) => e!.encode('a: b #c'))).toEqual(['a: b #c', 'a: b #c']);
     const model = readDocument('file:///r.yaml', 'yaml', 1, text);
     const udp = (e: typeof dq) => completionsAt(model, e!.at(e!.value.length)).find((c) => c.label === '"udp"')?.text;
     expect([dq, sq, plain, literal, folded].map(udp)).toEqual(['\\"udp\\"', '"udp"', '"udp"', '"udp"', '"udp"']);
