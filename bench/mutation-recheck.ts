@@ -123,10 +123,9 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
   const counted = report.mutants.filter((m) => m.status !== 'CompileError' && m.status !== 'RuntimeError' && m.status !== 'Ignored');
   const killed = counted.filter((m) => m.status === 'Killed' || m.status === 'Timeout').length;
   report.score = counted.length === 0 ? 100 : Math.round((1000 * killed) / counted.length) / 10;
-  const run = report.tests.replace(/; its survivors rechecked .*$/, '');
   report.tests =
-    run === describeTests
-      ? `${run}; its survivors rechecked by hand (--recheck: a test file that fails to load counts as a kill)`
-      : `${run}; its survivors rechecked by hand against ${describeTests}`;
+    report.tests === describeTests
+      ? `${report.tests}; its survivors rechecked by hand (--recheck: a test file that fails to load counts as a kill)`
+      : `${report.tests}; its survivors rechecked by hand against ${describeTests}`;
   return report;
 }

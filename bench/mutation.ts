@@ -1,10 +1,10 @@
-// `npm run mutation [file...] [--stale] [--subset] [--list] [--recheck] [--concurrency N]`: mutation
+// `npm run mutation [file...] [--stale] [--subset] [--list] [--recheck [--tests a,b]] [--concurrency N]`: mutation
 // testing (StrykerJS, stryker.config.mjs) of the core, one file at a time, against every test that loads
 // the file in vitest's process (with --subset, a chosen subset: OWN_TESTS or the mirroring test folder).
 // With no file named it runs every core file; with --stale, the core files whose row is missing or whose
 // source changed since the commit the row names; --list prints each file's tests; --recheck applies the
 // survivors of a file's committed report by hand and runs every test that loads it against each
-// (bench/mutation-recheck.ts). Each file's score is written into bench/results/mutation.json (files not
+// (bench/mutation-recheck.ts; --tests: against those only, the tests changed since the run). Each file's score is written into bench/results/mutation.json (files not
 // run keep their row) and its per-mutant results into mutation/<file>.json; its survivors are printed.
 // Too slow for every CI run: `npm test` never runs it, but test/mutation-judgements.test.ts checks the
 // committed reports against the judgements of docs/mutation.md.
@@ -283,10 +283,11 @@ function describeSurvivor(r: MutantResult): string {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false }, subset: { type: 'boolean', default: false }, list: { type: 'boolean', default: false }, recheck: { type: 'boolean', default: false } },
+    options: { concurrency: { type: 'string', default: '1' }, stale: { type: 'boolean', default: false }, subset: { type: 'boolean', default: false }, list: { type: 'boolean', default: false }, recheck: { type: 'boolean', default: false }, tests: { type: 'string' } },
   });
   const concurrency = Number(values.concurrency);
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new Error(`--concurrency: "${values.concurrency}" is not a whole number from 1`);
+  if (values.tests !== undefined && !values.recheck) throw new Error('--tests goes with --recheck');
   if (values.stale && positionals.length > 0) throw new Error('--stale picks the files itself: name no file with it');
   const files = values.stale ? staleFiles(readBaseline()) : positionals.length > 0 ? positionals.map((f) => path.relative(root, path.resolve(f))) : coreFiles();
   if (values.stale) console.log(files.length === 0 ? 'every core file\'s row is up to date' : `stale or missing rows: ${files.join(', ')}`);
@@ -297,10 +298,16 @@ async function main(): Promise<void> {
   }
   if (values.recheck) {
     if (values.subset) throw new Error('--recheck runs every test that loads the file: not with --subset');
+    if (values.tests !== undefined && files.length !== 1) throw new Error('--tests names the tests of one file: name one file with it');
     for (const [i, file] of files.entries()) {
       if (!existsSync(reportPath(file))) throw new Error(`${file}: no committed report (${path.relative(root, reportPath(file))}) to recheck: run it first`);
       linkShared();
-      const report = recheck(root, reportPath(file), related[i]!.files, related[i]!.description, (line) => console.log(line));
+      // --tests: only these (the tests changed since the report's run: its survivors already passed the others)
+      const named = values.tests?.split(',').filter((t) => t !== '');
+      const missing = named?.filter((t) => !related[i]!.files.includes(t)) ?? [];
+      if (missing.length > 0) throw new Error(`--tests: ${missing.join(', ')} does not load ${file} in vitest's process`);
+      const tests = named === undefined ? related[i]! : { files: named, description: `${named.join(', ')} (changed since the run; its survivors had passed the rest)` };
+      const report = recheck(root, reportPath(file), tests.files, tests.description, (line) => console.log(line));
       const rows = report.mutants;
       const count = (status: string) => rows.filter((m) => m.status === status).length;
       writeFileSync(reportPath(file), reportText({ file: report.file, commit: report.commit, date: report.date, stryker: report.stryker, tests: report.tests, score: report.score }, rows));

@@ -167,6 +167,33 @@ describe('regions of many boxes (the boxes meeting a box found by an index of th
   });
 });
 
+describe("a large region's index: the work of meeting it is bounded by the boxes met, not by the region's size", () => {
+  const boxOf = (src: Intervals, dport: Intervals = REST): Box => Array.from({ length: DIMS }, (_, d) => (d === Dim.src ? src : d === Dim.dport ? dport : REST));
+  // one rule per customer: 512 boxes, each a /24 of sources (with `ports`, and a port of its own)
+  const customers = (ports: boolean): Region => Array.from({ length: 512 }, (_, i) => boxOf(range(BigInt(i) * 256n, BigInt(i) * 256n + 255n), ports ? point(BigInt(1000 + i)) : REST));
+
+  it('intersection, subtraction, overlap and the search each look at a few boxes of 512, wherever the box met lies', () => {
+    for (const ports of [false, true]) {
+      const big = customers(ports);
+      for (const i of [0, 1, 255, 256, 510, 511]) {
+        // one host of customer i (with `ports`, on every port: the customer's rule holds one of them)
+        const q = [boxOf(point(BigInt(i) * 256n + 7n), ports ? range(0n, 65535n) : REST)];
+        // compared pairwise, each would take 512 steps or more; through the index, a handful, with the same answers
+        expect(intersectRegions(q, big, new Budget(4))).toEqual([boxOf(point(BigInt(i) * 256n + 7n), ports ? point(BigInt(1000 + i)) : REST)]);
+        const rest = subtractRegions(q, big, new Budget(8));
+        expect(rest.length > 0).toBe(ports);
+        expect(regionsOverlap(q, big, new Budget(4))).toBe(true);
+        expect(firstOutside(q, [big], new Budget(8)) !== null).toBe(ports);
+      }
+      // a box apart from every box of the region: nothing met, nearly no work
+      const apart = [boxOf(point(600n * 256n))];
+      expect(intersectRegions(apart, big, new Budget(2))).toEqual([]);
+      expect(subtractRegions(apart, big, new Budget(2))).toEqual(apart);
+      expect(regionsOverlap(apart, big, new Budget(2))).toBe(false);
+    }
+  });
+});
+
 describe('regions of sets of many ranges (a list of hundreds of addresses)', () => {
   // sets of single values or pairs apart, so that two of them together hold more or fewer than
   // boxContains' 1,024 entries (past that the cheap judgement says "no" and the cut decides)
