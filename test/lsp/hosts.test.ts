@@ -74,8 +74,9 @@ describe('expressions in YAML', () => {
         node.type = style;
         const text = stringify({ network_firewall_rules: [{ ref: 'r', expression: node }] }, { lineWidth, minContentWidth: 10 });
         const [e] = readYaml(text).expressions;
-        // a few values the yaml package does not write back as they were (a lone blank as a folded block): not the mapping's to answer
-        fc.pre(e!.value === value);
+        // a few values the yaml package does not write back as they were (a lone blank as a folded block), or not as
+        // YAML at all (a plain "-" before a line break reads as a sequence's dash: no expression): not the mapping's to answer
+        fc.pre(e !== undefined && e.value === value);
         expect(e!.owner).toEqual(['network_firewall_rules', 0]);
         total++;
         if (e!.inexact !== null) {
