@@ -110,14 +110,15 @@ const BOTH_SIDES: Array<[RegExp, string]> = [
 // The protocol layers' fields and the readers generated from them: loaded by every test that decodes,
 // builds or compiles (114 files, 57 more through the build), and mostly module-level tables, whose
 // static mutants Stryker runs against every related test. These state what the layers hold: their own
-// facts (the ATP filters' fields, ip.len's bound, the layers' names: layers), a field added by a test
-// (test-only-field), the registry and its round trip through the builder and both lanes
+// facts (the ATP filters' fields, ip.len's bound, the layers' names: layers), fields added by a test
+// (test-only-field; field-shapes: four bytes, an odd offset, a mask), the registry and its round trip through the builder and both lanes
 // (field-registry), the reference against docs/fields.md and the binding (fields/), the decoder's
 // values (decode, protocols, record-shape), the compiled lane's header reads (frame-record), the
 // suites' builder (packet-builder) and the witness's values (witness, field-dimensions): 4.5 s of
 // tests, plus the build once per sandbox (decode and packet-builder ask tshark).
 const LAYER_TESTS = [
   'test/layers/layers.test.ts',
+  'test/layers/field-shapes.test.ts',
   'test/layers/test-only-field.test.ts',
   'test/field-registry.test.ts',
   'test/fields/reference.test.ts',
