@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
+import ts from 'typescript';
 import type { MutantResult } from '@stryker-mutator/api/core';
 import { needsGlobalSetup } from './mutation-setup.js';
 import { type MutantRow, reportText } from './mutation-report.js';
@@ -24,8 +25,11 @@ const baselineFile = path.join(root, 'bench/results/mutation.json');
 
 /** The core: the language's evaluators and sets, addresses and prefix sets, the firewall, the fast
  * path's conditions and frame record, each protection component, the analysis, the one place a frame
- * is decided and its lane, and the language server's mapping from host files (JSON, YAML, HCL, .rules)
- * to expression positions (a folder stands for its .ts files). */
+ * is decided and its lane, the language server's mapping from host files (JSON, YAML, HCL, .rules)
+ * to expression positions, the protocol layers (each field's registry entry, place in its header,
+ * record property, suite default and witness values, and the list index.ts makes of them) and the
+ * decoder's readers generated from them (a folder stands for its .ts files; its index.ts too when it
+ * holds code, not only re-exports). */
 const CORE = [
   'src/lang/eval',
   'src/net',
@@ -46,6 +50,8 @@ const CORE = [
   'src/sim/decide-frame.ts',
   'src/sim/lane.ts',
   'src/lsp/hosts',
+  'src/layers',
+  'src/capture/decode/layer-readers.ts',
 ];
 
 interface FileScore {
@@ -67,13 +73,24 @@ interface Baseline {
   files: Record<string, FileScore>;
 }
 
+/** Whether a file has nothing to mutate: compiled to JavaScript (types gone), its statements are all
+ * re-exports (`export … from`), as an index.ts that only re-exports, or none, as a file of types. */
+function nothingToMutate(file: string): boolean {
+  const js = ts.transpileModule(readFileSync(path.join(root, file), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ESNext, removeComments: true } }).outputText;
+  return js
+    .split(';')
+    .map((s) => s.trim())
+    .every((s) => s === '' || s === 'export {}' || /^export\s+(\*|\{[^}]*\})\s*from\s*['"][^'"]+['"]$/.test(s));
+}
+
 function coreFiles(): string[] {
   return CORE.flatMap((p) =>
     p.endsWith('.ts')
       ? [p]
       : readdirSync(path.join(root, p))
-          // a folder's index.ts only re-exports: nothing to mutate
-          .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+          // a folder's index.ts that only re-exports, a file of types: nothing to mutate (src/layers/index.ts
+          // makes the list of the layers' fields: it is run; src/layers/field-entry.ts, the registry's types, is not)
+          .filter((f) => f.endsWith('.ts') && !nothingToMutate(`${p}/${f}`))
           .map((f) => `${p}/${f}`),
   );
 }
@@ -90,7 +107,34 @@ const BOTH_SIDES: Array<[RegExp, string]> = [
 // that a run against the whole folder takes over 40 minutes on the shared machine (rate-meter.ts: 45
 // min; flow-table.ts's layout property alone takes 50 s a run): these run against the tests that
 // state their own behaviour.
+// The protocol layers' fields and the readers generated from them: loaded by every test that decodes,
+// builds or compiles (114 files, 57 more through the build), and mostly module-level tables, whose
+// static mutants Stryker runs against every related test. These state what the layers hold: their own
+// facts (the ATP filters' fields, ip.len's bound, the layers' names: layers), fields added by a test
+// (test-only-field; field-shapes: four bytes, an odd offset, a mask), the registry and its round trip through the builder and both lanes
+// (field-registry), the reference against docs/fields.md and the binding (fields/), the decoder's
+// values (decode, protocols, record-shape), the compiled lane's header reads (frame-record), the
+// suites' builder (packet-builder) and the witness's values (witness, field-dimensions): 4.5 s of
+// tests, plus the build once per sandbox (decode and packet-builder ask tshark).
+const LAYER_TESTS = [
+  'test/layers/layers.test.ts',
+  'test/layers/field-shapes.test.ts',
+  'test/layers/test-only-field.test.ts',
+  'test/field-registry.test.ts',
+  'test/fields/reference.test.ts',
+  'test/fields/fields.test.ts',
+  'test/capture/decode.test.ts',
+  'test/capture/protocols.test.ts',
+  'test/capture/record-shape.test.ts',
+  'test/fastpath/frame-record.test.ts',
+  'test/suite/packet-builder.test.ts',
+  'test/analysis/witness.test.ts',
+  'test/analysis/field-dimensions.test.ts',
+];
+const LAYER_FILES = ['define.ts', 'icmp.ts', 'index.ts', 'ip.ts', 'layer.ts', 'location.ts', 'tcp.ts', 'udp.ts'].map((f) => `src/layers/${f}`);
+
 const OWN_TESTS: Record<string, string[]> = {
+  ...Object.fromEntries([...LAYER_FILES, 'src/capture/decode/layer-readers.ts'].map((f) => [f, LAYER_TESTS])),
   'src/atp/rate-meter.ts': ['test/atp/rate-meter.test.ts', 'test/atp/explanation.test.ts'],
   'src/atp/flow-table.ts': ['test/atp/flow-table.test.ts'],
   // the conditions' own differential test (each comparison alone vs the firewall's predicate, in memory), the conformance rows, bit_slice, the reasons of rules not written, lookups (frame-record); the capture-file differentials (properties, corpus-, lookup-, replay-diff, diff-shared, edge-frames, classifier) compile the same comparisons at 6-30 s a run (2 h in all)

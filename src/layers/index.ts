@@ -13,7 +13,7 @@ import { COLO_LAYER, LOCATION_LAYER } from './location.js';
 import { TCP_LAYER } from './tcp.js';
 import { UDP_LAYER } from './udp.js';
 
-export const PRODUCT_LAYERS = [IP_LAYER, LOCATION_LAYER, TCP_LAYER, UDP_LAYER, ICMP_LAYER, COLO_LAYER] as const;
+export const PRODUCT_LAYERS: readonly Layer[] = [IP_LAYER, LOCATION_LAYER, TCP_LAYER, UDP_LAYER, ICMP_LAYER, COLO_LAYER];
 
 const added = new Map<string, LayerField[]>();
 let fixed: readonly LayerField[] | null = null;

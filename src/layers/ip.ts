@@ -1,10 +1,9 @@
 // The IP layer: the outermost IPv4 or IPv6 header (capture/decode/ip.ts decodes it). ip.ttl and the
 // IPv4 header's own fields sit at fixed offsets; the addresses, ip.proto (after IPv6's extension
 // headers) and ip.len (a zero length, a jumbogram) take the decoder's and the prologue's own code.
-import { BYTE, field } from './define.js';
-import type { Layer } from './layer.js';
+import { BYTE, field, fieldList, layer } from './define.js';
 
-export const IP_FIELDS = [
+export const IP_FIELDS = fieldList(
   field({ name: 'ip.src', kind: 'address', local: 's4', dim: 'src', part: 'ip', inFilters: true, unit: 'address', meaning: 'Source address of the outermost IP header, IPv4 or IPv6 (a tunnelled packet is described by its outer header).' }),
   field({ name: 'ip.dst', kind: 'address', local: 'd4', dim: 'dst', part: 'ip', inFilters: true, unit: 'address', meaning: 'Destination address of the outermost IP header, IPv4 or IPv6.' }),
   field({
@@ -48,7 +47,7 @@ export const IP_FIELDS = [
     },
     { at: { v4: { offset: 20, bytes: 1 } }, record: 'optType' },
   ),
-] as const;
+);
 
 export const IP_BYTES = field({ name: 'ip', kind: 'raw', part: 'ip', unit: 'bytes', meaning: 'The IP packet from its first header byte, as captured, for bit_slice, contains and matches. Not a condition.' });
 
@@ -61,4 +60,4 @@ export const SIP = field({
   meaning: 'True when the TCP or UDP payload starts like a SIP message (a request line ending in SIP/2.0, or a SIP/2.0 status line); false for every other IP packet.',
 });
 
-export const IP_LAYER = { name: 'ip', fields: IP_FIELDS, bytes: IP_BYTES, payload: [SIP] } as const satisfies Layer;
+export const IP_LAYER = layer({ name: 'ip', fields: IP_FIELDS, bytes: IP_BYTES, payload: [SIP] });

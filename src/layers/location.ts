@@ -1,11 +1,10 @@
 // Where the addresses are: countries (GeoIP) and autonomous systems (the ASN database), looked up
 // from the IP layer's addresses by the packet path's enrichment (data/), not read from the bytes.
-import { field } from './define.js';
-import type { Layer } from './layer.js';
+import { field, fieldList, layer } from './define.js';
 
 const ASN = 0xffffffff;
 
-export const LOCATION_FIELDS = [
+export const LOCATION_FIELDS = fieldList(
   field({
     name: 'ip.src.country',
     kind: 'name',
@@ -25,12 +24,12 @@ export const LOCATION_FIELDS = [
   }),
   field({ name: 'ip.src.asnum', kind: 'int', max: ASN, dim: 'srcAsn', part: 'asn', unit: 'AS number', meaning: 'Autonomous system of the source address, from the ASN database given with --asn FILE. Absent without one.' }),
   field({ name: 'ip.dst.asnum', kind: 'int', max: ASN, dim: 'dstAsn', part: 'asn', unit: 'AS number', meaning: 'Autonomous system of the destination address, as ip.src.asnum.' }),
-] as const;
+);
 
-export const LOCATION_LAYER = { name: 'location', fields: LOCATION_FIELDS } as const satisfies Layer;
+export const LOCATION_LAYER = layer({ name: 'location', fields: LOCATION_FIELDS });
 
 /** The data center a packet enters the network at, and its region: chosen from the source country (data/colos.ts). */
-export const COLO_FIELDS = [
+export const COLO_FIELDS = fieldList(
   field({
     name: 'cf.colo.name',
     kind: 'name',
@@ -40,6 +39,6 @@ export const COLO_FIELDS = [
     meaning: 'The data center where the packet enters the network ("sfo06"): chosen from the source country, or forced with --colo / --region.',
   }),
   field({ name: 'cf.colo.region', kind: 'name', dim: 'coloRegion', part: 'colo', unit: 'region code', meaning: 'Region of that data center: WNAM, ENAM, NSAM, SSAM, WEUR, EEUR, ME, AFR, APAC or OC.' }),
-] as const;
+);
 
-export const COLO_LAYER = { name: 'colo', fields: COLO_FIELDS } as const satisfies Layer;
+export const COLO_LAYER = layer({ name: 'colo', fields: COLO_FIELDS });

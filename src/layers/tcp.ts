@@ -1,11 +1,10 @@
 // The TCP header (capture/decode/transport.ts decodes it): the ports, the flags byte at offset 13
 // and each of its bits as a boolean.
-import { BYTE, field, port, raw } from './define.js';
-import type { Layer } from './layer.js';
+import { BYTE, field, fieldList, layer, named, port, raw } from './define.js';
 
 const flag = <N extends string>(name: N, bit: number, what: string) =>
   field({
-    name: `tcp.flags.${name}` as `tcp.flags.${N}`,
+    name: named<`tcp.flags.${N}`>(`tcp.flags.${name}`),
     kind: 'flag',
     bit,
     part: 'tcp',
@@ -13,7 +12,7 @@ const flag = <N extends string>(name: N, bit: number, what: string) =>
     meaning: `The ${what} bit (0x${bit.toString(16).padStart(2, '0')}) of the TCP flags. Absent when the packet is not TCP.`,
   });
 
-export const TCP_FIELDS = [
+export const TCP_FIELDS = fieldList(
   port('tcp', 'src', 49152, [40000]),
   port('tcp', 'dst', 80, [443, 80]),
   field(
@@ -37,6 +36,6 @@ export const TCP_FIELDS = [
   flag('reset', 0x04, 'RST'),
   flag('syn', 0x02, 'SYN'),
   flag('urg', 0x20, 'URG'),
-] as const;
+);
 
-export const TCP_LAYER = { name: 'tcp', fields: TCP_FIELDS, bytes: raw('tcp', 'The TCP header and payload') } as const satisfies Layer;
+export const TCP_LAYER = layer({ name: 'tcp', fields: TCP_FIELDS, bytes: raw('tcp', 'The TCP header and payload') });
