@@ -346,11 +346,11 @@ async function main(): Promise<void> {
     for (const [i, file] of files.entries()) {
       if (!existsSync(reportPath(file))) throw new Error(`${file}: no committed report (${path.relative(root, reportPath(file))}) to recheck: run it first`);
       linkShared();
-      // --tests: only these (the tests changed since the report's run: its survivors already passed the others)
+      // --tests: only these (the tests written since the report's run, or a static mutant's tests: Stryker's survivors passed the others)
       const named = values.tests?.split(',').filter((t) => t !== '');
       const missing = named?.filter((t) => !related[i]!.files.includes(t)) ?? [];
       if (missing.length > 0) throw new Error(`--tests: ${missing.join(', ')} does not load ${file} in vitest's process`);
-      const tests = named === undefined ? related[i]! : { files: named, description: `${named.join(', ')} (changed since the run; its survivors had passed the rest)` };
+      const tests = named === undefined ? related[i]! : { files: named, description: named.join(', ') };
       const report = recheck(root, reportPath(file), tests.files, tests.description, (line) => console.log(line));
       const rows = report.mutants;
       const count = (status: string) => rows.filter((m) => m.status === status).length;

@@ -73,7 +73,7 @@ describe('a committed report read back onto its source (what --recheck applies b
   });
 
   // a report whose source is unchanged since its commit: each mutant's range holds the code its mutator changes
-  const SHAPES: Record<string, RegExp> = { BlockStatement: /^\{[\s\S]*\}$/, ArrayDeclaration: /^\[[\s\S]*\]$/, StringLiteral: /^(['"`])[\s\S]*\1$/, ObjectLiteral: /^\{[\s\S]*\}$/ };
+  const SHAPES: Record<string, RegExp> = { BlockStatement: /^\{[\s\S]*\}$/, ArrayDeclaration: /^(\[[\s\S]*\]|new Array[\s\S]*\))$/, StringLiteral: /^(['"`])[\s\S]*\1$/, ObjectLiteral: /^\{[\s\S]*\}$/ };
   const current = reports.filter((r) => {
     try {
       execFileSync('git', ['diff', '--quiet', r.commit.replace(/-dirty$/, ''), '--', r.file], { cwd: ROOT, stdio: 'ignore' });

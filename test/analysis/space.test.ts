@@ -11,6 +11,7 @@ import {
   V6_BASE,
   type Box,
   type Region,
+  coalesced,
   complementOf,
   constrain,
   firstOutside,
@@ -189,7 +190,48 @@ describe("a large region's index: the work of meeting it is bounded by the boxes
       const apart = [boxOf(point(600n * 256n))];
       expect(intersectRegions(apart, big, new Budget(2))).toEqual([]);
       expect(subtractRegions(apart, big, new Budget(2))).toEqual(apart);
-      expect(regionsOverlap(apart, big, new Budget(2))).toBe(false);
+      // regions whose hulls are apart (above or below, either way round): no pair of boxes compared at all
+      const aways: Region[] = [apart, [boxOf(point(5n)).map((set, d) => (d === Dim.dst ? point(9n) : set))]];
+      if (ports) aways.push([boxOf(point(5n), point(5n))]);
+      for (const away of aways) {
+        expect(regionsOverlap(away, big, new Budget(0))).toBe(false);
+        expect(regionsOverlap(big, away, new Budget(0))).toBe(false);
+      }
+      expect(firstOutside(big, [apart], new Budget(0))).toBe(big[0]);
+    }
+  });
+
+  it('finds the boxes met whatever order the region lists them in (the index sorts them by their ranges)', () => {
+    fc.assert(
+      // up to 400 boxes: sorting that many merges runs (an order comparison wrong one way round shows there)
+      fc.property(fc.oneof(fc.shuffledSubarray([...Array(40).keys()], { minLength: 16, maxLength: 40 }), fc.shuffledSubarray([...Array(400).keys()], { minLength: 200, maxLength: 400 })), fc.nat(399), (order, q) => {
+        // boxes of different widths on the sources, listed in any order: narrow ones (16 addresses each) and a few wide
+        const region = order.map((i) => boxOf(i % 9 === 0 ? range(BigInt(i) * 16n, BigInt(i) * 16n + 200n) : range(BigInt(i) * 16n, BigInt(i) * 16n + 15n)));
+        const query = [boxOf(point(BigInt(q) * 16n + 3n))];
+        const pairwise = query.flatMap((x) => region.flatMap((y) => intersectRegions([x], [y])));
+        expect(intersectRegions(query, region)).toEqual(pairwise);
+        expect(regionsOverlap(query, region)).toBe(pairwise.length > 0);
+        expect(firstOutside(query, [region]) === null).toBe(pairwise.length > 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('coalesced', () => {
+  it('keeps every packet in fewer boxes, whichever field two boxes differ in, and leaves the region given unchanged', () => {
+    for (const d of [Dim.src, Dim.dst, Dim.dport, Dim.ttl]) {
+      const a: Box = Array.from({ length: DIMS }, (_, k) => (k === d ? range(10n, 19n) : REST));
+      const b: Box = Array.from({ length: DIMS }, (_, k) => (k === d ? range(30n, 39n) : REST));
+      const c: Box = Array.from({ length: DIMS }, (_, k) => (k === d ? range(20n, 29n) : k === Dim.sip ? point(1n) : REST));
+      const region: Region = [a, b, c];
+      const copy = JSON.stringify(region, (_, v) => (typeof v === 'bigint' ? `${v}` : v));
+      const joined = coalesced(region);
+      // a and b differ in d alone: one box; c differs in two fields: a box of its own
+      expect(joined).toHaveLength(2);
+      expect(joined[0]![d]).toEqual(fromRanges([[10n, 19n], [30n, 39n]]));
+      expect(joined[1]).toEqual(c);
+      expect(JSON.stringify(region, (_, v) => (typeof v === 'bigint' ? `${v}` : v))).toBe(copy);
     }
   });
 });
