@@ -8,8 +8,9 @@
 //
 // The stages are loaded anew inside each test (not in beforeAll), so that a stage that fails to load
 // fails the test.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LayerField } from '../../src/layers/index.js';
+import { type Stages, stagesWith } from './stages.js';
 
 const ADDED: Array<[name: string, field: LayerField]> = [
   ['tcp.t_seq', { entry: { name: 'tcp.t_seq', kind: 'int', max: 0xffffffff, local: 'tSeq', dim: 'tSeq', part: 'tcp', unit: 'number', meaning: 'The TCP sequence number (test only).' }, at: { offset: 4, bytes: 4 } }],
@@ -17,31 +18,10 @@ const ADDED: Array<[name: string, field: LayerField]> = [
   ['tcp.t_doff', { entry: { name: 'tcp.t_doff', kind: 'int', max: 0xf0, local: 'tDoff', dim: 'tDoff', part: 'tcp', unit: 'words, shifted', meaning: 'The TCP data offset nibble, in place (test only).' }, at: { offset: 12, bytes: 1, mask: 0xf0 } }],
 ];
 
-let loading: ReturnType<typeof load> | null = null;
-
-async function load() {
-  vi.resetModules();
-  const layers = await import('../../src/layers/index.js');
-  for (const [, f] of ADDED) layers.addLayerField('tcp', f);
-  return {
-    render: await import('../../src/fields/render.js'),
-    decode: await import('../../src/capture/decode/link-up.js'),
-    record: await import('../../src/capture/record.js'),
-    frame: await import('../../src/capture/frame.js'),
-    packet: await import('../../src/lib/packet.js'),
-    builder: await import('../../src/suite/packet-builder.js'),
-    firewall: await import('../../src/firewall/firewall.js'),
-    fast: await import('../../src/fastpath/fast-firewall.js'),
-    path: await import('../../src/sim/compiled-path.js'),
-    run: await import('../../src/sim/run.js'),
-    decide: await import('../../src/sim/decide-frame.js'),
-  };
-}
+let loading: Promise<Stages> | null = null;
 
 /** every stage, with the three fields added (loaded once, inside the first test that asks) */
-const stages = () => (loading ??= load());
-
-type Stages = Awaited<ReturnType<typeof load>>;
+const stages = () => (loading ??= stagesWith('tcp', ADDED.map(([, f]) => f)));
 
 function built(s: Stages, packet: Record<string, unknown>) {
   const frame = new s.frame.Frame();

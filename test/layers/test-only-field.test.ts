@@ -6,8 +6,9 @@
 //
 // The field must be in its layer before any stage reads the layers, so every module is loaded anew
 // (vi.resetModules) after addLayerField, by dynamic import.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LayerField } from '../../src/layers/index.js';
+import { stagesWith } from './stages.js';
 
 const URGENT: LayerField = {
   entry: { name: 'tcp.urgent_pointer', kind: 'int', max: 0xffff, local: 'urgent', dim: 'urgent', part: 'tcp', unit: 'bytes', meaning: 'The TCP urgent pointer (header bytes 18-19). Absent when the packet is not TCP.' },
@@ -15,31 +16,7 @@ const URGENT: LayerField = {
   usual: [0],
 };
 
-async function stages() {
-  vi.resetModules();
-  const layers = await import('../../src/layers/index.js');
-  layers.addLayerField('tcp', URGENT);
-  return {
-    layers,
-    registry: await import('../../src/field-registry.js'),
-    reference: await import('../../src/fields/reference.js'),
-    lang: await import('../../src/lang/index.js'),
-    render: await import('../../src/fields/render.js'),
-    decode: await import('../../src/capture/decode/link-up.js'),
-    record: await import('../../src/capture/record.js'),
-    frame: await import('../../src/capture/frame.js'),
-    packet: await import('../../src/lib/packet.js'),
-    builder: await import('../../src/suite/packet-builder.js'),
-    firewall: await import('../../src/firewall/firewall.js'),
-    fast: await import('../../src/fastpath/fast-firewall.js'),
-    path: await import('../../src/sim/compiled-path.js'),
-    run: await import('../../src/sim/run.js'),
-    decide: await import('../../src/sim/decide-frame.js'),
-    lane: await import('../../src/sim/lane.js'),
-    pinning: await import('../../src/analysis/pinning.js'),
-    witness: await import('../../src/analysis/witness.js'),
-  };
-}
+const stages = () => stagesWith('tcp', [URGENT]);
 
 let s: Awaited<ReturnType<typeof stages>>;
 beforeAll(async () => {

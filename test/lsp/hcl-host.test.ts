@@ -11,38 +11,10 @@ import { expressionProblems } from '../../src/lsp/check/expressions.js';
 import { readHcl } from '../../src/lsp/document.js';
 import { completionsAt } from '../../src/lsp/features/completion.js';
 import { readHclDocument } from '../../src/lsp/hosts/hcl.js';
+import { rulesetTf } from './terraform-fixture.js';
+import { quoted } from '../config/terraform-source/quoted.js';
 
-const TF = `resource "cloudflare_ruleset" "mt" {
-  account_id = var.account_id
-  name       = "magic transit"
-  kind       = "root"
-  phase      = "magic_transit"
-
-  rules {
-    action     = "block"
-    expression = "ip.proto == \\"tcp\\" and tcp.dport == 22"
-    ref        = "ssh"
-  }
-  rules {
-    action     = "block"
-    expression = <<-EOT
-      tcp.dstport in { 23 2323 }
-        and ip.src in { 10.0.0.0/33 }
-    EOT
-  }
-  rules {
-    action     = "skip"
-    expression = "tcp.dstport == \${var.port}"
-  }
-  rules {
-    action     = "log"
-    expression = local.icmp
-  }
-  rules {
-    action     = "block"
-    expression = "ip.proto == "
-  }
-  rules {
+const TF = `${rulesetTf(`  rules {
     action      = "log"
     description = "no expression yet"
   }
@@ -52,8 +24,7 @@ const TF = `resource "cloudflare_ruleset" "mt" {
 ip.src == 10.0.0.1 and http.host == "$\${not a template}"
 EOT
   }
-}
-
+`)}
 resource "cloudflare_magic_firewall_ruleset" "legacy" {
   account_id = var.account_id
   name       = "legacy"
@@ -70,16 +41,6 @@ resource "cloudflare_magic_firewall_ruleset" "legacy" {
 
 const NOT_A_STRING = 'not checked: the expression is not a string here (a reference or a function call), so Terraform computes it';
 const INTERPOLATED = 'not checked: the string holds ${…} or %{…}, so Terraform computes its value';
-
-/** `value` as a quoted HCL string's content (as test/config/terraform-source/strings.test.ts writes it). */
-function quoted(value: string): string {
-  return value.replace(/[\\"\u0000-\u001f]|[$%](?=\{)/g, (c) => {
-    if (c === '\\' || c === '"') return `\\${c}`;
-    if (c === '\n') return '\\n';
-    if (c === '$' || c === '%') return `${c}${c}`;
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
 
 const ruleset = (expression: string) => `resource "cloudflare_ruleset" "fw" {\n  phase = "magic_transit"\n  rules {\n    action     = "block"\n    expression = ${expression}\n  }\n}\n`;
 

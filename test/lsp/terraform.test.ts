@@ -11,6 +11,7 @@ import type { CompletionItem, DocumentSymbol, TextEdit } from 'vscode-languagese
 import { ROOT, runCli } from '../helpers/cli.js';
 import { LspClient, offsetOf } from '../helpers/lsp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { rulesetTf } from './terraform-fixture.js';
 
 let client: LspClient;
 let dir: string;
@@ -24,38 +25,7 @@ afterAll(async () => {
   expect(await client?.stop()).toBe(0);
 });
 
-const TF = `resource "cloudflare_ruleset" "mt" {
-  account_id = var.account_id
-  name       = "magic transit"
-  kind       = "root"
-  phase      = "magic_transit"
-
-  rules {
-    action     = "block"
-    expression = "ip.proto == \\"tcp\\" and tcp.dport == 22"
-    ref        = "ssh"
-  }
-  rules {
-    action     = "block"
-    expression = <<-EOT
-      tcp.dstport in { 23 2323 }
-        and ip.src in { 10.0.0.0/33 }
-    EOT
-  }
-  rules {
-    action     = "skip"
-    expression = "tcp.dstport == \${var.port}"
-  }
-  rules {
-    action     = "log"
-    expression = local.icmp
-  }
-  rules {
-    action     = "block"
-    expression = "ip.proto == "
-  }
-}
-`;
+const TF = rulesetTf();
 
 /** What Terraform reads for each string expression above (escapes decoded, the heredoc's indentation removed). */
 const VALUES = ['ip.proto == "tcp" and tcp.dport == 22', 'tcp.dstport in { 23 2323 }\n  and ip.src in { 10.0.0.0/33 }\n', 'ip.proto == '];

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readHcl, type HclNode } from '../../../src/config/terraform-source/hcl-parser.js';
 import { templateString, type TemplateString } from '../../../src/config/terraform-source/template-strings.js';
+import { quoted } from './quoted.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 
@@ -25,16 +26,6 @@ function attributeString(text: string): Promise<TemplateString | undefined> {
     // no attribute: the grammar could not read the line
     const attribute = root.descendantsOfType('attribute')[0];
     return attribute === undefined ? undefined : templateString(attribute.namedChildren.find((n) => n?.type === 'expression')!, text);
-  });
-}
-
-/** `value` as a quoted HCL string's content: escapes for `\`, `"`, control characters, and `${`/`%{` doubled. */
-function quoted(value: string): string {
-  return value.replace(/[\\"\u0000-\u001f]|[$%](?=\{)/g, (c) => {
-    if (c === '\\' || c === '"') return `\\${c}`;
-    if (c === '\n') return '\\n';
-    if (c === '$' || c === '%') return `${c}${c}`;
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
 }
 
