@@ -7,7 +7,7 @@
 // loads) is Killed, one that outlasts the time limit Timeout; the report's row says `rechecked`, and
 // its `tests` names what the recheck ran.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MutantRow } from './mutation-report.js';
 
@@ -44,7 +44,13 @@ export function applyMutant(source: string, m: Pick<MutantRow, 'line' | 'column'
 
 /** A copy of the committed files (git ls-files) under tmp/stryker, with node_modules linked: the mutated source is written there, never into the checkout. */
 function scratchCopy(root: string): string {
-  const dir = path.join(root, 'tmp/stryker', `recheck-${process.pid}`);
+  const scratch = path.join(root, 'tmp/stryker');
+  // copies left by a recheck that was killed (its process gone): removed
+  for (const e of existsSync(scratch) ? readdirSync(scratch) : []) {
+    const pid = /^recheck-(\d+)$/.exec(e)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) rmSync(path.join(scratch, e), { recursive: true, force: true });
+  }
+  const dir = path.join(scratch, `recheck-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
   for (const f of files) {
@@ -60,6 +66,15 @@ interface Outcome {
   status: 'Killed' | 'Timeout' | 'Survived';
   killedBy?: string;
   seconds: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** One vitest run of `tests` in `dir` (bench/vitest-mutation.config.ts), stopped at the first failing test or at `limitMs`. */
@@ -123,9 +138,8 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
   const counted = report.mutants.filter((m) => m.status !== 'CompileError' && m.status !== 'RuntimeError' && m.status !== 'Ignored');
   const killed = counted.filter((m) => m.status === 'Killed' || m.status === 'Timeout').length;
   report.score = counted.length === 0 ? 100 : Math.round((1000 * killed) / counted.length) / 10;
-  report.tests =
-    report.tests === describeTests
-      ? `${report.tests}; its survivors rechecked by hand (--recheck: a test file that fails to load counts as a kill)`
-      : `${report.tests}; its survivors rechecked by hand against ${describeTests}`;
+  // a test file that fails to load counts as a kill; rechecked again against the same tests, said once
+  const said = `; its survivors rechecked by hand against ${describeTests}`;
+  if (!report.tests.includes(said)) report.tests += said;
   return report;
 }
