@@ -105,7 +105,7 @@ function runTests(dir: string, tests: string[], limitMs: number): Outcome {
   return { status: 'Killed', killedBy: failures.sort()[0] ?? 'vitest failed without a failing test in its report', seconds };
 }
 
-/** Rechecks the alive mutants of `reportFile` against `tests`; rewrites the report's rows and returns it. */
+/** Rechecks the alive mutants of `reportFile` against `tests`; returns the report with its rows and `tests` rewritten (the caller scores and writes it). */
 export function recheck(root: string, reportFile: string, tests: string[], describeTests: string, log: (line: string) => void): Report {
   const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
   try {
@@ -135,9 +135,6 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const counted = report.mutants.filter((m) => m.status !== 'CompileError' && m.status !== 'RuntimeError' && m.status !== 'Ignored');
-  const killed = counted.filter((m) => m.status === 'Killed' || m.status === 'Timeout').length;
-  report.score = counted.length === 0 ? 100 : Math.round((1000 * killed) / counted.length) / 10;
   // a test file that fails to load counts as a kill; rechecked again against the same tests, said once
   const said = `; its survivors rechecked by hand against ${describeTests}`;
   if (!report.tests.includes(said)) report.tests += said;

@@ -267,7 +267,8 @@ function staleFiles(baseline: Baseline): string[] {
   });
 }
 
-function score(results: MutantResult[], tests: string, measured: string): FileScore {
+/** A file's score from its mutants' statuses (Stryker's results, or a report's rows). */
+function score(results: ReadonlyArray<{ status: string }>, tests: string, measured: string): FileScore {
   const count = (s: MutantResult['status']) => results.filter((r) => r.status === s).length;
   const killed = count('Killed');
   const timeout = count('Timeout');
@@ -352,23 +353,10 @@ async function main(): Promise<void> {
       if (missing.length > 0) throw new Error(`--tests: ${missing.join(', ')} does not load ${file} in vitest's process`);
       const tests = named === undefined ? related[i]! : { files: named, description: named.join(', ') };
       const report = recheck(root, reportPath(file), tests.files, tests.description, (line) => console.log(line));
-      const rows = report.mutants;
-      const count = (status: string) => rows.filter((m) => m.status === status).length;
-      writeFileSync(reportPath(file), reportText({ file: report.file, commit: report.commit, date: report.date, stryker: report.stryker, tests: report.tests, score: report.score }, rows));
-      const row = readBaseline().files[file];
-      const s: FileScore = {
-        score: report.score,
-        killed: count('Killed'),
-        timeout: count('Timeout'),
-        survived: count('Survived'),
-        noCoverage: count('NoCoverage'),
-        errors: count('CompileError') + count('RuntimeError'),
-        tests: report.tests,
-        date: row?.date ?? report.date,
-        commit: report.commit,
-      };
+      const s = { ...score(report.mutants, report.tests, report.commit), date: readBaseline().files[file]?.date ?? report.date };
+      writeFileSync(reportPath(file), reportText({ file: report.file, commit: report.commit, date: report.date, stryker: report.stryker, tests: report.tests, score: s.score }, report.mutants));
       writeRow(file, s, report.stryker);
-      console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage}) against every test that loads it`);
+      console.log(`${file}: ${s.score}% killed (${s.killed + s.timeout} of ${s.killed + s.timeout + s.survived + s.noCoverage}): ${report.tests}`);
     }
     return;
   }
