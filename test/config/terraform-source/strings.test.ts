@@ -54,8 +54,9 @@ describe('HCL strings', () => {
       fc.asyncProperty(text, async (value) => {
         const source = `x = "${quoted(value)}"\n`;
         const s = await attributeString(source);
-        // `$$${` with no `}` after it: the grammar reads an interpolation that never ends, so the string is not read (never guessed)
-        if (s === undefined && /\$\$\$\{[^}]*$/.test(quoted(value))) return;
+        // `$$${`: the grammar reads an interpolation there, and where that is no expression (`$$${\\}`, or
+        // no `}` after it) the string is not read (never guessed); read, it must be Terraform's value
+        if (s === undefined && quoted(value).includes('$$${')) return;
         expect(s).toBeDefined();
         expect(s!.interpolated).toBe(false);
         expect(s!.value).toBe(value);
@@ -94,6 +95,8 @@ describe('HCL strings', () => {
     expect(await attributeString('x = "%%%{"\n')).toBeUndefined();
     // "$$${" is the text `$${` to Terraform; the grammar sees an interpolation that never ends
     expect(await attributeString('x = "$$${"\n')).toBeUndefined();
+    // "$$${\\}" is `$${\}`; the grammar's interpolation holds `\\`, no expression (seed 1169810880 found it)
+    expect(await attributeString('x = "$$${\\\\}"\n')).toBeUndefined();
   });
 
   it('an interpolation or a directive makes a string interpolated; its literal parts are kept', async () => {
