@@ -215,6 +215,42 @@ describe("a large region's index: the work of meeting it is bounded by the boxes
       }),
       { numRuns: 200 },
     );
+    // as rules list their ranges: two runs in order, the higher first (200 boxes: the sort merges the
+    // runs, and its first step places the last of one run among the other, compared that way round)
+    for (const n of [64, 200, 1000]) {
+      const half = n / 2;
+      const order = [...Array(n).keys()].map((i) => (i < half ? i + half : i - half));
+      const region = order.map((i) => boxOf(range(BigInt(i) * 16n, BigInt(i) * 16n + 15n)));
+      for (const q of [0, half - 1, half, n - 1]) {
+        const query = [boxOf(point(BigInt(q) * 16n + 3n))];
+        expect(intersectRegions(query, region), `${n} boxes, the one at ${q}`).toEqual([query[0]]);
+        expect(firstOutside(query, [region]), `${n} boxes, the one at ${q}`).toBeNull();
+      }
+    }
+  });
+});
+
+describe("the engine's sort, which the index's order rests on", () => {
+  it('asks its comparator of a later element against an earlier one only (docs/mutation.md: the narrow boxes\' comparator)', () => {
+    // with (later, earlier) alone, a comparator that answers `x.at - y.at` wherever x.lo >= y.lo, or
+    // 1, sorts as the index's does: by lowest value, equal ones in the region's order. Values in any
+    // order, in two runs (the sort merges them, galloping where one run wins), or descending:
+    const shaped = fc.tuple(fc.array(fc.nat(400), { maxLength: 3000 }), fc.constantFrom('as is', 'two runs', 'descending'), fc.nat());
+    fc.assert(
+      fc.property(shaped, ([values, shape, cut]) => {
+        const sorted = values.slice().sort((a, b) => a - b);
+        const split = values.length === 0 ? 0 : cut % values.length;
+        const los = shape === 'as is' ? values : shape === 'descending' ? sorted.reverse() : [...sorted.slice(split), ...sorted.slice(0, split)];
+        const boxes = los.map((lo, at) => ({ lo, at }));
+        let earlier = 0;
+        boxes.sort((x, y) => {
+          if (x.at <= y.at) earlier++;
+          return x.lo < y.lo ? -1 : x.lo > y.lo ? 1 : x.at - y.at;
+        });
+        expect(earlier).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -74,4 +74,16 @@ describe('header fields of every shape a layer can place', () => {
       expect(decided(s, { ...BASE, 'tcp.t_doff': 0x60 }, record, 'tcp.t_doff == 80')).toBe(false);
     }
   });
+
+  it('are modelled by the analysis, each in a dimension of its own: pinning writes a witness holding all three that both lanes drop', async () => {
+    const s = await stages();
+    // three fields after the product's last dimension (sip's): were two of them to share one with
+    // each other or with sip, the rule could not match and would have no witness (no port is asked
+    // for: tcp.t_odd overlaps both ports' bytes, which the analysis does not know)
+    const rule = 'tcp.t_seq == 3735928559 and tcp.t_odd == 13398 and tcp.t_doff == 80 and not sip';
+    const rulesets = [{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'r', action: 'block', expression: rule }] }];
+    const witness = s.pinning.pinFirewall({ rulesets } as never).rules[0]!.witness!;
+    expect(witness).toMatchObject({ 'tcp.t_seq': 0xdeadbeef, 'tcp.t_odd': 13398, 'tcp.t_doff': 80 });
+    for (const record of [false, true]) expect(decided(s, witness, record, rule)).toBe(true);
+  });
 });
