@@ -10,9 +10,9 @@ import { FIELD_REGISTRY, fieldType } from '../../src/field-registry.js';
 import { parse } from '../../src/lang/index.js';
 import { bitSlice } from '../../src/lang/functions/bit-slice.js';
 import { concat } from '../../src/lang/functions/concat.js';
-import { Scheme } from '../../src/lang/scheme.js';
+import { Scheme, type SchemeSpec } from '../../src/lang/scheme.js';
 
-const WIDER = new Scheme({
+const WIDER_SPEC: SchemeSpec = {
   fields: {
     ...Object.fromEntries(FIELD_REGISTRY.filter((f) => !('anyOf' in f)).map((f) => [f.name, fieldType(f)])),
     'ip.dscp': 'Int',
@@ -24,9 +24,14 @@ const WIDER = new Scheme({
   },
   functions: [bitSlice, concat],
   lists: ['Ip', 'Int', 'Bytes'],
-});
+};
+const WIDER = new Scheme(WIDER_SPEC);
 
-const written = (expression: string, lists: (name: string) => undefined = () => undefined) => writeCondition(parse(expression, WIDER), lists, new Constants(), 0);
+// bit_slice as the next version of the language might take it: any Bytes argument (a field with no
+// raw reader, a computed or indexed one) and bounds that are not Int literals
+const WIDER_BIT_SLICE = new Scheme({ ...WIDER_SPEC, functions: [{ ...bitSlice, checkParam: () => null }, concat] });
+
+const written = (expression: string, lists: (name: string) => undefined = () => undefined, scheme = WIDER) => writeCondition(parse(expression, scheme), lists, new Constants(), 0);
 
 const CASES: Array<[expression: string, reason: string]> = [
   ['ip.dscp == 1', 'field ip.dscp: not compiled'],
@@ -46,9 +51,23 @@ const CASES: Array<[expression: string, reason: string]> = [
   ['tcp.dstport == 22 or not x.flag', 'field x.flag: not compiled'],
 ];
 
+const BIT_SLICES: Array<[expression: string, reason: string]> = [
+  ['bit_slice(x.bytes, 0, 8) == 1', 'field bit_slice(): field x.bytes not compiled'],
+  ['bit_slice(concat(tcp, tcp), 0, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
+  ['bit_slice(http.hdr["a"], 0, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
+  ['bit_slice(tcp, ip.ttl, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
+  ['bit_slice(tcp, "a", 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
+  ['bit_slice(tcp, 0, ip.ttl) == 1', 'field bit_slice(): a computed argument is not compiled'],
+  ['bit_slice(tcp, 0, "a") == 1', 'field bit_slice(): a computed argument is not compiled'],
+];
+
 describe('what the fast path does not write', () => {
   it.each(CASES)('%s: %s', (expression, reason) => {
     expect(written(expression)).toEqual({ notCompiled: reason });
+  });
+
+  it.each(BIT_SLICES)('a wider bit_slice: %s: %s', (expression, reason) => {
+    expect(written(expression, undefined, WIDER_BIT_SLICE)).toEqual({ notCompiled: reason });
   });
 
   it('writes the same comparisons on the firewall fields of the wider scheme', () => {
