@@ -62,7 +62,7 @@ function scratchCopy(root: string): string {
   return dir;
 }
 
-interface Outcome {
+export interface Outcome {
   status: 'Killed' | 'Timeout' | 'Survived';
   killedBy?: string;
   seconds: number;
@@ -92,17 +92,33 @@ function runTests(dir: string, tests: string[], limitMs: number): Outcome {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (run.error !== undefined || run.signal !== null) return { status: 'Timeout', seconds };
   if (run.status === 0) return { status: 'Survived', seconds };
-  // the first failing test in file order (which files ran before the bail varies from run to run)
+  return failedRun(existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as VitestReport) : undefined, dir, seconds);
+}
+
+/** vitest's JSON report, the parts read here */
+export interface VitestReport {
+  testResults: Array<{ name: string; status: string; assertionResults: Array<{ fullName: string; status: string; failureMessages?: string[] }> }>;
+}
+
+/**
+ * What a failed run says: Killed by its first failing test in file order (which files ran before the
+ * bail varies from run to run), a test file that failed to load among them; a Timeout when every
+ * failing test ran out of its own time (vitest's testTimeout, no assertion failed: on a loaded machine
+ * that is no kill, so the caller runs the mutant again).
+ */
+export function failedRun(result: VitestReport | undefined, dir: string, seconds: number): Outcome {
   const failures: string[] = [];
-  if (existsSync(out)) {
-    const result = JSON.parse(readFileSync(out, 'utf8')) as { testResults: Array<{ name: string; status: string; assertionResults: Array<{ fullName: string; status: string }> }> };
-    for (const file of result.testResults) {
-      const failed = file.assertionResults.find((a) => a.status === 'failed');
-      if (failed !== undefined) failures.push(`${path.relative(dir, file.name)}#${failed.fullName}`);
-      else if (file.status === 'failed') failures.push(`${path.relative(dir, file.name)}# (the file failed to load)`);
-    }
+  let timedOut = 0;
+  for (const file of result?.testResults ?? []) {
+    const failed = file.assertionResults.find((a) => a.status === 'failed');
+    if (failed !== undefined) failures.push(`${path.relative(dir, file.name)}#${failed.fullName}`);
+    else if (file.status === 'failed') failures.push(`${path.relative(dir, file.name)}# (the file failed to load)`);
+    // vitest 4's JSON report gives a timeout's stack, which starts with its placeholder's message
+    if (failed?.failureMessages?.some((f) => /^Error: (STACK_TRACE_ERROR|(Test|Hook) timed out in)/.test(f))) timedOut++;
   }
-  return { status: 'Killed', killedBy: failures.sort()[0] ?? 'vitest failed without a failing test in its report', seconds };
+  failures.sort();
+  if (failures.length > 0 && timedOut === failures.length) return { status: 'Timeout', killedBy: `${failures[0]} (timed out)`, seconds };
+  return { status: 'Killed', killedBy: failures[0] ?? 'vitest failed without a failing test in its report', seconds };
 }
 
 /** Rechecks the alive mutants of `reportFile` against `tests`; returns the report with its rows and `tests` rewritten (the caller scores and writes it). */
@@ -124,7 +140,9 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
     log(`${report.file}: ${alive.length} alive mutants against ${tests.length} test files (unmutated run ${base.seconds.toFixed(1)} s; a mutant's limit ${(limitMs / 1000).toFixed(0)} s)`);
     for (const [i, m] of alive.entries()) {
       writeFileSync(target, applyMutant(original, m));
-      const o = runTests(dir, tests, limitMs);
+      let o = runTests(dir, tests, limitMs);
+      // a test that timed out: once more, to tell a mutant that loops from a loaded machine
+      if (o.killedBy?.endsWith('(timed out)')) o = runTests(dir, tests, limitMs);
       log(`  ${i + 1}/${alive.length} ${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}: ${o.status}${o.killedBy !== undefined ? ` by ${o.killedBy}` : ''} (${o.seconds.toFixed(1)} s)`);
       if (o.status !== 'Survived') {
         m.status = o.status;

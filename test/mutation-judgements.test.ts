@@ -2,11 +2,11 @@
 // judgements of docs/mutation.md: every mutant a report leaves alive (Survived, NoCoverage) is judged
 // there, one line each, and every mutant judged there is still alive in its file's report. A test
 // that kills a judged mutant, or a survivor nobody judged, fails here until the docs say why.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyMutant, mutantSpan } from '../bench/mutation-recheck.js';
+import { applyMutant, failedRun, mutantSpan, type VitestReport } from '../bench/mutation-recheck.js';
 import type { MutantRow } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -96,4 +96,27 @@ describe('a committed report read back onto its source (what --recheck applies b
       expect(wrong.map(key)).toEqual([]);
     });
   }
+});
+
+describe("--recheck's reading of a failed vitest run", () => {
+  it('counts a failed assertion as a kill and a test that ran out of its time as a timeout (vitest run for real)', () => {
+    mkdirSync(path.join(ROOT, 'tmp'), { recursive: true });
+    const dir = mkdtempSync(path.join(ROOT, 'tmp', 'recheck-outcome-'));
+    try {
+      // a config of its own (vitest's defaults find no test under the project's tmp/)
+      writeFileSync(path.join(dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'] } };\n");
+      writeFileSync(path.join(dir, 'fails.test.ts'), "import { expect, it } from 'vitest';\nit('fails', () => { expect(1).toBe(2); });\n");
+      writeFileSync(path.join(dir, 'slow.test.ts'), "import { it } from 'vitest';\nit('is slow', () => new Promise((r) => setTimeout(r, 3000)), 50);\n");
+      const report = (file: string): VitestReport => {
+        const out = path.join(dir, `${file}.json`);
+        spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', file, '--config', 'vitest.config.mjs', '--reporter=json', `--outputFile=${out}`], { cwd: dir, stdio: 'ignore' });
+        return JSON.parse(readFileSync(out, 'utf8')) as VitestReport;
+      };
+      expect(failedRun(report('fails.test.ts'), dir, 1)).toEqual({ status: 'Killed', killedBy: 'fails.test.ts#fails', seconds: 1 });
+      expect(failedRun(report('slow.test.ts'), dir, 1)).toEqual({ status: 'Timeout', killedBy: 'slow.test.ts#is slow (timed out)', seconds: 1 });
+      expect(failedRun(undefined, dir, 1)).toMatchObject({ status: 'Killed', killedBy: 'vitest failed without a failing test in its report' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -69,6 +69,24 @@ describe('atp_filter_never_applies', () => {
     expect(atp(lint(inside)).map((f) => f.rule)).toEqual(['b']);
   });
 
+  it('says which filters the work limit kept it from deciding, and decides them with more steps', () => {
+    const finding = (rule: string, mode: string, steps: number): Finding => ({
+      ruleset: 'syn_protection', rule, kind: 'indeterminate', blocked_by: [], different_action: false, witness: null,
+      message: `filter ${rule} (${mode}): the analysis reached its work limit (${steps} steps) before deciding whether it ever applies`,
+    });
+    const ours = (findings: Finding[]) => findings.filter((f) => f.ruleset === 'syn_protection');
+    // the question whether 30 stronger filters (the odd ports) cover b runs out; with more steps: they do not (the even ports)
+    const ports = syn(...Array.from({ length: 30 }, (_, i): ProtectionFilter => ({ id: `p${2 * i + 1}`, expression: `tcp.dstport == ${2 * i + 1}`, mode: 'enabled' })), { id: 'b', expression: 'tcp.dstport in {1..59}', mode: 'disabled' });
+    expect(ours(lint(ports, { workLimit: 100 }))).toEqual([finding('b', 'disabled', 100)]);
+    expect(ours(lint(ports))).toEqual([]);
+    // the meaning of the stronger filter a runs out: it covers nothing then, and b is not said to be covered;
+    // with more steps a covers b
+    const a = `not (${[0, 1, 2].map((i) => `(ip.src in {10.${i}.0.0/16} and tcp.dstport != ${i + 1})`).join(' or ')})`;
+    const meaning = syn({ id: 'a', expression: a, mode: 'enabled' }, { id: 'b', expression: 'tcp.dstport == 22 and ip.src in {192.0.2.0/24}', mode: 'disabled' });
+    expect(ours(lint(meaning, { workLimit: 100 }))).toEqual([finding('a', 'enabled', 100)]);
+    expect(ours(lint(meaning)).map((f) => [f.rule, f.kind])).toEqual([['b', 'atp_filter_never_applies']]);
+  });
+
   it("refuses a filter the filter scheme cannot parse, naming the filter's place", () => {
     const s: Snapshot = { prefixes: [{ prefix: PREFIX }], tcp_flow_protection: { filters: [{ id: 'ok', expression: 'tcp.dstport == 1', mode: 'enabled' }, { id: 'bad', expression: 'ip.ttl == 1', mode: 'enabled' }] } };
     expect(() => lint(s)).toThrow(/tcp_flow_protection\.filters\[1\]\.expression/);
