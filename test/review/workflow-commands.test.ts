@@ -14,12 +14,23 @@ describe('workflowCommand', () => {
     expect(workflowCommand({ level: 'warning', message: 'no place' })).toBe('::warning::no place');
   });
 
-  it('is one line that the runner reads back to the same values, whatever the text', () => {
+  it('is one line that the runner reads back to the same values, `##[` as `##\\u005b`, whatever the text', () => {
+    // fc.string() is printable ASCII: of what `printable` escapes, only `##[` (the runner's older
+    // command form) can occur, and the line holds it as `##\u005b`, which the runner reads as is
+    const shown = (text: string): string => text.replace(/##\[/g, '##\\u005b');
     fc.assert(fc.property(fc.string(), fc.string(), fc.string(), (message, title, file) => {
       const line = workflowCommand({ level: 'notice', message, title, file });
       expect(line).not.toMatch(/[\r\n]/);
-      expect(readCommand(line)).toEqual({ command: 'notice', properties: { title, file }, data: message });
+      expect(line).not.toContain('##[');
+      expect(readCommand(line)).toEqual({ command: 'notice', properties: { title: shown(title), file: shown(file) }, data: shown(message) });
     }));
+  });
+
+  it('writes the `[` of `##[` as `\\u005b`, in the message and in properties, so the line holds no older-form command', () => {
+    // the property's counterexample ["##[", "", ""] (seed 1925655680)
+    expect(workflowCommand({ level: 'notice', message: '##[', title: '', file: '' })).toBe('::notice title=,file=::##\\u005b');
+    expect(readCommand(workflowCommand({ level: 'notice', message: 'a ##[add-mask]s', title: '##[', file: 'x##[y' })))
+      .toEqual({ command: 'notice', properties: { title: '##\\u005b', file: 'x##\\u005by' }, data: 'a ##\\u005badd-mask]s' });
   });
 });
 
