@@ -54,6 +54,7 @@ const CASES: Array<[expression: string, reason: string]> = [
 const BIT_SLICES: Array<[expression: string, reason: string]> = [
   ['bit_slice(x.bytes, 0, 8) == 1', 'field bit_slice(): field x.bytes not compiled'],
   ['bit_slice(concat(tcp, tcp), 0, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
+  ['bit_slice("ab", 0, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
   ['bit_slice(http.hdr["a"], 0, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
   ['bit_slice(tcp, ip.ttl, 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
   ['bit_slice(tcp, "a", 8) == 1', 'field bit_slice(): a computed argument is not compiled'],
