@@ -32,8 +32,11 @@ function built(s: Stages, packet: Record<string, unknown>) {
 /** the TCP header's bytes of a frame the builder wrote (Ethernet 14 + IPv4 20), its checksum (bytes 16-17) left out */
 const tcpHeader = (frame: { data: Uint8Array; off: number }): number[] => [...frame.data.subarray(frame.off + 34, frame.off + 54)].map((b, i) => (i === 16 || i === 17 ? -1 : b));
 
+/** one ruleset of one rule blocking `expression` */
+const ruleset = (expression: string) => [{ name: 'rs', kind: 'root' as const, phase: 'edge_transit' as const, rules: [{ ref: 'r', action: 'block' as const, expression }] }];
+
 function decided(s: Stages, packet: Record<string, unknown>, record: boolean, expression: string): boolean {
-  const firewall = s.firewall.Firewall.compile([{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'r', action: 'block', expression }] }], {});
+  const firewall = s.firewall.Firewall.compile(ruleset(expression), {});
   const program = s.fast.FastFirewall.compile(firewall, {});
   const path = new s.path.CompiledPath({ firewall, program });
   return s.decide.decideFrame(built(s, packet), path, new s.run.Run(path, { record })).drop;
@@ -81,8 +84,7 @@ describe('header fields of every shape a layer can place', () => {
     // each other or with sip, the rule could not match and would have no witness (no port is asked
     // for: tcp.t_odd overlaps both ports' bytes, which the analysis does not know)
     const rule = 'tcp.t_seq == 3735928559 and tcp.t_odd == 13398 and tcp.t_doff == 80 and not sip';
-    const rulesets = [{ name: 'rs', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'r', action: 'block', expression: rule }] }];
-    const witness = s.pinning.pinFirewall({ rulesets } as never).rules[0]!.witness!;
+    const witness = s.pinning.pinFirewall({ rulesets: ruleset(rule) } as never).rules[0]!.witness!;
     expect(witness).toMatchObject({ 'tcp.t_seq': 0xdeadbeef, 'tcp.t_odd': 13398, 'tcp.t_doff': 80 });
     for (const record of [false, true]) expect(decided(s, witness, record, rule)).toBe(true);
   });
