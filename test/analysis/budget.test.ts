@@ -1,15 +1,17 @@
 // The work limit (src/analysis/budget.ts) only ever turns an answer into `indeterminate`: on random
 // small rulesets, the default limit changes nothing, and under any limit — a question's or the
 // whole run's — every rule's status and every pair of a comparison is the unbounded answer or says
-// that the limit stopped it. The budget itself allows exactly its limit in steps; a run's budget
+// that the limit stopped it (through lint's statuses too, each a question of the run's budget). The
+// budget itself allows exactly its limit in steps; withinQuestion answers past a question's own limit
+// and lets the run's end through; a run's budget
 // is shared by its questions and, once spent (steps or memory), ends every later question at once;
 // diff --static settles the pairs that change a verdict before those that only change the rule; a
 // space the limit leaves open is `undecided`; the interval memo holds a bounded number of values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnalysisBudget, Budget, TOTAL_WORK_LIMIT, WORK_LIMIT, WorkLimitReached, withinBudget } from '../../src/analysis/budget.js';
+import { AnalysisBudget, Budget, TOTAL_WORK_LIMIT, WORK_LIMIT, WorkLimitReached, withinBudget, withinQuestion } from '../../src/analysis/budget.js';
 import { forgetRemembered, intersect, rememberedValues } from '../../src/analysis/intervals.js';
-import { compareRulesets, explain, lint, pinProtection, proveSpace, ruleStatus } from '../../src/analysis/index.js';
+import { compareRulesets, explain, lint, pinProtection, proveSpace, ruleStatus, ruleStatuses } from '../../src/analysis/index.js';
 import { modelFirewalls } from '../../src/analysis/model.js';
 import { ruleSpecs, snapshotOf } from './replay.js';
 
@@ -39,6 +41,27 @@ describe('rule status under a work limit', () => {
           if (bounded.kind === 'indeterminate' && LIMITED.test(bounded.reason)) limited++;
           else if (bounded.kind === 'unreachable' && !bounded.minimal) expect(exact.kind).toBe('unreachable');
           else expect(bounded).toEqual(exact);
+        });
+      }),
+      { numRuns: RUNS },
+    );
+    expect(limited).toBeGreaterThan(0);
+  });
+
+  it('lint\'s statuses, each a question of the run\'s budget of workLimit steps: the unbounded answer or indeterminate with the reason', () => {
+    let limited = 0;
+    fc.assert(
+      fc.property(ruleSpecs, fc.integer({ min: 1, max: 3000 }), (specs, limit) => {
+        const snapshot = snapshotOf(specs);
+        const exact = ruleStatuses(snapshot, { workLimit: Infinity });
+        ruleStatuses(snapshot, { workLimit: limit }).forEach(({ ref, status }, i) => {
+          expect(ref).toBe(exact[i]!.ref);
+          // a status the question's limit stops says so; the limit may also leave a rule's classes (its own or an earlier rule's) unbuilt, and the reason then names the work limit
+          if (status.kind === 'indeterminate' && LIMITED.test(status.reason)) limited++;
+          else if (status.kind === 'indeterminate') expect(exact[i]!.status.kind === 'indeterminate' || /work limit/.test(status.reason)).toBe(true);
+          // a rule whose classes the limit left unbuilt is taken to match every packet: "never reached" is still true of it (it may match none)
+          else if (status.kind === 'unreachable') expect(['unreachable', 'unmatchable']).toContain(exact[i]!.status.kind);
+          else expect(status).toEqual(exact[i]!.status);
         });
       }),
       { numRuns: RUNS },
@@ -92,6 +115,17 @@ describe('Budget and withinBudget', () => {
     expect(withinBudget(() => new Budget(1).spend(2), (reason) => reason)).toBe('the analysis reached its work limit (1 step)');
     expect(() => withinBudget(() => { throw new RangeError('other'); }, (reason) => reason)).toThrow(RangeError);
   });
+
+  it('withinQuestion: f() within the limit, onLimit() past the question\'s own limit; the run\'s end and any other error go through', () => {
+    expect(withinQuestion(() => 'done', () => 'limit')).toBe('done');
+    expect(withinQuestion(() => new Budget(1).spend(2), () => 'limit')).toBe('limit');
+    const run = new AnalysisBudget({ perQuestion: 10, total: 15 });
+    expect(withinQuestion(() => run.question().spend(11), () => 'limit')).toBe('limit');
+    expect(() => withinQuestion(() => run.question().spend(5), () => 'limit')).toThrow('the analysis reached its work limit for the whole run (15 steps)');
+    const heap = new AnalysisBudget({ memory: 1 });
+    expect(() => withinQuestion(() => heap.question(Infinity).spend(65_536), () => 'limit')).toThrow(/memory limit/);
+    expect(() => withinQuestion(() => { throw new RangeError('other'); }, () => 'limit')).toThrow(RangeError);
+  });
 });
 
 describe('the run\'s budget', () => {
@@ -108,6 +142,11 @@ describe('the run\'s budget', () => {
     expect(() => run.question().spend(5)).toThrow('the analysis reached its work limit for the whole run (25 steps)');
     expect(run.exhausted).toBe('the analysis reached its work limit for the whole run (25 steps)');
     expect(() => run.question().spend(0)).toThrow(WorkLimitReached);
+    // exactly its total is allowed, one step more is not
+    const exact = new AnalysisBudget({ total: 5 });
+    exact.question(Infinity).spend(5);
+    expect([exact.spent, exact.exhausted]).toEqual([5, null]);
+    expect(() => exact.question(Infinity).spend(1)).toThrow('the analysis reached its work limit for the whole run (5 steps)');
     expect(new AnalysisBudget().total).toBe(TOTAL_WORK_LIMIT);
     expect(new AnalysisBudget().perQuestion).toBe(WORK_LIMIT);
   });
@@ -118,6 +157,9 @@ describe('the run\'s budget', () => {
     expect(() => run.question().spend(1)).toThrow('the analysis reached its memory limit (0 MB of heap)');
     expect(run.exhausted).toMatch(/memory limit/);
     expect(() => run.question().spend(1)).toThrow(/memory limit/);
+    // the bound in MB, singular at one
+    const oneMB = new AnalysisBudget({ memory: 2 ** 20 });
+    expect(() => oneMB.question(Infinity).spend(65_536)).toThrow('the analysis reached its memory limit (1 MB of heap)');
     // the default is at most 1 GiB, and below the process's own heap limit
     expect(new AnalysisBudget().memory).toBeLessThanOrEqual(1024 * 1024 * 1024);
   });
