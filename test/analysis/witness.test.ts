@@ -118,6 +118,16 @@ describe('witnessOf', () => {
     expect(len(v6tcp!, [[Dim.src, point(V6_BASE)], [Dim.len, range(10n, 59n)]])).toBe(10);
   });
 
+  it("gives an ICMP packet its family's protocol, as a suite builds it: ICMPv6 over IPv6 (from ::, the first IPv6 address), ICMP over IPv4", () => {
+    // the ICMP boxes allow both protocol numbers (1 and 58) over either family
+    const proto = (box: Box, sets: Array<[number, Intervals]> = []): unknown => witnessOf(withSets(box, sets), names)['ip.proto'];
+    expect(proto(v6icmp!)).toBe('ipv6-icmp');
+    expect(proto(v6icmp!, [[Dim.src, point(V6_BASE)]])).toBe('ipv6-icmp');
+    expect(proto(v6icmp!, [[Dim.src, point(V6_BASE)], [Dim.proto, point(1n)]])).toBe('icmp');
+    expect(proto(v4icmp!)).toBe('icmp');
+    expect(proto(v4icmp!, [[Dim.src, point(V6_BASE - 1n)]])).toBe('icmp');
+  });
+
   it('gives a packet with IP options a header longer than five words', () => {
     expect(witnessOf(set(v4tcp!, Dim.optType, point(7n)), names)).toMatchObject({ 'ip.hdr_len': 6, 'ip.opt.type': 7 });
   });

@@ -81,4 +81,31 @@ describe('pinned cases', () => {
     expect(tiny.expect).toEqual({ verdict: 'drop', rule: 'tiny' });
     expect(tiny.body).toEqual([['packet', expect.objectContaining({ 'ip.proto': 'udp', 'ip.len': 28 })]]);
   });
+
+  it("pins a rule of packets too short for its first class's headers by the next class whose headers fit: no port or type then, a packet cut short of its transport header", async () => {
+    /** the packet pinning a lone rule `r` */
+    const pinned = async (expression: string): Promise<Record<string, unknown>> => {
+      const config: Snapshot = { rulesets: [{ name: 'edge', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'r', action: 'block', expression }] }] };
+      const { cases, unpinned } = pinnedCases(config, await SuitePaths.open(config, {}));
+      expect(unpinned).toEqual([]);
+      const body = cases.find((c) => c.name === 'r')!.body;
+      expect(body).toHaveLength(1);
+      return body[0]![1] as Record<string, unknown>;
+    };
+    const transport = (p: Record<string, unknown>): string[] => Object.keys(p).filter((k) => /^(tcp|udp|icmp)\./.test(k));
+    // 30 bytes: TCP's 20 + 20 do not fit, UDP's 20 + 8 do
+    expect(await pinned('ip.len >= 30 and ip.len <= 39')).toMatchObject({ 'ip.proto': 'udp', 'ip.len': 30, 'udp.dstport': 53 });
+    // 24 bytes: neither UDP's nor an echo request's 28: only a packet without a transport header
+    const bare = await pinned('ip.len >= 24 and ip.len <= 27');
+    expect([bare['ip.len'], transport(bare)]).toEqual([24, []]);
+    // IPv6: a 40-byte header, TCP's 60 do not fit 40 to 59, UDP's 48 do
+    expect(await pinned('ip.len >= 40 and ip.len <= 59 and ip.src in {2001:db8::/32}')).toMatchObject({ 'ip.src': '2001:db8::1', 'ip.proto': 'udp', 'ip.len': 48 });
+    // a 15-word IPv4 header: TCP needs 80 bytes, UDP 68
+    expect(await pinned('ip.hdr_len == 15 and ip.len >= 40 and ip.len <= 79')).toMatchObject({ 'ip.hdr_len': 15, 'ip.proto': 'udp', 'ip.len': 68 });
+    // an ICMP error carries the invoking packet's 28 bytes: 56 do not fit 28 to 55, GRE's 24 do
+    expect(await pinned('ip.len >= 28 and ip.len <= 55 and (icmp.type == 3 or ip.proto == "gre")')).toMatchObject({ 'ip.proto': 'gre', 'ip.len': 28 });
+    // a SIP request's first line, 64 bytes more: 104 with TCP's headers, 92 with UDP's, 88 without a transport header
+    const sip = await pinned('sip and ip.len >= 40 and ip.len <= 91');
+    expect([sip.sip, sip['ip.len'], transport(sip)]).toEqual([true, 88, []]);
+  });
 });
