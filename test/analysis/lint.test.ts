@@ -1,8 +1,9 @@
 // lint on hand-made rulesets: each finding kind, blocked_by minimality, what log and disabled rules
 // do, the packet-model contradictions, warnings, indeterminate parts and ATP filters.
 import { describe, expect, it } from 'vitest';
-import { explain, lint, lintModel, type Finding } from '../../src/analysis/index.js';
+import { AnalysisBudget, explain, lint, lintModel, type Finding } from '../../src/analysis/index.js';
 import { modelFirewalls } from '../../src/analysis/model.js';
+import { firstOutside } from '../../src/analysis/space.js';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { replayer, snapshotOf, type RuleSpec } from './replay.js';
 
@@ -247,6 +248,29 @@ describe('indeterminate', () => {
   it('claims unreachable through an unmodelled rule when a modelled earlier one covers it', () => {
     const s = rules(['block', 'tcp.dstport >= 0'], ['block', 'tcp.dstport == 22 and tcp contains "SSH"']);
     expect(lint(s)).toEqual([expect.objectContaining({ rule: 'r2', kind: 'unreachable', blocked_by: ['r1'] })]);
+  });
+
+  it('is not said of a rule whose packet classes are exact once the limit allows the one search past the earlier rules', () => {
+    // every bound exact: the packet outside the earlier rules' certain matches is the witness, no second search
+    for (const s of [
+      rules(['block', 'tcp.dstport in {1..3}'], ['block', 'tcp.dstport in {2..6}']),
+      rules(['block', 'tcp.dstport == 1 or ip.ttl < 5'], ['skip', 'udp.dstport == 53 and not ip.src in {10.0.0.0/8}'], ['block', 'ip.ttl < 10']),
+    ]) {
+      const { space, firewalls } = modelFirewalls([{ snapshot: s }]);
+      const model = firewalls[0]!;
+      const last = model.rules.at(-1)!;
+      expect(model.rules.every((r) => r.meaning.must === r.meaning.may)).toBe(true);
+      // the steps of that one search
+      const run = new AnalysisBudget();
+      firstOutside(last.meaning.may, model.rules.slice(0, -1).map((r) => r.meaning.must), run.question());
+      const steps = run.spent;
+      expect(steps).toBeGreaterThan(1);
+      expect(lintModel(model, space, steps).filter((f) => f.rule === last.ref)).toEqual([]);
+      expect(lintModel(model, space, steps - 1).find((f) => f.rule === last.ref)).toMatchObject({
+        kind: 'indeterminate',
+        message: expect.stringMatching(new RegExp(`^${last.ref}: the analysis reached its work limit \\(${steps - 1} steps?\\) before deciding whether it is reached$`)),
+      });
+    }
   });
 });
 

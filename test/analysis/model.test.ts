@@ -111,6 +111,19 @@ describe('modelFirewalls', () => {
     expect(src(3)).not.toEqual(src(0));
   });
 
+  it('a list of 1 to 20 separate ranges is its addresses exactly, one ranges object for two sets of them', () => {
+    for (let n = 1; n <= 20; n++) {
+      const ranges = Array.from({ length: n }, (_, i): [number, number] => [100 * i + 1, 100 * i + 50]);
+      const sets: Record<string, ReturnType<typeof v4>> = { p: v4(...ranges), q: v4(...ranges) };
+      const snap = snapshotOf([one('block', 'ip.src in $p'), one('block', 'ip.src in $q')]);
+      const [p, q] = modelFirewalls([{ snapshot: snap, options: { lists: (name) => sets[name] } }]).firewalls[0]!.rules;
+      const src = p!.meaning.must.map((box) => box[0]);
+      expect(src.length).toBeGreaterThan(0);
+      for (const set of src) expect(set).toEqual(ranges.flat().map(BigInt));
+      q!.meaning.must.forEach((box, i) => expect(box[0]).toBe(src[i]));
+    }
+  });
+
   it('an expression past the work limit keeps only the sound bounds (nothing certain, everything possible) and says why', () => {
     const big = Array.from({ length: 5 }, (_, i) => `(tcp.dstport == ${i} or ip.ttl == ${i})`).join(' and ');
     const snap = snapshotOf([one('block', big), one('block', 'tcp.dstport == 1')]);
