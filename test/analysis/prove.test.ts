@@ -3,9 +3,10 @@
 // fails with a packet the firewall certainly decides otherwise, indeterminate with a packet it may
 // decide otherwise — each witness replayed through the real firewall.
 import { describe, expect, it } from 'vitest';
-import { proveSpace, spaceExpression } from '../../src/analysis/index.js';
+import { AnalysisBudget, proveSpace, SpaceProver, spaceExpression } from '../../src/analysis/index.js';
 import { proveInModel, spaceModel } from '../../src/analysis/prove.js';
 import { ConfigItemError } from '../../src/errors.js';
+import { IpSetBuilder } from '../../src/net/ip-set.js';
 import { replayer, snapshotOf } from './replay.js';
 
 const one = (action: 'block' | 'skip' | 'log', expression: string, enabled = true) => ({ action, expression, enabled });
@@ -121,5 +122,87 @@ describe('proveSpace', () => {
     const { hs, model } = spaceModel(s, {});
     expect(() => proveInModel(model, hs, huge, { verdict: 'pass' })).toThrow(expect.objectContaining({ path: 'space' }));
     expect(proveInModel(model, hs, { 'ip.src': '198.51.100.0/24', 'tcp.dstport': 22 }, { verdict: 'drop', rule: 'r2' })).toEqual({ status: 'holds' });
+  });
+
+  it('a map of a union space that the language refuses is named by its place in the list', () => {
+    const bad = { 'tcp.dstport': 'ssh' };
+    expect(() => proveSpace(s, [{ 'tcp.dstport': 22 }, bad], { verdict: 'drop' })).toThrow(expect.objectContaining({ path: 'space[1].tcp.dstport' }));
+    expect(() => proveSpace(s, bad, { verdict: 'drop' })).toThrow(expect.objectContaining({ path: 'space.tcp.dstport' }));
+  });
+
+  it('fails where the expected rule decides with the other verdict, or decides nothing (a log rule, no rule at all), naming what decides instead', () => {
+    // r2 blocks every packet of the space: expecting it to pass them fails with r2's drop
+    const proof = proveSpace(s, { 'ip.src': '198.51.100.0/24', 'tcp.dstport': 22 }, { verdict: 'pass', rule: 'r2' });
+    expect(proof).toMatchObject({ status: 'fails', verdict: 'drop', rule: 'r2' });
+    if (proof.status === 'fails') expect(replay(proof.witness)).toMatchObject({ verdict: 'drop', rule: 'r2' });
+    // r3 only logs: the packets it matches pass by no rule, or are decided by r1 (skip) or r2 (block)
+    expect(proveSpace(s, { 'ip.src': '198.51.100.0/24', 'tcp.dstport': 80 }, { verdict: 'pass', rule: 'r3' })).toMatchObject({ status: 'fails', verdict: 'pass', rule: null });
+    expect(proveSpace(s, { 'tcp.dstport': 80 }, { verdict: 'pass', rule: 'r3' })).toMatchObject({ status: 'fails', verdict: 'pass', rule: 'r1' });
+    // a firewall whose only rule logs, or whose one block rule misses the space: the default pass decides
+    expect(proveSpace(snapshotOf([one('log', 'tcp.dstport == 80')]), { 'tcp.dstport': 80 }, { verdict: 'pass', rule: 'r1' })).toMatchObject({ status: 'fails', verdict: 'pass', rule: null });
+    expect(proveSpace(snapshotOf([one('block', 'tcp.dstport == 22')]), { 'tcp.dstport': 80 }, { verdict: 'pass', rule: 'r1' })).toMatchObject({ status: 'fails', verdict: 'pass', rule: null });
+  });
+
+  it('naming the deciding rule (or none), a space inside its packets and apart from every earlier rule is proved within a work limit the search the verdict alone needs exceeds', () => {
+    // 20 boxes (port 10, every other TTL) that the blocking rule's packets (TTL 1 or 255) surround but never meet
+    const space = Array.from({ length: 20 }, (_, k) => ({ 'tcp.dstport': 10, 'ip.ttl': 2 * k + 2 }));
+    const around = one('block', 'tcp.dstport == 10 and ip.ttl in {1 255}');
+    const port = one('skip', 'tcp.dstport == 10');
+    for (const [rules, rule, open] of [
+      [[around, port], 'r2', 'r1'],
+      [[port, around], 'r1', 'r2'],
+      [[around], null, 'r1'],
+    ] as const) {
+      const u = snapshotOf(rules);
+      expect(proveSpace(u, space, { verdict: 'pass', rule }, { workLimit: 100 })).toEqual({ status: 'holds' });
+      expect(proveSpace(u, space, { verdict: 'pass' }, { workLimit: 100 })).toMatchObject({ status: 'undecided', verdict: 'drop', rule: open });
+      expect(proveSpace(u, space, { verdict: 'pass' })).toEqual({ status: 'holds' });
+      // below what the proof without a search needs, no claim: undecided as the search is
+      expect(proveSpace(u, space, { verdict: 'pass', rule }, { workLimit: 40 })).toMatchObject({ status: 'undecided', verdict: 'drop', rule: open });
+    }
+  });
+
+  it('past the work limit, says which decision it could not rule out, the default pass as no rule', () => {
+    const u = snapshotOf([one('block', 'tcp.dstport == 22')]);
+    const proof = proveSpace(u, { 'ip.ttl': [1, 3, 5] }, { verdict: 'drop' }, { workLimit: 1 });
+    expect(proof).toMatchObject({ status: 'undecided', verdict: 'pass', rule: null });
+    if (proof.status === 'undecided') expect(proof.reason).toMatch(/before deciding whether no rule \(pass\) decides some packet of the space$/);
+  });
+
+  it('a space naming a country the rules never name, among others they do, is proved in a model that knows it: the witness has that country', () => {
+    const c = snapshotOf([one('block', 'ip.src.country != "US"')]);
+    const proof = proveSpace(c, { 'ip.src.country': ['US', 'DE'], 'tcp.dstport': 22 }, { verdict: 'pass' });
+    expect(proof).toMatchObject({ status: 'fails', verdict: 'drop', rule: 'r1', witness: { 'ip.src.country': 'DE', 'tcp.dstport': 22 } });
+  });
+
+  it("the model of a space naming another country resolves the rules' lists as the caller's options say", () => {
+    const mine = new IpSetBuilder();
+    mine.addRange4(0xc0000200, 0xc00002ff); // 192.0.2.0/24
+    const lists = (name: string) => (name === 'mine' ? mine.build() : undefined);
+    const u = snapshotOf([one('block', 'ip.src in $mine')]);
+    for (const country of ['US', 'DE']) {
+      expect(proveSpace(u, { 'ip.src.country': country, 'ip.src': '192.0.2.7' }, { verdict: 'drop', rule: 'r1' }, { lists }), country).toEqual({ status: 'holds' });
+    }
+  });
+
+  it("a prover models the firewall once: a space naming only the rules' names spends only its proof; one naming another country also a model of its own, from the same budget", () => {
+    const u = snapshotOf([one('block', 'not (tcp.dstport == 22 and ip.src.country == "US")'), one('skip', 'ip.ttl < 10 or ip.src.country == "US"')]);
+    const prover = new SpaceProver(u);
+    expect(prover.budget.spent).toBeGreaterThan(0);
+    const expectation = { verdict: 'pass', rule: 'r2' } as const;
+    for (const [space, ownModel] of [
+      [{ 'ip.src.country': 'US', 'tcp.dstport': 22 }, false],
+      [{ 'ip.ttl': [1, 5] }, false],
+      [{ 'ip.src.country': ['US', 'DE'], 'tcp.dstport': 22 }, true],
+    ] as const) {
+      const before = prover.budget.spent;
+      const proof = prover.prove(space, expectation);
+      const { hs, model, budget: modelling } = spaceModel(u, space);
+      const alone = new AnalysisBudget();
+      expect(proveInModel(model, hs, space, expectation, alone), JSON.stringify(space)).toEqual(proof);
+      expect(alone.spent).toBeGreaterThan(0);
+      if (ownModel) expect(modelling.spent).toBeGreaterThan(0);
+      expect(prover.budget.spent - before, JSON.stringify(space)).toBe(alone.spent + (ownModel ? modelling.spent : 0));
+    }
   });
 });
