@@ -41,6 +41,7 @@ describe('configuration errors name the bad item', () => {
 
   it.each([
     ['tcp_protection_status.enabled', 'null', { tcp_protection_status: null }, /true or false/],
+    ['tcp_protection_status.enabled', 'text', { tcp_protection_status: 'on' }, /true or false/],
     ['snapshot', 'null', null, /expected a configuration object/],
     // a configuration's text given where its parsed document belongs
     ['snapshot', 'text', 'tcp_protection_status: {enabled: true}', /expected a configuration object/],
