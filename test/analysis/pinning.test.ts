@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
-import { MAX_CASES_PER_RULE, pinFirewall, pinProtection } from '../../src/analysis/index.js';
+import { AnalysisBudget, MAX_CASES_PER_RULE, pinFirewall, pinProtection } from '../../src/analysis/index.js';
 import { spaceModel, spaceParts } from '../../src/analysis/prove.js';
 import { type RuleSpec, randomSource, replayer, ruleSpecs, samples, snapshotOf } from './replay.js';
 
@@ -317,5 +317,130 @@ describe('pinProtection', () => {
 
   it('nothing without a protected prefix', () => {
     expect(pinProtection({ syn_protection: { filters: [{ expression: 'tcp.dstport == 22', mode: 'enabled' }], rules: [{ scope: 'global', name: '', mode: 'enabled' }] } })).toEqual([]);
+  });
+});
+
+describe('pinning: edges, witnesses and the packets inside a rule (lines 1-239)', () => {
+  /** `n` addresses two apart from `first`'s last part: 17 is one more than a space lists, so the last is left to packets inside */
+  const apart = (prefix: string, n: number, hex = false): string => Array.from({ length: n }, (_, i) => `${prefix}${hex ? (2 * i + 1).toString(16) : 2 * i + 1}`).join(' ');
+  const v4 = apart('10.0.0.', 17);
+
+  it('inside a part no space pins: a packet where each later enabled, deciding rule matches too (moved first, that rule decides it), each packet said once', () => {
+    const rules = [
+      rule('block', `ip.src in {${v4}}`),
+      rule('block', 'ip.src == 10.0.0.33', false),
+      rule('log', 'ip.src == 10.0.0.33'),
+      rule('skip', 'ip.src == 10.0.0.33'),
+      // the same packet as r4's: not said again
+      rule('block', 'ip.src in {10.0.0.31 10.0.0.33}'),
+      rule('block', 'ip.src == 10.0.0.35'),
+    ];
+    const pinning = pinFirewall(snapshotOf(rules));
+    const [r1] = pinning.rules;
+    // 10.0.0.33 is the address the space leaves out
+    expect(r1!.omitted[0]).toMatch(/^4 boxes of its decided region pinned in part/);
+    expect(r1!.inside.map((p) => p.what)).toEqual(['where r4 matches too', 'ip.src 10.0.0.33']);
+    const [where, end] = r1!.inside;
+    expect(where!.witness['ip.src']).toBe('10.0.0.33');
+    expect(replayer(snapshotOf(rules))(where!.witness)).toMatchObject({ verdict: 'drop', rule: 'r1' });
+    // r4 moved before r1 decides it (passes it): the case this packet makes fails
+    expect(replayer(snapshotOf([rules[3]!, ...rules.slice(0, 3), ...rules.slice(4)]))(where!.witness).verdict).toBe('pass');
+    // the first box's packet (TCP's; the region's boxes are TCP, UDP, ICMP, then no transport header)
+    expect(end!.witness).toMatchObject({ 'ip.src': '10.0.0.33', 'ip.proto': 'tcp' });
+    expect(end!.witness).toHaveProperty('tcp.dstport');
+    // the packets no rule decides meet no deciding rule: their packets inside are the ends of their ranges alone
+    expect(pinning.fallthroughInside.length).toBeGreaterThan(0);
+    for (const p of pinning.fallthroughInside) expect(p.what).toMatch(/^ip\.src /);
+    // a rule all of whose boxes spaces pin has no packet inside
+    expect(pinFirewall(snapshotOf([rule('block', 'tcp.dstport in {22..23}')])).rules[0]!.inside).toEqual([]);
+  });
+
+  it("inside a part no space pins: for each part of the expression that another of its family and transport meets, a packet that part alone matches", () => {
+    const expression = `ip.src in {${v4}} or ip.ttl == 64`;
+    const [r1] = pinFirewall(snapshotOf([rule('block', expression)])).rules;
+    // the 12 parts: the addresses' in IPv4's four transports (TCP, UDP, ICMP, none), then ip.ttl's in both families'
+    expect(r1!.inside.map((p) => p.what)).toEqual([...[1, 2, 3, 4].map((k) => `matched by one part of its expression alone (${k} of 12)`), 'ip.src 10.0.0.33']);
+    const whole = replayer(snapshotOf([rule('block', expression)]));
+    const addresses = replayer(snapshotOf([rule('block', `ip.src in {${v4}}`)]));
+    const ttl = replayer(snapshotOf([rule('block', 'ip.ttl == 64')]));
+    const alone = r1!.inside.slice(0, 4).map((p) => p.witness);
+    for (const w of alone) {
+      expect(whole(w).rule).toBe('r1');
+      expect(addresses(w).rule).toBe('r1');
+      // not a packet the other part matches too (a ttl of 64 is a witness's usual one)
+      expect(ttl(w).rule).toBeNull();
+    }
+    expect(alone.map((w) => [w['ip.proto'], 'tcp.dstport' in w || 'udp.dstport' in w || 'icmp.type' in w])).toEqual([
+      ['tcp', true],
+      ['udp', true],
+      ['icmp', true],
+      ['tcp', false],
+    ]);
+    // parts of different families never meet: no packet for them
+    const families = pinFirewall(snapshotOf([rule('block', `ip.src in {${v4}} or ip.dst in {${apart('2001:db8::', 17, true)}}`)])).rules[0]!;
+    expect(families.inside.map((p) => p.what)).toEqual(['ip.src 10.0.0.33', 'ip.dst 2001:db8::21']);
+  });
+
+  it('a packet just past each end of every range of a box, none inside the region: past the ends of wide ranges, and where another box holds the value in that field alone', () => {
+    const edgesOf = (expression: string) => {
+      const snapshot = snapshotOf([rule('block', expression)]);
+      const replay = replayer(snapshot);
+      const { edges } = pinFirewall(snapshot).rules[0]!;
+      for (const { witness } of edges) expect(replay(witness).matched).toEqual([]);
+      return edges.map((e) => [e.field, e.witness[e.field]]);
+    };
+    // each range's two ends, the lower one's packet below it
+    expect(edgesOf('ip.src in {10.1.0.0/16 192.0.2.0/24}')).toEqual([
+      ['ip.src', '10.0.255.255'],
+      ['ip.src', '192.0.3.0'],
+      ['ip.src', '10.2.0.0'],
+      ['ip.src', '192.0.1.255'],
+    ]);
+    // ports 79 and 81 are the second box's, but with a ttl of 21 and more: outside the region with the first box's ttl
+    expect(edgesOf('(tcp.dstport == 80 and ip.ttl < 10) or (tcp.dstport in {70..90} and ip.ttl > 20)')).toEqual([
+      ['tcp.dstport', 69],
+      ['tcp.dstport', 91],
+      ['tcp.dstport', 79],
+      ['tcp.dstport', 81],
+      ['ip.ttl', 10],
+      ['ip.ttl', 20],
+    ]);
+  });
+
+  it("the ends of each field's ranges inside a part no space pins: ports as the transport's field, each value once (the first box's packet), no flag; of the first 32 boxes, as are the edges", () => {
+    const snapshot = snapshotOf([rule('block', `sip and tcp.dstport in {443 8080} and ip.ttl in {3..5} and ip.src in {${v4}}`)]);
+    const [r1] = pinFirewall(snapshot).rules;
+    expect(r1!.inside.map((p) => p.what)).toEqual(['ip.src 10.0.0.33', 'tcp.dstport 443', 'tcp.dstport 8080', 'ip.ttl 3', 'ip.ttl 5']);
+    const replay = replayer(snapshot);
+    for (const { what, witness } of r1!.inside) {
+      expect(replay(witness).rule).toBe('r1');
+      const [field, value] = what.split(' ');
+      expect(String(witness[field!])).toBe(value);
+      // the box's packet (the first, its one source) moved in that field alone
+      expect({ ...witness, [field!]: r1!.inside[0]!.witness[field!] }).toEqual(r1!.inside[0]!.witness);
+    }
+    // 40 parts of 17 lengths each (a space pins 16): the first 32 boxes' edges and ends, not the last 8's
+    const lengths = Array.from({ length: 17 }, (_, i) => 1001 + 2 * i).join(' ');
+    const parts = Array.from({ length: 40 }, (_, i) => `(ip.ttl == ${i} and tcp.dstport == ${i})`).join(' or ');
+    const many = pinFirewall(snapshotOf([rule('block', `ip.src in {10.0.0.0/8} and ip.len in {${lengths}} and (${parts})`)])).rules[0]!;
+    // just outside: ports and ttls 0 to 32 (33 each), the 18 lengths beside the 17, two sources
+    expect(many.omitted).toContain(`${33 + 33 + 18 + 2 - many.edges.length} of the ${33 + 33 + 18 + 2} packets just outside its region (at most ${MAX_CASES_PER_RULE} cases a rule)`);
+    // inside: one packet a part (the first 32 parts) alone matches, ports and ttls 0 to 31, the source's two ends, the length left out
+    expect(many.omitted).toContain(`${32 + 32 + 32 + 2 + 1 - many.inside.length} of the ${32 + 32 + 32 + 2 + 1} packets inside the parts of its region no space pins (at most ${MAX_CASES_PER_RULE} cases a rule)`);
+  });
+
+  it("when the run's work ends before the packets inside are looked for, pin still answers: the packets inside it found, each decided by the rule", () => {
+    const snapshot = snapshotOf([rule('block', `ip.src in {${v4}} or ip.ttl == 64`)]);
+    const replay = replayer(snapshot);
+    const full = new AnalysisBudget();
+    pinFirewall(snapshot, { budget: full });
+    let cut = 0;
+    for (let total = 0; total <= full.spent; total += Math.ceil(full.spent / 16)) {
+      const [r1] = pinFirewall(snapshot, { budget: new AnalysisBudget({ total }) }).rules;
+      for (const p of r1!.inside) expect(replay(p.witness).rule).toBe('r1');
+      // reached, its packets inside found, but not those one part alone matches: the run ended before that search
+      if (r1!.why === null && r1!.inside.length > 0 && !r1!.inside.some((p) => p.what.startsWith('matched by one part'))) cut++;
+    }
+    expect(cut).toBeGreaterThan(0);
   });
 });
