@@ -10,6 +10,7 @@ import { modelFirewalls, parseAt, type HeaderSpace } from '../../src/analysis/mo
 import { spaceExpression, type HeaderSpaceSpec } from '../../src/analysis/prove.js';
 import { ABSENT, type Box, Dim, L4, type Region, V6_BASE, constrain, projection, regionCovers } from '../../src/analysis/space.js';
 import { boxSpace, writablePart } from '../../src/analysis/space-spec.js';
+import { point, union } from '../../src/analysis/intervals.js';
 import { expression, snapshotOf } from './replay.js';
 
 function spaceOf(texts: readonly string[]): HeaderSpace {
@@ -149,5 +150,62 @@ describe('writablePart', () => {
     // absent and US: US alone; absent and "any other": nothing can be said
     expect(writablePart(boxIn(hs, L4.tcp, false, { [Dim.srcCountry]: [ABSENT, us] }), hs.universe, hs.names)!.box[Dim.srcCountry]).toEqual([us, us]);
     expect(writablePart(boxIn(hs, L4.tcp, false, { [Dim.srcCountry]: [other, other] }), hs.universe, hs.names)).toBeNull();
+  });
+  it('keeps the 16 widest ranges of a number field neither way can say, of equal widths the lowest, each as it is and in order (the same part on every run)', () => {
+    const hs = spaceOf([]);
+    const asPairs = (set: readonly bigint[]): Array<[bigint, bigint]> => Array.from({ length: set.length / 2 }, (_, i) => [set[2 * i]!, set[2 * i + 1]!]);
+    const width = ([lo, hi]: [bigint, bigint]): bigint => hi - lo;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5 }), fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 })), { minLength: 18, maxLength: 40 }), (start, steps) => {
+        // 18 to 40 port ranges apart: more than 16 values, and more than 16 in the rest
+        const ranges: Array<[bigint, bigint]> = [];
+        let lo = start;
+        for (const [gap, size] of steps) {
+          ranges.push([BigInt(lo), BigInt(lo + size - 1)]);
+          lo += size + gap;
+        }
+        const part = writablePart(boxIn(hs, L4.tcp, false, { [Dim.dport]: ranges.flat() }), hs.universe, hs.names)!;
+        expect(part.whole).toBe(false);
+        const kept = asPairs(part.box[Dim.dport]!);
+        expect(kept.map(([a]) => a)).toEqual(kept.map(([a]) => a).sort((a, b) => (a < b ? -1 : 1)));
+        const dropped = ranges.filter(([a, b]) => !kept.some(([x, y]) => x === a && y === b));
+        expect(kept).toHaveLength(16);
+        expect(dropped).toHaveLength(ranges.length - 16);
+        for (const k of kept) for (const r of dropped) expect(width(k) > width(r) || (width(k) === width(r) && k[0] < r[0]), `${k} kept, ${r} left out`).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('counts a range by what writing it takes: an address range by its CIDR blocks in its own family (IPv6 from ::), a name range by its names', () => {
+    const hs = spaceOf([]);
+    // 17 ranges of two IPv4 addresses, each two /32 blocks: the first 8 (16 blocks)
+    const twos = Array.from({ length: 17 }, (_, k) => [BigInt(4 * k + 1), BigInt(4 * k + 2)]).flat();
+    const v4 = writablePart(boxIn(hs, L4.tcp, false, { [Dim.src]: twos }), hs.universe, hs.names);
+    expect(v4?.box[Dim.src]).toEqual(twos.slice(0, 16));
+    expect(boxSpace(v4!.box, hs.universe, hs.names)?.['ip.src']).toHaveLength(16);
+    // ::/64 is one block: written beside the first 15 of 20 single addresses
+    const slash64 = [V6_BASE, V6_BASE + (1n << 64n) - 1n];
+    const points = Array.from({ length: 20 }, (_, k) => [V6_BASE + (1n << 100n) + BigInt(2 * k), V6_BASE + (1n << 100n) + BigInt(2 * k)]).flat();
+    const v6 = writablePart(boxIn(hs, L4.udp, true, { [Dim.dst]: [...slash64, ...points] }), hs.universe, hs.names);
+    expect(v6?.box[Dim.dst]).toEqual([...slash64, ...points.slice(0, 30)]);
+    expect((boxSpace(v6!.box, hs.universe, hs.names)?.['ip.dst'] as string[])[0]).toBe('::/64');
+    // 17 ranges of two protocols: the first 8 (16 names)
+    const protocols = Array.from({ length: 17 }, (_, k) => [BigInt(100 + 3 * k), BigInt(101 + 3 * k)]).flat();
+    const named = writablePart(boxIn(hs, L4.none, false, { [Dim.proto]: protocols }), hs.universe, hs.names);
+    expect(named?.box[Dim.proto]).toEqual(protocols.slice(0, 16));
+    expect(boxSpace(named!.box, hs.universe, hs.names)?.['ip.proto']).toHaveLength(16);
+  });
+
+  it("leaves out only the country no expression names, of the source's country and the destination's alike; a number field keeps every value of its ranges", () => {
+    const hs = spaceOf(['ip.src.country == "US"']);
+    const us = BigInt(hs.names.country('US')!);
+    const other = BigInt(hs.names.domains.countries);
+    for (const d of [Dim.srcCountry, Dim.dstCountry]) {
+      expect(writablePart(boxIn(hs, L4.tcp, false, { [d]: union(point(us), point(other)) }), hs.universe, hs.names)).toEqual({ box: boxIn(hs, L4.tcp, false, { [d]: point(us) }), whole: false });
+    }
+    // ports 0-100 (the widest; the value that is the unnamed country's index in the other fields among them) and the first 15 of 17 single ports
+    const ports = Array.from({ length: 17 }, (_, k) => [BigInt(1000 + 2 * k), BigInt(1000 + 2 * k)]).flat();
+    expect(writablePart(boxIn(hs, L4.tcp, false, { [Dim.dport]: [0n, 100n, ...ports] }), hs.universe, hs.names)?.box[Dim.dport]).toEqual([0n, 100n, ...ports.slice(0, 30)]);
   });
 });
