@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
-import { AnalysisBudget, MAX_CASES_PER_RULE, pinFirewall, pinProtection } from '../../src/analysis/index.js';
+import { AnalysisBudget, MAX_CASES_PER_RULE, type PinnedRule, pinFirewall, pinProtection } from '../../src/analysis/index.js';
+import { holdsItsHeaders } from '../../src/analysis/witness.js';
 import { spaceModel, spaceParts } from '../../src/analysis/prove.js';
 import { type RuleSpec, randomSource, replayer, ruleSpecs, samples, snapshotOf } from './replay.js';
 
@@ -442,5 +443,106 @@ describe('pinning: edges, witnesses and the packets inside a rule (lines 1-239)'
       if (r1!.why === null && r1!.inside.length > 0 && !r1!.inside.some((p) => p.what.startsWith('matched by one part'))) cut++;
     }
     expect(cut).toBeGreaterThan(0);
+  });
+});
+
+describe('pinning: the spaces and cases of a firewall, and ATP filters (lines 240 on)', () => {
+  const apart = `ip.src in {${Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ')}}`;
+  const cases = (r: PinnedRule): number => 1 + r.spaces.length + r.inside.length + r.edges.length;
+
+  it('a region of one box is one space, not a union of one; a rule whose region every space pins whole has no packet inside', () => {
+    const pinning = pinFirewall(snapshotOf([rule('block', 'ip.src in {10.0.0.0/8} and tcp.dstport == 80')]));
+    const [web] = pinning.rules;
+    expect(web!.spaces).toEqual([{ space: { 'ip.src': ['10.0.0.0/8'], 'tcp.dstport': [80], 'ip.proto': 'tcp' }, verdict: 'drop', rule: 'r1' }]);
+    expect(web!.inside).toEqual([]);
+    expect(web!.edges.length).toBeGreaterThan(0);
+    expect(web!.omitted).toEqual([]);
+    // the packets no rule decides: every box but one, whose space names every protocol, proved; none said twice
+    expect(pinning.omitted).toEqual(['1 of the 9 boxes of the packets no rule decides not pinned as spaces (1 not proved to be decided by it alone)']);
+  });
+
+  it('a rule with no region (a log rule, one not reached) has no cases beyond its witness and nothing left out', () => {
+    const pinning = pinFirewall(snapshotOf([rule('log', 'udp.dstport == 53'), rule('block', 'tcp.dstport == 22'), rule('block', 'tcp.dstport == 22')]));
+    const [log, , unreachable] = pinning.rules;
+    expect([log!.spaces, log!.inside, log!.omitted]).toEqual([[], [], []]);
+    expect(unreachable!.why).toMatch(/^unreachable/);
+    expect([unreachable!.spaces, unreachable!.edges, unreachable!.inside, unreachable!.omitted]).toEqual([[], [], [], []]);
+  });
+
+  it("a witness whose ip.len cannot hold its headers is replaced by a packet of the rule's region that can (a log rule's stays)", () => {
+    const snapshot = snapshotOf([rule('log', 'ip.len < 30'), rule('block', 'ip.len < 30')]);
+    const replay = replayer(snapshot);
+    const [log, short] = pinFirewall(snapshot).rules;
+    // no region of its own to take another from: the first packet of its matches, a TCP one of ip.len 0
+    expect(log!.witness).toMatchObject({ 'ip.proto': 'tcp', 'ip.len': 0 });
+    expect(holdsItsHeaders(short!.witness!)).toBe(true);
+    expect(short!.witness).toMatchObject({ 'ip.proto': 'udp', 'ip.len': 28 });
+    expect(replay(short!.witness!).rule).toBe('r2');
+  });
+
+  it("a run whose budget ends before any space is proved: the rule's packets inside and outside in turns, still at most MAX_CASES_PER_RULE cases, and why", () => {
+    const pinning = pinFirewall(snapshotOf([rule('block', apart)]), { budget: new AnalysisBudget({ total: 0 }) });
+    const [r] = pinning.rules;
+    expect(r!.spaces).toEqual([]);
+    // 23 places, the first (and the 23rd) a packet inside
+    expect([r!.inside.length, r!.edges.length]).toEqual([12, 11]);
+    expect(cases(r!)).toBe(MAX_CASES_PER_RULE);
+    expect(r!.inside.every((p) => typeof p.what === 'string' && p.witness['ip.src'] !== undefined)).toBe(true);
+    const limit = 'the analysis reached its work limit for the whole run (0 steps)';
+    expect(r!.omitted).toEqual([
+      `4 of the 4 boxes of its decided region not pinned as spaces (${limit})`,
+      '20 of the 32 packets inside the parts of its region no space pins (at most 24 cases a rule)',
+      '23 of the 34 packets just outside its region (at most 24 cases a rule)',
+    ]);
+    // the packets no rule decides are not built: no fallthrough packet, no space, nothing inside
+    expect([pinning.fallthrough, pinning.fallthroughSpaces, pinning.fallthroughInside]).toEqual([null, [], []]);
+    expect(pinning.omitted).toEqual([`no space of the packets no rule decides: ${limit}`]);
+  });
+
+  it('a decided region that takes more steps to build than a question may: no space of it, and why', () => {
+    const pinning = pinFirewall(snapshotOf([rule('block', 'tcp.dstport in {22..23}'), rule('block', 'tcp.dstport == 80')]), { budget: new AnalysisBudget({ perQuestion: 1 }) });
+    // each rule's boxes are built (the first rule's region is its meaning, the second's one cut), their proofs are not
+    expect(pinning.rules.map((r) => r.omitted)).toEqual([
+      ['2 of the 2 boxes of its decided region not pinned as spaces (2 not proved to be decided by it alone)'],
+      ['2 of the 2 boxes of its decided region not pinned as spaces (2 not proved to be decided by it alone)'],
+    ]);
+    expect(pinning.rules.every((r) => r.spaces.length === 0 && r.inside.length > 0)).toBe(true);
+    expect(pinning.omitted).toEqual(['no space of the packets no rule decides: it takes more than 256 boxes or 1 step to build']);
+    expect(pinFirewall(snapshotOf([rule('block', 'tcp.dstport in {22..23}'), rule('block', 'tcp.dstport == 80')]), { budget: new AnalysisBudget({ perQuestion: 30 }) }).omitted).toEqual([
+      'no space of the packets no rule decides: it takes more than 256 boxes or 30 steps to build',
+    ]);
+  });
+
+  it("whatever the run's budget, a region proved whole is pinned as one space or, when the budget ends in its proof, none, said as the run's limit (never 'not proved')", () => {
+    const snapshot = snapshotOf([rule('block', 'ip.len < 30')]);
+    const full = new AnalysisBudget();
+    const whole = pinFirewall(snapshot, { budget: full }).rules[0]!;
+    expect([whole.spaces.length, whole.omitted]).toEqual([1, []]);
+    for (let total = 0; total <= full.spent; total++) {
+      const budget = new AnalysisBudget({ total });
+      const pinning = pinFirewall(snapshot, { budget });
+      const [r] = pinning.rules;
+      if (r!.spaces.length === 1) expect(r!.omitted).toEqual([]);
+      else {
+        expect([r!.spaces, r!.omitted]).toEqual([[], [`8 of the 8 boxes of its decided region not pinned as spaces (${budget.exhausted})`]]);
+        // nor, once the run's budget has ended, the packets no rule decides
+        expect(pinning.fallthroughSpaces).toEqual([]);
+        expect(pinning.omitted.length).toBeGreaterThan(0);
+        for (const o of pinning.omitted) expect(o).toContain(`${budget.exhausted}`);
+      }
+    }
+  });
+
+  it('the packets no rule decides: at most MAX_SPACES boxes proved one by one, one case; a box pinned in part; at most MAX_CASES_PER_RULE packets inside, the rest said', () => {
+    const wide = Array.from({ length: 20 }, (_, i) => `(ip.ttl == ${2 * i} and tcp.dstport == ${2 * i})`).join(' or ');
+    const pinning = pinFirewall(snapshotOf([rule('block', wide)]));
+    expect(pinning.fallthroughSpaces).toHaveLength(1);
+    expect(spaceParts(pinning.fallthroughSpaces[0]!.space)).toHaveLength(12);
+    expect(pinning.fallthroughInside).toHaveLength(MAX_CASES_PER_RULE);
+    expect(pinning.omitted).toEqual([
+      '1 box of the packets no rule decides pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)',
+      '36 of the 48 boxes of the packets no rule decides not pinned as spaces (at most 12 a rule)',
+      '39 of the 63 packets inside the parts no space pins of the packets no rule decides (at most 24)',
+    ]);
   });
 });
