@@ -146,6 +146,7 @@ describe('the queries against the model', () => {
           const whole = range(a[0]! - BigInt(margin), a[a.length - 1]! + BigInt(margin));
           expect(overlaps(a, whole)).toBe(true);
           expect(overlaps(whole, a)).toBe(true);
+          expect(covers(whole, a)).toBe(true);
         }
       }),
     );
