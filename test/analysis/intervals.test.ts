@@ -8,7 +8,24 @@
 // sets meet again.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Intervals, NONE, equal, fromRanges, intersect, range, subtract, union } from '../../src/analysis/intervals.js';
+import {
+  type Intervals,
+  NONE,
+  contains,
+  covers,
+  equal,
+  first,
+  forgetRemembered,
+  fromRanges,
+  intersect,
+  isEmpty,
+  overlaps,
+  point,
+  range,
+  rememberedValues,
+  subtract,
+  union,
+} from '../../src/analysis/intervals.js';
 
 const U = 60;
 
@@ -29,11 +46,14 @@ const normalForm = (s: Set<number>): bigint[] => {
   return out;
 };
 
-/** Arbitrary ranges: any order, overlapping, touching, repeated, and empty ones (lo above hi). */
-const rawRanges = fc.array(
-  fc.tuple(fc.integer({ min: 0, max: U }), fc.integer({ min: 0, max: U })).map(([lo, hi]) => [BigInt(lo), BigInt(hi)] as const),
-  { maxLength: 8 },
-);
+/** Arbitrary ranges: any order, overlapping, touching, repeated, and empty ones (lo above hi); over a
+ * universe of 0 to 10 too, where two sets' bounds often meet (one set ending where the other starts). */
+const rawRangesUpTo = (u: number) =>
+  fc.array(
+    fc.tuple(fc.integer({ min: 0, max: u }), fc.integer({ min: 0, max: u })).map(([lo, hi]) => [BigInt(lo), BigInt(hi)] as const),
+    { maxLength: 8 },
+  );
+const rawRanges = fc.oneof(rawRangesUpTo(10), rawRangesUpTo(U));
 const intervals = rawRanges.map(fromRanges);
 const nonEmpty = intervals.filter((a) => a.length > 0);
 // 32 ranges or more: the operations remember their results over such sets
@@ -41,6 +61,15 @@ const large = fc
   .array(fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 12 })), { minLength: 40, maxLength: 60 })
   .map((xs) => fromRanges(xs.map(([lo, n]) => [BigInt(lo), BigInt(lo + n)] as const)))
   .filter((a) => a.length >= 64);
+// 14 to 18 ranges, apart: two of them hold 56 to 72 bounds together, on either side of where the
+// operations start to remember their results (64)
+const middling = fc
+  .integer({ min: 14, max: 18 })
+  .chain((n) => fc.array(fc.tuple(fc.nat(3), fc.nat(5)), { minLength: n, maxLength: n }))
+  .map((xs) => fromRanges(xs.map(([at, n], i) => [BigInt(10 * i + at), BigInt(10 * i + at + n)] as const)));
+const anySet = fc.oneof(intervals, middling, large);
+// any two sets, or two middling ones (a fifth of those at exactly 64 bounds together)
+const pairs = fc.oneof(fc.tuple(anySet, anySet), fc.tuple(middling, middling));
 
 describe('intervals against a brute-force set model', () => {
   it('fromRanges is the normal form of the ranges given; an empty range (lo above hi) holds nothing', () => {
@@ -57,7 +86,7 @@ describe('intervals against a brute-force set model', () => {
 
   it('intersect, subtract and union give exactly the normal form of the model set', () => {
     fc.assert(
-      fc.property(fc.oneof(intervals, large), fc.oneof(intervals, large), (a, b) => {
+      fc.property(pairs, ([a, b]) => {
         const A = members(a);
         const B = members(b);
         expect(intersect(a, b)).toEqual(normalForm(new Set([...A].filter((v) => B.has(v)))));
@@ -79,6 +108,48 @@ describe('intervals against a brute-force set model', () => {
       }),
     );
     expect(equal([1n, 2n], [1n, 2n, 5n, 6n])).toBe(false);
+  });
+});
+
+describe('the queries against the model', () => {
+  it('range and point hold exactly the values between their bounds; a range whose lo is above its hi is empty', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -3, max: U }), fc.integer({ min: -3, max: U }), (lo, hi) => {
+        const model = new Set<number>();
+        for (let v = lo; v <= hi; v++) model.add(v);
+        expect(range(BigInt(lo), BigInt(hi))).toEqual(normalForm(model));
+        expect(isEmpty(range(BigInt(lo), BigInt(hi)))).toBe(model.size === 0);
+        expect(point(BigInt(lo))).toEqual(normalForm(new Set([lo])));
+      }),
+    );
+  });
+
+  it('isEmpty, first, contains, covers and overlaps answer as the model set does', () => {
+    fc.assert(
+      fc.property(pairs, fc.nat(2), ([a, b], margin) => {
+        const A = members(a);
+        const B = members(b);
+        expect(isEmpty(a)).toBe(A.size === 0);
+        if (A.size > 0) expect(first(a)).toBe(BigInt(Math.min(...A)));
+        // every bound of either set and the values either side of it
+        const near = new Set([...a, ...b].flatMap((x) => [Number(x) - 1, Number(x), Number(x) + 1]));
+        for (const v of [-1, ...near]) expect(contains(a, BigInt(v))).toBe(A.has(v));
+        expect(covers(a, b)).toBe([...B].every((v) => A.has(v)));
+        expect(covers(b, a)).toBe([...A].every((v) => B.has(v)));
+        const meet = [...A].some((v) => B.has(v));
+        expect(overlaps(a, b)).toBe(meet);
+        expect(overlaps(b, a)).toBe(meet);
+        // a set meets itself, and a range holding it, exactly when it is not empty
+        expect(overlaps(a, a)).toBe(A.size > 0);
+        expect(covers(a, a)).toBe(true);
+        if (A.size > 0) {
+          const whole = range(a[0]! - BigInt(margin), a[a.length - 1]! + BigInt(margin));
+          expect(overlaps(a, whole)).toBe(true);
+          expect(overlaps(whole, a)).toBe(true);
+          expect(covers(whole, a)).toBe(true);
+        }
+      }),
+    );
   });
 });
 
@@ -124,6 +195,56 @@ describe('a set an operation leaves unchanged is the same array (no copy)', () =
         expect(intersect(a, b)).toBe(cut);
         expect(subtract(a, b)).toBe(rest);
         expect(subtract(b, a)).toBe(subtract(b, a));
+      }),
+    );
+  });
+});
+
+describe('the memo holds the results over large sets only, and counts them (rememberedValues)', () => {
+  // two large sets that meet (neither holds the other in one range, nor lies apart from it)
+  const meeting = fc.tuple(large, large).map(([a, b]) => [a, union(b, point(a[0]!))] as const);
+
+  it('an intersection or a difference of large sets adds its values to the count; forgetting starts again at 0', () => {
+    fc.assert(
+      fc.property(meeting, ([a, b]) => {
+        forgetRemembered();
+        expect(rememberedValues()).toBe(0);
+        const cut = intersect(a, b);
+        expect(rememberedValues()).toBe(cut.length);
+        const rest = subtract(a, b);
+        expect(rememberedValues()).toBe(cut.length + rest.length);
+        // met again: nothing new held
+        intersect(a, b);
+        subtract(a, b);
+        expect(rememberedValues()).toBe(cut.length + rest.length);
+        forgetRemembered();
+        expect(rememberedValues()).toBe(0);
+      }),
+    );
+  });
+
+  it('overlaps of two large sets remembers their intersection (a later intersect finds it)', () => {
+    fc.assert(
+      fc.property(meeting, ([a, b]) => {
+        forgetRemembered();
+        expect(overlaps(a, b)).toBe(true);
+        const held = rememberedValues();
+        expect(held).toBeGreaterThan(0);
+        expect(held).toBe(intersect(a, b).length);
+        expect(rememberedValues()).toBe(held);
+      }),
+    );
+  });
+
+  it('results over small sets are not held', () => {
+    fc.assert(
+      fc.property(intervals, intervals, (a, b) => {
+        forgetRemembered();
+        intersect(a, b);
+        subtract(a, b);
+        overlaps(a, b);
+        covers(a, b);
+        expect(rememberedValues()).toBe(0);
       }),
     );
   });
