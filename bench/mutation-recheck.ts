@@ -36,10 +36,16 @@ export function mutantSpan(source: string, m: Pick<MutantRow, 'line' | 'column' 
   return [offset(m.line, m.column), offset(endLine, endColumn)];
 }
 
-/** The source with one mutant applied: its code replaced. */
-export function applyMutant(source: string, m: Pick<MutantRow, 'line' | 'column' | 'end' | 'replacement'>): string {
+// Mutators whose replacement is an operator expression: Stryker replaces a node of the syntax tree, so
+// pasted back as text it is bracketed, or an operator beside it would take a part of it
+// (`a && b && c` with its `a && b` made `a || b` is `(a || b) && c`, not `a || (b && c)`).
+const OPERATOR_MUTATORS = new Set(['LogicalOperator', 'EqualityOperator', 'ArithmeticOperator']);
+
+/** The source with one mutant applied: its code replaced (an operator expression in brackets). */
+export function applyMutant(source: string, m: Pick<MutantRow, 'line' | 'column' | 'end' | 'replacement'> & { mutator?: string }): string {
   const [start, end] = mutantSpan(source, m);
-  return source.slice(0, start) + m.replacement + source.slice(end);
+  const text = m.mutator !== undefined && OPERATOR_MUTATORS.has(m.mutator) ? `(${m.replacement})` : m.replacement;
+  return source.slice(0, start) + text + source.slice(end);
 }
 
 /** A copy of the committed files (git ls-files) under tmp/stryker, with node_modules linked: the mutated source is written there, never into the checkout. */

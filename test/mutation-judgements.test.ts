@@ -70,6 +70,12 @@ describe('a committed report read back onto its source (what --recheck applies b
     const source = 'const a = 1;\nif (x > 0) {\n  y();\n}\n';
     expect(applyMutant(source, { line: 2, column: 5, end: '2:10', replacement: 'x >= 0' })).toBe('const a = 1;\nif (x >= 0) {\n  y();\n}\n');
     expect(applyMutant(source, { line: 2, column: 12, end: '4:2', replacement: '{}' })).toBe('const a = 1;\nif (x > 0) {}\n');
+    // an operator expression keeps its place in the tree: bracketed, so the operator beside it takes none of it
+    const chain = 'const ok = a && b && c;\n';
+    expect(applyMutant(chain, { line: 1, column: 12, end: '1:18', mutator: 'LogicalOperator', replacement: 'a || b' })).toBe('const ok = (a || b) && c;\n');
+    expect(applyMutant('const n = x - y * 2;\n', { line: 1, column: 15, end: '1:20', mutator: 'ArithmeticOperator', replacement: 'y / 2' })).toBe('const n = x - (y / 2);\n');
+    // a block, a literal or a condition's `true` is pasted as it is (a block in brackets would be an object)
+    expect(applyMutant('f = () => { g(); };\n', { line: 1, column: 11, end: '1:19', mutator: 'BlockStatement', replacement: '{}' })).toBe('f = () => {};\n');
   });
 
   // a report whose source is unchanged since its commit: each mutant's range holds the code its mutator changes
