@@ -13,6 +13,10 @@ import { spaceModel, spaceParts } from '../../src/analysis/prove.js';
 import { type RuleSpec, randomSource, replayer, ruleSpecs, samples, snapshotOf } from './replay.js';
 
 const rule = (action: RuleSpec['action'], expression: string, enabled = true): RuleSpec => ({ action, expression, enabled });
+/** `n` addresses two apart, the odd last parts after `prefix` (1, 3, 5…; in hex with `hex`), as a list's text */
+const oddAddresses = (prefix: string, n: number, hex = false): string => Array.from({ length: n }, (_, i) => `${prefix}${hex ? (2 * i + 1).toString(16) : 2 * i + 1}`).join(' ');
+/** the cases pin writes for a rule: its witness, its spaces, its packets inside and its edges */
+const cases = (r: PinnedRule): number => 1 + r.spaces.length + r.inside.length + r.edges.length;
 
 describe('pinFirewall', () => {
   it('says why a rule cannot be pinned: disabled, unmatchable, unreachable (by which rules), indeterminate', () => {
@@ -109,12 +113,12 @@ describe('pinFirewall', () => {
     expect(edgesOf('sip')).toEqual([]);
     // 40 addresses apart: a space says the first 16 (of the same size); packets inside the other 24, and just outside: below the
     // first and above the last, then the ends of each range; in turns, as many as the rule's cases leave room for
-    const apart = pinned(`ip.src in {${Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ')}}`);
+    const apart = pinned(`ip.src in {${oddAddresses('10.0.0.', 40)}}`);
     // (one space case, a union of the four boxes' parts)
     expect(apart.spaces.map((s) => spaceParts(s.space).map((part) => (part['ip.src'] as string[]).length))).toEqual([[16, 16, 16, 16]]);
     expect(apart.edges.map((e) => e.witness['ip.src'])).toEqual(['10.0.0.0', '10.0.0.80', ...Array.from({ length: 9 }, (_, i) => `10.0.0.${2 * i + 2}`)]);
     expect(apart.inside.map((p) => p.what)).toEqual(Array.from({ length: 11 }, (_, i) => `ip.src 10.0.0.${33 + 2 * i}`));
-    expect(1 + apart.spaces.length + apart.inside.length + apart.edges.length).toBe(MAX_CASES_PER_RULE);
+    expect(cases(apart)).toBe(MAX_CASES_PER_RULE);
     expect(apart.omitted).toEqual([
       '4 boxes of its decided region pinned in part (a space lists at most 16 values of a field, the largest kept, and no absent value or unnamed country)',
       '13 of the 24 packets inside the parts of its region no space pins (at most 24 cases a rule)',
@@ -322,9 +326,7 @@ describe('pinProtection', () => {
 });
 
 describe('pinning: edges, witnesses and the packets inside a rule (lines 1-239)', () => {
-  /** `n` addresses two apart from `first`'s last part: 17 is one more than a space lists, so the last is left to packets inside */
-  const apart = (prefix: string, n: number, hex = false): string => Array.from({ length: n }, (_, i) => `${prefix}${hex ? (2 * i + 1).toString(16) : 2 * i + 1}`).join(' ');
-  const v4 = apart('10.0.0.', 17);
+  const v4 = oddAddresses('10.0.0.', 17);
 
   it('inside a part no space pins: a packet where each later enabled, deciding rule matches too (moved first, that rule decides it), each packet said once', () => {
     const rules = [
@@ -378,7 +380,7 @@ describe('pinning: edges, witnesses and the packets inside a rule (lines 1-239)'
       ['tcp', false],
     ]);
     // parts of different families never meet: no packet for them
-    const families = pinFirewall(snapshotOf([rule('block', `ip.src in {${v4}} or ip.dst in {${apart('2001:db8::', 17, true)}}`)])).rules[0]!;
+    const families = pinFirewall(snapshotOf([rule('block', `ip.src in {${v4}} or ip.dst in {${oddAddresses('2001:db8::', 17, true)}}`)])).rules[0]!;
     expect(families.inside.map((p) => p.what)).toEqual(['ip.src 10.0.0.33', 'ip.dst 2001:db8::21']);
   });
 
@@ -447,8 +449,7 @@ describe('pinning: edges, witnesses and the packets inside a rule (lines 1-239)'
 });
 
 describe('pinning: the spaces and cases of a firewall, and ATP filters (lines 240 on)', () => {
-  const apart = `ip.src in {${Array.from({ length: 40 }, (_, i) => `10.0.0.${2 * i + 1}`).join(' ')}}`;
-  const cases = (r: PinnedRule): number => 1 + r.spaces.length + r.inside.length + r.edges.length;
+  const apart = `ip.src in {${oddAddresses('10.0.0.', 40)}}`;
 
   it('a region of one box is one space, not a union of one; a rule whose region every space pins whole has no packet inside', () => {
     const pinning = pinFirewall(snapshotOf([rule('block', 'ip.src in {10.0.0.0/8} and tcp.dstport == 80')]));
