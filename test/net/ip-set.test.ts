@@ -83,6 +83,26 @@ describe('IpSet v4', () => {
     );
   });
 
+  it('answers membership in sets of 1,023, 1,024 and 1,025 ranges, either side of where the /16 index starts, past the last range too', () => {
+    for (const count of [1023, 1024, 1025]) {
+      // ranges 0x30000 apart, each crossing a /16 boundary, every third ending on one; each added in
+      // two touching halves, so the builder holds twice the ranges the set keeps
+      const ranges: Array<[number, number]> = [];
+      for (let i = 0; i < count; i++) {
+        const lo = i * 0x30000 + 0x8000;
+        ranges.push([lo, i % 3 === 0 ? lo + 0x8000 : lo + 0x10000]);
+      }
+      const b = new IpSetBuilder();
+      for (const [lo, hi] of ranges) b.addRange4(Math.floor((lo + hi) / 2) + 1, hi).addRange4(lo, Math.floor((lo + hi) / 2));
+      const set = b.build();
+      expect(set.ranges4).toBe(count);
+      const probes = [0, MAX4, ranges[count - 1][1] + 1, 0x80000000, ...ranges.flatMap(([lo, hi]) => [lo - 1, lo, (lo & 0xffff0000) >>> 0, ((hi & 0xffff0000) >>> 0) - 1, hi, hi + 1])];
+      const wrong = probes.filter((p) => set.has4(p) !== ranges.some(([lo, hi]) => lo <= p && p <= hi));
+      expect(wrong, `${count} ranges`).toEqual([]);
+      expect(probes.filter((p) => set.has4(p)).length, `${count} ranges`).toBeGreaterThanOrEqual(2 * count);
+    }
+  });
+
   it('merges into ascending ranges with a gap between each two, covering exactly the union', () => {
     fc.assert(
       fc.property(fc.array(range4, { maxLength: 40, size: 'max' }), (ranges) => {
