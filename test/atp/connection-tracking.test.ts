@@ -3,15 +3,10 @@
 // number lands after a segment (its payload, plus one for a FIN; never back), when a connection is
 // Closing and when it is Closed, and what a connection adopted mid-stream starts from. A small
 // sequenceTolerance makes the expected sequence number visible: a packet more than the tolerance
-// away from it is OUT_OF_SEQUENCE. Last, adoptConnection()'s own answer: the slot, or -1 when the
-// table is full.
+// away from it is OUT_OF_SEQUENCE.
 import { describe, expect, it } from 'vitest';
-import { adoptConnection } from '../../src/atp/connection-tracking.js';
-import { FlowTable, Side, State } from '../../src/atp/flow-table.js';
-import { PacketRecord } from '../../src/capture/record.js';
-import { CLIENT, c, reasons, s } from './helpers/conversation.js';
-import { SERVER } from './helpers/config.js';
-import { ACK, FIN, PSH, RST, SYN, fill } from './helpers/traffic.js';
+import { c, reasons, s } from './helpers/conversation.js';
+import { ACK, FIN, PSH, RST, SYN } from './helpers/traffic.js';
 
 const TIGHT = { sequenceTolerance: 1 };
 
@@ -131,23 +126,5 @@ describe('a FIN before the handshake completes', () => {
     const packets = [c(0, SYN, 100), s(0.05, SYN | ACK, 9000, 101), s(0.06, FIN | ACK, 9001, 101), c(0.1, ACK, 101, { ack: 9002 })];
     // Open: in state after 40 s idle, where a Closing connection would have timed out into Closed
     expect(reasons([...packets, c(40, ACK, 101, { ack: 9002 })], { bidirectional: true })).toEqual([null, null, null]);
-  });
-});
-
-describe('adoptConnection(), what it answers', () => {
-  it('the slot of the connection it adopted, found there later; -1 when the table is full, the connection untracked', () => {
-    const table = new FlowTable(1, new Float64Array([0, 3, 30, 600, 30, 10, 10]));
-    const rec = new PacketRecord();
-    const first = { t: 0, src: CLIENT, dst: SERVER, sport: 40000, dport: 443, flags: PSH | ACK, seq: 7000, len: 100 };
-    table.setKey(fill(rec, first, 1), true);
-    const slot = adoptConnection(table, rec, 0, Side.REMOTE);
-    expect(slot).toBeGreaterThanOrEqual(0);
-    expect(table.find(1)).toBe(slot);
-    expect([table.state(slot), table.next(slot, Side.REMOTE)]).toEqual([State.OPEN, 7100]);
-    // another connection: no room (maxFlows 1), so no slot to answer
-    table.setKey(fill(rec, { ...first, sport: 40001 }, 2), true);
-    expect(adoptConnection(table, rec, 1, Side.REMOTE)).toBe(-1);
-    expect(table.find(1)).toBe(-1);
-    expect(table.untracked).toBe(1);
   });
 });
