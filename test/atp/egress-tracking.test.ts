@@ -80,6 +80,14 @@ describe('the protected side answering a client\'s SYN', () => {
     expect(reasons([...packets, c(0.2, ACK, 101, { ack: 9003 })], tight, 'enabled')).toEqual(['CHALLENGE_NEEDED', 'CHALLENGE_PASSED', 'OUT_OF_SEQUENCE']);
   });
 
+  it('its SYN-ACK to a SYN the table never held opens nothing: the client\'s ACK is NOT_FOUND', () => {
+    // the client's SYN came before the capture (no learning window here)
+    expect(reasons([s(0, SYN | ACK, 9000, 101), c(0.1, ACK, 101, { ack: 9001 })])).toEqual(['NOT_FOUND']);
+    // the client's SYN found the table full (maxFlows 1, another connection in it)
+    const other = c(0, SYN, 50, { sport: 40001 });
+    expect(reasons([other, c(0.01, SYN, 100), s(0.05, SYN | ACK, 9000, 101), c(0.1, ACK, 101, { ack: 9001 })], { maxFlows: 1 })).toEqual([null, null, 'NOT_FOUND']);
+  });
+
   it('its ACK before the client\'s handshake ACK does not open the connection: the handshake ACK is still checked exactly', () => {
     const hello = [c(0, SYN, 100), s(0.05, SYN | ACK, 9000, 101), s(0.06, ACK, 9001, 101)];
     // Open would allow sequenceTolerance (64 MiB) of difference; New wants the exact next number
