@@ -1,7 +1,7 @@
 // The compiled Int and Ip comparisons (src/lang/eval/primitive.ts) against a naive model written
 // with BigInt, at the edges where a comparison turns: values one either side of the constant, sets
 // of one value, one range, or two values (each has its own closure), masks with bits above 32, and
-// address ranges of both families.
+// address ranges of both families; and Ip orderings, whose constant is often the address itself.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, FIREWALL_SCHEME, parse } from '../../src/lang/index.js';
@@ -51,8 +51,21 @@ describe('an absent Int field whose accessor still reads a value (a reused recor
   });
 });
 
+const toBig = (a: ReturnType<typeof ip>) => (a.family === 4 ? BigInt(a.v4) : a.v6.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n));
+
+describe('compiled Ip orderings against a naive model', () => {
+  // few addresses, so a constant and the packet's address are often equal; words at and above 2^31,
+  // and IPv6 addresses differing in their first or in their last word
+  const addresses = ['10.0.0.1', '10.0.0.2', '200.0.0.1', '2001:db8::1', '2001:db8::2', '2001:db9::1', 'fe80::1'];
+  it('== != < <= > >= on an address of either family: the other family and an absent address only !=', () => {
+    fc.assert(fc.property(fc.constantFrom(...Object.keys(ORDER)), fc.constantFrom(...addresses), fc.option(fc.constantFrom(...addresses)), (op, rhs, probe) => {
+      const expected = probe === null || ip(probe).family !== ip(rhs).family ? op === '!=' : ORDER[op](toBig(ip(probe)), toBig(ip(rhs)));
+      expect(decide(`ip.src ${op} ${rhs}`, probe === null ? {} : { 'ip.src': ip(probe) }), `${probe} ${op} ${rhs}`).toBe(expected);
+    }), { numRuns: 1000, examples: [['!=', '10.0.0.1', '10.0.0.1'], ['!=', '2001:db8::1', '2001:db8::1'], ['==', '2001:db8::1', '2001:db8::1']] });
+  });
+});
+
 describe('compiled Ip sets of address ranges against a naive model', () => {
-  const toBig = (a: ReturnType<typeof ip>) => (a.family === 4 ? BigInt(a.v4) : a.v6.reduce((acc, w) => (acc << 32n) | BigInt(w), 0n));
   const v4 = fc.integer({ min: 0x0a000000, max: 0x0a000010 }).map(formatIPv4);
   const v6 = fc.integer({ min: 0, max: 16 }).map((n) => formatIPv6(Uint32Array.of(0x20010db8, 0, 0, n)));
 
