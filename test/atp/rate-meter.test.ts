@@ -147,6 +147,28 @@ describe('RateMeter', () => {
     ]);
   });
 
+  it('a meter whose first packet comes after its first timeline interval starts its timeline there, mitigating as that packet left it', () => {
+    const flooded = meter({ syn_protection: { baselinePps: 100 }, timelineSeconds: 1 });
+    countAt(flooded, Array(81).fill(1.25));
+    flooded.finish(1.25);
+    expect(flooded.timeline()).toEqual([{ time: 1, packets: 81, ratePps: 81, burstPps: 810, rateThresholdPps: 200, burstThresholdPps: 800, mitigating: true }]);
+    const quiet = meter({ syn_protection: { baselinePps: 100 }, timelineSeconds: 1 });
+    countAt(quiet, [1.25, 1.75]);
+    quiet.finish(1.75);
+    expect(quiet.timeline()).toEqual([{ time: 1, packets: 2, ratePps: 2, burstPps: 10, rateThresholdPps: 200, burstThresholdPps: 800, mitigating: false }]);
+  });
+
+  it('a whole window of ticks after the last packet, its rates are back to zero: read at that time, and counted there', () => {
+    // ten 0.1 s ticks in the window; 5 packets in tick 3
+    const m = meter({ syn_protection: { baselinePps: 1e6 } });
+    countAt(m, Array(5).fill(0.35));
+    expect(m.ratesAt(1.25)).toEqual({ ratePps: 5, burstPps: 0 });
+    expect(m.ratesAt(1.35)).toEqual({ ratePps: 0, burstPps: 0 });
+    m.count(1.35);
+    expect(m.ratesAt(1.35)).toEqual({ ratePps: 1, burstPps: 10 });
+    expect(m.peakRatePps).toBe(5);
+  });
+
   it('its sustained and burst rates are the counts of the last window and tick (brute force)', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 2000 }), { minLength: 1, maxLength: 400 }), (gapsMs) => {
