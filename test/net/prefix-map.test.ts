@@ -43,6 +43,13 @@ describe('PrefixMap', () => {
     expect(m.size).toBe(5);
   });
 
+  it('matches an IPv6 host (/128) exactly, and its neighbours by the prefix around it', () => {
+    const m = new PrefixMap<string>();
+    m.set(parseCidr('2001:db8::/32'), 'doc6');
+    m.set(parseCidr('2001:db8::ffff'), 'host6');
+    expect(['2001:db8::ffff', '2001:db8::fffe', '2001:db8::1:ffff'].map((t) => m.lookup6(parseCidr(t).v6))).toEqual(['host6', 'doc6', 'doc6']);
+  });
+
   it('replaces the value of the same prefix without growing', () => {
     const m = new PrefixMap<number>();
     m.set(parseCidr('192.0.2.0/24'), 1);
