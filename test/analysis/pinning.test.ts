@@ -547,3 +547,108 @@ describe('pinning: the spaces and cases of a firewall, and ATP filters (lines 24
     ]);
   });
 });
+
+describe('pinning: the notes of what no space pins, and the bounds on a region (lines 240 on)', () => {
+  it('a region of which exactly two boxes are proved one by one (its union not proved): one case, their union', () => {
+    const pinning = pinFirewall(snapshotOf([rule('block', 'tcp.dstport in {22..23}'), rule('block', 'ip.src in {10.0.0.0/8} and ip.ttl < 10 and ip.proto != "udp"'), rule('block', 'tcp.dstport >= 1024')]));
+    const [, trusted] = pinning.rules;
+    // its TCP and ICMP boxes; the third, of no transport header, is said with every protocol, which r1 and r3 decide in part
+    expect(trusted!.spaces).toEqual([
+      {
+        space: [
+          { 'ip.src': ['10.0.0.0/8'], 'tcp.dstport': { not: ['22-23'] }, 'ip.ttl': ['0-9'], 'ip.proto': 'tcp' },
+          { 'ip.src': ['10.0.0.0/8'], 'ip.ttl': ['0-9'], 'ip.proto': 'icmp' },
+        ],
+        verdict: 'drop',
+        rule: 'r2',
+      },
+    ]);
+    expect(trusted!.omitted).toEqual(['1 of the 3 boxes of its decided region not pinned as spaces (1 not proved to be decided by it alone)']);
+  });
+
+  it("a region of one box not pinned is said in the singular, whatever the run's budget", () => {
+    const snapshot = snapshotOf([rule('block', 'ip.src in {10.0.0.0/8} and tcp.dstport == 80')]);
+    const full = new AnalysisBudget();
+    pinFirewall(snapshot, { budget: full });
+    let unpinned = 0;
+    for (let total = 0; total <= full.spent; total++) {
+      const budget = new AnalysisBudget({ total });
+      const [web] = pinFirewall(snapshot, { budget }).rules;
+      if (web!.why !== null || web!.spaces.length > 0) continue;
+      unpinned++;
+      // (why: the run's limit, or its proof cut by it)
+      expect(web!.omitted).toHaveLength(1);
+      expect(web!.omitted[0]).toMatch(/^1 of the 1 box of its decided region not pinned as spaces \(.+\)$/);
+    }
+    expect(unpinned).toBeGreaterThan(0);
+  });
+
+  it('a decided region of more than 256 boxes, built within its question, is not pinned, and pin says why', () => {
+    // 44 or-ed parts of four fields each, one box a family (the rule's region, pinned as one space): the packets no rule decides,
+    // the rest, take more than 256 boxes, built well within a question of 100,000 steps
+    const stairs = Array.from({ length: 44 }, (_, i) => `(ip.ttl==${i} and ip.len==${i} and tcp.dstport==${i} and tcp.srcport==${i})`).join(' or ');
+    const pinning = pinFirewall(snapshotOf([rule('block', stairs)]), { budget: new AnalysisBudget({ perQuestion: 100_000 }) });
+    expect(pinning.rules[0]!.spaces).toHaveLength(1);
+    expect([pinning.fallthroughSpaces, pinning.fallthroughInside]).toEqual([[], []]);
+    expect(pinning.omitted).toEqual(['no space of the packets no rule decides: it takes more than 256 boxes or 100,000 steps to build']);
+  });
+
+  it('a region proved whole less the boxes a space cannot say counts those boxes alone', () => {
+    // the packets no rule decides (every TCP packet, the rest of ttl 5 and more): 8 boxes, 2 of them no space can say, the other 6
+    // proved as one union
+    const pinning = pinFirewall(snapshotOf([rule('block', 'ip.ttl < 5 and ip.proto != "tcp"')]));
+    expect(pinning.fallthroughSpaces).toHaveLength(1);
+    expect(spaceParts(pinning.fallthroughSpaces[0]!.space)).toHaveLength(6);
+    expect(pinning.omitted).toEqual(['2 of the 8 boxes of the packets no rule decides not pinned as spaces (2 a space cannot say)']);
+  });
+
+  it("the replacement of a witness whose ip.len cannot hold its headers is looked for in the region's first 32 boxes only", () => {
+    // 32 TCP boxes (16 a family) of ip.len below 40 (no room for the headers), then an IPv6 UDP box whose packets from ip.len 48 have room
+    const tcp = Array.from({ length: 16 }, (_, i) => `(tcp.dstport==${i} and ip.ttl==${i})`).join(' or ');
+    const [r] = pinFirewall(snapshotOf([rule('block', `(ip.len < 40 and (${tcp})) or (ip.src in {::/0} and udp.dstport == 0 and ip.len < 60)`)])).rules;
+    expect(r!.witness).toMatchObject({ 'ip.proto': 'tcp', 'ip.len': 0 });
+    expect(holdsItsHeaders(r!.witness!)).toBe(false);
+  });
+
+  it("whatever the run's budget, the run's limit is named for a region only when some of its boxes were left untried", () => {
+    const t = (i: number): string => `(ip.ttl==${i} and ip.len==${i})`;
+    // r2: proved whole but the box a space cannot say; r4: three boxes pinned one by one, the fourth (said with every protocol) not
+    // proved; r5: 16 boxes, at most 12 pinned, proved after both
+    const snapshot = snapshotOf([
+      rule('skip', 'ip.src in {11.0.0.0/8} and ip.ttl < 5 and ip.proto != "tcp"'),
+      rule('block', 'ip.src in {11.0.0.0/8} and ip.ttl < 10 and ip.proto != "udp"'),
+      rule('block', 'tcp.dstport in {22..23}'),
+      rule('block', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'),
+      rule('block', `ip.src in {10.0.0.0/8} and (${[t(21), t(23), t(25), t(27)].join(' or ')})`),
+    ]);
+    const full = new AnalysisBudget();
+    const whole = pinFirewall(snapshot, { budget: full });
+    expect(whole.rules.map((r) => r.omitted[0])).toEqual([
+      undefined,
+      '1 of the 3 boxes of its decided region not pinned as spaces (1 a space cannot say)',
+      undefined,
+      '1 of the 4 boxes of its decided region not pinned as spaces (1 not proved to be decided by it alone)',
+      '4 of the 16 boxes of its decided region not pinned as spaces (at most 12 a rule)',
+    ]);
+    let after = 0;
+    for (let total = 0; total <= full.spent; total += Math.ceil(full.spent / 256)) {
+      const budget = new AnalysisBudget({ total });
+      const pinning = pinFirewall(snapshot, { budget });
+      const notes = [...pinning.rules.flatMap((r) => r.omitted), ...pinning.omitted];
+      let tried = false;
+      for (const note of notes) {
+        const m = /^(\d+) of the \d+ box(?:es)? of .* not pinned as spaces \((.*)\)$/.exec(note);
+        if (m === null) continue;
+        const said = m[2]!.split('; ');
+        const counted = said.map((s) => /^(\d+) (?:a space cannot say|not proved to be decided by it alone)$/.exec(s)).reduce((n, c) => n + (c === null ? 0 : Number(c[1])), 0);
+        if (counted < Number(m[1])) continue;
+        // every box left is one a space cannot say or not proved: no limit, no bound named
+        tried = true;
+        expect(said.every((s) => !s.includes('work limit') && !s.startsWith('at most'))).toBe(true);
+      }
+      // a region tried to the end, the run's budget ending later in another's proofs
+      if (tried && budget.exhausted !== null && notes.some((o) => o.includes(budget.exhausted!))) after++;
+    }
+    expect(after).toBeGreaterThan(0);
+  });
+});
