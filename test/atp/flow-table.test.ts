@@ -545,6 +545,32 @@ describe('FlowTable removals and lookups around the end of its index', () => {
     );
   });
 
+  it('keeps the entries of a run that wraps where a lookup finds them when the slot before the run is emptied', () => {
+    // slots 1020 to 1 held: x (home 1020), y (1021), a, b and c (1022: slots 1022, 1023 and 0), d
+    // (1023: slot 1). Removing x moves nothing back into its slot: every entry after it has its home
+    // after it, c's and d's too, which sit past the index's end, in slots 0 and 1.
+    const homes = byHome();
+    const [x] = homes.get(1020)!;
+    const [y] = homes.get(1021)!;
+    const [a, b, c] = homes.get(1022)!;
+    const [d] = homes.get(1023)!;
+    const t = new FlowTable(1000, LIMITS);
+    const rec = new PacketRecord();
+    const entries = new Map<number, number>();
+    for (const k of [x, y, a, b, c, d]) {
+      t.setKey(keyed(rec, k), true);
+      entries.set(k, t.insert(0, State.OPEN));
+    }
+    t.setKey(keyed(rec, x), true);
+    t.remove(t.find(0));
+    for (const k of [y, a, b, c, d]) {
+      t.setKey(keyed(rec, k), true);
+      expect([k, t.peek(), t.find(0)]).toEqual([k, entries.get(k), entries.get(k)]);
+    }
+    t.setKey(keyed(rec, x), true);
+    expect([t.find(0), t.count]).toEqual([-1, 5]);
+  });
+
   it('peeks at an entry moved off its home slot, and expires nothing', () => {
     const [a, b, c] = byHome().get(1023)!;
     const t = new FlowTable(1000, LIMITS);
