@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
-import { AnalysisBudget, MAX_CASES_PER_RULE, type PinnedRule, pinFirewall, pinProtection } from '../../src/analysis/index.js';
+import { AnalysisBudget, MAX_CASES_PER_RULE, type PinnedRule, type Pinning, pinFirewall, pinProtection } from '../../src/analysis/index.js';
 import { holdsItsHeaders } from '../../src/analysis/witness.js';
 import { spaceModel, spaceParts } from '../../src/analysis/prove.js';
 import { type RuleSpec, randomSource, replayer, ruleSpecs, samples, snapshotOf } from './replay.js';
@@ -17,6 +17,21 @@ const rule = (action: RuleSpec['action'], expression: string, enabled = true): R
 const oddAddresses = (prefix: string, n: number, hex = false): string => Array.from({ length: n }, (_, i) => `${prefix}${hex ? (2 * i + 1).toString(16) : 2 * i + 1}`).join(' ');
 /** the cases pin writes for a rule: its witness, its spaces, its packets inside and its edges */
 const cases = (r: PinnedRule): number => 1 + r.spaces.length + r.inside.length + r.edges.length;
+
+/**
+ * pin's answer with the run's whole budget, then with every total of it from 0 to what that run spent
+ * (or `runs` totals, evenly apart), each beside the budget it ran under.
+ */
+function atEveryTotal(snapshot: Snapshot, runs?: number): { whole: Pinning; cut: Array<{ budget: AnalysisBudget; pinning: Pinning }> } {
+  const full = new AnalysisBudget();
+  const whole = pinFirewall(snapshot, { budget: full });
+  const cut: Array<{ budget: AnalysisBudget; pinning: Pinning }> = [];
+  for (let total = 0; total <= full.spent; total += runs === undefined ? 1 : Math.ceil(full.spent / runs)) {
+    const budget = new AnalysisBudget({ total });
+    cut.push({ budget, pinning: pinFirewall(snapshot, { budget }) });
+  }
+  return { whole, cut };
+}
 
 describe('pinFirewall', () => {
   it('says why a rule cannot be pinned: disabled, unmatchable, unreachable (by which rules), indeterminate', () => {
@@ -435,11 +450,9 @@ describe('pinning: edges, witnesses and the packets inside a rule (lines 1-239)'
   it("when the run's work ends before the packets inside are looked for, pin still answers: the packets inside it found, each decided by the rule", () => {
     const snapshot = snapshotOf([rule('block', `ip.src in {${v4}} or ip.ttl == 64`)]);
     const replay = replayer(snapshot);
-    const full = new AnalysisBudget();
-    pinFirewall(snapshot, { budget: full });
     let cut = 0;
-    for (let total = 0; total <= full.spent; total += Math.ceil(full.spent / 16)) {
-      const [r1] = pinFirewall(snapshot, { budget: new AnalysisBudget({ total }) }).rules;
+    for (const { pinning } of atEveryTotal(snapshot, 16).cut) {
+      const [r1] = pinning.rules;
       for (const p of r1!.inside) expect(replay(p.witness).rule).toBe('r1');
       // reached, its packets inside found, but not those one part alone matches: the run ended before that search
       if (r1!.why === null && r1!.inside.length > 0 && !r1!.inside.some((p) => p.what.startsWith('matched by one part'))) cut++;
@@ -516,12 +529,9 @@ describe('pinning: the spaces and cases of a firewall, and ATP filters (lines 24
 
   it("whatever the run's budget, a region proved whole is pinned as one space or, when the budget ends in its proof, none, said as the run's limit (never 'not proved')", () => {
     const snapshot = snapshotOf([rule('block', 'ip.len < 30')]);
-    const full = new AnalysisBudget();
-    const whole = pinFirewall(snapshot, { budget: full }).rules[0]!;
-    expect([whole.spaces.length, whole.omitted]).toEqual([1, []]);
-    for (let total = 0; total <= full.spent; total++) {
-      const budget = new AnalysisBudget({ total });
-      const pinning = pinFirewall(snapshot, { budget });
+    const { whole, cut } = atEveryTotal(snapshot);
+    expect([whole.rules[0]!.spaces.length, whole.rules[0]!.omitted]).toEqual([1, []]);
+    for (const { budget, pinning } of cut) {
       const [r] = pinning.rules;
       if (r!.spaces.length === 1) expect(r!.omitted).toEqual([]);
       else {
@@ -568,12 +578,9 @@ describe('pinning: the notes of what no space pins, and the bounds on a region (
 
   it("a region of one box not pinned is said in the singular, whatever the run's budget", () => {
     const snapshot = snapshotOf([rule('block', 'ip.src in {10.0.0.0/8} and tcp.dstport == 80')]);
-    const full = new AnalysisBudget();
-    pinFirewall(snapshot, { budget: full });
     let unpinned = 0;
-    for (let total = 0; total <= full.spent; total++) {
-      const budget = new AnalysisBudget({ total });
-      const [web] = pinFirewall(snapshot, { budget }).rules;
+    for (const { pinning } of atEveryTotal(snapshot).cut) {
+      const [web] = pinning.rules;
       if (web!.why !== null || web!.spaces.length > 0) continue;
       unpinned++;
       // (why: the run's limit, or its proof cut by it)
@@ -621,8 +628,7 @@ describe('pinning: the notes of what no space pins, and the bounds on a region (
       rule('block', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'),
       rule('block', `ip.src in {10.0.0.0/8} and (${[t(21), t(23), t(25), t(27)].join(' or ')})`),
     ]);
-    const full = new AnalysisBudget();
-    const whole = pinFirewall(snapshot, { budget: full });
+    const { whole, cut } = atEveryTotal(snapshot, 256);
     expect(whole.rules.map((r) => r.omitted[0])).toEqual([
       undefined,
       '1 of the 3 boxes of its decided region not pinned as spaces (1 a space cannot say)',
@@ -631,9 +637,7 @@ describe('pinning: the notes of what no space pins, and the bounds on a region (
       '4 of the 16 boxes of its decided region not pinned as spaces (at most 12 a rule)',
     ]);
     let after = 0;
-    for (let total = 0; total <= full.spent; total += Math.ceil(full.spent / 256)) {
-      const budget = new AnalysisBudget({ total });
-      const pinning = pinFirewall(snapshot, { budget });
+    for (const { budget, pinning } of cut) {
       const notes = [...pinning.rules.flatMap((r) => r.omitted), ...pinning.omitted];
       let tried = false;
       for (const note of notes) {
