@@ -9,6 +9,8 @@
 // imports (followed through relative imports), names the build's outputs (`dist/`, `bin/edgesim`)
 // or one of the tools the setup installs; then, in a Stryker sandbox, once per sandbox, when the
 // config loads (bench/mutation-setup.ts says why), and as vitest's global setup elsewhere.
+//
+// fast-check's seed is fixed (bench/mutation-seed.ts), so that a run's kills do not hang on luck.
 import { defineConfig } from 'vitest/config';
 import project from '../vitest.config.js';
 import { inSandbox, needsGlobalSetup, setupSandboxOnce } from './mutation-setup.js';
@@ -20,4 +22,4 @@ const needed = tests.some((t) => needsGlobalSetup(t));
 if (needed && inSandbox) setupSandboxOnce();
 const globalSetup = needed && !inSandbox ? project.test?.globalSetup : [];
 
-export default defineConfig({ ...project, test: { ...project.test, include: tests, globalSetup } });
+export default defineConfig({ ...project, test: { ...project.test, include: tests, globalSetup, setupFiles: ['bench/mutation-seed.ts'] } });
