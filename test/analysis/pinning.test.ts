@@ -656,3 +656,56 @@ describe('pinning: the notes of what no space pins, and the bounds on a region (
     expect(after).toBeGreaterThan(0);
   });
 });
+
+describe("pinning: the run's budget ending between two of pin's questions, and the packets pin picks (lines 240 on)", () => {
+  it("a run whose budget ends in building the packets no rule decides tries no space: a rule's box is said left to the run's limit, never 'not proved'", () => {
+    const snapshot = snapshotOf([rule('block', 'ip.src in {10.0.0.0/8} and tcp.dstport == 80')]);
+    let building = 0;
+    for (const { budget, pinning } of atEveryTotal(snapshot).cut) {
+      // the rule's region is built before the rest's, and every space is proved after both
+      if (budget.exhausted === null || !pinning.omitted.includes(`no space of the packets no rule decides: ${budget.exhausted}`)) continue;
+      building++;
+      expect(pinning.rules[0]!.spaces).toEqual([]);
+      expect(pinning.rules[0]!.omitted).toEqual([`1 of the 1 box of its decided region not pinned as spaces (${budget.exhausted})`]);
+    }
+    expect(building).toBeGreaterThan(0);
+  });
+
+  it("whatever the run's budget, a region of two boxes whose union holds is pinned as that one space or not at all, never one box of it", () => {
+    const snapshot = snapshotOf([rule('block', 'tcp.dstport in {22..23}')]);
+    const { whole, cut } = atEveryTotal(snapshot);
+    // its IPv4 and IPv6 boxes
+    expect(whole.rules[0]!.spaces.map((s) => spaceParts(s.space).length)).toEqual([2]);
+    for (const { budget, pinning } of cut) {
+      const [r] = pinning.rules;
+      if (r!.why !== null) continue;
+      if (r!.spaces.length > 0) expect([r!.spaces.map((s) => spaceParts(s.space).length), r!.omitted]).toEqual([[2], []]);
+      else expect(r!.omitted).toEqual([`2 of the 2 boxes of its decided region not pinned as spaces (${budget.exhausted})`]);
+    }
+  });
+
+  it("a witness that holds its headers is the rule's first packet, kept (not replaced by another of its region)", () => {
+    // it matches the packets of every protocol but ESP, TCP, UDP, GRE and ICMP: its first, IPv4's hopopt (protocol 0), has no
+    // transport header to make room for
+    const snapshot = snapshotOf([rule('block', 'ip.proto == "hopopt" or not ip.proto in {"esp" "tcp" "udp" "gre" "icmp"}')]);
+    const [r] = pinFirewall(snapshot).rules;
+    expect(r!.witness).toMatchObject({ 'ip.proto': 'hopopt', 'ip.src': expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/) });
+    expect(holdsItsHeaders(r!.witness!)).toBe(true);
+    expect(replayer(snapshot)(r!.witness!).rule).toBe('r1');
+  });
+
+  it('the edges of a rule of more than 256 boxes are those of its first 256: a part after them adds none, even one beside the first', () => {
+    // 33 parts of 8 boxes each (each family's four transports), then one that differs from the first in ip.len alone
+    const parts = Array.from({ length: 33 }, (_, i) => `(ip.ttl==${i} and ip.len==${i})`);
+    const snapshot = snapshotOf([rule('block', `${parts.join(' or ')} or (ip.ttl==0 and ip.len==999)`)]);
+    const [r] = pinFirewall(snapshot, { budget: new AnalysisBudget({ perQuestion: 1_000_000 }) }).rules;
+    expect(r!.why).toBeNull();
+    const replay = replayer(snapshot);
+    for (const { witness } of r!.edges) expect(replay(witness).matched).toEqual([]);
+    expect(r!.edges.map((e) => e.field)).toContain('ip.len');
+    // the lengths beside 999 are edges of the whole region, not of its first 256 boxes
+    expect(r!.edges.map((e) => e.witness['ip.len'])).not.toContain(998);
+    expect(r!.edges.map((e) => e.witness['ip.len'])).not.toContain(1000);
+    expect(r!.omitted.filter((o) => o.includes('just outside'))).toEqual([]);
+  });
+});
