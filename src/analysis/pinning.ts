@@ -273,10 +273,11 @@ class SpacePinner {
   /**
    * The space of `boxes` (of each the part a space can say; a union when more than one), proved to
    * be decided by `d` as `edgesim test` proves it; null when not proved, 'unwritable' when no box
-   * can be said. `unwritable` counts the boxes left out.
+   * can be said, 'stopped' when the run's budget ended before or while proving it (the boxes are
+   * left to the run's limit, neither proved nor disproved). `unwritable` counts the boxes left out.
    */
-  space(d: Decision, boxes: Region): { pinned: PinnedSpace; parts: Array<{ box: Box; whole: boolean; part: Box }>; unwritable: number } | null | 'unwritable' {
-    if (this.stopped !== null) return null;
+  space(d: Decision, boxes: Region): { pinned: PinnedSpace; parts: Array<{ box: Box; whole: boolean; part: Box }>; unwritable: number } | null | 'unwritable' | 'stopped' {
+    if (this.stopped !== null) return 'stopped';
     const parts: Array<{ box: Box; whole: boolean; part: Box }> = [];
     const specs: HeaderSpaceSpec[] = [];
     for (const box of boxes) {
@@ -290,7 +291,10 @@ class SpacePinner {
     const space: SpaceSpec = specs.length === 1 ? specs[0]! : specs;
     const rule = d.rule < 0 ? null : this.model.rules[d.rule]!.ref;
     const proof = proveRegion(this.model, this.hs, spaceRegion(space, this.hs), { verdict: d.verdict, rule }, this.run);
-    if (proof.status === 'undecided' && this.run.exhausted !== null) this.stopped = this.run.exhausted;
+    if (proof.status === 'undecided' && this.run.exhausted !== null) {
+      this.stopped = this.run.exhausted;
+      return 'stopped';
+    }
     if (proof.status !== 'holds') return null;
     return { pinned: rule === null ? { space, verdict: d.verdict } : { space, verdict: d.verdict, rule }, parts, unwritable: boxes.length - parts.length };
   }
@@ -316,7 +320,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     const base = { d, spaces: [], pinned: 0, united: false, inPart: 0, unwritable: 0, unproved: 0, whole: new Set<Box>(), left: new Map<Box, Region>() };
     pieces.set(d.rule, 'boxes' in p ? { ...base, boxes: p.boxes, why: null } : { ...base, boxes: [], why: p.why });
   }
-  const pinnedAs = (p: Pieces, s: Exclude<ReturnType<SpacePinner['space']>, null | 'unwritable'>): void => {
+  const pinnedAs = (p: Pieces, s: Exclude<ReturnType<SpacePinner['space']>, null | 'unwritable' | 'stopped'>): void => {
     p.spaces.push(s.pinned);
     for (const { box, whole, part } of s.parts) {
       p.pinned++;
@@ -333,7 +337,7 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
     if (pinner.stopped !== null) break;
     if (p.boxes.length < 2) continue;
     const s = pinner.space(p.d, p.boxes);
-    if (s === null || s === 'unwritable') continue;
+    if (s === null || s === 'unwritable' || s === 'stopped') continue;
     pinnedAs(p, s);
     p.unwritable = s.unwritable;
     p.united = true;
@@ -345,6 +349,8 @@ export function pinFirewall(snapshot: Snapshot, options: ModelOptions = {}): Pin
       if (p.united || p.spaces.length >= MAX_SPACES || round >= p.boxes.length) continue;
       any = true;
       const s = pinner.space(p.d, [p.boxes[round]!]);
+      // the run's budget ended: this box and every one not yet tried are left to its limit
+      if (s === 'stopped') break;
       if (s === 'unwritable') p.unwritable++;
       else if (s === null) p.unproved++;
       else pinnedAs(p, s);

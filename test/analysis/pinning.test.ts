@@ -671,6 +671,30 @@ describe("pinning: the run's budget ending between two of pin's questions, and t
     expect(building).toBeGreaterThan(0);
   });
 
+  it("a box said 'not proved' stays so in every longer run: the box whose proof the run's end cut, and those never reached, are left to its limit", () => {
+    // how many boxes a decision's notes say not proved
+    const notProved = (said: readonly string[]): number => said.reduce((n, s) => n + Number(/[(;] ?(\d+) not proved to be decided by it alone/.exec(s)?.[1] ?? 0), 0);
+    const firewalls = [
+      // the five ttls of a log rule's firewall: two boxes of the packets no rule decides (and of the ttl rule's) no space proves
+      [rule('log', 'udp.dstport == 53'), rule('block', 'udp.dstport == 53 and ip.src.country matches "^U"'), rule('block', Array.from({ length: 5 }, (_, i) => `ip.ttl == ${i}`).join(' or ')), rule('block', 'udp.dstport == 123'), rule('skip', 'udp.dstport in {100..200}')],
+      [rule('block', 'tcp.dstport in {22..23}'), rule('skip', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'), rule('block', 'tcp.dstport >= 1024')],
+    ];
+    let saidBeforeTheEnd = 0;
+    for (const rules of firewalls) {
+      const { whole, cut } = atEveryTotal(snapshotOf(rules));
+      const counts = (p: Pinning): number[] => [notProved(p.omitted), ...p.rules.map((r) => notProved(r.omitted))];
+      // the boxes of a region are tried in order, each proof the same question whatever the total: a longer
+      // run has tried those a shorter one did, with the same results, so it says at least as many not proved
+      const runs = [...cut.map(({ budget, pinning }) => ({ total: budget.total, said: counts(pinning) })), { total: Infinity, said: counts(whole) }];
+      for (const [a, b] of runs.slice(1).map((r, i) => [runs[i]!, r] as const)) {
+        a.said.forEach((n, i) => expect(n, `decision ${i}: ${a.total} steps, then ${b.total}`).toBeLessThanOrEqual(b.said[i]!));
+        if (a.said.some((n, i) => n > 0 && n < counts(whole)[i]!)) saidBeforeTheEnd++;
+      }
+    }
+    // some totals end the run after a box was said not proved and before the others were
+    expect(saidBeforeTheEnd).toBeGreaterThan(0);
+  });
+
   it("whatever the run's budget, a region of two boxes whose union holds is pinned as that one space or not at all, never one box of it", () => {
     const snapshot = snapshotOf([rule('block', 'tcp.dstport in {22..23}')]);
     const { whole, cut } = atEveryTotal(snapshot);
