@@ -270,6 +270,25 @@ describe('warnings', () => {
     ]);
   });
 
+  it('a negative integer meets no packet that lacks the field: `==`, `>` and `>=` false there, `!=` true (the real firewall agrees)', () => {
+    // fields a packet may lack (ip.hdr_len: IPv4's only; ip.opt.type: only with options; ip.src.asnum: only with an AS number)
+    for (const field of ['ip.hdr_len', 'ip.opt.type', 'ip.src.asnum']) {
+      expect(kinds(lint(rules(['block', `${field} == -1`])))).toEqual(['r1:impossible_comparison', 'r1:unmatchable']);
+      // every packet with the field is above -2, none without it: a later rule still decides those
+      for (const [cut, later] of [[`${field} > -2`, 'ip.dst == ::1'], [`${field} >= -1`, 'ip.ttl == 64']] as const) {
+        const s = rules(['block', cut], ['skip', later]);
+        expect(lint(s), `${cut}, then ${later}`).toEqual([]);
+        const e = explain(s, 'r2');
+        expect(e.status).toBe('reachable');
+        expect(replayer(s)(e.witness!).rule).toBe('r2');
+      }
+    }
+    // `!=` on a packet without the field is true: every packet reaches r1 or is decided by it
+    const ne = rules(['block', 'ip.hdr_len != -1'], ['skip', 'ip.dst == ::1']);
+    expect(kinds(lint(ne))).toEqual(['r1:impossible_comparison', 'r2:unreachable']);
+    expect(replayer(ne)({ 'ip.dst': '::1', 'ip.src': '::2', 'ip.proto': 'udp' }).rule).toBe('r1');
+  });
+
   it('empty and unknown lists', () => {
     const s: Snapshot = { ...rules(['block', 'ip.src in $empty'], ['block', 'ip.src in $nosuch']), lists: [{ name: 'empty', kind: 'ip', items: [] }] };
     expect(kinds(lint(s))).toEqual(['r1:empty_list', 'r1:unmatchable', 'r2:unknown_list', 'r2:indeterminate']);
