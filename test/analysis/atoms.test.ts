@@ -126,6 +126,7 @@ describe('a comparison the analysis does not model', () => {
     expect(indeterminateAfter('tcp != "abc"', 'udp.dstport == 53')).toBe('indeterminate');
     // an ASN masked: only packets with an AS number (an IP source with no AS number stays reachable)
     expect(indeterminateAfter('ip.src.asnum & 1', 'ip.src.asnum == 13335')).toBe('indeterminate');
+    expect(indeterminateAfter('ip.src.asnum & 1', 'ip.src == 10.0.0.1')).toBe('reachable');
     // a function of the packet may match any packet
     expect(indeterminateAfter('bit_slice(tcp, 104, 112) == 2', 'udp.dstport == 53')).toBe('indeterminate');
     // ordering on text: any data center
