@@ -15,6 +15,16 @@ import { type RuleSpec, randomSource, replayer, ruleSpecs, samples, snapshotOf }
 const rule = (action: RuleSpec['action'], expression: string, enabled = true): RuleSpec => ({ action, expression, enabled });
 /** `n` addresses two apart, the odd last parts after `prefix` (1, 3, 5…; in hex with `hex`), as a list's text */
 const oddAddresses = (prefix: string, n: number, hex = false): string => Array.from({ length: n }, (_, i) => `${prefix}${hex ? (2 * i + 1).toString(16) : 2 * i + 1}`).join(' ');
+/** three rules whose regions cut each other: SSH's ports, a trusted source's low ttls (skipped), the high ports */
+const CUT_RULES: RuleSpec[] = [rule('block', 'tcp.dstport in {22..23}'), rule('skip', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'), rule('block', 'tcp.dstport >= 1024')];
+/** a log rule, a rule in part unmodelled (a country pattern), five ttls or-ed (one region of many boxes), NTP, a skipped port range */
+const LOG_RULES: RuleSpec[] = [
+  rule('log', 'udp.dstport == 53'),
+  rule('block', 'udp.dstport == 53 and ip.src.country matches "^U"'),
+  rule('block', Array.from({ length: 5 }, (_, i) => `ip.ttl == ${i}`).join(' or ')),
+  rule('block', 'udp.dstport == 123'),
+  rule('skip', 'udp.dstport in {100..200}'),
+];
 /** the cases pin writes for a rule: its witness, its spaces, its packets inside and its edges */
 const cases = (r: PinnedRule): number => 1 + r.spaces.length + r.inside.length + r.edges.length;
 
@@ -63,7 +73,7 @@ describe('pinFirewall', () => {
   });
 
   it('pins the packets each rule decides (its region less the earlier rules\') as one space expecting it (a union of its boxes), the rest as spaces expecting no rule, and one packet per edge', () => {
-    const pinning = pinFirewall(snapshotOf([rule('block', 'tcp.dstport in {22..23}'), rule('skip', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'), rule('block', 'tcp.dstport >= 1024')]));
+    const pinning = pinFirewall(snapshotOf(CUT_RULES));
     const [ssh, trusted, high] = pinning.rules;
     expect(ssh!.spaces).toEqual([
       {
@@ -144,16 +154,7 @@ describe('pinFirewall', () => {
   });
 
   it('pins no space of a log rule; of a rule in part unmodelled, the part it certainly decides; a region of many boxes whole, as one space', () => {
-    const many = Array.from({ length: 5 }, (_, i) => `ip.ttl == ${i}`).join(' or ');
-    const pinning = pinFirewall(
-      snapshotOf([
-        rule('log', 'udp.dstport == 53'),
-        rule('block', 'udp.dstport == 53 and ip.src.country matches "^U"'),
-        rule('block', many),
-        rule('block', 'udp.dstport == 123'),
-        rule('skip', 'udp.dstport in {100..200}'),
-      ]),
-    );
+    const pinning = pinFirewall(snapshotOf(LOG_RULES));
     const [log, , five, ntp, skip] = pinning.rules;
     expect(log!.witness!['udp.dstport']).toBe(53);
     expect(log!.spaces).toEqual([]);
@@ -674,21 +675,18 @@ describe("pinning: the run's budget ending between two of pin's questions, and t
   it("a box said 'not proved' stays so in every longer run: the box whose proof the run's end cut, and those never reached, are left to its limit", () => {
     // how many boxes a decision's notes say not proved
     const notProved = (said: readonly string[]): number => said.reduce((n, s) => n + Number(/[(;] ?(\d+) not proved to be decided by it alone/.exec(s)?.[1] ?? 0), 0);
-    const firewalls = [
-      // the five ttls of a log rule's firewall: two boxes of the packets no rule decides (and of the ttl rule's) no space proves
-      [rule('log', 'udp.dstport == 53'), rule('block', 'udp.dstport == 53 and ip.src.country matches "^U"'), rule('block', Array.from({ length: 5 }, (_, i) => `ip.ttl == ${i}`).join(' or ')), rule('block', 'udp.dstport == 123'), rule('skip', 'udp.dstport in {100..200}')],
-      [rule('block', 'tcp.dstport in {22..23}'), rule('skip', 'ip.src in {10.0.0.0/8} and ip.ttl < 10'), rule('block', 'tcp.dstport >= 1024')],
-    ];
+    const counts = (p: Pinning): number[] => [notProved(p.omitted), ...p.rules.map((r) => notProved(r.omitted))];
     let saidBeforeTheEnd = 0;
-    for (const rules of firewalls) {
+    // LOG_RULES: two boxes of the packets no rule decides (and of the ttl rule's) no space proves
+    for (const rules of [LOG_RULES, CUT_RULES]) {
       const { whole, cut } = atEveryTotal(snapshotOf(rules));
-      const counts = (p: Pinning): number[] => [notProved(p.omitted), ...p.rules.map((r) => notProved(r.omitted))];
+      const wholeSaid = counts(whole);
       // the boxes of a region are tried in order, each proof the same question whatever the total: a longer
       // run has tried those a shorter one did, with the same results, so it says at least as many not proved
-      const runs = [...cut.map(({ budget, pinning }) => ({ total: budget.total, said: counts(pinning) })), { total: Infinity, said: counts(whole) }];
+      const runs = [...cut.map(({ budget, pinning }) => ({ total: budget.total, said: counts(pinning) })), { total: Infinity, said: wholeSaid }];
       for (const [a, b] of runs.slice(1).map((r, i) => [runs[i]!, r] as const)) {
         a.said.forEach((n, i) => expect(n, `decision ${i}: ${a.total} steps, then ${b.total}`).toBeLessThanOrEqual(b.said[i]!));
-        if (a.said.some((n, i) => n > 0 && n < counts(whole)[i]!)) saidBeforeTheEnd++;
+        if (a.said.some((n, i) => n > 0 && n < wholeSaid[i]!)) saidBeforeTheEnd++;
       }
     }
     // some totals end the run after a box was said not proved and before the others were
