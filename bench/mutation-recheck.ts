@@ -1,15 +1,19 @@
 // `npm run mutation -- --recheck FILE`: the mutants a committed report (mutation/<file>.json) leaves
 // alive, each applied by hand to a copy of the project and run against every test that loads the file
-// in vitest's process. A run against a subset of those tests (`--subset`, or a report made before the
-// wider set existed) can only miss kills: a mutant a subset kills is killed by all of them. So
-// rechecking its survivors against all of them gives the file's score against all of them, at the
-// cost of the survivors alone. A mutant whose test run fails (a test fails, or a test file no longer
-// loads) is Killed, one that outlasts the time limit Timeout; the report's row says `rechecked`, and
-// its `tests` names what the recheck ran.
+// in vitest's process and reaches its code. A run against a subset of those tests (`--subset`, or a
+// report made before the wider set existed) can only miss kills: a mutant a subset kills is killed by all
+// of them. So rechecking its survivors against all of them gives the file's score against all of them,
+// at the cost of the survivors alone. First, one run of all the tests against a copy of the file with a
+// probe where each survivor acts (bench/mutation-reach.ts) finds the test files that reach it; each
+// survivor then runs against those alone (a test file that never runs its code cannot kill it). A mutant
+// whose test run fails (a test fails, or a test file no longer loads) is Killed, one that outlasts the
+// time limit Timeout; the report's row says `rechecked`, and its `tests` names what the recheck ran.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MutantRow } from './mutation-report.js';
+import { probeSource } from './mutation-reach.js';
+import { type MutantRow, mutantSpan } from './mutation-report.js';
+import { REACH_FILE_VARIABLE } from './mutation-setup.js';
 
 export interface Report {
   file: string;
@@ -22,19 +26,6 @@ export interface Report {
 }
 
 const ALIVE = new Set(['Survived', 'NoCoverage']);
-
-/** Where a mutant's code starts and ends in `source`, as offsets (its report gives 1-based lines and columns). */
-export function mutantSpan(source: string, m: Pick<MutantRow, 'line' | 'column' | 'end'>): [number, number] {
-  const lines = source.split('\n');
-  const offset = (line: number, column: number): number => {
-    if (line < 1 || line > lines.length) throw new Error(`line ${line} is outside the file (${lines.length} lines)`);
-    let at = 0;
-    for (let i = 0; i < line - 1; i++) at += lines[i]!.length + 1;
-    return at + column - 1;
-  };
-  const [endLine, endColumn] = m.end.split(':').map(Number) as [number, number];
-  return [offset(m.line, m.column), offset(endLine, endColumn)];
-}
 
 // Mutators whose replacement is an operator expression: Stryker replaces a node of the syntax tree, so
 // pasted back as text it is bracketed, or an operator beside it would take a part of it
@@ -84,13 +75,13 @@ function alive(pid: number): boolean {
 }
 
 /** One vitest run of `tests` in `dir` (bench/vitest-mutation.config.ts), stopped at the first failing test or at `limitMs`. */
-function runTests(dir: string, tests: string[], limitMs: number): Outcome {
+function runTests(dir: string, tests: string[], limitMs: number, env: Record<string, string> = {}): Outcome {
   const out = path.join(dir, '.recheck-result.json');
   rmSync(out, { force: true });
   const started = process.hrtime.bigint();
   const run = spawnSync(process.execPath, [path.join(dir, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/vitest-mutation.config.ts', '--bail=1', '--reporter=json', `--outputFile=${out}`], {
     cwd: dir,
-    env: { ...process.env, EDGESIM_MUTATION_TESTS: tests.join(',') },
+    env: { ...process.env, ...env, EDGESIM_MUTATION_TESTS: tests.join(',') },
     timeout: limitMs,
     killSignal: 'SIGKILL',
     stdio: 'ignore',
@@ -139,17 +130,31 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
   const dir = scratchCopy(root);
   const target = path.join(dir, report.file);
   const original = readFileSync(target, 'utf8');
+  let reachedBy: Array<Set<string>> = [];
   try {
-    const base = runTests(dir, tests, 30 * 60_000);
+    // the unmutated run, probed: which test files reach each survivor's code
+    const probed = probeSource(original, report.file, alive);
+    const reachFile = path.join(dir, '.recheck-reach');
+    writeFileSync(target, probed.text);
+    const base = runTests(dir, tests, 30 * 60_000, { [REACH_FILE_VARIABLE]: reachFile });
+    writeFileSync(target, original);
     if (base.status !== 'Survived') throw new Error(`the tests fail without any mutant (${base.killedBy ?? base.status}): fix them first`);
+    const byProbe = reachOf(existsSync(reachFile) ? readFileSync(reachFile, 'utf8') : '', dir);
+    reachedBy = probed.probeOf.map((p) => byProbe.get(p) ?? new Set());
     const limitMs = Math.round(base.seconds * 3 * 1000) + 30_000;
-    log(`${report.file}: ${alive.length} alive mutants against ${tests.length} test files (unmutated run ${base.seconds.toFixed(1)} s; a mutant's limit ${(limitMs / 1000).toFixed(0)} s)`);
+    log(`${report.file}: ${alive.length} alive mutants against the ${tests.length} test files, each against those that reach it (unmutated run ${base.seconds.toFixed(1)} s, probed; a mutant's limit ${(limitMs / 1000).toFixed(0)} s)`);
     for (const [i, m] of alive.entries()) {
+      const its = tests.filter((t) => reachedBy[i]!.has(t));
+      const where = `${i + 1}/${alive.length} ${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}`;
+      if (its.length === 0) {
+        log(`  ${where}: Survived (no test file reaches it)`);
+        continue;
+      }
       writeFileSync(target, applyMutant(original, m));
-      let o = runTests(dir, tests, limitMs);
+      let o = runTests(dir, its, limitMs);
       // a test that timed out: once more, to tell a mutant that loops from a loaded machine
-      if (o.killedBy?.endsWith('(timed out)')) o = runTests(dir, tests, limitMs);
-      log(`  ${i + 1}/${alive.length} ${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}: ${o.status}${o.killedBy !== undefined ? ` by ${o.killedBy}` : ''} (${o.seconds.toFixed(1)} s)`);
+      if (o.killedBy?.endsWith('(timed out)')) o = runTests(dir, its, limitMs);
+      log(`  ${where}: ${o.status}${o.killedBy !== undefined ? ` by ${o.killedBy}` : ''} (${its.length} test files reach it; ${o.seconds.toFixed(1)} s)`);
       if (o.status !== 'Survived') {
         m.status = o.status;
         if (o.killedBy !== undefined) m.killedBy = o.killedBy;
@@ -159,8 +164,39 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const sizes = reachedBy.map((r) => r.size);
+  const reach = sizes.length === 0 ? '' : `, each against those of them that reach its code (${Math.min(...sizes)} to ${Math.max(...sizes)} files)`;
   // a test file that fails to load counts as a kill; rechecked again against the same tests, said once
-  const said = `; its survivors rechecked by hand against ${describeTests}`;
+  const said = `; its survivors rechecked by hand against ${describeTests}${reach}`;
   if (!report.tests.includes(said)) report.tests += said;
   return report;
+}
+
+/**
+ * A probed run's hits (bench/mutation-reach.ts), `pid ppid probe` and `pid file path` lines, as the test
+ * files (relative to `dir`) that reached each probe. Each test file runs in a process of its own (vitest's
+ * forks pool, isolated); a process a test starts is its test file's (its parent's). A process that names two
+ * test files, or whose hits have no test file, would make the sets wrong, and is an error.
+ */
+export function reachOf(lines: string, dir: string): Map<number, Set<string>> {
+  const fileOf = new Map<string, string>();
+  const hits: Array<[string, string, number]> = [];
+  for (const line of lines.split('\n')) {
+    const m = /^(\d+) (?:file (.+)|(\d+) (\d+))$/.exec(line);
+    if (m === null) continue;
+    if (m[2] !== undefined) {
+      const file = path.relative(dir, m[2]);
+      const before = fileOf.get(m[1]!);
+      if (before !== undefined && before !== file) throw new Error(`the probed run ran ${before} and ${file} in one process (${m[1]}): the files that reach a mutant cannot be told apart`);
+      fileOf.set(m[1]!, file);
+    } else hits.push([m[1]!, m[3]!, Number(m[4])]);
+  }
+  const reached = new Map<number, Set<string>>();
+  for (const [pid, parent, probe] of hits) {
+    const file = fileOf.get(pid) ?? fileOf.get(parent);
+    if (file === undefined) throw new Error(`the probed run's process ${pid} reached probe ${probe} but named no test file`);
+    if (!reached.has(probe)) reached.set(probe, new Set());
+    reached.get(probe)!.add(file);
+  }
+  return reached;
 }

@@ -3,8 +3,9 @@
 // the file in vitest's process (with --subset, a chosen subset: OWN_TESTS or the mirroring test folder).
 // With no file named it runs every core file; with --stale, the core files whose row is missing or whose
 // source changed since the commit the row names; --list prints each file's tests; --recheck applies the
-// survivors of a file's committed report by hand and runs every test that loads it against each
-// (bench/mutation-recheck.ts; --tests: against those only, the tests changed since the run). Each file's score is written into bench/results/mutation.json (files not
+// survivors of a file's committed report by hand and runs against each every test that loads it and
+// reaches its code (bench/mutation-recheck.ts, bench/mutation-reach.ts; --tests: against those only, the
+// tests changed since the run). Each file's score is written into bench/results/mutation.json (files not
 // run keep their row) and its per-mutant results into mutation/<file>.json; its survivors are printed.
 // Too slow for every CI run: `npm test` never runs it, but test/mutation-judgements.test.ts checks the
 // committed reports against the judgements of docs/mutation.md.

@@ -10,10 +10,11 @@
 // or one of the tools the setup installs; then, in a Stryker sandbox, once per sandbox, when the
 // config loads (bench/mutation-setup.ts says why), and as vitest's global setup elsewhere.
 //
-// fast-check's seed is fixed (bench/mutation-seed.ts), so that a run's kills do not hang on luck.
+// fast-check's seed is fixed (bench/mutation-seed.ts), so that a run's kills do not hang on luck. A probed
+// run (`--recheck`'s first, bench/mutation-reach.ts) also says which test file each process runs.
 import { defineConfig } from 'vitest/config';
 import project from '../vitest.config.js';
-import { inSandbox, needsGlobalSetup, setupSandboxOnce } from './mutation-setup.js';
+import { inSandbox, needsGlobalSetup, REACH_FILE_VARIABLE, setupSandboxOnce } from './mutation-setup.js';
 
 const tests = process.env.EDGESIM_MUTATION_TESTS?.split(',').filter((t) => t !== '') ?? [];
 if (tests.length === 0) throw new Error('bench/vitest-mutation.config.ts: EDGESIM_MUTATION_TESTS names no test file (npm run mutation sets it)');
@@ -22,4 +23,4 @@ const needed = tests.some((t) => needsGlobalSetup(t));
 if (needed && inSandbox) setupSandboxOnce();
 const globalSetup = needed && !inSandbox ? project.test?.globalSetup : [];
 
-export default defineConfig({ ...project, test: { ...project.test, include: tests, globalSetup, setupFiles: ['bench/mutation-seed.ts'] } });
+export default defineConfig({ ...project, test: { ...project.test, include: tests, globalSetup, setupFiles: ['bench/mutation-seed.ts', ...(process.env[REACH_FILE_VARIABLE] !== undefined ? ['bench/mutation-reach-setup.ts'] : [])] } });

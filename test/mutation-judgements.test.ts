@@ -6,8 +6,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyMutant, failedRun, mutantSpan, type VitestReport } from '../bench/mutation-recheck.js';
-import type { MutantRow } from '../bench/mutation-report.js';
+import { applyMutant, failedRun, type VitestReport } from '../bench/mutation-recheck.js';
+import { type MutantRow, mutantSpan } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
 
 type Mutant = MutantRow;
