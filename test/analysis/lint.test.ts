@@ -58,6 +58,26 @@ describe('unreachable', () => {
     });
   });
 
+  it("counts each box it compares against the work limit: 40 earlier rules of 16 boxes each, near the last rule, cut a 400-step search for fewer rules short", () => {
+    // a `not` of 15 conditions is a region of 16 boxes; each skip rule's region is near r43's (their
+    // hulls meet) without meeting it, and the search for fewer rules compares r43's region with each
+    const conditions = (ttl: number): string =>
+      `ip.src == 9.9.9.9 and ip.dst == 8.8.8.8 and tcp.srcport == 7 and tcp.flags == 2 and ip.ttl == ${ttl} and ip.len == 100 and ip.hdr_len == 5 and ip.opt.type == 1 and ip.src.asnum == 5 and ip.dst.asnum == 6 and ip.src.country == "US" and ip.dst.country == "FR" and cf.colo.name == "sfo06" and cf.colo.region == "WNAM" and sip`;
+    const snapshot = rules(
+      ...Array.from({ length: 40 }, (_, k): [RuleSpec['action'], string] => ['skip', `tcp.dstport in {149 151} and not (${conditions(k + 1)})`]),
+      ['block', 'tcp.dstport == 150 and ip.src in {2.0.0.0/25}'],
+      ['block', 'tcp.dstport == 150 and ip.src in {2.0.0.128/25}'],
+      ['block', 'tcp.dstport == 150 and ip.src in {2.0.0.0/24}'],
+    );
+    expect(lint(snapshot, { workLimit: 400 }).find((f) => f.rule === 'r43')).toMatchObject({
+      kind: 'unreachable',
+      blocked_by: ['r41', 'r42'],
+      message: 'r43 (block) is never reached: every packet it matches is decided earlier by r41, r42 (the work limit stopped the search for fewer rules)',
+    });
+    // with the default limit the search ends: the same two rules, and no note
+    expect(lint(snapshot).find((f) => f.rule === 'r43')!.message).toBe('r43 (block) is never reached: every packet it matches is decided earlier by r41, r42');
+  });
+
   it('names the rules it has, and says so, when the work limit cut the search for fewer rules short', () => {
     const { space, firewalls } = modelFirewalls([{ snapshot: minimumCover }]);
     const r6 = (limit?: number) => lintModel(firewalls[0]!, space, limit).find((f) => f.rule === 'r6')!;

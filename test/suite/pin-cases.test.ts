@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/config/snapshot.js';
 import { SuitePaths } from '../../src/suite/case-path.js';
 import { pinnedCases } from '../../src/suite/pin/pin-suite.js';
+import { suiteText } from '../../src/suite/pin/suite-text.js';
 
 const snapshot: Snapshot = {
   tcp_protection_status: { enabled: true },
@@ -80,6 +81,16 @@ describe('pinned cases', () => {
     const tiny = cases.find((c) => c.name === 'tiny')!;
     expect(tiny.expect).toEqual({ verdict: 'drop', rule: 'tiny' });
     expect(tiny.body).toEqual([['packet', expect.objectContaining({ 'ip.proto': 'udp', 'ip.len': 28 })]]);
+  });
+
+  it("a rule every packet's class can match pins a space per transport and one without: that one names no protocol (no `ip.proto: undefined` in the suite)", async () => {
+    const ttl: Snapshot = { rulesets: [{ name: 'edge', kind: 'root', phase: 'edge_transit', rules: [{ ref: 'ttl', action: 'block', expression: 'ip.ttl == 5' }] }] };
+    const { cases } = pinnedCases(ttl, await SuitePaths.open(ttl, {}));
+    const spaces = (cases.find((c) => c.name === 'ttl: every packet of its region')!.body[0]![1] as Array<Record<string, unknown>>).map((s) => s['ip.proto'] ?? 'none');
+    expect(spaces).toEqual(['tcp', 'udp', 'icmp', 'none', 'tcp', 'udp', 'ipv6-icmp', 'none']);
+    const text = suiteText('', 'config.yaml', cases, '');
+    expect(text).not.toContain('undefined');
+    expect(text).toContain('      - {ip.ttl: [5], ip.src: [0.0.0.0/0]}\n');
   });
 
   it("pins a rule of packets too short for its first class's headers by the next class whose headers fit: no port or type then, a packet cut short of its transport header", async () => {
