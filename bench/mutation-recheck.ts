@@ -154,7 +154,7 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
       let o = runTests(dir, its, limitMs);
       // a test that timed out: once more, to tell a mutant that loops from a loaded machine
       if (o.killedBy?.endsWith('(timed out)')) o = runTests(dir, its, limitMs);
-      log(`  ${where}: ${o.status}${o.killedBy !== undefined ? ` by ${o.killedBy}` : ''} (${its.length} test files reach it; ${o.seconds.toFixed(1)} s)`);
+      log(`  ${where}: ${o.status}${o.killedBy !== undefined ? ` by ${o.killedBy}` : ''} (${its.length === 1 ? '1 test file reaches' : `${its.length} test files reach`} it; ${o.seconds.toFixed(1)} s)`);
       if (o.status !== 'Survived') {
         m.status = o.status;
         if (o.killedBy !== undefined) m.killedBy = o.killedBy;
@@ -165,7 +165,8 @@ export function recheck(root: string, reportFile: string, tests: string[], descr
     rmSync(dir, { recursive: true, force: true });
   }
   const sizes = reachedBy.map((r) => r.size);
-  const reach = sizes.length === 0 ? '' : `, each against those of them that reach its code (${Math.min(...sizes)} to ${Math.max(...sizes)} files)`;
+  const [fewest, most] = [Math.min(...sizes), Math.max(...sizes)];
+  const reach = sizes.length === 0 ? '' : `, each against those of them that reach its code (${fewest === most ? fewest : `${fewest} to ${most}`} files)`;
   // a test file that fails to load counts as a kill; rechecked again against the same tests, said once
   const said = `; its survivors rechecked by hand against ${describeTests}${reach}`;
   if (!report.tests.includes(said)) report.tests += said;
