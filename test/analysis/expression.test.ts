@@ -115,6 +115,36 @@ describe('meanings within the work limit', () => {
     expect(ruleStatuses(snapshotOf([block(flows.join(' or '))])).map((r) => r.status.kind)).toEqual(['reachable']);
   });
 
+  // An allowlist too long for one expression, split over six skip rules, then a block rule that
+  // repeats the last one's entries: each of its boxes is looked up in every earlier rule's region
+  // through that region's index, which finds the one or two boxes that meet it. Indexed by a field
+  // that does not tell the entries apart, or with too narrow a width (so most entries are
+  // candidates for every query), each lookup returns a whole rule, and the 64 lookups no longer fit.
+  const allowlist = (order: (k: number) => number) => {
+    // every fourth entry a single host, the rest /24 subnets; entry k of 384 goes to rule k mod 6
+    const entry = (k: number) =>
+      ((k / 6) | 0) % 4 === 3 ? `(ip.src == 10.${k >> 8}.${k & 255}.1 and tcp.dstport == 443)` : `(ip.src in {10.${k >> 8}.${k & 255}.0/24} and tcp.dstport == 443)`;
+    const part = (j: number) => Array.from({ length: 64 }, (_, i) => entry(order(i * 6 + j))).join(' or ');
+    return snapshotOf([...Array.from({ length: 6 }, (_, j) => ({ action: 'skip' as const, expression: part(j), enabled: true })), block(part(5))]);
+  };
+
+  it('an allowlist of 384 subnets and hosts over six rules, and a rule repeating the last: lint finds it never reached within the default limit', () => {
+    for (const order of [(k: number) => k, (k: number) => 383 - k]) {
+      expect(ruleStatuses(allowlist(order)).map((r) => r.status.kind)).toEqual([...Array<string>(6).fill('reachable'), 'unreachable']);
+    }
+  });
+
+  // One host's outbound allowlist (48 destinations, eight services) split over six rules, then a
+  // rule repeating the last: every entry has the same source, so the regions are indexed by
+  // destination; indexed by source, every lookup returns a whole rule.
+  it("one host's outbound allowlist of 288 flows over six rules, and a rule repeating the last: lint finds it never reached within the default limit", () => {
+    const services = [22, 25, 53, 80, 110, 143, 443, 8443];
+    const entry = (k: number) => `(ip.src == 10.0.0.5 and ip.dst == 192.0.${k >> 2}.${k & 3} and tcp.dstport == ${services[k % 8]})`;
+    const part = (j: number) => Array.from({ length: 48 }, (_, i) => entry(i * 6 + j)).join(' or ');
+    const s = snapshotOf([...Array.from({ length: 6 }, (_, j) => ({ action: 'skip' as const, expression: part(j), enabled: true })), block(part(5))]);
+    expect(ruleStatuses(s).map((r) => r.status.kind)).toEqual([...Array<string>(6).fill('reachable'), 'unreachable']);
+  });
+
   it('a skip rule naming 16 flows (source, destination and port each) is modelled within the default limit', () => {
     const flows = Array.from({ length: 16 }, (_, k) => `(ip.src == 10.0.0.${k + 1} and ip.dst == 192.0.2.${k + 1} and tcp.dstport == ${1000 + k})`);
     const s = snapshotOf([{ action: 'skip', expression: flows.join(' or '), enabled: true }, block('ip.src in {10.0.0.0/8}')]);

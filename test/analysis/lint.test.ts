@@ -78,6 +78,19 @@ describe('unreachable', () => {
     expect(lint(snapshot).find((f) => f.rule === 'r43')!.message).toBe('r43 (block) is never reached: every packet it matches is decided earlier by r41, r42');
   });
 
+  it('counts each box an `or` of 64 entries compares against the work limit: with 2,500 steps the rule is left unmodelled', () => {
+    // an allowlist of 64 subnets and hosts: building its packet classes compares each entry's
+    // complement with the boxes of the entries before it, found through their index (about 5,000
+    // steps); a limit of half that leaves r1 unbuilt and r2 undecided, the default decides both
+    const entry = (k: number) => (k % 4 === 3 ? `(ip.src == 10.0.${k}.1 and tcp.dstport == 443)` : `(ip.src in {10.0.${k}.0/24} and tcp.dstport == 443)`);
+    const snapshot = rules(['skip', Array.from({ length: 64 }, (_, k) => entry(k)).join(' or ')], ['block', 'tcp.dstport == 443 and ip.src in {10.0.0.0/24}']);
+    expect(lint(snapshot, { workLimit: 2500 }).map((f) => [f.rule, f.kind, f.message])).toEqual([
+      ['r1', 'indeterminate', 'r1: the analysis reached its work limit (2,500 steps) building the packet classes of its expression'],
+      ['r2', 'indeterminate', expect.stringContaining('the packet classes of r1, which the work limit left unbuilt')],
+    ]);
+    expect(kinds(lint(snapshot))).toEqual(['r2:unreachable']);
+  });
+
   it('names the rules it has, and says so, when the work limit cut the search for fewer rules short', () => {
     const { space, firewalls } = modelFirewalls([{ snapshot: minimumCover }]);
     const r6 = (limit?: number) => lintModel(firewalls[0]!, space, limit).find((f) => f.rule === 'r6')!;
