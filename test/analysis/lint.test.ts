@@ -91,6 +91,19 @@ describe('unreachable', () => {
     expect(kinds(lint(snapshot))).toEqual(['r2:unreachable']);
   });
 
+  // six subnets on 443, one `or` entry each: about 4,500 steps to build
+  const sixSubnets = (o: number) => Array.from({ length: 6 }, (_, k) => `(ip.src in {10.${o}.${k}.0/24} and tcp.dstport == 443)`).join(' or ');
+
+  it('an allowlist of six subnets with a mistyped port 65536 on either side is built within 6,000 steps: the empty side adds no complement to record', () => {
+    // `x or (nothing)` is x, whose complement is already recorded; recording it again would
+    // compare its 512 boxes with the mistyped comparison's complement
+    const snapshot = rules(['block', `(${sixSubnets(0)}) or tcp.dstport == 65536`], ['block', `tcp.dstport == 65536 or (${sixSubnets(1)})`]);
+    expect(lint(snapshot, { workLimit: 6000 }).map((f) => [f.rule, f.kind])).toEqual([
+      ['r1', 'impossible_comparison'],
+      ['r2', 'impossible_comparison'],
+    ]);
+  });
+
   it('names the rules it has, and says so, when the work limit cut the search for fewer rules short', () => {
     const { space, firewalls } = modelFirewalls([{ snapshot: minimumCover }]);
     const r6 = (limit?: number) => lintModel(firewalls[0]!, space, limit).find((f) => f.rule === 'r6')!;
