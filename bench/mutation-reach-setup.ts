@@ -1,5 +1,5 @@
 // A setup file of a probed run (bench/mutation-reach.ts), added only then: says which test file this
-// process runs (`pid file path`), so that the probes' hits (`pid probe`) can be told apart by test file.
+// process runs (`pid file path`), so that the probes' hits (`pid ppid probe`) can be told apart by test file.
 import { appendFileSync } from 'node:fs';
 import { beforeAll, expect } from 'vitest';
 import { REACH_FILE_VARIABLE } from './mutation-setup.js';

@@ -22,8 +22,8 @@ import { REACH_FILE_VARIABLE } from './mutation-setup.js';
 const PROBE = 'globalThis.__edgesimReach?.';
 
 // Defined once per thread (a worker thread loading the file defines its own); each probe's first hit in a
-// thread appends `pid ppid probe` to the reach file (a process a test starts is told by its parent). Written on one line, so that the file's lines below keep
-// their numbers.
+// thread appends `pid ppid probe` to the reach file (a process a test starts is told by its parent).
+// Written on one line, so that the file's lines below keep their numbers.
 const PRELUDE = `globalThis.__edgesimReach ??= ((fs, file, seen) => (k) => { if (file !== undefined && !seen.has(k)) { seen.add(k); fs.appendFileSync(file, process.pid + ' ' + process.ppid + ' ' + k + '\\n'); } })(process.getBuiltinModule('node:fs'), process.env.${REACH_FILE_VARIABLE}, new Set());`;
 
 interface Insertion {

@@ -15,7 +15,7 @@ import projectSetup from '../test/global-setup.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The environment variable naming the file a probed run (bench/mutation-reach.ts) appends its hits to: `pid probe` and `pid file path` lines. */
+/** The environment variable naming the file a probed run (bench/mutation-reach.ts) appends its hits to: `pid ppid probe` and `pid file path` lines. */
 export const REACH_FILE_VARIABLE = 'EDGESIM_REACH_FILE';
 
 /** Whether this checkout is one of Stryker's sandboxes (tmp/stryker/sandbox-*, stryker.config.mjs's tempDirName). */

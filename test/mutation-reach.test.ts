@@ -69,7 +69,7 @@ describe("the recheck's probes: where each goes", () => {
   });
 
   it("every mutant of every committed report gets a probe that keeps its file's lines and parses", () => {
-    for (const f of readdirReports()) {
+    for (const f of readdirSync(path.join(ROOT, 'mutation')).filter((name) => name.endsWith('.json'))) {
       const report = JSON.parse(readFileSync(path.join(ROOT, 'mutation', f), 'utf8')) as { file: string; mutants: MutantRow[] };
       const source = readFileSync(path.join(ROOT, report.file), 'utf8');
       const { text } = probeSource(source, report.file, report.mutants);
@@ -79,10 +79,6 @@ describe("the recheck's probes: where each goes", () => {
     }
   });
 });
-
-function readdirReports(): string[] {
-  return readdirSync(path.join(ROOT, 'mutation')).filter((f) => f.endsWith('.json'));
-}
 
 type Module = Record<string, (...args: unknown[]) => unknown>;
 
