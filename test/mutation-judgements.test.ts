@@ -3,12 +3,13 @@
 // there, one line each, and every mutant judged there is still alive in its file's report. A test
 // that kills a judged mutant, or a survivor nobody judged, fails here until the docs say why.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyMutant, failedRun, type VitestReport } from '../bench/mutation-recheck.js';
 import { type MutantRow, mutantSpan } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
+import { committedReports } from './helpers/mutation-reports.js';
 
 type Mutant = MutantRow;
 
@@ -21,9 +22,7 @@ interface Report {
 const ALIVE = new Set(['Survived', 'NoCoverage']);
 const key = (m: Pick<Mutant, 'line' | 'column' | 'end' | 'mutator' | 'replacement'>): string => `${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}`;
 
-const reports: Report[] = readdirSync(path.join(ROOT, 'mutation'))
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => JSON.parse(readFileSync(path.join(ROOT, 'mutation', f), 'utf8')) as Report);
+const reports: Report[] = committedReports();
 
 const docs = readFileSync(path.join(ROOT, 'docs/mutation.md'), 'utf8');
 

@@ -2,7 +2,7 @@
 // left out of that mutant's run, so a probe must run whenever the mutant's code runs. Checked on
 // intervals.ts' 302 real mutants (a core file with no imports, so that each mutant loads alone): on any
 // input, a mutant whose probe neither the module's loading nor the call hit gives the original's answer.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import ts from 'typescript';
@@ -11,6 +11,7 @@ import { applyMutant, reachOf } from '../bench/mutation-recheck.js';
 import { probeSource } from '../bench/mutation-reach.js';
 import type { MutantRow } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
+import { committedReports } from './helpers/mutation-reports.js';
 
 /** `source` with a probe for each `marked` span (`⟦…⟧` around the code a mutant replaces), as text, without the prelude. */
 function probedAt(marked: string): string {
@@ -69,8 +70,7 @@ describe("the recheck's probes: where each goes", () => {
   });
 
   it("every mutant of every committed report gets a probe that keeps its file's lines and parses", () => {
-    for (const f of readdirSync(path.join(ROOT, 'mutation')).filter((name) => name.endsWith('.json'))) {
-      const report = JSON.parse(readFileSync(path.join(ROOT, 'mutation', f), 'utf8')) as { file: string; mutants: MutantRow[] };
+    for (const report of committedReports()) {
       const source = readFileSync(path.join(ROOT, report.file), 'utf8');
       const { text } = probeSource(source, report.file, report.mutants);
       const parsed = ts.createSourceFile(report.file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS) as ts.SourceFile & { parseDiagnostics: ts.Diagnostic[] };
@@ -90,7 +90,7 @@ async function load(source: string): Promise<Module> {
 
 describe("the recheck's probes: a mutant whose probe does not run changes nothing (intervals.ts' 302 mutants)", () => {
   const file = 'src/analysis/intervals.ts';
-  const report = JSON.parse(readFileSync(path.join(ROOT, 'mutation/src_analysis_intervals.ts.json'), 'utf8')) as { mutants: MutantRow[] };
+  const report = committedReports().find((r) => r.file === file)!;
   const source = readFileSync(path.join(ROOT, file), 'utf8');
 
   it('on random sets, every operation', async () => {
