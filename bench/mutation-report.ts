@@ -21,6 +21,14 @@ export function reportText(head: Record<string, unknown>, rows: readonly MutantR
   return `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "mutants": [\n${body}\n  ]\n}\n`;
 }
 
+/** A mutant as docs/mutation.md judges it: `` `line:column-line:column Mutator` `"replacement"` `` (the replacement JSON-quoted, fenced with one backtick more than its longest run of them, and spaced inside a longer fence). */
+export function judgementHead(m: Pick<MutantRow, 'line' | 'column' | 'end' | 'mutator' | 'replacement'>): string {
+  const quoted = JSON.stringify(m.replacement);
+  const fence = '`'.repeat(Math.max(0, ...Array.from(quoted.matchAll(/`+/g), (r) => r[0].length)) + 1);
+  const pad = fence.length > 1 ? ' ' : '';
+  return `- \`${m.line}:${m.column}-${m.end} ${m.mutator}\` ${fence}${pad}${quoted}${pad}${fence}`;
+}
+
 /** Where a mutant's code starts and ends in `source`, as offsets (its report gives 1-based lines and columns). */
 export function mutantSpan(source: string, m: Pick<MutantRow, 'line' | 'column' | 'end'>): [number, number] {
   const lines = source.split('\n');

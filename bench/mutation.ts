@@ -18,7 +18,7 @@ import { Stryker } from '@stryker-mutator/core';
 import ts from 'typescript';
 import type { MutantResult } from '@stryker-mutator/api/core';
 import { needsGlobalSetup } from './mutation-setup.js';
-import { type MutantRow, reportText } from './mutation-report.js';
+import { judgementHead, type MutantRow, reportText } from './mutation-report.js';
 import { recheck } from './mutation-recheck.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -323,9 +323,10 @@ const reportPath = (file: string): string => path.join(root, 'mutation', `${file
 /** Code-point order (Python's, so a row's place never depends on the locale). */
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A survivor as its judgement in docs/mutation.md starts (Stryker's results give 1-based lines and columns, as its report does). */
 function describeSurvivor(r: MutantResult): string {
-  const at = r.location.start;
-  return `  ${r.fileName}:${at.line}:${at.column + 1} ${r.mutatorName} → ${JSON.stringify(r.replacement ?? '')} (${r.status})`;
+  const { start, end } = r.location;
+  return `${judgementHead({ line: start.line, column: start.column, end: `${end.line}:${end.column}`, mutator: r.mutatorName, replacement: r.replacement ?? '' })}: ${r.status}`;
 }
 
 async function main(): Promise<void> {

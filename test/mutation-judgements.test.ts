@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyMutant, failedRun, type VitestReport } from '../bench/mutation-recheck.js';
-import { type MutantRow, mutantSpan } from '../bench/mutation-report.js';
+import fc from 'fast-check';
+import { judgementHead, type MutantRow, mutantSpan } from '../bench/mutation-report.js';
 import { ROOT } from './helpers/cli.js';
 import { committedReports } from './helpers/mutation-reports.js';
 
@@ -46,6 +47,26 @@ describe('the judgements of docs/mutation.md against the committed reports (muta
     expect(judgedIn(md, 'src/x.ts')).toEqual(['12:5-12:9 ConditionalExpression "false"', '13:1-13:4 StringLiteral "`a`"']);
   });
 
+  it('writes a survivor as its judgement starts (what `npm run mutation` prints), read back as the same mutant and a code span Markdown closes where it ends', () => {
+    const mutant = fc.record({
+      line: fc.integer({ min: 1, max: 2000 }),
+      column: fc.integer({ min: 1, max: 200 }),
+      end: fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 1, max: 200 })).map(([l, c]) => `${l}:${c}`),
+      mutator: fc.constantFrom('StringLiteral', 'ConditionalExpression', 'BlockStatement'),
+      replacement: fc.string({ unit: fc.constantFrom('`', '"', 'a', ' ', '\\', '\n'), maxLength: 12 }),
+    });
+    fc.assert(
+      fc.property(mutant, (m) => {
+        const head = judgementHead(m);
+        expect(judgedIn(`### src/x.ts\n\n${head}: why.\n`, 'src/x.ts')).toEqual([key(m)]);
+        // CommonMark: a code span ends at the first run of backticks as long as the one that opened it
+        const [, fence, inner] = /^- `[^`]+` (`+)(.*)\1$/s.exec(head)!;
+        expect(inner!.split(/(?<!`)(`+)(?!`)/).filter((part) => part === fence)).toEqual([]);
+        expect(inner!.trim()).toBe(JSON.stringify(m.replacement));
+      }),
+    );
+  });
+
   it('has reports', () => {
     expect(reports.length).toBeGreaterThan(0);
   });
@@ -60,6 +81,8 @@ describe('the judgements of docs/mutation.md against the committed reports (muta
       // a survivor with no judgement: a gap in the tests until docs/mutation.md says why no input tells it apart
       expect(alive.filter((k) => !judged.includes(k))).toEqual([]);
       expect(new Set(judged).size).toBe(judged.length);
+      // each judgement written as `npm run mutation` prints the survivor (so it renders as one code span)
+      expect(report.mutants.filter((m) => ALIVE.has(m.status) && !docs.includes(`\n${judgementHead(m)}:`)).map(key)).toEqual([]);
     });
   }
 });
