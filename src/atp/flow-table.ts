@@ -11,8 +11,8 @@
 // never move when the index grows or shifts, so a probe walks 8-byte slots and growth rehashes
 // slots only. A table takes room when its first connection comes, then the entries' room doubles
 // with the connections held, so a run that tracks nothing costs a few empty arrays whatever
-// `maxFlows` (bench makes a run per pass). Past its first few thousand entries, room for
-// `maxFlows` is taken at once, but the system maps a page only when an entry first lands on it, so
+// `maxFlows` (bench makes a run per pass). Past its first few thousand entries, room for half a
+// million is taken at once, but the system maps a page only when an entry first lands on it, so
 // memory follows the connections held: a 250,000-connection flood touches 12 MB of entries and
 // 8 MB of index, where one 80-byte entry per slot touched 80 MB, and 160 MB over its doublings
 // (mapping fresh pages was most of the old table's cost). A key is ten 32-bit words: ports, the
@@ -81,6 +81,8 @@ const MIN_SLOTS = 1024;
 const FULL_SWEEP_GAP = 1;
 const FIRST_ROOM = 16;
 const FIRST_ENTRIES = 4096;
+/** the room a table takes past its FIRST_ENTRIES, at once (see allocate) */
+const LARGE_ROOM = 1 << 19;
 /** the index of a table that has held nothing yet: every slot empty, never written (insert gives a table its own) */
 const NO_SLOTS = new Uint32Array(MIN_SLOTS * 2);
 
@@ -120,7 +122,7 @@ export class FlowTable {
 
   /** per slot: [2i] the key's hash, [2i + 1] its entry's number + 1 (0: empty) */
   private index = NO_SLOTS;
-  /** none, then room for FIRST_ROOM entries, doubled up to FIRST_ENTRIES, then for maxFlows (see allocate) */
+  /** none, then room for FIRST_ROOM entries, doubled up to FIRST_ENTRIES, then for LARGE_ROOM, doubled again, never past maxFlows (see allocate) */
   private u32: Uint32Array;
   private f64: Float64Array;
   private wide: Uint32Array;
@@ -430,12 +432,14 @@ export class FlowTable {
   // A free entry's number: a removed one (its state is NONE), else the next never used.
   // The room doubles while the table is small (a test case's few packets, a bench pass over a tiny
   // capture: each run makes a table), then a table that outgrows its first FIRST_ENTRIES takes room
-  // for maxFlows at once: the system maps a page only when an entry first lands on it, so the room
-  // costs nothing until used, and the entries are copied once instead of at every doubling.
+  // for LARGE_ROOM entries at once (all of the default maxFlows): the system maps a page only when an
+  // entry first lands on it, so the room costs nothing until used, and the entries are copied once
+  // instead of at every doubling. Past that it doubles again: the system will not reserve room for
+  // 2^30 entries (80 GB) at once, which a maxFlows that large asked for when it was taken whole.
   private allocate(): number {
     if (this.freeCount > 0) return this.free[--this.freeCount];
     if (this.used === this.free.length) {
-      const n = this.used < FIRST_ENTRIES ? Math.min(Math.max(FIRST_ROOM, this.used * 2), this.maxFlows) : this.maxFlows;
+      const n = Math.min(Math.max(FIRST_ROOM, this.used * 2, this.used < FIRST_ENTRIES ? 0 : LARGE_ROOM), this.maxFlows);
       const u32 = new Uint32Array(n * STRIDE);
       u32.set(this.u32);
       this.u32 = u32;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdvancedTcpProtection } from '../../src/atp/index.js';
 import { ALWAYS_MITIGATING, SERVER, SERVER_NET, rule, snapshot } from './helpers/config.js';
-import { ACK, SYN, capture, connection, flood, run as runAll, type Pkt } from './helpers/traffic.js';
+import { ACK, SYN, capture, clients, connection, flood, run as runAll, type Pkt } from './helpers/traffic.js';
 
 /** what protection made of the packets: each decision, and its report */
 function run(atp: AdvancedTcpProtection, packets: Pkt[]): unknown {
@@ -65,5 +65,18 @@ describe('a protection run over a built configuration', () => {
     const before = process.memoryUsage().arrayBuffers;
     runAll(atp, traffic);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4_000_000);
+  });
+
+  it('holds 6,000 connections with the largest maxFlows (2^30 - 1) as with the default: past its first few thousand the room grows with the connections held, not to maxFlows at once (which failed with "Array buffer allocation failed")', () => {
+    const many = capture([clients({ start: 0, seconds: 2, perSecond: 3000, server: SERVER, seed: 8, close: 'none' })]);
+    const byDefault = runAll(AdvancedTcpProtection.fromSnapshot(config, ALWAYS_MITIGATING), many);
+    const largest = AdvancedTcpProtection.fromSnapshot(config, { ...ALWAYS_MITIGATING, maxFlows: 2 ** 30 - 1 });
+    const before = process.memoryUsage().arrayBuffers;
+    const { seen, report } = runAll(largest, many);
+    expect(seen).toEqual(byDefault.seen);
+    expect({ ...report, model: null }).toEqual({ ...byDefault.report, model: null });
+    expect(report.connections.peak).toBeGreaterThan(4096);
+    // room for the connections held, with the run still holding them (2^30 entries would take 80 GB)
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(100_000_000);
   });
 });
