@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from 'node:path';
 import { probeSource } from './mutation-reach.js';
 import { type MutantRow, mutantSpan } from './mutation-report.js';
-import { REACH_FILE_VARIABLE } from './mutation-setup.js';
+import { REACH_FILE_VARIABLE, RECHECK_PARENT_VARIABLE, running } from './mutation-setup.js';
 
 export interface Report {
   file: string;
@@ -45,7 +45,7 @@ function scratchCopy(root: string): string {
   // copies left by a recheck that was killed (its process gone): removed
   for (const e of existsSync(scratch) ? readdirSync(scratch) : []) {
     const pid = /^recheck-(\d+)$/.exec(e)?.[1];
-    if (pid !== undefined && !alive(Number(pid))) rmSync(path.join(scratch, e), { recursive: true, force: true });
+    if (pid !== undefined && !running(Number(pid))) rmSync(path.join(scratch, e), { recursive: true, force: true });
   }
   const dir = path.join(scratch, `recheck-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
@@ -65,14 +65,6 @@ export interface Outcome {
   seconds: number;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** One vitest run of `tests` in `dir` (bench/vitest-mutation.config.ts), stopped at the first failing test or at `limitMs`. */
 function runTests(dir: string, tests: string[], limitMs: number, env: Record<string, string> = {}): Outcome {
@@ -81,7 +73,7 @@ function runTests(dir: string, tests: string[], limitMs: number, env: Record<str
   const started = process.hrtime.bigint();
   const run = spawnSync(process.execPath, [path.join(dir, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/vitest-mutation.config.ts', '--bail=1', '--reporter=json', `--outputFile=${out}`], {
     cwd: dir,
-    env: { ...process.env, ...env, EDGESIM_MUTATION_TESTS: tests.join(',') },
+    env: { ...process.env, ...env, EDGESIM_MUTATION_TESTS: tests.join(','), [RECHECK_PARENT_VARIABLE]: String(process.pid) },
     timeout: limitMs,
     killSignal: 'SIGKILL',
     stdio: 'ignore',

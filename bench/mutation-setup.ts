@@ -18,6 +18,30 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The environment variable naming the file a probed run (bench/mutation-reach.ts) appends its hits to: `pid ppid probe` and `pid file path` lines. */
 export const REACH_FILE_VARIABLE = 'EDGESIM_REACH_FILE';
 
+/** The environment variable naming the process of a recheck (bench/mutation-recheck.ts) that started this vitest run. */
+export const RECHECK_PARENT_VARIABLE = 'EDGESIM_RECHECK_PARENT';
+
+/** Whether the process `pid` is still running. */
+export function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ends this process (and so the test processes it started) once the process `pid` is gone: a recheck
+ * stopped by a signal to its own process, not to its group as Ctrl-C sends it, left the vitest run it
+ * started going until that run's own time limit (up to 30 minutes of two busy cores).
+ */
+export function exitWhenGone(pid: number, everyMs = 1000): void {
+  setInterval(() => {
+    if (!running(pid)) process.exit(130);
+  }, everyMs).unref();
+}
+
 /** Whether this checkout is one of Stryker's sandboxes (tmp/stryker/sandbox-*, stryker.config.mjs's tempDirName). */
 export const inSandbox = /[\\/]tmp[\\/]stryker[\\/]sandbox-[^\\/]+$/.test(root);
 

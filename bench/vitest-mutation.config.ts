@@ -14,13 +14,18 @@
 // run (`--recheck`'s first, bench/mutation-reach.ts) also says which test file each process runs.
 import { defineConfig } from 'vitest/config';
 import project from '../vitest.config.js';
-import { inSandbox, needsGlobalSetup, REACH_FILE_VARIABLE, setupSandboxOnce } from './mutation-setup.js';
+import { exitWhenGone, inSandbox, needsGlobalSetup, REACH_FILE_VARIABLE, RECHECK_PARENT_VARIABLE, setupSandboxOnce } from './mutation-setup.js';
 
 const tests = process.env.EDGESIM_MUTATION_TESTS?.split(',').filter((t) => t !== '') ?? [];
 if (tests.length === 0) throw new Error('bench/vitest-mutation.config.ts: EDGESIM_MUTATION_TESTS names no test file (npm run mutation sets it)');
+
+// a recheck's run ends with the recheck, however the recheck was stopped (its test processes too:
+// bench/mutation-recheck-setup.ts)
+const recheck = Number(process.env[RECHECK_PARENT_VARIABLE] ?? 0);
+if (recheck > 0) exitWhenGone(recheck);
 
 const needed = tests.some((t) => needsGlobalSetup(t));
 if (needed && inSandbox) setupSandboxOnce();
 const globalSetup = needed && !inSandbox ? project.test?.globalSetup : [];
 
-export default defineConfig({ ...project, test: { ...project.test, include: tests, globalSetup, setupFiles: ['bench/mutation-seed.ts', ...(process.env[REACH_FILE_VARIABLE] !== undefined ? ['bench/mutation-reach-setup.ts'] : [])] } });
+export default defineConfig({ ...project, test: { ...project.test, include: tests, globalSetup, setupFiles: ['bench/mutation-seed.ts', ...(process.env[REACH_FILE_VARIABLE] !== undefined ? ['bench/mutation-reach-setup.ts'] : []), ...(recheck > 0 ? ['bench/mutation-recheck-setup.ts'] : [])] } });

@@ -2,13 +2,14 @@
 // judgements of docs/mutation.md: every mutant a report leaves alive (Survived, NoCoverage) is judged
 // there, one line each, and every mutant judged there is still alive in its file's report. A test
 // that kills a judged mutant, or a survivor nobody judged, fails here until the docs say why.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyMutant, failedRun, type VitestReport } from '../bench/mutation-recheck.js';
 import fc from 'fast-check';
 import { judgementHead, type MutantRow, mutantSpan } from '../bench/mutation-report.js';
+import { RECHECK_PARENT_VARIABLE, running } from '../bench/mutation-setup.js';
 import { ROOT } from './helpers/cli.js';
 import { committedReports } from './helpers/mutation-reports.js';
 
@@ -147,4 +148,38 @@ describe("--recheck's reading of a failed vitest run", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("a recheck's vitest run (bench/vitest-mutation.config.ts)", () => {
+  it('ends, with the test process it started, within seconds of the recheck that started it being gone, however it was stopped', async () => {
+    mkdirSync(path.join(ROOT, 'tmp'), { recursive: true });
+    const dir = mkdtempSync(path.join(ROOT, 'tmp', 'recheck-parent-'));
+    const started = path.join(dir, 'started');
+    const test = path.join(dir, 'waits.test.ts');
+    writeFileSync(test, `import { writeFileSync } from 'node:fs';\nimport { it } from 'vitest';\nit('waits', async () => {\n  writeFileSync(${JSON.stringify(started)}, String(process.pid));\n  await new Promise((r) => setTimeout(r, 50_000));\n}, 60_000);\n`);
+    // the recheck: a process that is killed without a word (SIGKILL, as a signal to its process alone can leave it)
+    const recheck = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120_000)'], { stdio: 'ignore' });
+    const vitest = spawn(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/vitest-mutation.config.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, EDGESIM_MUTATION_TESTS: path.relative(ROOT, test), [RECHECK_PARENT_VARIABLE]: String(recheck.pid) },
+      stdio: 'ignore',
+    });
+    const ended = new Promise<number | null>((resolve) => vitest.on('exit', (code) => resolve(code)));
+    try {
+      const until = Date.now() + 45_000;
+      while (!existsSync(started) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const worker = Number(readFileSync(started, 'utf8'));
+      recheck.kill('SIGKILL');
+      const gone = Date.now();
+      expect(await ended).toBe(130);
+      expect(Date.now() - gone).toBeLessThan(10_000);
+      const workerUntil = Date.now() + 5_000;
+      while (running(worker) && Date.now() < workerUntil) await new Promise((r) => setTimeout(r, 100));
+      expect(running(worker)).toBe(false);
+    } finally {
+      recheck.kill('SIGKILL');
+      vitest.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
