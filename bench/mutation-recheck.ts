@@ -65,7 +65,6 @@ export interface Outcome {
   seconds: number;
 }
 
-
 /** One vitest run of `tests` in `dir` (bench/vitest-mutation.config.ts), stopped at the first failing test or at `limitMs`. */
 function runTests(dir: string, tests: string[], limitMs: number, env: Record<string, string> = {}): Outcome {
   const out = path.join(dir, '.recheck-result.json');

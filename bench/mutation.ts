@@ -296,6 +296,11 @@ interface StrykerReport {
   testFiles?: Record<string, { tests: Array<{ id: string; name: string }> }>;
 }
 
+type Location = StrykerReport['files'][string]['mutants'][number]['location'];
+
+/** Where a mutant starts and ends, as a report's row says it (1-based, in Stryker's results and its JSON report alike). */
+const placeOf = ({ start, end }: Location): Pick<MutantRow, 'line' | 'column' | 'end'> => ({ line: start.line, column: start.column, end: `${end.line}:${end.column}` });
+
 /** The per-mutant results of a run (from Stryker's JSON report), committed under mutation/ (mutation/src_analysis_space.ts.json). */
 function writeReport(file: string, reportFile: string, s: FileScore, stryker: string): void {
   const report = JSON.parse(readFileSync(reportFile, 'utf8')) as StrykerReport;
@@ -304,9 +309,7 @@ function writeReport(file: string, reportFile: string, s: FileScore, stryker: st
   const rows: MutantRow[] = Object.values(report.files)
     .flatMap((f) => f.mutants)
     .map((m) => ({
-      line: m.location.start.line,
-      column: m.location.start.column,
-      end: `${m.location.end.line}:${m.location.end.column}`,
+      ...placeOf(m.location),
       mutator: m.mutatorName,
       replacement: m.replacement ?? '',
       status: m.status,
@@ -323,10 +326,9 @@ const reportPath = (file: string): string => path.join(root, 'mutation', `${file
 /** Code-point order (Python's, so a row's place never depends on the locale). */
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A survivor as its judgement in docs/mutation.md starts (Stryker's results give 1-based lines and columns, as its report does). */
+/** A survivor as its judgement in docs/mutation.md starts. */
 function describeSurvivor(r: MutantResult): string {
-  const { start, end } = r.location;
-  return `${judgementHead({ line: start.line, column: start.column, end: `${end.line}:${end.column}`, mutator: r.mutatorName, replacement: r.replacement ?? '' })}: ${r.status}`;
+  return `${judgementHead({ ...placeOf(r.location), mutator: r.mutatorName, replacement: r.replacement ?? '' })}: ${r.status}`;
 }
 
 async function main(): Promise<void> {

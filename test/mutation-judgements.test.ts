@@ -6,23 +6,15 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyMutant, failedRun, type VitestReport } from '../bench/mutation-recheck.js';
+import { applyMutant, failedRun, type Report, type VitestReport } from '../bench/mutation-recheck.js';
 import fc from 'fast-check';
 import { judgementHead, type MutantRow, mutantSpan } from '../bench/mutation-report.js';
 import { RECHECK_PARENT_VARIABLE, running } from '../bench/mutation-setup.js';
 import { ROOT } from './helpers/cli.js';
 import { committedReports } from './helpers/mutation-reports.js';
 
-type Mutant = MutantRow;
-
-interface Report {
-  file: string;
-  commit: string;
-  mutants: Mutant[];
-}
-
 const ALIVE = new Set(['Survived', 'NoCoverage']);
-const key = (m: Pick<Mutant, 'line' | 'column' | 'end' | 'mutator' | 'replacement'>): string => `${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}`;
+const key = (m: Pick<MutantRow, 'line' | 'column' | 'end' | 'mutator' | 'replacement'>): string => `${m.line}:${m.column}-${m.end} ${m.mutator} ${JSON.stringify(m.replacement)}`;
 
 const reports: Report[] = committedReports();
 
